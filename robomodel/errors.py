@@ -1,0 +1,78 @@
+"""The robomodel error hierarchy.
+
+Every failure raises a subclass of :class:`RobomodelError`. Each subclass also inherits the builtin
+exception it refines, so ``except KeyError`` keeps working for callers that expect it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "DuplicateNameError",
+    "ModelError",
+    "RobomodelError",
+    "RobomodelWarning",
+    "TopologyError",
+    "UnknownNameError",
+    "suggest",
+]
+
+
+class RobomodelError(Exception):
+    """Root of every error robomodel raises."""
+
+
+class RobomodelWarning(UserWarning):
+    """Warning emitted when robomodel knowingly drops or changes something the user gave it."""
+
+
+class ModelError(RobomodelError, ValueError):
+    """A model, or an argument given to build or transform one, is not acceptable."""
+
+
+class UnknownNameError(RobomodelError, KeyError):
+    """A name (of a link, joint, frame, sensor, ...) does not exist in the model.
+
+    Attributes:
+        kind: what was looked up (``"link"``, ``"joint"``, ``"frame"``, ...).
+        name: the name that was not found.
+    """
+
+    def __init__(self, kind: str, name: object, candidates: Iterable[str] = ()) -> None:
+        self.kind = kind
+        self.name = name
+        self.message = f"the model has no {kind} named {name!r}{suggest(name, candidates)}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        # KeyError.__str__ would quote the whole message; show it as written.
+        return self.message
+
+
+class DuplicateNameError(ModelError):
+    """A name is already used by another element of the same namespace.
+
+    Attributes:
+        kind: the namespace (``"link or frame"``, ``"joint"``, ``"sensor"``).
+        name: the duplicated name.
+    """
+
+    def __init__(self, kind: str, name: str, hint: str = "") -> None:
+        self.kind = kind
+        self.name = name
+        text = f"the name {name!r} is already used by a {kind} of the model; choose another name"
+        super().__init__(text + (f" ({hint})" if hint else ""))
+
+
+class TopologyError(ModelError):
+    """A joint would make the model something other than a forest (loop, double edge, self loop)."""
+
+
+def suggest(name: object, candidates: Iterable[str]) -> str:
+    """Return a ``"; did you mean 'x'?"`` suffix for the closest candidate, or ``""``."""
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
