@@ -15,6 +15,7 @@ __all__ = [
     "RobomodelError",
     "RobomodelWarning",
     "TopologyError",
+    "URDFError",
     "UnknownNameError",
     "suggest",
 ]
@@ -76,3 +77,26 @@ def suggest(name: object, candidates: Iterable[str]) -> str:
         return ""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class URDFError(RobomodelError, ValueError):
+    """A URDF document cannot be read or written.
+
+    The message starts with ``file:line: element 'name':`` where those are known.
+
+    Attributes:
+        file: the file name (``"<string>"`` for text).
+        line: the 1-based line of the offending element, or ``None``.
+        element: a short description of the element (``"joint 'j3'"``), or ``""``.
+        reason: what is wrong and what to do.
+    """
+
+    def __init__(
+        self, reason: str, *, file: str = "<string>", line: int | None = None, element: str = ""
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.element = element
+        self.reason = reason
+        where = file if line is None else f"{file}:{line}"
+        super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
