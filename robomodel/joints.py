@@ -98,7 +98,9 @@ def _check_links(link1: str, link2: str) -> None:
     if not link1 or not link2:
         raise ModelError("a joint needs two non-empty link names")
     if link1 == link2:
-        raise ModelError(f"a joint cannot connect link {link1!r} to itself; give two different links")
+        raise ModelError(
+            f"a joint cannot connect link {link1!r} to itself; give two different links"
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -230,11 +232,19 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
 
     Only the link names are re-checked; the other fields keep the types the caller gives.
     """
-    new = object.__new__(type(joint))
-    for f in attrs.fields(type(joint)):
-        object.__setattr__(new, f.name, changes.get(f.name, getattr(joint, f.name)))
+    cls = type(joint)
+    new = object.__new__(cls)
+    set_ = object.__setattr__
+    for name in _FIELD_NAMES[cls]:
+        set_(new, name, changes[name] if name in changes else getattr(joint, name))
     _check_links(new.link1, new.link2)
     return new
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in attrs.fields(cls))
+    for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
+}
 
 
 def joint_type_name(joint: Joint) -> str:
@@ -248,17 +258,20 @@ def joint_type_name(joint: Joint) -> str:
             return "prismatic"
 
 
-def _oriented(joint: Joint, link1_H_link2: Transform, a: str, b: str) -> Transform:
+def _oriented(
+    joint: FixedJoint | _MovingJoint, link1_H_link2: Transform, a: str, b: str
+) -> Transform:
     if a == joint.link1 and b == joint.link2:
         return link1_H_link2
     if a == joint.link2 and b == joint.link1:
         return link1_H_link2.inverse()
     raise ModelError(
-        f"({a!r}, {b!r}) are not the two ends of a joint between {joint.link1!r} and {joint.link2!r}"
+        f"({a!r}, {b!r}) are not the two ends of a joint between "
+        f"{joint.link1!r} and {joint.link2!r}"
     )
 
 
-def _other(joint: Joint, link: str) -> str:
+def _other(joint: FixedJoint | _MovingJoint, link: str) -> str:
     if link == joint.link1:
         return joint.link2
     if link == joint.link2:

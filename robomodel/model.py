@@ -19,7 +19,7 @@ so every model is a forest and traversals always terminate.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
@@ -127,7 +127,8 @@ class Model:
 
     >>> from robomodel import Model, Link, RevoluteJoint, add_link, add_joint_and_link
     >>> m = add_link(Model(), "base", Link())
-    >>> m = add_joint_and_link(m, "base", "j1", RevoluteJoint(link1="base", link2="arm"), "arm", Link())
+    >>> j = RevoluteJoint(link1="base", link2="arm")
+    >>> m = add_joint_and_link(m, "base", "j1", j, "arm", Link())
     >>> m.n_links, m.n_joints, m.n_dofs, m.link_index("arm")
     (2, 1, 1, 1)
 
@@ -168,12 +169,10 @@ class Model:
     _fmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_fmap")
     _smap: NameIndex | None = attrs.field(default=None, eq=False, alias="_smap")
     _nbrs: PVectorT[PVectorT[Neighbor]] | None = attrs.field(default=None, eq=False, alias="_nbrs")
-    # Connectivity for loop detection: a component label per link, and per label (a link index)
-    # its members or None; merging relabels the smaller component, so a build costs O(n log n).
+    # Connectivity for loop detection: a persistent union-find (parent per link, and the size of
+    # each root's component), joined by size so that every find walks at most log2(n) links.
     _comp: PVectorT[int] | None = attrs.field(default=None, eq=False, alias="_comp")
-    _members: PVectorT[PVectorT[int] | None] | None = attrs.field(
-        default=None, eq=False, alias="_members"
-    )
+    _members: PVectorT[int] | None = attrs.field(default=None, eq=False, alias="_members")
     _counts: tuple[int, int] | None = attrs.field(default=None, eq=False, alias="_counts")
     # Per-value memo (traversals), created on first use; never carried to a new value.
     _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, eq=False)
@@ -245,9 +244,9 @@ class Model:
             return self._l[name]
         except KeyError:
             if name in self._f:
-                raise UnknownNameError(
-                    "link", name, ()
-                ) from ModelError(f"{name!r} is an additional frame, not a link")
+                raise UnknownNameError("link", name, ()) from ModelError(
+                    f"{name!r} is an additional frame, not a link"
+                )
             raise UnknownNameError("link", name, self.link_names) from None
 
     def link_name(self, index: int) -> str:
@@ -358,9 +357,11 @@ class Model:
         if t is None:
             t = compute_traversal(self._n, b, len(self.links))
             memo[("traversal", b)] = t
-        return t  # type: ignore[no-any-return]
+        return t
 
-    def joint_parent_child(self, joint: str | int, traversal: Traversal | None = None) -> tuple[int, int]:
+    def joint_parent_child(
+        self, joint: str | int, traversal: Traversal | None = None
+    ) -> tuple[int, int]:
         """Return (parent, child) link indices of a joint in a traversal (iDynTree's rule).
 
         If link1 is the traversal parent of link2 the answer is (link1, link2); otherwise
@@ -493,19 +494,34 @@ _PUBLIC_FIELDS = [f for f in attrs.fields(Model) if not f.name.startswith("_")]
 _ALL_FIELDS = tuple(f.name for f in attrs.fields(Model) if f.name != "_memo")
 
 
-def _evolve(model: Model, **changes: Any) -> Model:
-    """Return a copy of ``model`` with some fields replaced, without re-running converters.
+def _make_evolve() -> Any:
+    # Builders hand over values that are already persistent and consistent; ``attrs.evolve``
+    # would re-run every converter and check, which dominated the cost of adding a link. This
+    # generates a straight-line copy with keyword defaults instead of a loop over a kwargs dict.
+    params = ", ".join(f"{n}=_KEEP" for n in _ALL_FIELDS)
+    body = "\n".join(
+        f"    set_(new, {n!r}, model.{n} if {n} is _KEEP else {n})" for n in _ALL_FIELDS
+    )
+    src = (
+        f"def _evolve(model, *, {params}):\n"
+        "    new = new_(Model)\n"
+        f"{body}\n"
+        "    set_(new, '_memo', None)\n"
+        "    set_(new, '_attrs_cached_hash', None)\n"
+        "    return new\n"
+    )
+    scope: dict[str, Any] = {
+        "_KEEP": object(),
+        "Model": Model,
+        "new_": object.__new__,
+        "set_": object.__setattr__,
+    }
+    exec(src, scope)
+    return scope["_evolve"]
 
-    Builders hand over values that are already persistent and consistent; going through
-    ``attrs.evolve`` would re-check every field, which dominates the cost of adding a link.
-    """
-    new = object.__new__(Model)
-    set_ = object.__setattr__
-    for name in _ALL_FIELDS:
-        set_(new, name, changes[name] if name in changes else getattr(model, name))
-    set_(new, "_memo", None)
-    set_(new, "_attrs_cached_hash", None)
-    return new
+
+_evolve: Callable[..., Model] = _make_evolve()
+"""Return a copy of a model with some fields replaced, without re-running converters."""
 
 
 def _checked(index: int, size: int, kind: str) -> int:
@@ -561,7 +577,7 @@ def _derive_and_validate(m: Model) -> None:
         _smap=NameIndex.build(()),
         _nbrs=pvector([_EMPTY_NBRS] * n),
         _comp=pvector(range(n)),
-        _members=pvector(pvector([i]) for i in range(n)),
+        _members=pvector([1] * n),
         _counts=(0, 0),
     )
     for jn, j in zip(m.joint_names, m.joints, strict=True):
@@ -604,7 +620,9 @@ def _sensor_problems(m: Model, s: Sensor) -> list[str]:
         case SixAxisForceTorqueSensor():
             j = m._j.get(s.parent_joint)
             if j is None:
-                return [f"force/torque sensor {s.name!r}: the model has no joint {s.parent_joint!r}"]
+                return [
+                    f"force/torque sensor {s.name!r}: the model has no joint {s.parent_joint!r}"
+                ]
             bad = [
                 f"force/torque sensor {s.name!r}: the model has no link {ln!r}"
                 for ln in s.links
@@ -673,7 +691,7 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
         _lmap=model._l.appended(name),
         _nbrs=model._n.append(_EMPTY_NBRS),
         _comp=_comp(model).append(i),
-        _members=_members(model).append(pvector([i])),
+        _members=_members(model).append(1),
     )
 
 
@@ -682,9 +700,17 @@ def _comp(m: Model) -> PVectorT[int]:
     return m._comp
 
 
-def _members(m: Model) -> PVectorT[PVectorT[int] | None]:
+def _members(m: Model) -> PVectorT[int]:
     assert m._members is not None
     return m._members
+
+
+def _root(parent: PVectorT[int], i: int) -> int:
+    while True:
+        p = parent[i]
+        if p == i:
+            return i
+        i = p
 
 
 def add_joint(model: Model, name: str, joint: Joint) -> Model:
@@ -696,7 +722,9 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     """
     _check_name(name, "joint")
     if not isinstance(joint, (FixedJoint, *_MOVING)):
-        raise ModelError(f"add_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
+        raise ModelError(
+            f"add_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
+        )
     if name in model._j:
         raise DuplicateNameError("joint", name)
     l1 = model._l.get(joint.link1)
@@ -708,7 +736,7 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
             )
     assert l1 is not None and l2 is not None
     comp = _comp(model)
-    c1, c2 = comp[l1], comp[l2]
+    c1, c2 = _root(comp, l1), _root(comp, l2)
     if c1 == c2:
         existing = next((nb.joint for nb in model._n[l1] if nb.link == l2), None)
         if existing is not None:
@@ -721,14 +749,8 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
             f"joint {name!r} between {joint.link1!r} and {joint.link2!r} would close a "
             "kinematic loop; robomodel models trees only (replace the joint or remove it)"
         )
-    members = _members(model)
-    m1, m2 = members[c1], members[c2]
-    assert m1 is not None and m2 is not None
-    small, big = (c1, c2) if len(m1) <= len(m2) else (c2, c1)
-    small_members, big_members = (m1, m2) if small == c1 else (m2, m1)
-    ce = comp.evolver()
-    for li in small_members:
-        ce[li] = big
+    sizes = _members(model)
+    small, big = (c1, c2) if sizes[c1] <= sizes[c2] else (c2, c1)
     j_index = len(model.joints)
     npos, ndof = model._c
     placed = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
@@ -741,24 +763,70 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
         joints=model.joints.append(placed),
         _jmap=model._j.appended(name),
         _nbrs=nbrs,
-        _comp=ce.persistent(),
-        _members=members.set(big, big_members.extend(small_members)).set(small, None),
+        _comp=comp.set(small, big),
+        _members=sizes.set(big, sizes[big] + sizes[small]),
         _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
     )
 
 
 def add_joint_and_link(
-    model: Model, existing_link: str, joint_name: str, joint: Joint, new_link_name: str, new_link: Link | None = None
+    model: Model,
+    existing_link: str,
+    joint_name: str,
+    joint: Joint,
+    new_link_name: str,
+    new_link: Link | None = None,
 ) -> Model:
     """Add link ``new_link_name`` and then ``joint`` between ``existing_link`` and it.
 
     The joint's ``link1``/``link2`` are set to ``(existing_link, new_link_name)``; its rest
     transform and axis are read relative to those, as iDynTree's ``addJointAndLink`` does.
     """
-    if existing_link not in model._l:
+    e = model._l.get(existing_link)
+    if e is None:
         raise UnknownNameError("link", existing_link, model.link_names)
-    m = add_link(model, new_link_name, new_link)
-    return add_joint(m, joint_name, replace_joint(joint, link1=existing_link, link2=new_link_name))
+    _check_name(joint_name, "joint")
+    if joint_name in model._j:
+        raise DuplicateNameError("joint", joint_name)
+    if not isinstance(joint, (FixedJoint, *_MOVING)):
+        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
+    _check_name(new_link_name, "link")
+    if model.is_frame_name_used(new_link_name):
+        raise DuplicateNameError("link or frame", new_link_name, "links and frames share names")
+    lk = Link() if new_link is None else new_link
+    if not isinstance(lk, Link):
+        raise ModelError(f"add_joint_and_link expects a Link, got {type(lk).__name__}")
+    # The new link is a singleton component, so joining it to the existing link can never close
+    # a loop: this fused path does in one step what add_link + add_joint do in two.
+    n = len(model.links)
+    j = len(model.joints)
+    npos, ndof = model._c
+    placed = replace_joint(
+        joint,
+        link1=existing_link,
+        link2=new_link_name,
+        pos_coord_offset=npos,
+        dof_offset=ndof,
+    )
+    comp = _comp(model)
+    sizes = _members(model)
+    root = _root(comp, e)
+    nbrs = model._n
+    return _evolve(
+        model,
+        link_names=model.link_names.append(new_link_name),
+        links=model.links.append(lk),
+        visuals=model.visuals.append(_EMPTY_SHAPES),
+        collisions=model.collisions.append(_EMPTY_SHAPES),
+        joint_names=model.joint_names.append(joint_name),
+        joints=model.joints.append(placed),
+        _lmap=model._l.appended(new_link_name),
+        _jmap=model._j.appended(joint_name),
+        _nbrs=nbrs.set(e, nbrs[e].append(Neighbor(n, j))).append(pvector([Neighbor(e, j)])),
+        _comp=comp.append(root),
+        _members=sizes.set(root, sizes[root] + 1).append(1),
+        _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
+    )
 
 
 def insert_link_to_existing_joint(
@@ -799,48 +867,45 @@ def insert_link_to_existing_joint(
     nbrs = nbrs.set(u, pvector(Neighbor(n, ji) if nb.link == d else nb for nb in nbrs[u]))
     nbrs = nbrs.set(n, nbrs[n].append(Neighbor(u, ji)))
     nbrs = nbrs.set(d, pvector(nb for nb in nbrs[d] if nb.link != u))
-    # Connectivity: D is now reachable from U only through N; split the component into U's and
-    # D's sides (each labelled by one of its own members) so that add_joint accepts the N-D joint,
-    # which then merges them back.
+    # Connectivity is unchanged overall (U - N - D is one component again once the new joint is
+    # in): N joins U's component now, and the N-D joint is appended below without the loop check,
+    # which would see N and D as already connected.
     comp = _comp(m)
-    members = _members(m)
-    old_label = comp[u]
-    side_d = _side_of(nbrs, d)
-    old_members = members[old_label]
-    assert old_members is not None
-    side_u = [li for li in old_members if li not in side_d] + [n]
-    label_u = old_label if old_label not in side_d else u
-    label_d = old_label if old_label in side_d else d
-    ce = comp.evolver()
-    for li in side_u:
-        ce[li] = label_u
-    for li in side_d:
-        ce[li] = label_d
-    members = (
-        members.set(n, None)
-        .set(label_u, pvector(side_u))
-        .set(label_d, pvector(sorted(side_d)))
-    )
+    sizes = _members(m)
+    root = _root(comp, u)
     m = _evolve(
         m,
         joints=m.joints.set(ji, moved),
         _nbrs=nbrs,
-        _comp=ce.persistent(),
-        _members=members,
+        _comp=comp.set(n, root),
+        _members=sizes.set(root, sizes[root] + 1),
     )
-    return add_joint(m, joint_name, replace_joint(joint, link1=new_link_name, link2=displaced))
+    return _append_joint(m, joint_name, joint, new_link_name, displaced, n, d)
 
 
-def _side_of(nbrs: PVectorT[PVectorT[Neighbor]], start: int) -> set[int]:
-    seen = {start}
-    stack = [start]
-    while stack:
-        x = stack.pop()
-        for nb in nbrs[x]:
-            if nb.link not in seen:
-                seen.add(nb.link)
-                stack.append(nb.link)
-    return seen
+def _append_joint(
+    m: Model, name: str, joint: Joint, link1: str, link2: str, l1: int, l2: int
+) -> Model:
+    # Appends a joint between links already known to be in one tree without creating a loop.
+    _check_name(name, "joint")
+    if name in m._j:
+        raise DuplicateNameError("joint", name)
+    if not isinstance(joint, (FixedJoint, *_MOVING)):
+        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
+    j = len(m.joints)
+    npos, ndof = m._c
+    placed = replace_joint(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
+    nbrs = m._n
+    nbrs = nbrs.set(l1, nbrs[l1].append(Neighbor(l2, j)))
+    nbrs = nbrs.set(l2, nbrs[l2].append(Neighbor(l1, j)))
+    return _evolve(
+        m,
+        joint_names=m.joint_names.append(name),
+        joints=m.joints.append(placed),
+        _jmap=m._j.appended(name),
+        _nbrs=nbrs,
+        _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
+    )
 
 
 def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None = None) -> Model:
@@ -891,12 +956,11 @@ def with_inertial_parameters(model: Model, params: Sequence[float] | FloatArray)
     n = len(model.links)
     if p.shape not in ((10 * n,), (n, 10)):
         raise ModelError(
-            f"expected {10 * n} inertial parameters (10 per link for {n} links), got shape {p.shape}"
+            f"expected {10 * n} inertial parameters (10 per link for {n} links), "
+            f"got shape {p.shape}"
         )
     rows = p.reshape(n, 10)
-    return _evolve(
-        model, links=pvector(Link(SpatialInertia.from_vector(r)) for r in rows)
-    )
+    return _evolve(model, links=pvector(Link(SpatialInertia.from_vector(r)) for r in rows))
 
 
 def with_package_dirs(model: Model, dirs: Iterable[str]) -> Model:
@@ -948,9 +1012,7 @@ def remove_sensor(model: Model, name: str) -> Model:
     if k is None:
         raise UnknownNameError("sensor", name, [s.name for s in model.sensors])
     sensors = model.sensors.delete(k)
-    return _evolve(
-        model, sensors=sensors, _smap=NameIndex.build(s.name for s in sensors)
-    )
+    return _evolve(model, sensors=sensors, _smap=NameIndex.build(s.name for s in sensors))
 
 
 def discard_sensor(model: Model, name: str) -> Model:
@@ -972,4 +1034,3 @@ def joint_positions_from(model: Model, values: Mapping[str, float]) -> FloatArra
             raise ModelError(f"joint {name!r} is fixed and has no position")
         q[j.pos_coord_offset] = float(v)
     return q
-

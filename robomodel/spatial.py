@@ -24,8 +24,8 @@ __all__ = [
     "Axis",
     "SpatialInertia",
     "Transform",
-    "rpy_from_rotation",
     "rotation_from_rpy",
+    "rpy_from_rotation",
     "skew",
     "twist_adjoint",
     "wrench_adjoint",
@@ -50,6 +50,26 @@ def _readonly(arr: FloatArray) -> FloatArray:
     # Used on arrays this module has just computed: no copy, no checks, only the write lock.
     arr.setflags(write=False)
     return arr
+
+
+def _vec3(v: ArrayLike) -> FloatArray:
+    return _frozen_array(v, (3,), "a 3-vector")
+
+
+def _mat33(v: ArrayLike) -> FloatArray:
+    return _frozen_array(v, (3, 3), "a rotation matrix")
+
+
+def _zeros3() -> FloatArray:
+    return _readonly(np.zeros(3))
+
+
+def _eye3() -> FloatArray:
+    return _readonly(np.eye(3))
+
+
+def _zeros33() -> FloatArray:
+    return _readonly(np.zeros((3, 3)))
 
 
 def skew(v: ArrayLike) -> FloatArray:
@@ -109,14 +129,8 @@ class Transform:
     True
     """
 
-    rotation: FloatArray = attrs.field(
-        factory=lambda: _readonly(np.eye(3)),
-        converter=lambda v: _frozen_array(v, (3, 3), "Transform.rotation"),
-    )
-    position: FloatArray = attrs.field(
-        factory=lambda: _readonly(np.zeros(3)),
-        converter=lambda v: _frozen_array(v, (3,), "Transform.position"),
-    )
+    rotation: FloatArray = attrs.field(factory=_eye3, converter=_mat33)
+    position: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
 
     @classmethod
     def _raw(cls, rotation: FloatArray, position: FloatArray) -> Transform:
@@ -278,10 +292,7 @@ class Axis:
     """
 
     direction: FloatArray = attrs.field(converter=_unit)
-    origin: FloatArray = attrs.field(
-        factory=lambda: _readonly(np.zeros(3)),
-        converter=lambda v: _frozen_array(v, (3,), "Axis.origin"),
-    )
+    origin: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
 
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
@@ -362,13 +373,8 @@ class SpatialInertia:
     """
 
     mass: float = attrs.field(default=0.0, converter=float)
-    first_moment: FloatArray = attrs.field(
-        factory=lambda: _readonly(np.zeros(3)),
-        converter=lambda v: _frozen_array(v, (3,), "SpatialInertia.first_moment"),
-    )
-    rotational_inertia: FloatArray = attrs.field(
-        factory=lambda: _readonly(np.zeros((3, 3))), converter=_sym3
-    )
+    first_moment: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
+    rotational_inertia: FloatArray = attrs.field(factory=_zeros33, converter=_sym3)
 
     @mass.validator
     def _check_mass(self, _: attrs.Attribute[float], value: float) -> None:
@@ -442,17 +448,17 @@ class SpatialInertia:
 
     def as_vector(self) -> FloatArray:
         """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
-        I = self.rotational_inertia
+        J = self.rotational_inertia
         return np.array(
             [
                 self.mass,
                 *self.first_moment,
-                I[0, 0],
-                I[0, 1],
-                I[0, 2],
-                I[1, 1],
-                I[1, 2],
-                I[2, 2],
+                J[0, 0],
+                J[0, 1],
+                J[0, 2],
+                J[1, 1],
+                J[1, 2],
+                J[2, 2],
             ]
         )
 
@@ -487,7 +493,7 @@ class SpatialInertia:
         )
 
     def is_physically_consistent(self) -> bool:
-        """Return whether ``m > 0`` and the central inertia's eigenvalues satisfy the triangle rule."""
+        """Return whether ``m > 0`` and the central inertia's eigenvalues obey the triangle rule."""
         if not self.mass > 0.0:
             return False
         ev = np.linalg.eigvalsh(self.inertia_com)

@@ -13,7 +13,7 @@ __all__ = ["Traversal", "TraversalElement"]
 
 @attrs.frozen
 class TraversalElement:
-    """One step of a traversal: a link, its parent link and the joint to it (``None`` at the base)."""
+    """One traversal step: a link, its parent and the joint to it (``None`` at the base)."""
 
     link: int
     parent: int | None
@@ -85,9 +85,7 @@ class Traversal:
         return f"Traversal(base={self.base}, links={list(self.links)})"
 
 
-def compute_traversal(
-    neighbors: Sequence[Sequence[object]], base: int, n_links: int
-) -> Traversal:
+def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links: int) -> Traversal:
     """Return iDynTree's depth-first traversal over an adjacency list.
 
     A link is appended when it is discovered; the stack is popped from the end, so the last
