@@ -41,10 +41,14 @@ class UnknownNameError(RobomodelError, KeyError):
         name: the name that was not found.
     """
 
-    def __init__(self, kind: str, name: object, candidates: Iterable[str] = ()) -> None:
+    def __init__(
+        self, kind: str, name: object, candidates: Iterable[str] = (), hint: str = ""
+    ) -> None:
         self.kind = kind
         self.name = name
-        self.message = f"the model has no {kind} named {name!r}{suggest(name, candidates)}"
+        self.message = f"the model has no {kind} named {name!r}{suggest(name, candidates)}" + (
+            f" ({hint})" if hint else ""
+        )
         super().__init__(self.message)
 
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ from pyrsistent.typing import PVector as PVectorT
 from robomodel._index import NameIndex
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
 from robomodel.joints import (
+    _PLACE,
     FixedJoint,
     Joint,
     PrismaticJoint,
@@ -168,11 +169,19 @@ class Model:
     _jmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_jmap")
     _fmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_fmap")
     _smap: NameIndex | None = attrs.field(default=None, eq=False, alias="_smap")
-    _nbrs: PVectorT[PVectorT[Neighbor]] | None = attrs.field(default=None, eq=False, alias="_nbrs")
-    # Connectivity for loop detection: a persistent union-find (parent per link, and the size of
-    # each root's component), joined by size so that every find walks at most log2(n) links.
+    # Adjacency lists, derived lazily from ``joints`` on first use (``None`` until then) and kept
+    # by builders that do not touch the joints. A link's adjacency order is always increasing
+    # joint index (iDynTree appends on addJoint and, on insertLinkToExisting..., replaces an
+    # entry in place with the same joint), so it is a function of the joint list. Not
+    # maintaining it per step saves two persistent-vector updates and two GC-tracked objects.
+    _nbrs: tuple[tuple[Neighbor, ...], ...] | None = attrs.field(
+        default=None, eq=False, alias="_nbrs"
+    )
+    # Connectivity for loop detection: a persistent union-find over link indices. Entry ``i`` is
+    # the parent of link ``i``, or ``-1 - rank`` when ``i`` is a root. Union by rank keeps every
+    # find within log2(n) steps; attaching a new leaf changes only the new entry (and the root's
+    # rank when the root was alone), so a chain build does one append per link.
     _comp: PVectorT[int] | None = attrs.field(default=None, eq=False, alias="_comp")
-    _members: PVectorT[int] | None = attrs.field(default=None, eq=False, alias="_members")
     _counts: tuple[int, int] | None = attrs.field(default=None, eq=False, alias="_counts")
     # Per-value memo (traversals), created on first use; never carried to a new value.
     _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, eq=False)
@@ -233,9 +242,13 @@ class Model:
         return self._smap
 
     @property
-    def _n(self) -> PVectorT[PVectorT[Neighbor]]:
-        assert self._nbrs is not None
-        return self._nbrs
+    def _n(self) -> tuple[tuple[Neighbor, ...], ...]:
+        nb = self._nbrs
+        if nb is None:
+            nb = _adjacency(self)
+            # A derived cache on a frozen value: computing it twice in two threads is harmless.
+            object.__setattr__(self, "_nbrs", nb)
+        return nb
 
     # ------------------------------------------------------------------ names and indices
     def link_index(self, name: str) -> int:
@@ -244,9 +257,9 @@ class Model:
             return self._l[name]
         except KeyError:
             if name in self._f:
-                raise UnknownNameError("link", name, ()) from ModelError(
-                    f"{name!r} is an additional frame, not a link"
-                )
+                raise UnknownNameError(
+                    "link", name, (), hint=f"{name!r} is an additional frame, not a link"
+                ) from ModelError(f"{name!r} is an additional frame, not a link")
             raise UnknownNameError("link", name, self.link_names) from None
 
     def link_name(self, index: int) -> str:
@@ -332,7 +345,7 @@ class Model:
     # ------------------------------------------------------------------ topology
     def neighbors(self, link: str | int) -> tuple[Neighbor, ...]:
         """Return a link's adjacency list, in the order its joints were added."""
-        return tuple(self._n[self._link_idx(link)])
+        return self._n[self._link_idx(link)]
 
     @property
     def default_base_index(self) -> int:
@@ -477,6 +490,9 @@ class Model:
         for f in attrs.fields(Model):
             object.__setattr__(self, f.name, getattr(rebuilt, f.name))
         object.__setattr__(self, "_memo", None)
+        # The attrs hash cache is a slot outside attrs.fields: without this, hash() of an
+        # unpickled model raised AttributeError.
+        object.__setattr__(self, "_attrs_cached_hash", None)
 
     # ------------------------------------------------------------------ helpers
     def _link_idx(self, link: str | int) -> int:
@@ -575,9 +591,7 @@ def _derive_and_validate(m: Model) -> None:
         _jmap=NameIndex.build(()),
         _fmap=NameIndex.build(()),
         _smap=NameIndex.build(()),
-        _nbrs=pvector([_EMPTY_NBRS] * n),
-        _comp=pvector(range(n)),
-        _members=pvector([1] * n),
+        _comp=pvector([-1] * n),
         _counts=(0, 0),
     )
     for jn, j in zip(m.joint_names, m.joints, strict=True):
@@ -606,13 +620,20 @@ def _derive_and_validate(m: Model) -> None:
     set_(m, "_jmap", shell._jmap)
     set_(m, "_fmap", NameIndex.build(fmap))
     set_(m, "_smap", NameIndex.build(smap))
-    set_(m, "_nbrs", shell._nbrs)
+    set_(m, "_nbrs", None)
     set_(m, "_comp", shell._comp)
-    set_(m, "_members", shell._members)
     set_(m, "_counts", shell._counts)
 
 
-_EMPTY_NBRS: PVectorT[Neighbor] = pvector()
+def _adjacency(m: Model) -> tuple[tuple[Neighbor, ...], ...]:
+    """Return every link's adjacency list: for each joint in index order, link1 then link2."""
+    lists: list[list[Neighbor]] = [[] for _ in range(len(m.links))]
+    index = m._l.__getitem__
+    for j, joint in enumerate(m.joints):
+        a, b = index(joint.link1), index(joint.link2)
+        lists[a].append(Neighbor(b, j))
+        lists[b].append(Neighbor(a, j))
+    return tuple(map(tuple, lists))
 
 
 def _sensor_problems(m: Model, s: Sensor) -> list[str]:
@@ -680,7 +701,6 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
     lk = Link() if link is None else link
     if not isinstance(lk, Link):
         raise ModelError(f"add_link expects a Link, got {type(lk).__name__}")
-    i = len(model.links)
     return _evolve(
         model,
         link_names=model.link_names.append(name),
@@ -689,9 +709,8 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
         visuals=model.visuals.append(_EMPTY_SHAPES),
         collisions=model.collisions.append(_EMPTY_SHAPES),
         _lmap=model._l.appended(name),
-        _nbrs=model._n.append(_EMPTY_NBRS),
-        _comp=_comp(model).append(i),
-        _members=_members(model).append(1),
+        _nbrs=None,
+        _comp=_comp(model).append(-1),
     )
 
 
@@ -700,17 +719,22 @@ def _comp(m: Model) -> PVectorT[int]:
     return m._comp
 
 
-def _members(m: Model) -> PVectorT[int]:
-    assert m._members is not None
-    return m._members
-
-
 def _root(parent: PVectorT[int], i: int) -> int:
     while True:
         p = parent[i]
-        if p == i:
+        if p < 0:
             return i
         i = p
+
+
+def _union(uf: PVectorT[int], r1: int, r2: int) -> PVectorT[int]:
+    """Join the components of roots ``r1 != r2`` (union by rank)."""
+    k1, k2 = uf[r1], uf[r2]  # -1 - rank
+    if k1 > k2:  # r1 has the lower rank: hang it below r2
+        return uf.set(r1, r2)
+    if k1 < k2:
+        return uf.set(r2, r1)
+    return uf.set(r2, r1).set(r1, k1 - 1)
 
 
 def add_joint(model: Model, name: str, joint: Joint) -> Model:
@@ -731,14 +755,21 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     l2 = model._l.get(joint.link2)
     for ln, li in ((joint.link1, l1), (joint.link2, l2)):
         if li is None:
-            raise UnknownNameError("link", ln, model.link_names) from ModelError(
-                f"joint {name!r} refers to link {ln!r}; add the link first"
-            )
+            raise UnknownNameError(
+                "link", ln, model.link_names, hint=f"joint {name!r} needs it; add the link first"
+            ) from None
     assert l1 is not None and l2 is not None
     comp = _comp(model)
     c1, c2 = _root(comp, l1), _root(comp, l2)
     if c1 == c2:
-        existing = next((nb.joint for nb in model._n[l1] if nb.link == l2), None)
+        existing = next(
+            (
+                k
+                for k, other in enumerate(model.joints)
+                if {other.link1, other.link2} == {joint.link1, joint.link2}
+            ),
+            None,
+        )
         if existing is not None:
             raise TopologyError(
                 f"joint {name!r}: links {joint.link1!r} and {joint.link2!r} are already "
@@ -749,22 +780,15 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
             f"joint {name!r} between {joint.link1!r} and {joint.link2!r} would close a "
             "kinematic loop; robomodel models trees only (replace the joint or remove it)"
         )
-    sizes = _members(model)
-    small, big = (c1, c2) if sizes[c1] <= sizes[c2] else (c2, c1)
-    j_index = len(model.joints)
     npos, ndof = model._c
     placed = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
-    nbrs = model._n
-    nbrs = nbrs.set(l1, nbrs[l1].append(Neighbor(l2, j_index)))
-    nbrs = nbrs.set(l2, nbrs[l2].append(Neighbor(l1, j_index)))
     return _evolve(
         model,
         joint_names=model.joint_names.append(name),
         joints=model.joints.append(placed),
         _jmap=model._j.appended(name),
-        _nbrs=nbrs,
-        _comp=comp.set(small, big),
-        _members=sizes.set(big, sizes[big] + sizes[small]),
+        _nbrs=None,
+        _comp=_union(comp, c1, c2),
         _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
     )
 
@@ -784,7 +808,9 @@ def add_joint_and_link(
     """
     e = model._l.get(existing_link)
     if e is None:
-        raise UnknownNameError("link", existing_link, model.link_names)
+        raise UnknownNameError(
+            "link", existing_link, model.link_names, hint=f"joint {joint_name!r} needs it"
+        )
     _check_name(joint_name, "joint")
     if joint_name in model._j:
         raise DuplicateNameError("joint", joint_name)
@@ -798,20 +824,12 @@ def add_joint_and_link(
         raise ModelError(f"add_joint_and_link expects a Link, got {type(lk).__name__}")
     # The new link is a singleton component, so joining it to the existing link can never close
     # a loop: this fused path does in one step what add_link + add_joint do in two.
-    n = len(model.links)
-    j = len(model.joints)
     npos, ndof = model._c
-    placed = replace_joint(
-        joint,
-        link1=existing_link,
-        link2=new_link_name,
-        pos_coord_offset=npos,
-        dof_offset=ndof,
-    )
+    placed = _PLACE[type(joint)](joint, existing_link, new_link_name, npos, ndof)
     comp = _comp(model)
-    sizes = _members(model)
     root = _root(comp, e)
-    nbrs = model._n
+    if comp[root] == -1:  # a lone root gains rank 1 from its first leaf
+        comp = comp.set(root, -2)
     return _evolve(
         model,
         link_names=model.link_names.append(new_link_name),
@@ -822,9 +840,8 @@ def add_joint_and_link(
         joints=model.joints.append(placed),
         _lmap=model._l.appended(new_link_name),
         _jmap=model._j.appended(joint_name),
-        _nbrs=nbrs.set(e, nbrs[e].append(Neighbor(n, j))).append(pvector([Neighbor(e, j)])),
+        _nbrs=None,
         _comp=comp.append(root),
-        _members=sizes.set(root, sizes[root] + 1).append(1),
         _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
     )
 
@@ -863,22 +880,17 @@ def insert_link_to_existing_joint(
         moved = replace_joint(old, link2=new_link_name, link1_H_link2=unmovable_H_new)
     else:
         moved = replace_joint(old, link1=new_link_name, link1_H_link2=unmovable_H_new.inverse())
-    nbrs = m._n
-    nbrs = nbrs.set(u, pvector(Neighbor(n, ji) if nb.link == d else nb for nb in nbrs[u]))
-    nbrs = nbrs.set(n, nbrs[n].append(Neighbor(u, ji)))
-    nbrs = nbrs.set(d, pvector(nb for nb in nbrs[d] if nb.link != u))
-    # Connectivity is unchanged overall (U - N - D is one component again once the new joint is
-    # in): N joins U's component now, and the N-D joint is appended below without the loop check,
-    # which would see N and D as already connected.
+    # Adjacency follows from the joint list (the moved joint keeps its index, so U's entry keeps
+    # its place and D's entry moves to the end, as in iDynTree). Connectivity is unchanged
+    # overall (U - N - D is one component again once the new joint is in): N joins U's
+    # component now, and the N-D joint is appended below without the loop check, which would
+    # see N and D as already connected.
     comp = _comp(m)
-    sizes = _members(m)
-    root = _root(comp, u)
     m = _evolve(
         m,
         joints=m.joints.set(ji, moved),
-        _nbrs=nbrs,
-        _comp=comp.set(n, root),
-        _members=sizes.set(root, sizes[root] + 1),
+        _nbrs=None,
+        _comp=_union(comp, _root(comp, u), n),
     )
     return _append_joint(m, joint_name, joint, new_link_name, displaced, n, d)
 
@@ -892,18 +904,14 @@ def _append_joint(
         raise DuplicateNameError("joint", name)
     if not isinstance(joint, (FixedJoint, *_MOVING)):
         raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
-    j = len(m.joints)
     npos, ndof = m._c
     placed = replace_joint(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
-    nbrs = m._n
-    nbrs = nbrs.set(l1, nbrs[l1].append(Neighbor(l2, j)))
-    nbrs = nbrs.set(l2, nbrs[l2].append(Neighbor(l1, j)))
     return _evolve(
         m,
         joint_names=m.joint_names.append(name),
         joints=m.joints.append(placed),
         _jmap=m._j.appended(name),
-        _nbrs=nbrs,
+        _nbrs=None,
         _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
     )
 
@@ -916,10 +924,10 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
     """
     _check_name(name, "frame")
     if link not in model._l:
-        hint = " (frames attach to links, not to other frames)" if link in model._f else ""
-        raise UnknownNameError("link", link, model.link_names) from ModelError(
-            f"cannot add frame {name!r}{hint}"
-        )
+        hint = "; frames attach to links, not to other frames" if link in model._f else ""
+        raise UnknownNameError(
+            "link", link, model.link_names, hint=f"cannot attach frame {name!r} to it{hint}"
+        ) from None
     if model.is_frame_name_used(name):
         raise DuplicateNameError("link or frame", name, "links and frames share one namespace")
     T = Transform.identity() if link_H_frame is None else link_H_frame

@@ -344,7 +344,13 @@ class Axis:
         return f"Axis(direction={d}, origin={o})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Axis, (self.direction, self.origin))
+        # Not through the constructor: renormalising an already unit direction can change its
+        # last bit, and an unpickled axis must be == to the original.
+        return (_axis_from_state, (self.direction.tolist(), self.origin.tolist()))
+
+
+def _axis_from_state(direction: list[float], origin: list[float]) -> Axis:
+    return Axis._raw(np.array(direction, dtype=np.float64), np.array(origin, dtype=np.float64))
 
 
 def _sym3(v: ArrayLike) -> FloatArray:

@@ -16,9 +16,7 @@ from hypothesis import strategies as st
 import robomodel as rm
 from robomodel.spatial import rotation_from_rpy
 
-SLOW = settings(
-    max_examples=int(os.environ.get("ROBOMODEL_SLOW_EXAMPLES", "500")), deadline=None
-)
+SLOW = settings(max_examples=int(os.environ.get("ROBOMODEL_SLOW_EXAMPLES", "500")), deadline=None)
 """Settings for tests marked ``slow`` (CI sets ROBOMODEL_SLOW_EXAMPLES lower)."""
 
 finite = st.floats(-10.0, 10.0, allow_nan=False, allow_infinity=False)
@@ -79,7 +77,7 @@ def joints(draw: st.DrawFn, link1: str = "a", link2: str = "b") -> rm.Joint:
 def models(
     draw: st.DrawFn, max_links: int = 8, min_links: int = 1, max_frames: int = 3
 ) -> rm.Model:
-    """Random valid trees: link ``i`` hangs from a random earlier link, in either joint direction."""
+    """Random valid trees: link ``i`` hangs from a random earlier link, in either direction."""
     n = draw(st.integers(min_links, max_links))
     m = rm.add_link(rm.Model(), "L0", rm.Link(draw(inertias())))
     for i in range(1, n):
@@ -92,3 +90,198 @@ def models(
         link = f"L{draw(st.integers(0, n - 1))}"
         m = rm.add_frame(m, link, f"F{k}", draw(transforms()))
     return m
+
+
+@st.composite
+def model_steps(
+    draw: st.DrawFn, max_links: int = 8, min_links: int = 1, max_frames: int = 3
+) -> tuple[tuple[object, ...], ...]:
+    """A recipe for a random valid tree, as builder steps (replay it with :func:`replay`).
+
+    Steps are ``("link", name, Link)``, ``("joint", name, Joint)`` (between a new link and a
+    random earlier one, in either direction) and ``("frame", link, name, Transform)``, with
+    frames interleaved with links so that the frame-index shift rule is exercised.
+    """
+    n = draw(st.integers(min_links, max_links))
+    steps: list[tuple[object, ...]] = [("link", "L0", rm.Link(draw(inertias())))]
+    n_frames = 0
+    for i in range(1, n):
+        parent = draw(st.integers(0, i - 1))
+        a, b = (f"L{i}", f"L{parent}") if draw(st.booleans()) else (f"L{parent}", f"L{i}")
+        steps.append(("link", f"L{i}", rm.Link(draw(inertias()))))
+        steps.append(("joint", f"J{i}", draw(joints(a, b))))
+        if n_frames < max_frames and draw(st.booleans()):
+            link = f"L{draw(st.integers(0, i))}"
+            steps.append(("frame", link, f"F{n_frames}", draw(transforms())))
+            n_frames += 1
+    return tuple(steps)
+
+
+def replay(steps: tuple[tuple[object, ...], ...], model: rm.Model | None = None) -> rm.Model:
+    """Build a model from :func:`model_steps` with add_link / add_joint / add_frame."""
+    m = rm.Model() if model is None else model
+    for step in steps:
+        match step:
+            case ("link", str(name), rm.Link() as link):
+                m = rm.add_link(m, name, link)
+            case ("joint", str(name), joint):
+                m = rm.add_joint(m, name, joint)  # type: ignore[arg-type]
+            case ("frame", str(link), str(name), rm.Transform() as T):
+                m = rm.add_frame(m, link, name, T)
+    return m
+
+
+def public_fields(m: rm.Model) -> dict[str, object]:
+    """The public fields of a model, as keyword arguments of the bulk ``Model(...)``."""
+    import attrs
+
+    return {
+        f.name: getattr(m, f.name) for f in attrs.fields(rm.Model) if not f.name.startswith("_")
+    }
+
+
+# ---------------------------------------------------------------------- DH chains (robomodel.dh)
+@st.composite
+def dh_links(draw: st.DrawFn) -> object:
+    """Random revolute DH links; lengths and twists favour 0 and right angles (degenerate axes)."""
+    from robomodel.dh import DHLink
+
+    lengths = st.one_of(st.just(0.0), st.floats(-0.5, 0.5))
+    twists = st.one_of(st.sampled_from([0.0, math.pi / 2, -math.pi / 2, math.pi]), angles)
+    lo = draw(st.floats(-math.pi, math.pi))
+    hi = draw(st.floats(lo, math.pi))
+    angle = draw(st.floats(lo, hi))
+    return DHLink(
+        draw(lengths),
+        draw(lengths),
+        draw(twists),
+        draw(angles),
+        lo,
+        hi,
+        angle=angle,
+        blocked=draw(st.booleans()) and draw(st.booleans()),
+    )
+
+
+@st.composite
+def dh_chains(draw: st.DrawFn, max_links: int = 8) -> object:
+    """Random DH chains (1..max_links links, some blocked) with random H0 and HN."""
+    from robomodel.dh import DHChain
+
+    links = draw(st.lists(dh_links(), min_size=1, max_size=max_links))
+    return DHChain(links=links, H0=draw(transforms()), HN=draw(transforms(scale=0.3)))
+
+
+# ---------------------------------------------------------------------- everything a model holds
+@st.composite
+def solid_shapes(draw: st.DrawFn) -> rm.SolidShape:
+    """Random visual/collision shapes of every geometry kind, with or without name/material."""
+    dims = st.floats(0.0, 2.0)
+    geometry = draw(
+        st.one_of(
+            st.builds(rm.Box, dims, dims, dims),
+            st.builds(rm.Sphere, dims),
+            st.builds(rm.Cylinder, dims, dims),
+            st.builds(
+                rm.Mesh,
+                st.sampled_from(["package://r/m.stl", "file:///tmp/x.dae"]),
+                st.tuples(dims, dims, dims),
+            ),
+        )
+    )
+    material = draw(
+        st.one_of(
+            st.none(),
+            st.builds(
+                rm.Material,
+                name=names,
+                rgba=st.one_of(st.none(), st.tuples(*[st.floats(0, 1)] * 4)),
+                texture=st.one_of(st.none(), st.just("t.png")),
+            ),
+        )
+    )
+    return rm.SolidShape(
+        geometry=geometry,
+        name=draw(st.one_of(st.none(), names)),
+        link_H_geometry=draw(transforms()),
+        material=material,
+    )
+
+
+@st.composite
+def decorated_models(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
+    """Random trees carrying shapes, sensors, mimic joints, extensions, materials and dirs.
+
+    Extensions reference links and joints the way URDF does (``<gazebo reference>``,
+    ``<transmission><joint name>``), so renaming tests can check they follow.
+    """
+    import attrs
+
+    m = draw(models(max_links=max_links))
+    n = m.n_links
+    joints_ = list(m.joints)
+    moving = [k for k, j in enumerate(joints_) if not isinstance(j, rm.FixedJoint)]
+    if len(moving) >= 2 and draw(st.booleans()):
+        follower, leader = moving[0], moving[1]
+        joints_[follower] = attrs.evolve(
+            joints_[follower],
+            mimic=rm.Mimic(joint=m.joint_names[leader], multiplier=draw(finite), offset=0.5),
+            dynamics=rm.JointDynamics(kind="urdf", damping=0.1, static_friction=0.2),
+            effort_limit=draw(st.one_of(st.just(math.inf), st.floats(0, 100))),
+        )
+    visuals = [draw(st.lists(solid_shapes(), max_size=2)) for _ in range(n)]
+    collisions = [draw(st.lists(solid_shapes(), max_size=1)) for _ in range(n)]
+    sensors: list[rm.Sensor] = []
+    link = m.link_names[draw(st.integers(0, n - 1))]
+    if draw(st.booleans()):
+        sensors.append(rm.Accelerometer(name="acc", link=link, link_H_sensor=draw(transforms())))
+    if draw(st.booleans()):
+        sensors.append(rm.Gyroscope(name="gyro", link=link, link_H_sensor=draw(transforms())))
+    if joints_ and draw(st.booleans()):
+        k = draw(st.integers(0, len(joints_) - 1))
+        j = joints_[k]
+        sensors.append(
+            rm.SixAxisForceTorqueSensor(
+                name="ft",
+                parent_joint=m.joint_names[k],
+                first_link=j.link1,
+                second_link=j.link2,
+                first_link_H_sensor=draw(transforms()),
+                second_link_H_sensor=draw(transforms()),
+                applied_wrench_link=j.link2,
+            )
+        )
+    extensions = [
+        rm.Extension(
+            owner_kind="link",
+            owner=link,
+            tag="gazebo",
+            xml=f'<gazebo reference="{link}"><mu1>0.5</mu1></gazebo>',
+        ),
+        rm.Extension(owner_kind="robot", owner="", tag="gazebo", xml="<gazebo><static/></gazebo>"),
+    ]
+    if joints_:
+        jn = m.joint_names[0]
+        extensions.append(
+            rm.Extension(
+                owner_kind="robot",
+                owner="",
+                tag="transmission",
+                xml=(
+                    f'<transmission name="t_{jn}"><joint name="{jn}"><hardwareInterface>E'
+                    f'</hardwareInterface></joint><actuator name="m_{jn}"/></transmission>'
+                ),
+            )
+        )
+    fields = public_fields(m)
+    fields.update(
+        joints=joints_,
+        visuals=visuals,
+        collisions=collisions,
+        sensors=sensors,
+        extensions=extensions,
+        name=draw(names),
+        package_dirs=draw(st.lists(st.sampled_from(["/a", "/b/c"]), unique=True)),
+        materials=draw(st.lists(st.builds(rm.Material, name=names), max_size=2)),
+    )
+    return rm.Model(**fields)

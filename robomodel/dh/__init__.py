@@ -1,0 +1,42 @@
+"""iKin-style DH kinematic chains, per-link geometry and shared links, as values.
+
+* :mod:`robomodel.dh.chain`: :class:`DHLink`, :class:`DHChain` and the functions that set angles,
+  block and release links.
+* :mod:`robomodel.dh.geometry`: :func:`link_geometry` (the seed's ``KinematicLinkInfo``),
+  :class:`JointBinding`, :class:`JointCommand`.
+* :mod:`robomodel.dh.presets`: the iCub tables with explicit versions.
+* :mod:`robomodel.dh.ikin_text`: iKin's text format.
+* :mod:`robomodel.dh.rig`: :class:`Rig`, several chains with shared links.
+* :mod:`robomodel.dh.bridge`: :func:`chain_to_model` and :func:`model_to_chain`.
+"""
+
+from robomodel.dh.bridge import chain_to_model as chain_to_model
+from robomodel.dh.bridge import model_to_chain as model_to_chain
+from robomodel.dh.chain import DHChain as DHChain
+from robomodel.dh.chain import DHLink as DHLink
+from robomodel.dh.chain import axis_angle as axis_angle
+from robomodel.dh.chain import block_link as block_link
+from robomodel.dh.chain import dh_transform as dh_transform
+from robomodel.dh.chain import release_link as release_link
+from robomodel.dh.chain import set_angles as set_angles
+from robomodel.dh.chain import set_link_angle as set_link_angle
+from robomodel.dh.chain import with_link_limits as with_link_limits
+from robomodel.dh.geometry import JointBinding as JointBinding
+from robomodel.dh.geometry import JointCommand as JointCommand
+from robomodel.dh.geometry import LinkGeometry as LinkGeometry
+from robomodel.dh.geometry import link_geometry as link_geometry
+from robomodel.dh.ikin_text import dumps_ikin as dumps_ikin
+from robomodel.dh.ikin_text import loads_ikin as loads_ikin
+from robomodel.dh.presets import IKinVersion as IKinVersion
+from robomodel.dh.presets import icub_arm as icub_arm
+from robomodel.dh.presets import icub_chain as icub_chain
+from robomodel.dh.presets import icub_leg as icub_leg
+from robomodel.dh.presets import icub_torso as icub_torso
+from robomodel.dh.presets import parse_limb_type as parse_limb_type
+from robomodel.dh.rig import BuddyGroup as BuddyGroup
+from robomodel.dh.rig import LinkRef as LinkRef
+from robomodel.dh.rig import Rig as Rig
+from robomodel.dh.rig import icub_rig as icub_rig
+from robomodel.dh.rig import make_rig as make_rig
+from robomodel.dh.rig import set_rig_angle as set_rig_angle
+from robomodel.dh.rig import set_rig_chain_angles as set_rig_chain_angles

@@ -1,0 +1,177 @@
+"""Draw a model's link, frame and sensor frames in 3D at a joint configuration (matplotlib).
+
+matplotlib is an optional dependency (``pip install 'robomodel[plot]'``); it is imported only
+when a figure is made, so ``import robomodel.plot`` works without it.
+
+Each link frame is drawn as an x/y/z triad (red, green, blue) joined to its traversal parent by a
+grey segment; additional frames get thinner, shorter triads; sensors are orange markers (squares
+for force/torque sensors, triangles for accelerometers and gyroscopes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.errors import ModelError
+from robomodel.model import Model
+from robomodel.sensors import SixAxisForceTorqueSensor
+from robomodel.spatial import Transform
+
+__all__ = ["pose_figure", "save_pose"]
+
+_AXIS_COLORS = ("#d62728", "#2ca02c", "#1f77b4")
+
+
+def _import_figure() -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ModelError(
+            "drawing a 3D pose needs matplotlib; install it with pip install 'robomodel[plot]'"
+        ) from None
+    return Figure
+
+
+def _positions(model: Model, positions: Mapping[str, float] | None) -> npt.NDArray[np.float64]:
+    from robomodel.joints import FixedJoint
+
+    q = np.zeros(model.n_pos_coords)
+    for name, value in (positions or {}).items():
+        joint = model.joint(name)
+        if isinstance(joint, FixedJoint):
+            raise ModelError(f"joint {name!r} is fixed and has no position; leave it out")
+        q[joint.pos_coord_offset] = float(value)
+    return q
+
+
+def _triad(ax: Any, T: Transform, length: float, width: float) -> None:
+    o = T.position
+    for k in range(3):
+        tip = o + length * T.rotation[:, k]
+        ax.plot(
+            [o[0], tip[0]], [o[1], tip[1]], [o[2], tip[2]], color=_AXIS_COLORS[k], linewidth=width
+        )
+
+
+def pose_figure(
+    model: Model,
+    positions: Mapping[str, float] | None = None,
+    *,
+    base: str | None = None,
+    frames: bool = True,
+    sensors: bool = True,
+    labels: bool = True,
+    axis_length: float | None = None,
+    title: str | None = None,
+) -> Any:
+    """Return a matplotlib ``Figure`` with the model's frames at the given joint positions.
+
+    Args:
+        model: the model to draw.
+        positions: joint name to position (rad or m); joints not named stay at 0.
+        base: the link drawn at the origin; the default base by default.
+        frames: draw the additional frames.
+        sensors: draw the sensor frames.
+        labels: write each link's name next to its origin.
+        axis_length: the length of a link triad; a tenth of the model's extent by default.
+        title: the figure title; the model name and the non-zero positions by default.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` (not attached to pyplot, so nothing is shown).
+
+    Raises:
+        UnknownNameError: a joint in ``positions`` or ``base`` is not in the model.
+        ModelError: a named joint is fixed, the model is empty, or matplotlib is missing.
+    """
+    from robomodel.kinematics import forward_kinematics
+
+    if model.n_links == 0:
+        raise ModelError("cannot draw an empty model; add a link first")
+    Figure = _import_figure()
+    fk = forward_kinematics(model, _positions(model, positions), base=base)
+    trav = model.traversal(base)
+    poses = {link: fk.base_H_frame(link) for link in trav.links}
+    points = np.array([T.position for T in poses.values()])
+    extent = float(np.max(np.ptp(points, axis=0))) if len(points) > 1 else 1.0
+    extent = extent if extent > 0 else 1.0
+    length = axis_length if axis_length is not None else 0.1 * extent
+
+    fig = Figure(figsize=(7.5, 7.5))
+    ax = fig.add_subplot(projection="3d")
+    for el in trav:
+        if el.parent is None:
+            continue
+        a, b = poses[el.parent].position, poses[el.link].position
+        ax.plot([a[0], b[0]], [a[1], b[1]], [a[2], b[2]], color="#8c959f", linewidth=2.0)
+    for link, T in poses.items():
+        _triad(ax, T, length, 2.0)
+        if labels:
+            p = T.position
+            ax.text(p[0], p[1], p[2], " " + model.link_name(link), fontsize=6, color="#1b1f24")
+    if frames:
+        for f in model.frames:
+            if trav.contains(model.link_index(f.link)):
+                _triad(ax, fk.base_H_frame(f.name), 0.5 * length, 0.8)
+    if sensors:
+        for s in model.sensors:
+            if isinstance(s, SixAxisForceTorqueSensor):
+                owner, link_H_sensor, marker = s.second_link, s.second_link_H_sensor, "s"
+            else:
+                owner, link_H_sensor, marker = s.link, s.link_H_sensor, "^"
+            if not trav.contains(model.link_index(owner)):
+                continue
+            T = fk.base_H_frame(owner) @ link_H_sensor
+            _triad(ax, T, 0.6 * length, 1.0)
+            p = T.position
+            ax.scatter([p[0]], [p[1]], [p[2]], color="#d9730d", marker=marker, s=30)
+    # Equal scale on the three axes, so that right angles look right.
+    centre = 0.5 * (points.min(axis=0) + points.max(axis=0))
+    half = 0.5 * extent + length
+    ax.set_xlim(centre[0] - half, centre[0] + half)
+    ax.set_ylim(centre[1] - half, centre[1] + half)
+    ax.set_zlim(centre[2] - half, centre[2] + half)
+    ax.set_box_aspect((1.0, 1.0, 1.0))
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    ax.set_zlabel("z [m]")
+    if title is None:
+        moved = ", ".join(f"{k}={v:g}" for k, v in (positions or {}).items() if v != 0)
+        title = (
+            f"{model.name or 'model'} in {model.link_name(trav.base)} frame"
+            f"{': ' + moved if moved else ' at q = 0'}"
+        )
+    ax.set_title(title, fontsize=9)
+    return fig
+
+
+def save_pose(
+    model: Model,
+    path: str | Path,
+    positions: Mapping[str, float] | None = None,
+    *,
+    dpi: int = 120,
+    **options: Any,
+) -> Path:
+    """Draw the model with :func:`pose_figure` and write the picture to ``path``.
+
+    The format follows the file extension (``.png``, ``.svg``, ``.pdf``, ...).
+
+    Args:
+        model: the model to draw.
+        path: the output file.
+        positions: joint name to position; joints not named stay at 0.
+        dpi: resolution of raster formats.
+        **options: keyword options of :func:`pose_figure`.
+
+    Returns:
+        The path written.
+    """
+    out = Path(path)
+    fig = pose_figure(model, positions, **options)
+    fig.savefig(out, dpi=dpi)
+    return out

@@ -1,0 +1,375 @@
+"""Sensor predictions and model-level sensor checks: what each sensor of a model would read.
+
+The pieces, from the bottom up:
+
+* :func:`link_motion`: every link's twist and proper acceleration (gravity folded in as an
+  upward acceleration of the base, as iDynTree does), in link frames, for a joint state;
+* :func:`predict_measurement`: a force/torque sensor's reading from the internal wrenches of
+  :func:`robomodel.dynamics.inverse_dynamics` and the traversal they were computed with
+  (iDynTree's ``SixAxisForceTorqueSensor::predictMeasurement``);
+* :meth:`robomodel.sensors.Accelerometer.predict_measurement` and
+  :meth:`robomodel.sensors.Gyroscope.predict_measurement` from the parent link's motion;
+* :func:`predict_sensor_measurements`: every sensor of a model at once, by name (iDynTree's
+  ``predictSensorsMeasurements`` for a base at rest).
+
+All spatial vectors put the linear part first: twists ``[v; w]``, wrenches ``[f; tau]``.
+
+>>> import numpy as np
+>>> import robomodel as rm
+>>> from robomodel.kinematics import JointState
+>>> m = rm.add_link(rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(2.0, (0, 0, 0))))
+>>> j = rm.FixedJoint(link1="base", link2="tool")
+>>> tool = rm.Link(rm.SpatialInertia.from_com(2.0, (0, 0, 0)))
+>>> m = rm.add_joint_and_link(m, "base", "j", j, "tool", tool)
+>>> ft = rm.SixAxisForceTorqueSensor(name="ft", parent_joint="j", first_link="base",
+...                                  second_link="tool", applied_wrench_link="tool")
+>>> m = rm.add_sensor(m, ft)
+>>> m = rm.add_sensor(m, rm.Accelerometer(name="acc", link="tool"))
+>>> out = predict_sensor_measurements(m, JointState.zeros(m))
+>>> out["ft"].round(9).tolist(), out["acc"].round(9).tolist()
+([0.0, 0.0, 19.62, 0.0, 0.0, 0.0], [0.0, 0.0, 9.81])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.dynamics import inverse_dynamics
+from robomodel.errors import ModelError
+from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
+from robomodel.kinematics import JointState
+from robomodel.model import Model
+from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.spatial import Transform
+from robomodel.traversal import Traversal
+
+__all__ = [
+    "STANDARD_GRAVITY",
+    "LinkMotion",
+    "check_sensor",
+    "link_motion",
+    "predict_measurement",
+    "predict_sensor_measurements",
+    "sensor_problems",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+STANDARD_GRAVITY: tuple[float, float, float] = (0.0, 0.0, -9.81)
+"""The default gravity acceleration, in the base frame (z up)."""
+
+
+def _readonly(arr: FloatArray) -> FloatArray:
+    arr.setflags(write=False)
+    return arr
+
+
+def _vec(value: npt.ArrayLike | None, size: int, what: str) -> FloatArray:
+    if value is None:
+        return np.zeros(size)
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
+        raise ModelError(f"{what} must be a finite {size}-vector, got {np.asarray(value).tolist()}")
+    return arr
+
+
+# --------------------------------------------------------------------------- model-level checks
+
+
+def sensor_problems(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> tuple[str, ...]:
+    """Return what is wrong with ``sensor`` in ``model`` (empty when it fits).
+
+    A force/torque sensor needs its joint, its two links as that joint's two ends, and sensor
+    poses that agree with the joint's rest transform (``first_link_H_sensor @
+    inverse(second_link_H_sensor) == first_link_H_second_link`` within ``atol``, which every
+    URDF sensor satisfies). An accelerometer or gyroscope needs its link.
+    """
+    match sensor:
+        case SixAxisForceTorqueSensor():
+            kind = f"force/torque sensor {sensor.name!r}"
+            if not model.is_joint_name_used(sensor.parent_joint):
+                return (
+                    f"{kind}: the model has no joint {sensor.parent_joint!r}; give the joint the "
+                    "sensor is mounted in",
+                )
+            bad = tuple(
+                f"{kind}: the model has no link {link!r}"
+                for link in sensor.links
+                if not model.is_link_name_used(link)
+            )
+            if bad:
+                return bad
+            joint = model.joint(sensor.parent_joint)
+            if {joint.link1, joint.link2} != set(sensor.links):
+                return (
+                    f"{kind}: links {sensor.first_link!r} and {sensor.second_link!r} are not the "
+                    f"two ends of joint {sensor.parent_joint!r} ({joint.link1!r}, "
+                    f"{joint.link2!r})",
+                )
+            rest = joint.rest_transform(sensor.first_link, sensor.second_link)
+            implied = sensor.first_link_H_sensor @ sensor.second_link_H_sensor.inverse()
+            err = max(
+                float(np.abs(implied.rotation - rest.rotation).max()),
+                float(np.abs(implied.position - rest.position).max()),
+            )
+            if err > atol:
+                return (
+                    f"{kind}: first_link_H_sensor @ inverse(second_link_H_sensor) differs from "
+                    f"the rest transform of joint {sensor.parent_joint!r} by {err:.3g}; the two "
+                    "poses must describe the same sensor frame",
+                )
+            return ()
+        case Accelerometer() | Gyroscope():
+            if not model.is_link_name_used(sensor.link):
+                kind = "accelerometer" if isinstance(sensor, Accelerometer) else "gyroscope"
+                hint = (
+                    f"; {sensor.link!r} is an additional frame: attach the sensor to its link "
+                    "with link_H_frame @ frame_H_sensor"
+                    if model.is_frame_name_used(sensor.link)
+                    else ""
+                )
+                return (f"{kind} {sensor.name!r}: the model has no link {sensor.link!r}{hint}",)
+            return ()
+
+
+def check_sensor(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> Sensor:
+    """Return ``sensor`` if :func:`sensor_problems` finds nothing, else raise.
+
+    This is iDynTree's ``isValid`` plus ``isConsistent(model)``, raising a message that says
+    what to fix instead of returning ``false``.
+
+    Raises:
+        ModelError: the sensor does not fit the model.
+    """
+    found = sensor_problems(model, sensor, atol=atol)
+    if found:
+        raise ModelError("; ".join(found))
+    return sensor
+
+
+# --------------------------------------------------------------------------- link motion
+
+
+@attrs.frozen(eq=False, repr=False)
+class LinkMotion:
+    """The twist and proper acceleration of every link, in link frames.
+
+    Attributes:
+        model: the model.
+        traversal: the traversal the motion was propagated along.
+        velocities: (n_links, 6) by link index: the link twist ``[v; w]`` (velocity of the link
+            origin and angular velocity, link axes).
+        proper_accelerations: (n_links, 6) by link index: the time derivative of that twist
+            with gravity subtracted from the linear part (iDynTree's proper acceleration). An
+            accelerometer at the link origin would read ``a[:3] + w x v``.
+    """
+
+    model: Model
+    traversal: Traversal
+    velocities: FloatArray
+    proper_accelerations: FloatArray
+
+    def velocity(self, link: str | int) -> FloatArray:
+        """Return one link's twist ``[v; w]`` in its frame."""
+        out: FloatArray = self.velocities[_link(self.model, link)]
+        return out
+
+    def proper_acceleration(self, link: str | int) -> FloatArray:
+        """Return one link's proper acceleration in its frame."""
+        out: FloatArray = self.proper_accelerations[_link(self.model, link)]
+        return out
+
+    def __repr__(self) -> str:
+        return f"LinkMotion(base={self.model.link_names[self.traversal.base]!r})"
+
+
+def _link(model: Model, link: str | int) -> int:
+    if isinstance(link, str):
+        return model.link_index(link)
+    if not 0 <= link < model.n_links:
+        raise ModelError(f"link index {link} is out of range [0, {model.n_links})")
+    return int(link)
+
+
+def _motion_cross(v: FloatArray, m: FloatArray) -> FloatArray:
+    """Return ``v x m`` for spatial motion vectors ``[lin; ang]``."""
+    w, u = v[3:], v[:3]
+    return np.concatenate([np.cross(w, m[:3]) + np.cross(u, m[3:]), np.cross(w, m[3:])])
+
+
+def link_motion(
+    model: Model,
+    state: JointState,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+) -> LinkMotion:
+    """Return every link's twist and proper acceleration for a joint state.
+
+    The base has zero velocity and the spatial acceleration ``base_acceleration`` (``[a;
+    alpha]`` in the base frame, zero by default); gravity, expressed in the base frame, is
+    subtracted from the base's linear acceleration, so the result is what accelerometers feel.
+    Each child's motion is its parent's, moved into the child frame, plus the joint's motion
+    subspace (``joint.axis(child)``) times the joint rate.
+
+    Raises:
+        ModelError: a size does not match the model, or a link is not connected to the base.
+    """
+    state.check(model)
+    g = _vec(gravity, 3, "gravity")
+    a0 = _vec(base_acceleration, 6, "base_acceleration")
+    t = model.traversal(base)
+    _require_complete(model, t, "sensor prediction")
+    n = model.n_links
+    V = np.zeros((n, 6))
+    A = np.zeros((n, 6))
+    A[t.base] = np.concatenate([a0[:3] - g, a0[3:]])
+    names = model.link_names
+    for k in range(1, len(t)):
+        child, parent, ji = t.links[k], t.parents[k], t.joints[k]
+        assert parent is not None and ji is not None  # only the base has none
+        joint = model.joints[ji]
+        cname, pname = names[child], names[parent]
+        child_H_parent: Transform
+        match joint:
+            case FixedJoint():
+                child_H_parent = joint.rest_transform(cname, pname)
+                S = np.zeros(6)
+                dq = ddq = 0.0
+            case RevoluteJoint() | PrismaticJoint():
+                q = float(state.q[joint.pos_coord_offset])
+                dq = float(state.dq[joint.dof_offset])
+                ddq = float(state.ddq[joint.dof_offset])
+                child_H_parent = joint.transform(q, cname, pname)
+                ax = joint.axis(cname)
+                u = np.asarray(ax.direction)
+                if isinstance(joint, RevoluteJoint):
+                    S = np.concatenate([np.cross(np.asarray(ax.origin), u), u])
+                else:
+                    S = np.concatenate([u, np.zeros(3)])
+        vJ = S * dq
+        V[child] = child_H_parent.apply_twist(V[parent]) + vJ
+        A[child] = child_H_parent.apply_twist(A[parent]) + S * ddq + _motion_cross(V[child], vJ)
+    return LinkMotion(model, t, _readonly(V), _readonly(A))
+
+
+def _require_complete(model: Model, t: Traversal, what: str) -> None:
+    if len(t) != model.n_links:
+        missing = [model.link_names[i] for i in range(model.n_links) if not t.contains(i)]
+        raise ModelError(
+            f"{what} needs every link connected to the base {model.link_names[t.base]!r}, but "
+            f"{missing} are not; join them to the tree or take a submodel first"
+        )
+
+
+# --------------------------------------------------------------------------- force/torque
+
+
+def predict_measurement(
+    sensor: SixAxisForceTorqueSensor,
+    model: Model,
+    traversal: Traversal,
+    internal_wrenches: npt.ArrayLike,
+) -> FloatArray:
+    """Return what a force/torque sensor reads, from a model's internal wrenches.
+
+    ``internal_wrenches`` is ``(n_links, 6)`` by link index: the wrench each link's traversal
+    parent applies on it, in the link frame, computed along ``traversal``
+    (:attr:`robomodel.dynamics.InverseDynamics.internal_wrenches`). Of the sensor's two links
+    the child is the one whose traversal parent is the other; the reading is that child's
+    internal wrench moved into the sensor frame, negated when the sensor measures the wrench
+    applied on the parent.
+
+    Raises:
+        ModelError: the sensor's links are not adjacent in ``traversal``, or the array has the
+            wrong shape.
+        UnknownNameError: a link of the sensor is not in the model.
+    """
+    W = np.asarray(internal_wrenches, dtype=np.float64)
+    if W.shape != (model.n_links, 6):
+        raise ModelError(
+            f"internal_wrenches must have shape ({model.n_links}, 6) (one wrench per link "
+            f"index), got {W.shape}"
+        )
+    first, second = model.link_index(sensor.first_link), model.link_index(sensor.second_link)
+    if traversal.is_parent_of(second, first):
+        child, child_name = first, sensor.first_link
+    elif traversal.is_parent_of(first, second):
+        child, child_name = second, sensor.second_link
+    else:
+        raise ModelError(
+            f"force/torque sensor {sensor.name!r}: links {sensor.first_link!r} and "
+            f"{sensor.second_link!r} are not parent and child in the traversal from "
+            f"{model.link_names[traversal.base]!r}; use a traversal of the same model"
+        )
+    sign = 1.0
+    sensor_H_child = sensor.link_H_sensor(child_name).inverse()
+    return _readonly(sign * sensor_H_child.apply_wrench(W[child]))
+
+
+# --------------------------------------------------------------------------- every sensor
+
+
+def predict_sensor_measurements(
+    model: Model,
+    state: JointState,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> dict[str, FloatArray]:
+    """Return every sensor's predicted measurement, by sensor name, in the model's sensor order.
+
+    Force/torque sensors give a 6-vector ``[f; tau]`` in the sensor frame, accelerometers the
+    proper acceleration of the sensor origin (its acceleration minus gravity) and gyroscopes
+    the angular velocity, both 3-vectors in sensor axes. The base is at rest with spatial
+    acceleration ``base_acceleration`` (``[a; alpha]`` in the base frame, zero by default),
+    ``gravity`` is expressed in the base frame, and ``external_wrenches`` (by link, each in that
+    link's frame) act on the links.
+
+    Raises:
+        ModelError: a size does not match the model, a link is not connected to the base, or a
+            sensor does not fit the model.
+        UnknownNameError: a sensor or an external wrench names an unknown link or joint.
+    """
+    for s in model.sensors:
+        check_sensor(model, s, atol=np.inf)
+    motion: LinkMotion | None = None
+    internal: FloatArray | None = None
+    out: dict[str, FloatArray] = {}
+    for s in model.sensors:
+        match s:
+            case SixAxisForceTorqueSensor():
+                if internal is None:
+                    internal = inverse_dynamics(
+                        model,
+                        state,
+                        base=base,
+                        base_acceleration=base_acceleration,
+                        gravity=gravity,
+                        external_wrenches=external_wrenches,
+                    ).internal_wrenches
+                out[s.name] = predict_measurement(s, model, model.traversal(base), internal)
+            case Accelerometer() | Gyroscope():
+                if motion is None:
+                    motion = link_motion(
+                        model,
+                        state,
+                        gravity=gravity,
+                        base=base,
+                        base_acceleration=base_acceleration,
+                    )
+                li = model.link_index(s.link)
+                if isinstance(s, Accelerometer):
+                    out[s.name] = s.predict_measurement(
+                        motion.velocities[li], motion.proper_accelerations[li]
+                    )
+                else:
+                    out[s.name] = s.predict_measurement(motion.velocities[li])
+    return out

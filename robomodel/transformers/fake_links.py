@@ -1,0 +1,137 @@
+"""Turn massless leaf links into frames (iDynTree's ``removeFakeLinks``)."""
+
+from __future__ import annotations
+
+from robomodel.joints import FixedJoint
+from robomodel.model import Model
+from robomodel.transformers.engine import (
+    LumpedSensors,
+    check_lumped_sensors,
+    check_reachable,
+    lump,
+)
+from robomodel.transformers.report import Recorder, register
+
+__all__ = ["fake_links", "remove_fake_links"]
+
+_STEP = "remove_fake_links"
+
+
+def fake_links(model: Model, *, iterate: bool = False) -> list[str]:
+    """Return the names of the links :func:`remove_fake_links` would remove, in link order.
+
+    A link is *fake* when its mass is not positive, it has exactly one neighbour, and the joint
+    to it is fixed (iDynTree's rule; the rotational inertia does not matter). With ``iterate``,
+    links that become fake once their fake neighbours are gone count too.
+    """
+    removed, _ = _fake(model, iterate)
+    return [model.link_names[i] for i in sorted(removed)]
+
+
+def _fake(model: Model, iterate: bool) -> tuple[set[int], str | None]:
+    """Return (removed link indices, the surviving base name)."""
+    n = model.n_links
+    if n == 0:
+        return set(), None
+    check_reachable(model, model.traversal(), _STEP)
+    nbrs = [list(model.neighbors(i)) for i in range(n)]
+    joints = model.joints
+    light = [lk.inertia.mass <= 0.0 for lk in model.links]
+    alive = [True] * n
+    base = model.default_base_index
+    removed: set[int] = set()
+    while True:
+        fake: list[tuple[int, int]] = []  # (link, its neighbour)
+        for i in range(n):
+            if not alive[i] or not light[i]:
+                continue
+            live = [nb for nb in nbrs[i] if alive[nb.link]]
+            if len(live) == 1 and isinstance(joints[live[0].joint], FixedJoint):
+                fake.append((i, live[0].link))
+        fake_set = {i for i, _ in fake}
+        # Two fake links that are each other's only neighbour are the whole model: iDynTree
+        # fails there; keep the one that is the base.
+        fake = [(i, a) for i, a in fake if not (a in fake_set and i == base)]
+        if not fake:
+            break
+        for i, anchor in fake:
+            alive[i] = False
+            removed.add(i)
+            if i == base:
+                base = anchor
+        if not iterate:
+            break
+    return removed, model.link_names[base]
+
+
+def remove_fake_links(
+    model: Model, *, iterate: bool = False, lumped_sensors: LumpedSensors = "warn"
+) -> Model:
+    """Return ``model`` with its fake links turned into frames of their neighbours.
+
+    A link is *fake* when its mass is not positive, it is a leaf (one neighbour) and its joint
+    is fixed (see :func:`fake_links`). Each is removed with its joint and replaced by a frame
+    of the same name on the neighbour. The other links and joints keep their order and
+    orientation; if the default base was fake, its neighbour becomes the default base.
+
+    Differences from iDynTree (which drops them all): existing frames, shapes and sensors of
+    fake links move, re-expressed, onto the neighbour; package dirs are kept; the inertia of a
+    massless link with a non-zero rotational inertia (or a negative mass) is added to its
+    neighbour rather than lost. With ``iterate=True``, chains of massless links collapse too
+    (iDynTree issue #247). The frames of removed links come first, in link order, then the
+    model's additional frames in their order.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0))))
+    >>> m = rm.add_joint_and_link(m, "base", "j", rm.FixedJoint(link1="base", link2="tip"), "tip")
+    >>> r = remove_fake_links(m)
+    >>> r.link_names.tolist(), r.frame_names
+    (['base'], ['tip'])
+
+    Args:
+        model: the model; every link must be connected to the default base.
+        iterate: repeat until no fake link is left.
+        lumped_sensors: for force/torque sensors in a removed joint, as in
+            :func:`~robomodel.transformers.reduce_model`.
+
+    Returns:
+        The model without fake links (``model`` itself when it has none).
+
+    Raises:
+        TopologyError: a link is not connected to the default base.
+        ModelError: a sensor is in a removed joint with ``lumped_sensors="raise"``.
+    """
+    return _remove_fake(model, None, iterate=iterate, lumped_sensors=lumped_sensors)
+
+
+def _remove_fake(
+    model: Model,
+    rec: Recorder | None,
+    *,
+    iterate: bool = False,
+    lumped_sensors: LumpedSensors = "warn",
+) -> Model:
+    policy = check_lumped_sensors(lumped_sensors, _STEP)
+    removed, base = _fake(model, iterate)
+    if not removed:
+        return model
+    names = model.link_names
+    removed_names = {names[i] for i in removed}
+    kept = [
+        jn
+        for jn, j in zip(model.joint_names, model.joints, strict=True)
+        if j.link1 not in removed_names and j.link2 not in removed_names
+    ]
+    return lump(
+        model,
+        kept=kept,
+        step=_STEP,
+        base=base,
+        link_order="input",
+        frame_order="input",
+        lumped_sensors=policy,
+        rec=rec,
+    )
+
+
+register(remove_fake_links, _remove_fake)

@@ -1,0 +1,136 @@
+"""What a transformer did: :class:`Change` records collected into a :class:`Report`.
+
+Transformers return only the new model. To learn what one did, run it through
+:func:`robomodel.transformers.explain`, which returns the same model together with a
+:class:`Report` listing every link lumped, element moved or renamed, element dropped and element
+added. Reports are plain values; ``str(report)`` prints one line per change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from robomodel.model import Model
+
+__all__ = ["Action", "Change", "Report"]
+
+Action: TypeAlias = Literal[
+    "lumped", "moved", "renamed", "dropped", "added", "reordered", "rewrote"
+]
+"""The kinds of change a report lists."""
+
+
+@attrs.frozen(kw_only=True)
+class Change:
+    """One thing a transformer did.
+
+    Attributes:
+        step: the transformer that did it (e.g. ``"reduce_model"``).
+        action: ``"lumped"``, ``"moved"``, ``"renamed"``, ``"dropped"``, ``"added"`` or
+            ``"reordered"`` (``"rewrote"`` for verbatim XML whose references were updated).
+        kind: the kind of element (``"link"``, ``"frame"``, ``"sensor"``, ``"visual"``, ...).
+        name: the element's name (its old name for a rename).
+        detail: a readable explanation (where it went, its new name, why it was dropped).
+    """
+
+    step: str
+    action: Action
+    kind: str
+    name: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.step}: {self.action} {self.kind} {self.name!r}" + (
+            f": {self.detail}" if self.detail else ""
+        )
+
+
+@attrs.frozen
+class Report:
+    """Every :class:`Change` made by one transformer or a pipeline, in the order they happened.
+
+    >>> r = Report((Change(step="s", action="dropped", kind="sensor", name="ft"),))
+    >>> [c.name for c in r.dropped], len(r)
+    (['ft'], 1)
+    """
+
+    changes: tuple[Change, ...] = ()
+
+    def _of(self, action: str) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.action == action)
+
+    @property
+    def lumped(self) -> tuple[Change, ...]:
+        """Links merged into another link (each became a frame of it)."""
+        return self._of("lumped")
+
+    @property
+    def moved(self) -> tuple[Change, ...]:
+        """Frames, shapes, sensors and link frames re-attached or re-expressed."""
+        return self._of("moved")
+
+    @property
+    def renamed(self) -> tuple[Change, ...]:
+        """Elements given a new name."""
+        return self._of("renamed")
+
+    @property
+    def dropped(self) -> tuple[Change, ...]:
+        """Elements that are not in the result."""
+        return self._of("dropped")
+
+    @property
+    def added(self) -> tuple[Change, ...]:
+        """Elements the result has and the input had not."""
+        return self._of("added")
+
+    @property
+    def reordered(self) -> tuple[Change, ...]:
+        """Changes of link or joint order."""
+        return self._of("reordered")
+
+    def __add__(self, other: Report) -> Report:
+        if not isinstance(other, Report):
+            return NotImplemented
+        return Report(self.changes + other.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def __str__(self) -> str:
+        return "\n".join(str(c) for c in self.changes) if self.changes else "no changes"
+
+
+class Recorder:
+    """Collects changes while a transformer runs (internal; ``None`` means "do not record")."""
+
+    __slots__ = ("changes", "step")
+
+    def __init__(self, step: str) -> None:
+        self.step = step
+        self.changes: list[Change] = []
+
+    def add(self, action: Action, kind: str, name: str, detail: str = "") -> None:
+        """Record one change."""
+        self.changes.append(
+            Change(step=self.step, action=action, kind=kind, name=name, detail=detail)
+        )
+
+    def report(self) -> Report:
+        """Return the changes recorded so far."""
+        return Report(tuple(self.changes))
+
+
+Explainer: TypeAlias = Callable[..., Model]
+"""``impl(model, recorder, *args, **options) -> Model``: a transformer that records changes."""
+
+EXPLAINERS: dict[Callable[..., Model], Explainer] = {}
+"""Public transformer -> its recording implementation (filled by each transformer module)."""
+
+
+def register(public: Callable[..., Model], impl: Callable[..., Any]) -> None:
+    """Declare ``impl`` as the recording implementation of ``public``."""
+    EXPLAINERS[public] = impl

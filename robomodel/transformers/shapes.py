@@ -1,0 +1,74 @@
+"""Name every visual and collision shape (iDynTree's ``addValidNamesToAllSolidShapes``)."""
+
+from __future__ import annotations
+
+import attrs
+from pyrsistent import pvector
+from pyrsistent.typing import PVector as PVectorT
+
+from robomodel.model import Model, _evolve
+from robomodel.shapes import SolidShape
+from robomodel.transformers.report import Recorder, register
+
+__all__ = ["name_solid_shapes"]
+
+
+def name_solid_shapes(model: Model) -> Model:
+    """Return ``model`` with generated names for its unnamed shapes, exactly as iDynTree does.
+
+    For each link, visuals and collisions separately (``kind`` is ``visual`` or ``collision``):
+
+    * a single unnamed shape is named ``<link>_<kind>``;
+    * several shapes none of which has a name are named ``<link>_<kind>_0``, ``_1``, ... in order;
+    * if at least one of several shapes has a name, none of them is changed (unnamed ones stay
+      unnamed, as in iDynTree).
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "a")
+    >>> m = rm.with_visual_shapes(m, "a", [rm.SolidShape(geometry=rm.Sphere(1.0))] * 2)
+    >>> [s.name for s in name_solid_shapes(m).visual_shapes("a")]
+    ['a_visual_0', 'a_visual_1']
+
+    Args:
+        model: the model.
+
+    Returns:
+        The model with named shapes (``model`` itself when every shape keeps its name).
+    """
+    return _name_shapes(model, None)
+
+
+def _named(
+    link: str, kind: str, shapes: PVectorT[SolidShape], rec: Recorder | None
+) -> PVectorT[SolidShape]:
+    if not shapes or any(s.has_valid_name for s in shapes):
+        return shapes
+    if len(shapes) == 1:
+        new = [f"{link}_{kind}"]
+    else:
+        new = [f"{link}_{kind}_{i}" for i in range(len(shapes))]
+    if rec is not None:
+        for i, name in enumerate(new):
+            rec.add("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
+    return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))
+
+
+def _name_shapes(model: Model, rec: Recorder | None) -> Model:
+    visuals = model.visuals
+    collisions = model.collisions
+    ve = visuals.evolver()
+    ce = collisions.evolver()
+    for i, link in enumerate(model.link_names):
+        v = _named(link, "visual", visuals[i], rec)
+        if v is not visuals[i]:
+            ve[i] = v
+        c = _named(link, "collision", collisions[i], rec)
+        if c is not collisions[i]:
+            ce[i] = c
+    if not ve.is_dirty() and not ce.is_dirty():
+        return model
+    # Only shape names change, so every index and derived map of ``model`` stays valid.
+    return _evolve(model, visuals=ve.persistent(), collisions=ce.persistent())
+
+
+register(name_solid_shapes, _name_shapes)

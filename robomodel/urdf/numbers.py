@@ -1,0 +1,79 @@
+"""The float formatting rule of the URDF exporter.
+
+robomodel writes every number with the **shortest decimal digits that read back to the same
+double** (Python's ``repr`` digits, which are always the shortest), laid out with the notation
+rule of iDynTree's exporter (fpconv's Grisu2 ``emit_digits``). With digits ``d1..dn`` and decimal
+exponent ``K`` (value = digits x 10**K):
+
+* ``K >= 0`` and ``|K + n - 1| < n + 7``: an integer without a decimal point (``1``, ``1000000``);
+* ``K < 0`` and (``K > -7`` or ``|K + n - 1| < 4``): plain decimal (``0.001``, ``123.25``);
+* otherwise scientific notation with a signed, unpadded exponent (``1e+9``, ``1e-7``,
+  ``1.5e+20``).
+
+``0.0`` is ``0`` and ``-0.0`` is ``-0``. NaN and infinities cannot be written. Because the
+digits are the shortest round-trip digits, ``float(format_float(x)) == x`` for every finite
+``x``. Grisu2 occasionally emits one digit more than the shortest; for those rare values
+robomodel's text is one digit shorter than iDynTree's and reads back to the same double.
+
+>>> [format_float(v) for v in (1.0, 1e9, 1e-7, 0.001, -0.0, 0.1 + 0.2, 1.5e20, 1234567.0)]
+['1', '1e+9', '1e-7', '0.001', '-0', '0.30000000000000004', '1.5e+20', '1234567']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+__all__ = ["format_float", "format_floats"]
+
+_cache: dict[float, str] = {}
+
+
+def format_float(x: float) -> str:
+    """Return the exporter's text for ``x``; raise ``ValueError`` for NaN or an infinity."""
+    s = _cache.get(x)
+    if s is not None:
+        return s
+    if not math.isfinite(x):
+        raise ValueError(f"cannot write the non-finite number {x!r} in a URDF")
+    s = _format(float(x))
+    # 0.0 and -0.0 are one dict key but two texts: never cache zeros.
+    if x != 0.0 and len(_cache) < 4096:
+        _cache[x] = s
+    return s
+
+
+def _format(x: float) -> str:
+    if x == 0.0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    neg = x < 0
+    r = repr(-x if neg else x)
+    mant, _, exp_text = r.partition("e")
+    exp10 = int(exp_text) if exp_text else 0
+    whole, _, frac = mant.partition(".")
+    if frac == "0":
+        frac = ""
+    digits = (whole + frac).lstrip("0")
+    K = exp10 - len(frac)
+    stripped = digits.rstrip("0")
+    K += len(digits) - len(stripped)
+    digits = stripped
+    n = len(digits)
+    e = abs(K + n - 1)
+    if K >= 0 and e < n + 7:
+        body = digits + "0" * K
+    elif K < 0 and (K > -7 or e < 4):
+        offset = n + K
+        if offset <= 0:
+            body = "0." + "0" * (-offset) + digits
+        else:
+            body = digits[:offset] + "." + digits[offset:]
+    else:
+        body = digits[0] + ("." + digits[1:] if n > 1 else "")
+        body += "e" + ("-" if K + n - 1 < 0 else "+") + str(e)
+    return "-" + body if neg else body
+
+
+def format_floats(values: Iterable[float]) -> str:
+    """Return the numbers of ``values`` formatted and separated by single spaces."""
+    return " ".join([format_float(v) for v in values])

@@ -1,0 +1,62 @@
+"""Options of the URDF loader and exporter (frozen values; pass them as ``options=``)."""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["DEFAULT_ROBOT_NAME", "ExportOptions", "LoadOptions"]
+
+DEFAULT_ROBOT_NAME = "iDynTreeURDFModelExportModelName"
+"""The robot name iDynTree writes when none is given (used when the model has no name)."""
+
+
+def _blobs(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)  # type: ignore[attr-defined]
+
+
+@attrs.frozen(kw_only=True)
+class LoadOptions:
+    """How :func:`robomodel.urdf.load` turns a URDF document into a model.
+
+    Attributes:
+        remove_fake_links: turn every massless leaf link attached by a fixed joint into an
+            additional frame of its neighbour (iDynTree's behaviour). ``False`` keeps every URDF
+            link as a link.
+        add_sensor_frames: add one additional frame per sensor, named like the sensor (iDynTree's
+            ``addSensorFramesAsAdditionalFrames``): an F/T sensor's frame goes on its second
+            (child) link, an accelerometer's or gyroscope's on its link. A frame whose name is
+            already taken is skipped, with a :class:`~robomodel.errors.RobomodelWarning` when the
+            existing frame is somewhere else.
+        keep_extensions: keep every element robomodel does not model (``<gazebo>``,
+            ``<transmission>``, ``<mimic>``, unknown tags, other sensor types) verbatim in
+            ``model.extensions`` so that :func:`robomodel.urdf.dumps` writes it back.
+    """
+
+    remove_fake_links: bool = True
+    add_sensor_frames: bool = True
+    keep_extensions: bool = True
+
+
+@attrs.frozen(kw_only=True)
+class ExportOptions:
+    """How :func:`robomodel.urdf.dumps` writes a model.
+
+    Attributes:
+        base_link: the link written as the URDF root; ``None`` means the model's default base.
+        export_first_base_link_frame_as_fake_urdf_base: when the base link has additional
+            frames, write its first one as a massless parent link of the base (the URDF root),
+            as iDynTree does by default. robomodel writes the inverse transform there, which is
+            what URDF means (iDynTree's bug B13 writes it un-inverted).
+        robot_name: the ``<robot name>``; ``None`` means the model's name, or iDynTree's default
+            name when the model has none.
+        xml_blobs: extra XML elements appended inside ``<robot>``, each parsed and checked first.
+        write_extensions: write back the kept extension elements (``model.extensions``).
+    """
+
+    base_link: str | None = None
+    export_first_base_link_frame_as_fake_urdf_base: bool = True
+    robot_name: str | None = None
+    xml_blobs: tuple[str, ...] = attrs.field(default=(), converter=_blobs)
+    write_extensions: bool = True

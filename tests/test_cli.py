@@ -1,0 +1,286 @@
+"""The ``robomodel`` command: subcommands on the bundled model and an icub-models robot.
+
+The error paths and exit statuses run the command in a subprocess (``python -m robomodel``), as
+a user would; the other subcommands call ``robomodel.cli.main`` in-process, which is the same
+entry point, to keep the suite fast. Results are checked by reloading what the command wrote
+and, for the geometry, against iDynTree on the original URDF.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import idyntree.bindings as idt  # before icub_models: the other order crashes under pytest
+import icub_models
+import numpy as np
+import pytest
+
+import robomodel.urdf
+from robomodel.cli import main
+from robomodel.data import example_path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = example_path()
+ICUB = icub_models.get_model_file("iCubGazeboV2_5")
+
+# Names written by hand in robomodel/data/example.urdf.
+LEG_JOINTS = [
+    f"{s}_{j}"
+    for s in ("l", "r")
+    for j in ("hip_pitch", "hip_roll", "hip_yaw", "knee", "ankle_pitch", "ankle_roll")
+]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(
+        [sys.executable, "-m", "robomodel", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=env,
+        timeout=120,
+    )
+
+
+def assert_one_line_error(p: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert "Traceback" not in p.stderr
+    errors = [line for line in lines if ": error: " in line]
+    assert len(errors) == 1, p.stderr
+    for w in words:
+        assert w in errors[0], errors[0]
+
+
+def idt_relative(path: Path | str, frame_a: str, frame_b: str, q: dict[str, float]) -> np.ndarray:
+    """a_H_b from iDynTree on the URDF at ``path``, joints by name (others 0)."""
+    loader = idt.ModelLoader()
+    assert loader.loadModelFromFile(str(path))
+    model = loader.model()
+    kd = idt.KinDynComputations()
+    assert kd.loadRobotModel(model)
+    s = np.zeros(model.getNrOfPosCoords())
+    for name, v in q.items():
+        s[model.getJoint(model.getJointIndex(name)).getPosCoordsOffset()] = v
+    kd.setJointPos(s)
+    return kd.getRelativeTransform(frame_a, frame_b).asHomogeneousTransform().toNumPy()
+
+
+# --------------------------------------------------------------------------- subprocess
+
+
+def test_info_on_bundled_model_through_python_m() -> None:
+    p = run("info")
+    assert p.returncode == 0, p.stderr
+    # Counts of robomodel/data/example.urdf after iDynTree-style fake-link removal: 32 URDF
+    # links minus root_link, l/r_sole, l/r_hand_frame; 21 moving joints; 5 + 6 + 2 sensors... see
+    # the file: 4 F/T, 6 accelerometers, 2 gyroscopes.
+    assert "links:       27" in p.stdout
+    assert "DOFs:        21" in p.stdout
+    assert "4 SixAxisForceTorqueSensor, 6 Accelerometer, 2 Gyroscope" in p.stdout
+    assert "l_ankle_roll (revolute, axis 1 0 0) ─ l_foot" in p.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("info", "no/such/model.urdf"), ("no such file",)),
+        (("reduce", "--joints", "l_kneee"), ("l_kneee", "did you mean 'l_knee'")),
+        (("reduce", "--joints", "l_knee", "--lock", "r_knee"), ("--lock", "JOINT=VALUE")),
+        (("plot", "-o", "x.png", "--q", "l_knee=abc"), ("not a number",)),
+        (("rebase", "--base", "l_fot"), ("l_fot", "l_foot")),
+        (("tree", "example", "--model", str(EXAMPLE)), ("two models",)),
+    ],
+)
+def test_bad_input_is_one_line_with_status_2(
+    args: tuple[str, ...], words: tuple[str, ...], tmp_path: Path
+) -> None:
+    assert_one_line_error(run(*args, cwd=tmp_path), *words)
+
+
+def test_malformed_urdf(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.urdf"
+    bad.write_text('<robot name="r"><link name="a"></robot>')
+    assert_one_line_error(run("draw", str(bad)), "bad.urdf")
+    # validate reports it as a finding: status 1, on standard output.
+    p = run("validate", str(bad))
+    assert p.returncode == 1
+    assert "error:" in p.stdout and "Traceback" not in p.stderr
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run("no-such-command").returncode == 2
+    assert run("reduce").returncode == 2  # --joints is required
+
+
+def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> None:
+    p = run("demo", "--svg", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for step in ("remove_fake_links", "reduce_model", "normalize_joint_order", "make_urdf_compat"):
+        assert step in p.stdout
+    out = tmp_path / "example_legs.urdf"
+    model = robomodel.urdf.load(out)
+    assert model.is_valid()
+    assert model.default_base == "l_foot"
+    moving = [n for n in model.joint_names if model.joint(n).n_dofs]
+    assert sorted(moving) == sorted(LEG_JOINTS)
+    # The leg F/T sensors were kept (their fixed joints were kept), the arm ones dropped.
+    assert {s.name for s in model.sensors if "ft" in s.name} == {"l_leg_ft", "r_leg_ft"}
+    assert (tmp_path / "example_legs_before.svg").exists()
+    # Oracle: iDynTree on the original bundled URDF and on the exported one.
+    rng = np.random.default_rng(7)
+    q = {n: float(rng.uniform(-0.6, 0.6)) for n in LEG_JOINTS}
+    for a, b in (("l_sole", "r_sole"), ("r_sole", "r_leg_ft"), ("l_sole", "base_link")):
+        expected = idt_relative(EXAMPLE, a, b, q)
+        got = idt_relative(out, a, b, q)
+        np.testing.assert_allclose(got, expected, atol=1e-9)
+
+
+def test_icub_info_validate_and_reduce(tmp_path: Path) -> None:
+    p = run("validate", ICUB)
+    assert p.returncode == 0, p.stdout
+    out = tmp_path / "legs.urdf"
+    p = run("reduce", ICUB, "--joints", "l_hip_*", "l_knee", "l_ankle_*", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    loader = idt.ModelLoader()
+    assert loader.loadModelFromFile(str(out))
+    names = [loader.model().getJointName(i) for i in range(loader.model().getNrOfDOFs())]
+    assert sorted(names) == sorted(
+        ["l_hip_pitch", "l_hip_roll", "l_hip_yaw", "l_knee", "l_ankle_pitch", "l_ankle_roll"]
+    )
+
+
+@pytest.mark.skipif(shutil.which("robomodel") is None, reason="the package is not installed")
+def test_console_script() -> None:
+    p = subprocess.run(["robomodel", "--version"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith("robomodel ")
+
+
+# --------------------------------------------------------------------------- in-process
+
+
+def test_tree_names_every_link_and_frame(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tree"]) == 0
+    text = capsys.readouterr().out
+    model = robomodel.urdf.load(EXAMPLE)
+    for name in model.link_names:
+        assert f" {name}  " in text or text.startswith(f"{name}  ")
+    for f in model.frames:
+        assert f"frame {f.name}" in text
+    assert text.count("sensor ") == len(model.sensors)
+
+
+def test_tree_from_another_base(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tree", "--base", "r_foot", "--no-frames", "--no-sensors"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("r_foot ")
+    assert len(lines) == robomodel.urdf.load(EXAMPLE).n_links
+
+
+def test_validate_finds_inconsistent_inertia(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # izz > ixx + iyy breaks the triangle inequality: no rigid body has this tensor.
+    text = EXAMPLE.read_text().replace(
+        'ixx="0.024" ixy="0" ixz="0" iyy="0.013333333" iyz="0" izz="0.027733333"',
+        'ixx="0.024" ixy="0" ixz="0" iyy="0.013333333" iyz="0" izz="0.5"',
+    )
+    assert text != EXAMPLE.read_text()
+    bad = tmp_path / "bad.urdf"
+    bad.write_text(text)
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "error: link 'base_link'" in out
+    assert main(["validate"]) == 0
+
+
+def test_reduce_with_locked_joint_matches_idyntree(tmp_path: Path) -> None:
+    out = tmp_path / "r.urdf"
+    assert main(["reduce", "--joints", "l_*", "--lock", "r_knee=40deg", "-o", str(out)]) == 0
+    reduced = robomodel.urdf.load(out)
+    full = robomodel.urdf.load(EXAMPLE)
+    assert set(reduced.joint_names) == {n for n in full.joint_names if n.startswith("l_")}
+    # The locked right knee shows in the pose of the right sole in the reduced model.
+    expected = idt_relative(EXAMPLE, "base_link", "r_sole", {"r_knee": np.deg2rad(40)})
+    np.testing.assert_allclose(idt_relative(out, "base_link", "r_sole", {}), expected, atol=1e-9)
+
+
+def test_rebase_normalize_and_remove_fake_links(tmp_path: Path) -> None:
+    rebased = tmp_path / "rebased.urdf"
+    assert main(["rebase", "--base", "r_foot", "-o", str(rebased)]) == 0
+    m = robomodel.urdf.load(rebased)
+    assert m.default_base == "r_foot"
+    q = {"r_knee": 0.3, "l_hip_pitch": -0.2}
+    np.testing.assert_allclose(
+        idt_relative(rebased, "l_sole", "r_sole", q),
+        idt_relative(EXAMPLE, "l_sole", "r_sole", q),
+        atol=1e-9,
+    )
+    normalized = tmp_path / "n.urdf"
+    assert main(["normalize", "--base", "l_foot", "-o", str(normalized)]) == 0
+    opts = robomodel.urdf.LoadOptions(remove_fake_links=False)
+    n = robomodel.urdf.load(normalized, options=opts)
+    dofs = [bool(j.n_dofs) for j in n.joints]
+    assert dofs == sorted(dofs, reverse=True)  # every moving joint before every fixed one
+    no_fake = tmp_path / "nf.urdf"
+    assert main(["remove-fake-links", "-o", str(no_fake)]) == 0
+    kept = robomodel.urdf.load(no_fake, options=opts)
+    raw = robomodel.urdf.load(EXAMPLE, options=opts)
+    assert raw.n_links == kept.n_links + 5
+    assert not kept.is_link_name_used("l_sole") and kept.is_frame_name_used("l_sole")
+
+
+def test_attach_prefix_rename(tmp_path: Path) -> None:
+    out = tmp_path / "two.urdf"
+    args = ["attach", "--other", "example", "--at", "l_hand_frame", "--prefix", "b_"]
+    assert main([*args, "--xyz", "0", "0", "-0.1", "-o", str(out)]) == 0
+    two = robomodel.urdf.load(out)
+    assert two.n_dofs == 42 and two.is_link_name_used("b_base_link")
+    np.testing.assert_allclose(
+        idt_relative(out, "l_hand_frame", "b_base_link", {})[:3, 3], [0, 0, -0.1], atol=1e-12
+    )
+    pre = tmp_path / "pre.urdf"
+    assert main(["prefix", "--prefix", "left_", "-o", str(pre)]) == 0
+    assert all(n.startswith("left_") for n in robomodel.urdf.load(pre).link_names)
+    ren = tmp_path / "ren.urdf"
+    assert main(["rename", "--map", "torso=chest", "torso_yaw=waist", "-o", str(ren)]) == 0
+    r = robomodel.urdf.load(ren)
+    assert r.is_link_name_used("chest") and r.joint("waist").link2 == "chest"
+
+
+def test_diff_and_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    js = tmp_path / "e.json"
+    back = tmp_path / "e.urdf"
+    assert main(["convert", "example", str(js)]) == 0
+    assert main(["convert", str(js), str(back)]) == 0
+    assert main(["diff", "example", str(js)]) == 0
+    assert main(["diff", str(EXAMPLE), str(back)]) == 0
+    capsys.readouterr()
+    reduced = tmp_path / "r.urdf"
+    assert main(["reduce", "--joints", "l_knee", "-o", str(reduced)]) == 0
+    assert main(["diff", "example", str(reduced)]) == 1
+    assert "link 'torso' only in a" in capsys.readouterr().out
+
+
+def test_dh_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = tmp_path / "arm.ini"
+    assert main(["to-dh", "--from", "torso", "--to", "l_hand_frame", "-o", str(chain)]) == 0
+    arm = tmp_path / "arm.urdf"
+    assert main(["from-dh", str(chain), "-o", str(arm)]) == 0
+    m = robomodel.urdf.load(arm)
+    assert m.n_dofs == 4  # shoulder pitch, roll, yaw and elbow
+    icub = tmp_path / "icub.urdf"
+    assert main(["from-dh", "--icub", "arm", "right_v2.7", "-o", str(icub)]) == 0
+    assert robomodel.urdf.load(icub).n_dofs == 10  # iKin's iCubArm: 3 torso + 7 arm links
+
+
+def test_plot_writes_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "pose.png"
+    assert main(["plot", "-o", str(out), "--q", "l_knee=1", "r_elbow=-30deg"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
