@@ -23,14 +23,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from robomodel.dh import (  # noqa: E402
+from robomodel.dh import (
     chain_to_model,
     icub_arm,
     model_to_chain,
     release_link,
     set_angles,
 )
-from robomodel.urdf import load  # noqa: E402
+from robomodel.urdf import load
 
 
 def best(fn: object, number: int) -> float:

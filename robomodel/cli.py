@@ -11,7 +11,7 @@ runs a typical pipeline on the bundled model and says what each step did.
 
 >>> main(["tree", "--no-frames", "--no-sensors", "--base", "l_foot"])  # doctest: +ELLIPSIS
 l_foot  1 kg
-└─ l_ankle_roll (revolute, axis 1 0 0) ─ l_ankle_1  0.3 kg
+└─ l_ankle_roll (revolute, axis -1 0 0) ─ l_ankle_1  0.3 kg
 ...
 0
 """
@@ -25,11 +25,11 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from robomodel.model import Model
 
-__all__ = ["CLIError", "main"]
+__all__ = ["CLIError", "build_parser", "main", "model_summary", "read_model"]
 
 BAD_INPUT = 2
 """Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
@@ -50,8 +50,18 @@ def _model_source(args: argparse.Namespace) -> str:
     return positional or option or "example"
 
 
-def _read(source: str, *, keep_fake_links: bool = False) -> Model:
-    """Load a model from a URDF file, a robomodel JSON file or a bundled model name."""
+def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
+    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
+
+    Args:
+        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
+        keep_fake_links: keep massless leaf links as links instead of frames.
+
+    Raises:
+        CLIError: the file does not exist or is a directory.
+        URDFError: the URDF is malformed.
+        RobomodelError: the JSON is not a robomodel model.
+    """
     from robomodel.data import BUNDLED_MODELS, example_path
 
     if source in BUNDLED_MODELS and not Path(source).exists():
@@ -74,7 +84,7 @@ def _read(source: str, *, keep_fake_links: bool = False) -> Model:
 
 
 def _load(args: argparse.Namespace) -> Model:
-    return _read(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
+    return read_model(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
 
 
 def _format_of(output: str | None, requested: str | None) -> str:
@@ -107,14 +117,15 @@ def _write_model(model: Model, args: argparse.Namespace) -> None:
     fmt = _format_of(args.output, args.format)
     _emit(_model_text(model, fmt), args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote {_summary(model)} to {args.output}")
+        _note(f"wrote {model_summary(model)} to {args.output}")
 
 
 def _note(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _summary(model: Model) -> str:
+def model_summary(model: Model) -> str:
+    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
     return (
         f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
         f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
@@ -175,149 +186,6 @@ def _select_joints(model: Model, patterns: Sequence[str]) -> list[str]:
     return out
 
 
-# --------------------------------------------------------------------------- text views
-
-
-def _fmt(x: float) -> str:
-    r = round(float(x), 4)
-    return "0" if r == 0 else f"{r:g}"
-
-
-def _joint_text(model: Model, joint_index: int, child: str) -> str:
-    from robomodel.joints import FixedJoint, joint_type_name
-
-    joint = model.joints[joint_index]
-    name = model.joint_names[joint_index]
-    if isinstance(joint, FixedJoint):
-        return f"{name} (fixed)"
-    u = joint.axis(child).direction
-    return f"{name} ({joint_type_name(joint)}, axis {_fmt(u[0])} {_fmt(u[1])} {_fmt(u[2])})"
-
-
-def tree_lines(
-    model: Model, *, base: str | None = None, frames: bool = True, sensors: bool = True
-) -> list[str]:
-    """Return the kinematic tree of ``model`` as lines of text, from ``base`` (default base).
-
-    Each line shows a link with its mass, reached through its joint (name, type, axis in the
-    child frame); additional frames and sensors are listed under their link.
-
-    Args:
-        model: the model.
-        base: the link the tree starts from.
-        frames: list the additional frames.
-        sensors: list the sensors (force/torque sensors under the child link of their joint).
-
-    Raises:
-        UnknownNameError: ``base`` is not a link.
-    """
-    from robomodel.sensors import SixAxisForceTorqueSensor, sensor_type_name
-
-    trav = model.traversal(base)
-    children: dict[int, list[int]] = {}
-    for el in trav:
-        if el.parent is not None:
-            children.setdefault(el.parent, []).append(el.link)
-    attached: dict[str, list[str]] = {}
-    if frames:
-        for f in model.frames:
-            attached.setdefault(f.link, []).append(f"frame {f.name}")
-    if sensors:
-        for s in model.sensors:
-            if isinstance(s, SixAxisForceTorqueSensor):
-                child = model.link_index(s.second_link)
-                parent = trav.parent_of(child) if trav.contains(child) else None
-                owner = s.second_link if parent == model.link_index(s.first_link) else s.first_link
-                text = f"sensor {s.name} (force_torque in joint {s.parent_joint})"
-            else:
-                owner, text = s.link, f"sensor {s.name} ({sensor_type_name(s)})"
-            attached.setdefault(owner, []).append(text)
-    lines: list[str] = []
-    # (link, prefix for its own line, prefix for what hangs under it), depth first, no recursion.
-    stack: list[tuple[int, str, str]] = [(trav.base, "", "")]
-    while stack:
-        link, head, rest = stack.pop()
-        name = model.link_names[link]
-        joint = trav.parent_joint_of(link)
-        via = "" if joint is None else _joint_text(model, joint, name) + " ─ "
-        lines.append(f"{head}{via}{name}  {model.links[link].mass:.4g} kg")
-        kids = children.get(link, [])
-        extra = attached.get(name, [])
-        for text in extra:
-            lines.append(f"{rest}{'│  ' if kids else '   '}· {text}")
-        for k in range(len(kids) - 1, -1, -1):
-            last = k == len(kids) - 1
-            stack.append(
-                (kids[k], rest + ("└─ " if last else "├─ "), rest + ("   " if last else "│  "))
-            )
-    return lines
-
-
-def info_text(model: Model, source: str = "") -> str:
-    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames."""
-    from robomodel.joints import FixedJoint
-    from robomodel.sensors import SENSOR_TYPE_ORDER
-
-    moving = sum(1 for j in model.joints if not isinstance(j, FixedJoint))
-    kinds = ", ".join(
-        f"{sum(1 for s in model.sensors if isinstance(s, kind))} {kind.__name__}"
-        for kind in SENSOR_TYPE_ORDER
-    )
-    n_vis = sum(len(v) for v in model.visuals)
-    n_col = sum(len(c) for c in model.collisions)
-    lines = [
-        f"model {model.name!r}" + (f" from {source}" if source else ""),
-        f"  links:       {model.n_links} (total mass {model.total_mass:.6g} kg)",
-        f"  joints:      {model.n_joints} ({moving} moving, {model.n_joints - moving} fixed)",
-        f"  DOFs:        {model.n_dofs} (position coordinates: {model.n_pos_coords})",
-        f"  frames:      {len(model.frames)} additional ({model.n_frames} with the link frames)",
-        f"  sensors:     {len(model.sensors)} ({kinds})",
-        f"  shapes:      {n_vis} visual, {n_col} collision",
-        f"  base:        {model.default_base}",
-    ]
-    problems = model.problems() if model.n_links else ()
-    lines.append(f"  valid:       {'yes' if not problems else 'no, see robomodel validate'}")
-    return "\n".join(lines)
-
-
-def _validation(model: Model) -> tuple[list[str], list[str]]:
-    """Return (errors, warnings) found in a loaded model."""
-    from robomodel.joints import FixedJoint
-
-    errors = list(model.problems())
-    warns: list[str] = []
-    if model.n_links == 0:
-        errors.append("the model has no links")
-        return errors, warns
-    for name, link in zip(model.link_names, model.links, strict=True):
-        inertia = link.inertia
-        if not inertia.is_physically_consistent():
-            errors.append(
-                f"link {name!r}: the inertia is not physically consistent (mass {inertia.mass:g});"
-                " check the mass, the centre of mass and the triangle inequalities of the tensor"
-            )
-    trav = model.traversal()
-    for el in trav:
-        if el.joint is None or el.parent is None:
-            continue
-        joint = model.joints[el.joint]
-        jname = model.joint_names[el.joint]
-        child = model.link_names[el.link]
-        if isinstance(joint, FixedJoint):
-            continue
-        if joint.axis(child).distance([0.0, 0.0, 0.0]) > 1e-7:
-            warns.append(
-                f"joint {jname!r}: its axis does not pass through the origin of {child!r}; "
-                "URDF export needs make_urdf_compatible (robomodel rebase does it)"
-            )
-        if joint.limits.enabled and joint.limits.lower == joint.limits.upper:
-            warns.append(f"joint {jname!r}: its position limits allow no motion")
-    for name, link in zip(model.link_names, model.links, strict=True):
-        if link.mass == 0 and len(model.neighbors(name)) > 1:
-            warns.append(f"link {name!r} has zero mass and is not a leaf")
-    return errors, warns
-
-
 # --------------------------------------------------------------------------- subcommands
 
 
@@ -333,6 +201,8 @@ def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
+    from robomodel.textview import info_text, tree_lines
+
     model = _load(args)
     text = info_text(model, _model_source(args))
     if not args.no_tree:
@@ -342,6 +212,8 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_tree(args: argparse.Namespace) -> int:
+    from robomodel.textview import tree_lines
+
     model = _load(args)
     lines = tree_lines(
         model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors
@@ -352,27 +224,29 @@ def _cmd_tree(args: argparse.Namespace) -> int:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from robomodel.errors import RobomodelError, RobomodelWarning
+    from robomodel.textview import find_problems
 
     source = _model_source(args)
     load_warnings: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            model = _read(source, keep_fake_links=args.keep_fake_links)
+            model = read_model(source, keep_fake_links=args.keep_fake_links)
         except (RobomodelError, SyntaxError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
             print(f"error: {_one_line(e)}")
             print(f"{source}: 1 error")
             return 1
     load_warnings = [str(w.message) for w in caught if issubclass(w.category, RobomodelWarning)]
-    errors, warns = _validation(model)
+    errors, warns = find_problems(model)
     warns = load_warnings + warns
     for problem in errors:
         print(f"error: {problem}")
     for problem in warns:
         print(f"warning: {problem}")
     verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
-    print(f"{source}: {verdict}, {len(warns)} warning{'s' * (len(warns) != 1)} ({_summary(model)})")
+    plural = "s" * (len(warns) != 1)
+    print(f"{source}: {verdict}, {len(warns)} warning{plural} ({model_summary(model)})")
     return 1 if errors else 0
 
 
@@ -407,7 +281,7 @@ def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
 
     from robomodel.transformers import remove_fake_links
 
-    model = _read(_model_source(args), keep_fake_links=True)
+    model = read_model(_model_source(args), keep_fake_links=True)
     step = partial(remove_fake_links, iterate=args.iterate, lumped_sensors=args.lumped_sensors)
     _write_model(_run_explained(step, model, args), args)
     return 0
@@ -442,7 +316,7 @@ def _cmd_attach(args: argparse.Namespace) -> int:
     from robomodel.transformers.attach import attach
 
     model = _load(args)
-    other = _read(args.other)
+    other = read_model(args.other)
     xyz = [_number(v, "--xyz") for v in args.xyz]
     rpy = [_number(v, "--rpy") for v in args.rpy]
     pose = Transform.from_rpy_xyz(rpy, xyz)
@@ -484,15 +358,15 @@ def _cmd_rename(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     from robomodel.diff import diff
 
-    a = _read(args.a, keep_fake_links=args.keep_fake_links)
-    b = _read(args.b, keep_fake_links=args.keep_fake_links)
+    a = read_model(args.a, keep_fake_links=args.keep_fake_links)
+    b = read_model(args.b, keep_fake_links=args.keep_fake_links)
     d = diff(a, b, atol=args.atol, order=not args.ignore_order)
     _emit(str(d), args.output)
     return 1 if d else 0
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
-    model = _read(args.input, keep_fake_links=args.keep_fake_links)
+    model = read_model(args.input, keep_fake_links=args.keep_fake_links)
     _write_model(model, args)
     return 0
 
@@ -546,7 +420,7 @@ def _cmd_draw(args: argparse.Namespace) -> int:
     svg = tree_svg(model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors)
     _emit(svg, args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote the tree of {_summary(model)} to {args.output}")
+        _note(f"wrote the tree of {model_summary(model)} to {args.output}")
     return 0
 
 
@@ -567,159 +441,14 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         labels=not args.no_labels,
         dpi=args.dpi,
     )
-    _note(f"wrote a 3D view of {_summary(model)} to {args.output}")
+    _note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
     return 0
 
 
-def _report_lines(report: Any) -> list[str]:
-    """Summarise a transformer report: one line per (action, kind), with the first names."""
-    groups: dict[tuple[str, str], list[str]] = {}
-    for change in report.changes:
-        groups.setdefault((change.action, change.kind), []).append(change.name)
-    lines = []
-    for (action, kind), names in groups.items():
-        if not any(names):
-            lines.append(f"{action} the {kind}s")
-            continue
-        shown = ", ".join(names[:6]) + (f", ... ({len(names) - 6} more)" if len(names) > 6 else "")
-        plural = kind if len(names) == 1 else (kind + "es" if kind.endswith("s") else kind + "s")
-        lines.append(f"{action} {len(names)} {plural}: {shown}")
-    return lines or ["nothing to do"]
-
-
-def _leg_joints(model: Model) -> list[str]:
-    """The moving hip, knee and ankle joints, and the fixed joints of F/T sensors below them."""
-    from robomodel.joints import FixedJoint
-    from robomodel.sensors import SixAxisForceTorqueSensor
-
-    moving = [
-        n
-        for n, j in zip(model.joint_names, model.joints, strict=True)
-        if not isinstance(j, FixedJoint) and any(k in n for k in ("hip", "knee", "ankle"))
-    ]
-    if not moving:
-        raise CLIError("the model has no joint named like a hip, knee or ankle joint")
-    trav = model.traversal()
-    kept = {model.joint_index(n) for n in moving}
-    below: set[int] = set()  # links whose path to the base crosses a kept joint
-    for el in trav:
-        if el.parent is not None and (el.joint in kept or el.parent in below):
-            below.add(el.link)
-    ft = [
-        s.parent_joint
-        for s in model.sensors
-        if isinstance(s, SixAxisForceTorqueSensor)
-        and model.link_index(s.first_link) in below | {model.link_index(s.second_link)}
-        and model.link_index(s.second_link) in below
-    ]
-    return moving + [j for j in ft if j not in moving]
-
-
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from functools import partial
+    from robomodel.demo import run_demo
 
-    import numpy as np
-
-    from robomodel import urdf
-    from robomodel.kinematics import relative_transform
-    from robomodel.transformers import (
-        explain,
-        make_urdf_compatible,
-        normalize_joint_order,
-        reduce_model,
-        remove_fake_links,
-    )
-
-    source = _model_source(args)
-    out = Path(args.output)
-
-    def say(text: str) -> None:
-        print(text)
-
-    def step(title: str, transformer: Callable[[Model], Model], model: Model) -> Model:
-        result, report = explain(transformer, model)
-        say(f"{title}\n   -> {_summary(result)}")
-        for line in _report_lines(report):
-            say(f"      {line}")
-        return result
-
-    say(
-        "robomodel demo: load, remove fake links, reduce to the legs, normalize, make the model "
-        "URDF-compatible from the left foot, export, and check.\n"
-    )
-    full = _read(source, keep_fake_links=True)
-    say(f"1. load {source} keeping every URDF link\n   -> {_summary(full)}")
-    say(f"      default base {full.default_base!r}; total mass {full.total_mass:.4g} kg")
-    no_fake = step(
-        "2. remove_fake_links: massless leaf links on fixed joints become frames",
-        partial(remove_fake_links, lumped_sensors="raise"),
-        full,
-    )
-    if no_fake.default_base != full.default_base:
-        say(f"      default base {full.default_base!r} -> {no_fake.default_base!r}")
-    keep = _leg_joints(no_fake)
-    legs = step(
-        f"3. reduce_model to the {len(keep)} leg joints (hips, knees, ankles and the leg F/T "
-        "sensor joints); the rest is locked at 0 and lumped",
-        partial(reduce_model, keep_joints=keep, lumped_sensors="drop"),
-        no_fake,
-    )
-    say(f"      total mass kept: {legs.total_mass:.4g} kg of {full.total_mass:.4g} kg")
-    foot = "l_foot" if legs.is_link_name_used("l_foot") else legs.link_names[-1]
-    normalized = step(
-        f"4. normalize_joint_order from {foot!r}: moving joints first, in traversal order",
-        partial(normalize_joint_order, base_link=foot),
-        legs,
-    )
-    say("      joints: " + " ".join(normalized.joint_names))
-    ready = step(
-        f"5. make_urdf_compatible with base {foot!r}: link origins onto the joint axes",
-        partial(make_urdf_compatible, base_link=foot),
-        normalized,
-    )
-    text = urdf.dumps(ready)
-    out.write_text(text, encoding="utf-8")
-    say(
-        f"6. export: wrote {out} ({len(text.splitlines())} lines, root link {ready.default_base!r})"
-    )
-    back = urdf.load(out)
-    problems = back.problems()
-    # The exported legs must move like the full robot with the other joints at 0.
-    rng = np.random.default_rng(0)
-    worst = 0.0
-    frames = [f for f in ("l_sole", "r_sole", "r_leg_ft", "l_leg_ft") if back.is_frame_name_used(f)]
-    pairs = [(a, b) for a in frames for b in frames if a < b and full.is_frame_name_used(a)]
-    for _ in range(5):
-        values = {
-            n: float(rng.uniform(-0.5, 0.5)) for n in back.joint_names if back.joint(n).n_dofs
-        }
-        q_full = np.zeros(full.n_pos_coords)
-        q_back = np.zeros(back.n_pos_coords)
-        for n, v in values.items():
-            q_full[full.joint(n).pos_coord_offset] = v
-            q_back[back.joint(n).pos_coord_offset] = v
-        for a, b in pairs:
-            Ta = relative_transform(full, q_full, a, b).as_matrix()
-            Tb = relative_transform(back, q_back, a, b).as_matrix()
-            worst = max(worst, float(np.max(np.abs(Ta - Tb))))
-    say(
-        f"7. check: reloaded {out}: {_summary(back)}, "
-        f"{'valid' if not problems else 'PROBLEMS: ' + '; '.join(problems)}"
-    )
-    if pairs:
-        say(
-            f"      {', '.join(f'{a}->{b}' for a, b in pairs)} at 5 random leg configurations: "
-            f"largest difference from the full model {worst:.2e}"
-        )
-    if args.svg:
-        from robomodel.draw import tree_svg
-
-        for tag, model in (("before", full), ("after", back)):
-            path = out.with_name(f"{out.stem}_{tag}.svg")
-            path.write_text(tree_svg(model), encoding="utf-8")
-            say(f"   drew the tree {tag} the pipeline: {path}")
-    say(f"\nNext: robomodel info {out}   robomodel draw {out} -o legs.svg")
-    return 1 if problems or worst > 1e-9 else 0
+    return run_demo(_model_source(args), args.output, svg=args.svg)
 
 
 # --------------------------------------------------------------------------- parser

@@ -36,6 +36,9 @@ _BOX_H = 24.0
 _CURVE = 36.0  # horizontal length of the curved part of an edge
 _MARGIN = 20.0
 _HEADER = 46.0
+_GROUP = 3  # more additional frames than this on one link are drawn as one box
+_GROUP_WIDTH = 48  # characters per line in such a box
+_LINE = 13.0  # line height in a group box
 
 _STYLE = """
 text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; fill: #1b1f24; }
@@ -48,12 +51,14 @@ text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; fill: #1b1f2
 .link .mass { font-size: 10px; fill: #57606a; }
 .frame rect { fill: #ffffff; stroke: #8c959f; stroke-dasharray: 3 2; }
 .frame text, .sensor text { font-size: 10px; }
+.frame .count { fill: #57606a; font-style: italic; }
 .sensor rect { fill: #fff1e0; stroke: #d9730d; }
 .edge { fill: none; stroke: #2f5e9e; stroke-width: 1.5; }
 .edge.fixed { stroke: #8c959f; stroke-dasharray: 5 3; }
 .edge.prismatic { stroke: #8250df; }
 .edge.attach { stroke: #c0c6cc; stroke-width: 1; stroke-dasharray: 2 2; }
 .jname { font-size: 11px; font-weight: bold; }
+.jidx { font-weight: normal; fill: #57606a; }
 .jinfo { font-size: 10px; fill: #57606a; }
 .ft { font-size: 10px; fill: #cf222e; font-weight: bold; }
 """
@@ -63,13 +68,37 @@ text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; fill: #1b1f2
 class _Item:
     """One box of the drawing: a link, an additional frame or a link sensor."""
 
-    kind: str  # "link", "frame" or "sensor"
+    kind: str  # "link", "frame", "frames" (a group) or "sensor"
     label: str
     detail: str
     depth: int
     parent: int | None  # index of the parent item
     joint: int | None = None  # joint index, for links other than the base
     css: str = ""
+    names: tuple[tuple[str, ...], ...] = ()  # for a group: the frame names, line by line
+
+
+def _wrap(names: list[str], width: int) -> tuple[tuple[str, ...], ...]:
+    lines: list[tuple[str, ...]] = []
+    line: list[str] = []
+    used = 0
+    for n in names:
+        if line and used + 2 + len(n) > width:
+            lines.append(tuple(line))
+            line, used = [], 0
+        used += len(n) + (2 if line else 0)
+        line.append(n)
+    if line:
+        lines.append(tuple(line))
+    return tuple(lines)
+
+
+def _box_height(it: _Item) -> float:
+    if it.kind == "link":
+        return _BOX_H
+    if it.names:
+        return 8 + _LINE * (1 + len(it.names))
+    return _BOX_H - 6
 
 
 def _text_width(text: str, size: float) -> float:
@@ -126,10 +155,19 @@ def _items(
         if parent_item is not None:
             kids[parent_item].append(me)
         if frames:
-            for f in model.link_additional_frames(link):
-                items.append(_Item("frame", model.frame_name(f), "", depth + 1, me, css="frame"))
+            names = [model.frame_name(f) for f in model.link_additional_frames(link)]
+            if len(names) > _GROUP:
+                # Many frames (lumped links, sensor frames) share one box, wrapped in lines.
+                group = _wrap(names, _GROUP_WIDTH)
+                label = f"{len(names)} frames"
+                items.append(_Item("frames", label, "", depth + 1, me, css="frame", names=group))
                 kids.append([])
                 kids[me].append(len(items) - 1)
+            else:
+                for n in names:
+                    items.append(_Item("frame", n, "", depth + 1, me, css="frame"))
+                    kids.append([])
+                    kids[me].append(len(items) - 1)
         for label in link_sensors.get(name, ()):
             items.append(_Item("sensor", label, "", depth + 1, me, css="sensor"))
             kids.append([])
@@ -183,6 +221,8 @@ def tree_svg(
         text_w = _text_width(it.label, _FONT if it.kind == "link" else _SMALL)
         if it.detail:
             text_w += _text_width(" " + it.detail, _SMALL)
+        for line in it.names:
+            text_w = max(text_w, _text_width(", ".join(line), _SMALL))
         box_w.append(text_w + 2 * _PAD)
         if it.joint is not None:
             jname = model.joint_name(it.joint)
@@ -196,7 +236,11 @@ def tree_svg(
         col_w[it.depth] = max(col_w[it.depth], box_w[k])
         if k in labels:
             jname, info, ft = labels[k]
-            need = max(_text_width(jname, 11.0), _text_width(info, _SMALL), _text_width(ft, _SMALL))
+            need = max(
+                _text_width(f"{jname}  #{it.joint}", 11.0),
+                _text_width(info, _SMALL),
+                _text_width(ft, _SMALL),
+            )
             gap_w[it.depth] = max(gap_w[it.depth], need + _CURVE + 12.0)
     col_x = [_MARGIN]
     for d in range(1, depth):
@@ -205,16 +249,17 @@ def tree_svg(
     # Rows: leaves take consecutive rows in depth-first order; a parent sits in the middle of
     # its first and last child. Items are in depth-first order, so children follow parents.
     y = [0.0] * len(items)
-    row = 0
+    cursor = _HEADER + _MARGIN
     for k in range(len(items)):
         if not kids[k]:
-            y[k] = _HEADER + _MARGIN + row * _ROW + _ROW / 2
-            row += 1
+            h = max(_ROW, _box_height(items[k]) + 16.0)
+            y[k] = cursor + h / 2
+            cursor += h
     for k in range(len(items) - 1, -1, -1):
         if kids[k]:
             y[k] = (y[kids[k][0]] + y[kids[k][-1]]) / 2
     width = col_x[-1] + col_w[-1] + _MARGIN
-    height = _HEADER + 2 * _MARGIN + row * _ROW
+    height = cursor + _MARGIN
 
     if title is None:
         title = (
@@ -230,7 +275,7 @@ def tree_svg(
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
         f'<text class="title" x="{_MARGIN}" y="{_MARGIN + 8}">{escape(title)}</text>',
         f'<text class="subtitle" x="{_MARGIN}" y="{_MARGIN + 26}">'
-        "base at left (orange); joints: name, type, axis in the child frame, limits; "
+        "base at left (orange); joints: name, #index, type, axis in the child frame, limits; "
         "dashed boxes: additional frames; orange boxes: link sensors</text>",
     ]
     # Edges first, so boxes are drawn over them.
@@ -256,13 +301,17 @@ def tree_svg(
         if k in labels:
             jname, info, ft = labels[k]
             tx = xm + 4
-            out.append(f'<text class="jname" x="{tx:.1f}" y="{y1 - 5:.1f}">{escape(jname)}</text>')
+            # The joint index (its position in the model) shows what a renumbering changed.
+            out.append(
+                f'<text class="jname" x="{tx:.1f}" y="{y1 - 5:.1f}">{escape(jname)}'
+                f'<tspan class="jidx"> #{it.joint}</tspan></text>'
+            )
             out.append(f'<text class="jinfo" x="{tx:.1f}" y="{y1 + 12:.1f}">{escape(info)}</text>')
             if ft:
                 out.append(f'<text class="ft" x="{tx:.1f}" y="{y1 - 18:.1f}">{escape(ft)}</text>')
     for k, it in enumerate(items):
         x = col_x[it.depth]
-        h = _BOX_H if it.kind == "link" else _BOX_H - 6
+        h = _box_height(it)
         top = y[k] - h / 2
         size = _FONT if it.kind == "link" else _SMALL
         tooltip = f"{it.kind} {it.label}" + (f", {it.detail}" if it.detail else "")
@@ -270,6 +319,18 @@ def tree_svg(
         out.append(
             f'<rect x="{x:.1f}" y="{top:.1f}" width="{box_w[k]:.1f}" height="{h:.1f}" rx="5"/>'
         )
+        if it.names:
+            # A group of frames: a count, then the names, one <tspan> each.
+            line_y = top + 4 + _LINE * 0.8
+            out.append(
+                f'<text class="count" x="{x + _PAD:.1f}" y="{line_y:.1f}">{escape(it.label)}</text>'
+            )
+            for line in it.names:
+                line_y += _LINE
+                spans = ", ".join(f"<tspan>{escape(n)}</tspan>" for n in line)
+                out.append(f'<text x="{x + _PAD:.1f}" y="{line_y:.1f}">{spans}</text>')
+            out.append("</g>")
+            continue
         baseline = y[k] + size * 0.35
         out.append(f'<text x="{x + _PAD:.1f}" y="{baseline:.1f}">{escape(it.label)}</text>')
         if it.detail:

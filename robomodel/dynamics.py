@@ -9,7 +9,8 @@ Implementation note: the recursion is written with subtree sums. Velocities and 
 all links are sums over their ancestors, and internal wrenches are sums over their descendants;
 with every quantity expressed in the base frame, both are one product with the traversal's
 (constant, cached) ancestor matrix. This keeps the per-call cost in a handful of vectorised numpy
-operations instead of a Python loop over links.
+operations instead of a Python loop over links. Models with more than a few hundred links, where
+that matrix would be large, use the equivalent loops.
 
 >>> import robomodel as rm
 >>> m = rm.add_link(rm.Model(), "base")
@@ -33,10 +34,12 @@ from robomodel.errors import ModelError
 from robomodel.kinematics import (
     FloatArray,
     JointState,
+    _down,
     _link_index,
     _plan,
     _poses,
     _require_complete,
+    _up,
 )
 from robomodel.model import Model
 
@@ -146,12 +149,12 @@ def inverse_dynamics(
 
     # Spatial velocities and accelerations (base frame): sums over ancestors.
     sv = Sb * dq[:, None]
-    V = plan.anc @ sv
+    V = _down(plan, sv)
     bias = np.concatenate(
         [_cross(V[:, 3:], sv[:, :3]) + _cross(V[:, :3], sv[:, 3:]), _cross(V[:, 3:], sv[:, 3:])],
         axis=1,
     )
-    A = plan.anc @ (Sb * ddq[:, None] + bias)
+    A = _down(plan, Sb * ddq[:, None] + bias)
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
 
@@ -175,7 +178,7 @@ def inverse_dynamics(
     # Wrenches in the base frame, summed over subtrees, then back into each link frame.
     fl = np.einsum("kij,kj->ki", R, f[:, :3])
     F = np.concatenate([fl, np.einsum("kij,kj->ki", R, f[:, 3:]) + _cross(p, fl)], axis=1)
-    Fs = plan.desc @ F
+    Fs = _up(plan, F)
     tau = np.zeros(model.n_dofs)
     tau[plan.dof_idx] = np.einsum("ki,ki->k", Sb[Sd], Fs[Sd])
     internal = np.empty((model.n_links, 6))

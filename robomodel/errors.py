@@ -79,8 +79,12 @@ def suggest(name: object, candidates: Iterable[str]) -> str:
     """Return a ``"; did you mean 'x'?"`` suffix for the closest candidate, or ``""``."""
     if not isinstance(name, str):
         return ""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    # Compare case-insensitively ('b' should suggest 'B'), but answer with the real spelling.
+    by_folded: dict[str, str] = {}
+    for c in candidates:
+        by_folded.setdefault(c.casefold(), c)
+    close = difflib.get_close_matches(name.casefold(), list(by_folded), n=1, cutoff=0.6)
+    return f"; did you mean {by_folded[close[0]]!r}?" if close else ""
 
 
 class URDFError(RobomodelError, ValueError):

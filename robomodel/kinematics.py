@@ -279,18 +279,48 @@ class _Plan:
         self.h = np.array([i.first_moment for i in inert]).reshape(n, 3)
         self.I_O = np.array([i.rotational_inertia for i in inert]).reshape(n, 3, 3)
         self.I6 = np.array([i.as_matrix() for i in inert]).reshape(n, 6, 6)
-        # anc[k, i] = 1 when i is k or one of its ancestors (subtree sums are anc.T @ x).
-        anc = np.zeros((n, n))
-        for k in range(n):
-            anc[k, k] = 1.0
-            p = self.parent[k]
-            if p >= 0:
-                anc[k] += anc[p]
-        self.anc = anc
-        self.desc = np.ascontiguousarray(anc.T)
+        # anc[k, i] = 1 when i is k or one of its ancestors, so that sums over ancestors are
+        # anc @ x and sums over subtrees anc.T @ x: one product instead of a loop over links.
+        # The matrix is n x n, so big models use the loops of _down/_up instead.
+        self.anc: FloatArray | None = None
+        self.desc: FloatArray | None = None
+        if n <= _DENSE_LIMIT:
+            anc = np.zeros((n, n))
+            for k in range(n):
+                anc[k, k] = 1.0
+                p = self.parent[k]
+                if p >= 0:
+                    anc[k] += anc[p]
+            self.anc = anc
+            self.desc = np.ascontiguousarray(anc.T)
         # Loop bodies of the single-configuration FK, as (child, parent) pairs.
         self.steps = list(zip(range(1, n), self.parent[1:], strict=True))
         self.batch_steps = [_batch_step(model, t, k, self.parent[k]) for k in range(1, n)]
+
+
+_DENSE_LIMIT = 256
+
+
+def _down(plan: _Plan, x: FloatArray) -> FloatArray:
+    """Return, per traversal position, the sum of ``x`` over the position and its ancestors."""
+    if plan.anc is not None:
+        out: FloatArray = plan.anc @ x
+        return out
+    y = x.copy()
+    for k, p in plan.steps:
+        y[k] += y[p]
+    return y
+
+
+def _up(plan: _Plan, x: FloatArray) -> FloatArray:
+    """Return, per traversal position, the sum of ``x`` over the position's subtree."""
+    if plan.desc is not None:
+        out: FloatArray = plan.desc @ x
+        return out
+    y = x.copy()
+    for k, p in reversed(plan.steps):
+        y[p] += y[k]
+    return y
 
 
 def _skew(v: FloatArray) -> FloatArray:
@@ -476,19 +506,21 @@ def forward_kinematics_batch(
     )
     # Positions whose poses are needed: the requested frames' links and all their ancestors.
     needed = np.zeros(len(plan.order), dtype=bool)
+    needed[0] = True
     for i in idx:
         link = model.frame_link(i)
-        k = plan.position.get(link)
-        if k is None:
+        k = plan.position.get(link, -1)
+        if k < 0:
             raise ModelError(
                 f"frame {model.frame_name(i)!r} is on link {model.link_names[link]!r}, which is "
                 f"not connected to the base {model.link_names[plan.base]!r}"
             )
-        needed |= plan.anc[k] > 0
+        while not needed[k]:
+            needed[k] = True
+            k = plan.parent[k]
     # Configurations run along the last (contiguous) axis: every operation below is on (3, N)
     # blocks, and the per-frame results are (4, 4, N) buffers handed out as (N, 4, 4) views.
     Qt = np.ascontiguousarray(Qa.T)
-    cos_q, sin_q = np.cos(Qt), np.sin(Qt)
     positions = np.nonzero(needed)[0]
     extra = [i for i in idx if i >= model.n_links]
     # One allocation for every result: large blocks get huge pages, and first-touch page faults
@@ -506,7 +538,7 @@ def forward_kinematics_batch(
     for slot, k in enumerate(positions[1:], start=1):
         step = plan.batch_steps[k - 1]
         Hc = buf[slot]
-        _run_step(step, H[step.parent], Hc, Qt, cos_q, sin_q, tmp, scratch)
+        _run_step(step, H[step.parent], Hc, Qt, tmp, scratch)
         H[k] = Hc
     out: dict[str, FloatArray] = {}
     slot = len(positions)
@@ -570,7 +602,7 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
             ax = j.axis(child)
             u, o = np.array(ax.direction), np.array(ax.origin)
             a = int(np.argmax(np.abs(u)))
-            if abs(u[a]) >= 1.0 - 1e-15:
+            if all(abs(u[b]) <= 1e-15 for b in range(3) if b != a):
                 # Axis along a coordinate axis: rotate two columns, no change of basis.
                 Qm, sign, Qt = np.eye(3), math.copysign(1.0, u[a]), None
             else:
@@ -684,8 +716,6 @@ def _run_step(
     Hp: FloatArray,
     Hc: FloatArray,
     Qt: FloatArray,
-    cos_q: FloatArray,
-    sin_q: FloatArray,
     tmp: FloatArray,
     scratch: FloatArray,
 ) -> None:
@@ -694,8 +724,17 @@ def _run_step(
     pc = Hc[3, :3]
     if st.kind == 1:
         i, j = _ROTATED[st.axis]
-        c = cos_q[st.qi]
-        s = sin_q[st.qi] if st.sign > 0 else -sin_q[st.qi]
+        # One joint at a time, so that the (N,) temporaries are recycled by the allocator. The
+        # half-angle forms need one transcendental call (tan) instead of two (sin and cos),
+        # which dominate the cost of this function; both stay within a few ulps.
+        t = np.tan(0.5 * Qt[st.qi])
+        d = t * t
+        d += 1.0
+        np.reciprocal(d, out=d)  # 1 / (1 + t^2)
+        s = t * d
+        s *= 2.0 * st.sign  # sin(q) = 2 t / (1 + t^2), with the axis sign folded in
+        c = d * 2.0
+        c -= 1.0  # cos(q) = (1 - t^2) / (1 + t^2)
         # V = W @ R_axis(q); with Q = I it is the child rotation itself.
         V = Rc if st.Qt is None else (scratch[0], scratch[1], scratch[2])
         a = st.axis

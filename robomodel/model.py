@@ -806,27 +806,39 @@ def add_joint_and_link(
     The joint's ``link1``/``link2`` are set to ``(existing_link, new_link_name)``; its rest
     transform and axis are read relative to those, as iDynTree's ``addJointAndLink`` does.
     """
-    e = model._l.get(existing_link)
+    # This is the hot path of every loader and of step-by-step builds: the checks below are
+    # those of add_link + add_joint, inlined (no property or helper calls).
+    lmap, jmap, fmap = model._lmap, model._jmap, model._fmap
+    assert lmap is not None and jmap is not None and fmap is not None
+    e = lmap.get(existing_link)
     if e is None:
         raise UnknownNameError(
             "link", existing_link, model.link_names, hint=f"joint {joint_name!r} needs it"
         )
-    _check_name(joint_name, "joint")
-    if joint_name in model._j:
+    if type(joint_name) is not str or not joint_name:
+        _check_name(joint_name, "joint")
+    if joint_name in jmap:
         raise DuplicateNameError("joint", joint_name)
-    if not isinstance(joint, (FixedJoint, *_MOVING)):
-        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
-    _check_name(new_link_name, "link")
-    if model.is_frame_name_used(new_link_name):
+    place = _PLACE.get(type(joint))
+    if place is None:
+        if not isinstance(joint, (FixedJoint, *_MOVING)):
+            raise ModelError(
+                f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
+            )
+        place = _replace_placer
+    if type(new_link_name) is not str or not new_link_name:
+        _check_name(new_link_name, "link")
+    if new_link_name in lmap or new_link_name in fmap:
         raise DuplicateNameError("link or frame", new_link_name, "links and frames share names")
-    lk = Link() if new_link is None else new_link
-    if not isinstance(lk, Link):
+    lk = _DEFAULT_LINK if new_link is None else new_link
+    if type(lk) is not Link and not isinstance(lk, Link):
         raise ModelError(f"add_joint_and_link expects a Link, got {type(lk).__name__}")
     # The new link is a singleton component, so joining it to the existing link can never close
     # a loop: this fused path does in one step what add_link + add_joint do in two.
-    npos, ndof = model._c
-    placed = _PLACE[type(joint)](joint, existing_link, new_link_name, npos, ndof)
-    comp = _comp(model)
+    npos, ndof = model._counts  # type: ignore[misc]
+    placed = place(joint, existing_link, new_link_name, npos, ndof)
+    comp = model._comp
+    assert comp is not None
     root = _root(comp, e)
     if comp[root] == -1:  # a lone root gains rank 1 from its first leaf
         comp = comp.set(root, -2)
@@ -838,12 +850,20 @@ def add_joint_and_link(
         collisions=model.collisions.append(_EMPTY_SHAPES),
         joint_names=model.joint_names.append(joint_name),
         joints=model.joints.append(placed),
-        _lmap=model._l.appended(new_link_name),
-        _jmap=model._j.appended(joint_name),
+        _lmap=lmap.appended(new_link_name),
+        _jmap=jmap.appended(joint_name),
         _nbrs=None,
         _comp=comp.append(root),
         _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
     )
+
+
+_DEFAULT_LINK = Link()
+
+
+def _replace_placer(joint: Joint, link1: str, link2: str, npos: int, ndof: int) -> Joint:
+    # For subclasses of the joint kinds, which have no generated placer.
+    return replace_joint(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
 
 
 def insert_link_to_existing_joint(

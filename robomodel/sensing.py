@@ -32,6 +32,7 @@ All spatial vectors put the linear part first: twists ``[v; w]``, wrenches ``[f;
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 import attrs
@@ -41,10 +42,16 @@ import numpy.typing as npt
 from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ModelError
 from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
-from robomodel.kinematics import JointState
+from robomodel.kinematics import JointState, forward_kinematics
 from robomodel.model import Model
-from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.spatial import Transform
+from robomodel.sensors import (
+    Accelerometer,
+    Gyroscope,
+    Sensor,
+    SixAxisForceTorqueSensor,
+    _move_wrench,
+)
+from robomodel.spatial import wrench_adjoint
 from robomodel.traversal import Traversal
 
 __all__ = [
@@ -195,10 +202,149 @@ def _link(model: Model, link: str | int) -> int:
     return int(link)
 
 
-def _motion_cross(v: FloatArray, m: FloatArray) -> FloatArray:
-    """Return ``v x m`` for spatial motion vectors ``[lin; ang]``."""
-    w, u = v[3:], v[:3]
-    return np.concatenate([np.cross(w, m[:3]) + np.cross(u, m[3:]), np.cross(w, m[3:])])
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    # Row-wise cross products of (n, 3) arrays; np.cross costs several times more on small inputs.
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
+class _Plan:
+    """Per model and base: the traversal flattened into arrays, and the sensors' constant data.
+
+    Traversal position ``k`` holds link ``order[k]``; ``S[k]`` is the motion subspace of the
+    joint to its parent, in the child frame (``joint.axis(child)``), zero for fixed joints.
+    """
+
+    def __init__(self, model: Model, base: str | int | None) -> None:
+        t = model.traversal(base)
+        _require_complete(model, t, "sensor prediction")
+        n = len(t)
+        self.traversal = t
+        self.base_name = model.link_names[t.base]
+        self.order = np.array(t.links, dtype=np.intp)
+        self.parent = [-1] + [t.position(p) for p in t.parents[1:] if p is not None]
+        S = np.zeros((n, 6))
+        dof = np.full(n, -1, dtype=np.intp)
+        names = model.link_names
+        for k in range(1, n):
+            joint = model.joints[t.joints[k]]  # type: ignore[index]
+            child = names[t.links[k]]
+            match joint:
+                case RevoluteJoint():
+                    ax = joint.axis(child)
+                    S[k, :3] = np.cross(ax.origin, ax.direction)
+                    S[k, 3:] = ax.direction
+                    dof[k] = joint.dof_offset
+                case PrismaticJoint():
+                    S[k, :3] = joint.axis(child).direction
+                    dof[k] = joint.dof_offset
+                case FixedJoint():
+                    pass
+        self.S = S
+        self.moving = np.nonzero(dof >= 0)[0]
+        self.dof = dof[self.moving]
+        # Sensors, grouped by kind so that each kind is one vectorised product. Positions are
+        # traversal positions of the sensors' links.
+        self.names = [s.name for s in model.sensors]
+        acc = [s for s in model.sensors if isinstance(s, Accelerometer)]
+        gyr = [s for s in model.sensors if isinstance(s, Gyroscope)]
+        self.acc_names = [s.name for s in acc]
+        self.acc_pos = np.array([t.position(model.link_index(s.link)) for s in acc], dtype=np.intp)
+        self.acc_Rt = np.array([s.link_H_sensor.rotation.T for s in acc]).reshape(-1, 3, 3)
+        self.acc_p = np.array([s.link_H_sensor.position for s in acc]).reshape(-1, 3)
+        self.gyr_names = [s.name for s in gyr]
+        self.gyr_pos = np.array([t.position(model.link_index(s.link)) for s in gyr], dtype=np.intp)
+        self.gyr_Rt = np.array([s.link_H_sensor.rotation.T for s in gyr]).reshape(-1, 3, 3)
+        # F/T: reading = X @ internal_wrench[child], X = +-wrench adjoint of sensor_H_child.
+        self.ft: list[tuple[str, int, FloatArray]] = []
+        for s in model.sensors:
+            if isinstance(s, SixAxisForceTorqueSensor):
+                check_sensor(model, s, atol=np.inf)
+                ci = _child(s, model, t)
+                cname = model.link_names[ci]
+                sign = 1.0 if s.applied_wrench_link == cname else -1.0
+                X = sign * wrench_adjoint(s.link_H_sensor(cname).inverse())
+                self.ft.append((s.name, ci, X))
+
+
+def _child(sensor: SixAxisForceTorqueSensor, model: Model, traversal: Traversal) -> int:
+    # iDynTree's rule: the child is link1 when link2 is its traversal parent, else link2.
+    first, second = model.link_index(sensor.first_link), model.link_index(sensor.second_link)
+    if traversal.is_parent_of(second, first):
+        return first
+    if traversal.is_parent_of(first, second):
+        return second
+    raise ModelError(
+        f"force/torque sensor {sensor.name!r}: links {sensor.first_link!r} and "
+        f"{sensor.second_link!r} are not parent and child in the traversal from "
+        f"{model.link_names[traversal.base]!r}; use a traversal of the same model"
+    )
+
+
+_PLANS: weakref.WeakKeyDictionary[Model, dict[str | int | None, _Plan]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _plan(model: Model, base: str | int | None) -> _Plan:
+    per_base = _PLANS.get(model)
+    if per_base is None:
+        per_base = {}
+        _PLANS[model] = per_base
+    p = per_base.get(base)
+    if p is None:
+        p = _Plan(model, base)
+        per_base[base] = p
+    return p
+
+
+def _motion(
+    model: Model,
+    plan: _Plan,
+    state: JointState,
+    gravity: npt.ArrayLike,
+    base_acceleration: npt.ArrayLike | None,
+) -> tuple[FloatArray, FloatArray]:
+    """Return (twists, proper accelerations) in link frames, by traversal position."""
+    state.check(model)
+    g = _vec(gravity, 3, "gravity")
+    a0 = _vec(base_acceleration, 6, "base_acceleration")
+    T = forward_kinematics(model, state.q, plan.base_name).base_H_link[plan.order]
+    R, p = T[:, :3, :3], T[:, :3, 3]
+    n = len(plan.order)
+    # Joint motion subspaces in base coordinates: Ad(base_H_link) S.
+    Sw = np.einsum("kij,kj->ki", R, plan.S[:, 3:])
+    Sb = np.concatenate([np.einsum("kij,kj->ki", R, plan.S[:, :3]) + _cross(p, Sw), Sw], axis=1)
+    dq = np.zeros(n)
+    ddq = np.zeros(n)
+    dq[plan.moving] = state.dq[plan.dof]
+    ddq[plan.moving] = state.ddq[plan.dof]
+    sv = Sb * dq[:, None]
+    V = sv.copy()
+    parent = plan.parent
+    for k in range(1, n):
+        V[k] += V[parent[k]]
+    # Each joint adds S ddq plus the bias V_child x (S dq) (a spatial motion cross product);
+    # the base adds its own acceleration with gravity subtracted.
+    A = Sb * ddq[:, None]
+    A[:, :3] += _cross(V[:, 3:], sv[:, :3]) + _cross(V[:, :3], sv[:, 3:])
+    A[:, 3:] += _cross(V[:, 3:], sv[:, 3:])
+    A[0, :3] += a0[:3] - g
+    A[0, 3:] += a0[3:]
+    for k in range(1, n):
+        A[k] += A[parent[k]]
+    # Spatial (base-frame) quantities to body ones: Ad(base_H_link)^-1 applied to each.
+    Rt = R.transpose(0, 2, 1)
+
+    def to_link(X: FloatArray) -> FloatArray:
+        w = np.einsum("kij,kj->ki", Rt, X[:, 3:])
+        v = np.einsum("kij,kj->ki", Rt, X[:, :3] - _cross(p, X[:, 3:]))
+        return np.concatenate([v, w], axis=1)
+
+    return to_link(V), to_link(A)
 
 
 def link_motion(
@@ -214,48 +360,19 @@ def link_motion(
     The base has zero velocity and the spatial acceleration ``base_acceleration`` (``[a;
     alpha]`` in the base frame, zero by default); gravity, expressed in the base frame, is
     subtracted from the base's linear acceleration, so the result is what accelerometers feel.
-    Each child's motion is its parent's, moved into the child frame, plus the joint's motion
-    subspace (``joint.axis(child)``) times the joint rate.
+    Each link moves like its parent plus its joint's motion subspace (``joint.axis(child)``)
+    times the joint rate; the sums run in base coordinates and are then moved into link frames.
 
     Raises:
         ModelError: a size does not match the model, or a link is not connected to the base.
     """
-    state.check(model)
-    g = _vec(gravity, 3, "gravity")
-    a0 = _vec(base_acceleration, 6, "base_acceleration")
-    t = model.traversal(base)
-    _require_complete(model, t, "sensor prediction")
-    n = model.n_links
-    V = np.zeros((n, 6))
-    A = np.zeros((n, 6))
-    A[t.base] = np.concatenate([a0[:3] - g, a0[3:]])
-    names = model.link_names
-    for k in range(1, len(t)):
-        child, parent, ji = t.links[k], t.parents[k], t.joints[k]
-        assert parent is not None and ji is not None  # only the base has none
-        joint = model.joints[ji]
-        cname, pname = names[child], names[parent]
-        child_H_parent: Transform
-        match joint:
-            case FixedJoint():
-                child_H_parent = joint.rest_transform(cname, pname)
-                S = np.zeros(6)
-                dq = ddq = 0.0
-            case RevoluteJoint() | PrismaticJoint():
-                q = float(state.q[joint.pos_coord_offset])
-                dq = float(state.dq[joint.dof_offset])
-                ddq = float(state.ddq[joint.dof_offset])
-                child_H_parent = joint.transform(q, cname, pname)
-                ax = joint.axis(cname)
-                u = np.asarray(ax.direction)
-                if isinstance(joint, RevoluteJoint):
-                    S = np.concatenate([np.cross(np.asarray(ax.origin), u), u])
-                else:
-                    S = np.concatenate([u, np.zeros(3)])
-        vJ = S * dq
-        V[child] = child_H_parent.apply_twist(V[parent]) + vJ
-        A[child] = child_H_parent.apply_twist(A[parent]) + S * ddq + _motion_cross(V[child], vJ)
-    return LinkMotion(model, t, _readonly(V), _readonly(A))
+    plan = _plan(model, base)
+    v, a = _motion(model, plan, state, gravity, base_acceleration)
+    V = np.empty_like(v)
+    A = np.empty_like(a)
+    V[plan.order] = v
+    A[plan.order] = a
+    return LinkMotion(model, plan.traversal, _readonly(V), _readonly(A))
 
 
 def _require_complete(model: Model, t: Traversal, what: str) -> None:
@@ -296,20 +413,10 @@ def predict_measurement(
             f"internal_wrenches must have shape ({model.n_links}, 6) (one wrench per link "
             f"index), got {W.shape}"
         )
-    first, second = model.link_index(sensor.first_link), model.link_index(sensor.second_link)
-    if traversal.is_parent_of(second, first):
-        child, child_name = first, sensor.first_link
-    elif traversal.is_parent_of(first, second):
-        child, child_name = second, sensor.second_link
-    else:
-        raise ModelError(
-            f"force/torque sensor {sensor.name!r}: links {sensor.first_link!r} and "
-            f"{sensor.second_link!r} are not parent and child in the traversal from "
-            f"{model.link_names[traversal.base]!r}; use a traversal of the same model"
-        )
-    sign = 1.0
-    sensor_H_child = sensor.link_H_sensor(child_name).inverse()
-    return _readonly(sign * sensor_H_child.apply_wrench(W[child]))
+    child = _child(sensor, model, traversal)
+    child_name = model.link_names[child]
+    sign = 1.0 if sensor.applied_wrench_link == child_name else -1.0
+    return _readonly(_move_wrench(sensor.link_H_sensor(child_name).inverse(), W[child], sign))
 
 
 # --------------------------------------------------------------------------- every sensor
@@ -338,38 +445,32 @@ def predict_sensor_measurements(
             sensor does not fit the model.
         UnknownNameError: a sensor or an external wrench names an unknown link or joint.
     """
-    for s in model.sensors:
-        check_sensor(model, s, atol=np.inf)
-    motion: LinkMotion | None = None
-    internal: FloatArray | None = None
+    plan = _plan(model, base)
     out: dict[str, FloatArray] = {}
-    for s in model.sensors:
-        match s:
-            case SixAxisForceTorqueSensor():
-                if internal is None:
-                    internal = inverse_dynamics(
-                        model,
-                        state,
-                        base=base,
-                        base_acceleration=base_acceleration,
-                        gravity=gravity,
-                        external_wrenches=external_wrenches,
-                    ).internal_wrenches
-                out[s.name] = predict_measurement(s, model, model.traversal(base), internal)
-            case Accelerometer() | Gyroscope():
-                if motion is None:
-                    motion = link_motion(
-                        model,
-                        state,
-                        gravity=gravity,
-                        base=base,
-                        base_acceleration=base_acceleration,
-                    )
-                li = model.link_index(s.link)
-                if isinstance(s, Accelerometer):
-                    out[s.name] = s.predict_measurement(
-                        motion.velocities[li], motion.proper_accelerations[li]
-                    )
-                else:
-                    out[s.name] = s.predict_measurement(motion.velocities[li])
-    return out
+    if plan.ft:
+        W = inverse_dynamics(
+            model,
+            state,
+            base=base,
+            base_acceleration=base_acceleration,
+            gravity=gravity,
+            external_wrenches=external_wrenches,
+        ).internal_wrenches
+        for name, child, X in plan.ft:
+            out[name] = _readonly(X @ W[child])
+    if plan.acc_names or plan.gyr_names:
+        V, A = _motion(model, plan, state, gravity, base_acceleration)
+        if plan.acc_names:
+            # Acceleration of the sensor origin r: a + alpha x r + w x (v + w x r), in sensor axes.
+            vl, wl = V[plan.acc_pos, :3], V[plan.acc_pos, 3:]
+            al, alpha = A[plan.acc_pos, :3], A[plan.acc_pos, 3:]
+            r = plan.acc_p
+            lin = al + _cross(alpha, r) + _cross(wl, vl + _cross(wl, r))
+            reading = np.einsum("kij,kj->ki", plan.acc_Rt, lin)
+            for name, row in zip(plan.acc_names, reading, strict=True):
+                out[name] = _readonly(row)
+        if plan.gyr_names:
+            reading = np.einsum("kij,kj->ki", plan.gyr_Rt, V[plan.gyr_pos, 3:])
+            for name, row in zip(plan.gyr_names, reading, strict=True):
+                out[name] = _readonly(row)
+    return {name: out[name] for name in plan.names}

@@ -67,6 +67,23 @@ def _num(v: float) -> str:
     return f"{round(float(v), 12) + 0.0:.6g}"
 
 
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    # np.cross costs several times more than this on 3-vectors.
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
+def _move_wrench(A_H_B: Transform, w: FloatArray, sign: float) -> FloatArray:
+    """Return ``sign * (A_H_B . w)``: ``f_A = R f``, ``tau_A = R tau + p x f_A``."""
+    R = A_H_B.rotation
+    f = sign * (R @ w[:3])
+    out = np.empty(6)
+    out[:3] = f
+    out[3:] = sign * (R @ w[3:]) + _cross(A_H_B.position, f)
+    return out
+
+
 def _fmt(T: Transform) -> str:
     xyz = " ".join(_num(v) for v in T.position)
     rpy = " ".join(_num(v) for v in T.rpy())
@@ -179,7 +196,7 @@ class SixAxisForceTorqueSensor:
         """
         sign = self._sign(link)
         w = _vector(measured, 6, f"the measured wrench of sensor {self.name!r}")
-        return _readonly(sign * self.link_H_sensor(link).apply_wrench(w))
+        return _readonly(_move_wrench(self.link_H_sensor(link), w, sign))
 
     def wrench_applied_on_link_matrix(self, link: str) -> FloatArray:
         """Return the 6x6 ``M`` with ``M @ measured == wrench_applied_on_link(link, measured)``.
@@ -334,12 +351,13 @@ class Accelerometer:
         ...     [0, 0, 0, 0, 0, 0], [0, 0, 9.81, 0, 0, 0]).tolist()
         [0.0, 0.0, 9.81]
         """
-        sensor_H_link = self.link_H_sensor.inverse()
-        v = sensor_H_link.apply_twist(_vector(link_velocity, 6, "the link velocity"))
-        a = sensor_H_link.apply_twist(
-            _vector(link_proper_acceleration, 6, "the link proper acceleration")
-        )
-        return _readonly(a[:3] + np.cross(v[3:], v[:3]))
+        v = _vector(link_velocity, 6, "the link velocity")
+        a = _vector(link_proper_acceleration, 6, "the link proper acceleration")
+        # In link axes, the sensor origin r moves with v + w x r and accelerates with
+        # a + alpha x r + w x (v + w x r); rotate that into sensor axes.
+        r, w = self.link_H_sensor.position, v[3:]
+        lin = a[:3] + _cross(a[3:], r) + _cross(w, v[:3] + _cross(w, r))
+        return _readonly(self.link_H_sensor.rotation.T @ lin)
 
     def describe(self) -> str:
         """Return a one-line description."""

@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import Any
 
-import idyntree.bindings as idt
 import numpy as np
 
 import robomodel as rm
+
+with warnings.catch_warnings():
+    # SWIG's types warn (DeprecationWarning) while idyntree loads; under pytest's
+    # filterwarnings=error that warning is raised inside the extension's init and crashes it.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import idyntree.bindings as idt
 
 # --------------------------------------------------------------------------- values
 
@@ -36,10 +42,10 @@ def rm_transform(T: Any) -> rm.Transform:
     return rm.Transform.from_matrix(T.asHomogeneousTransform().toNumPy())
 
 
-def idt_inertia(I: rm.SpatialInertia) -> Any:
+def idt_inertia(inertia: rm.SpatialInertia) -> Any:
     """Return an ``idt.SpatialInertia`` with the same 10 parameters."""
     out = idt.SpatialInertia()
-    out.fromVector(idt.Vector10.FromPython(I.as_vector().tolist()))
+    out.fromVector(idt.Vector10.FromPython(inertia.as_vector().tolist()))
     return out
 
 
@@ -164,7 +170,7 @@ def load_icub(name: str) -> rm.Model:
 
 
 def kindyn(im: Any, q: np.ndarray, base: str) -> Any:
-    """Return a KinDynComputations on ``im`` with base ``base`` at rest in the world, joints at q."""
+    """Return a KinDynComputations on ``im``, base ``base`` at rest in the world, joints at q."""
     kd = idt.KinDynComputations()
     if not kd.loadRobotModel(im):
         raise ValueError("KinDynComputations refused the model")

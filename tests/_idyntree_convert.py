@@ -7,9 +7,15 @@ frames, the default base, visual and collision shapes, sensors and package dirs.
 
 from __future__ import annotations
 
-import idyntree.bindings as idt
+import warnings
 
 import robomodel as rm
+
+with warnings.catch_warnings():
+    # SWIG's types warn (DeprecationWarning) while idyntree loads; under pytest's
+    # filterwarnings=error that warning is raised inside the extension's init and crashes it.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import idyntree.bindings as idt
 
 # --------------------------------------------------------------------------- idt -> robomodel
 
@@ -281,6 +287,7 @@ def idt_frame_names(m: idt.Model) -> list[str]:
 
 
 __all__ = [
+    "idt",
     "idt_frame_names",
     "idt_joint_names",
     "idt_link_names",

@@ -1,18 +1,24 @@
 """iDynTree side of the sensor reference tests: sensor lists in both directions, predictions.
 
-Written against the iDynTree 15.1 Python bindings. The model itself goes through
-``tests/_idyntree_bridge.py``; this module adds the sensors.
+Written against the iDynTree 15.1 Python bindings. Models themselves go through
+``tests/_idyntree_bridge.py`` or robomodel's URDF loader; this module adds the sensors.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-import idyntree.bindings as idt
 import numpy as np
-from _idyntree_bridge import from_idyntree, idt_transform, rm_transform
+from _idyntree_bridge import idt_transform, rm_transform
 
 import robomodel as rm
+
+with warnings.catch_warnings():
+    # SWIG's types warn (DeprecationWarning) while idyntree loads; under pytest's
+    # filterwarnings=error that warning is raised inside the extension's init and crashes it.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import idyntree.bindings as idt
 
 KINDS = (idt.SIX_AXIS_FORCE_TORQUE, idt.ACCELEROMETER, idt.GYROSCOPE)
 
@@ -51,20 +57,6 @@ def sensors_from_idyntree(im: Any) -> list[rm.Sensor]:
                 )
             )
     return out
-
-
-def model_from_idyntree(im: Any) -> rm.Model:
-    """Return the robomodel model of an iDynTree model, sensors included."""
-    import attrs
-
-    return rm.Model(
-        **{
-            f.name: getattr(from_idyntree(im), f.name)
-            for f in attrs.fields(rm.Model)
-            if f.init and not f.name.startswith("_") and f.name != "sensors"
-        },
-        sensors=sensors_from_idyntree(im),
-    )
 
 
 def add_sensors_to_idyntree(im: Any, model: rm.Model) -> Any:

@@ -32,7 +32,7 @@ def attachments(draw: st.DrawFn, rich: bool = False) -> dict[str, object]:
     ob = draw(st.sampled_from(_frame_names(b)))
     kw: dict[str, object] = {"at_frame": at, "other_base": ob, "prefix": "o_"}
     if draw(st.booleans()):
-        kw["joint"] = draw(joints(at, ob))
+        kw["joint"] = draw(joints(at, "o_" + ob))
     else:
         kw["pose"] = draw(transforms())
     return {"a": a, "b": b, "kw": kw}
@@ -272,10 +272,18 @@ def test_errors() -> None:
         attach(arm, grip, at_frame="tool0", joint=rm.FixedJoint(link1="link1", link2="palm"))
     with pytest.raises(rm.ModelError, match="no links"):
         attach(arm, rm.Model(), at_frame="tool0")
-    # A prefix that still clashes is refused too.
-    with pytest.raises(rm.DuplicateNameError):
+    # A prefix that still clashes is refused too, in either mode.
+    once = attach(arm, grip, at_frame="tool0", prefix="p_")
+    with pytest.raises(rm.DuplicateNameError, match="'p_finger'"):
+        attach(once, grip, at_frame="tool0", prefix="p_", joint_name="m2")
+    clash = rm.add_link(grip, "gripper_palm")  # 'palm' clashes and becomes 'gripper_palm' too
+    with pytest.raises(rm.DuplicateNameError, match="gripper_palm"):
         attach(
-            arm, prefix(arm, "p_"), at_frame="tool0", prefix="", on_conflict="raise", joint_name="m"
+            attach(arm, grip, at_frame="tool0"),
+            clash,
+            at_frame="tool0",
+            on_conflict="prefix",
+            joint_name="m3",
         )
 
 

@@ -52,7 +52,9 @@ def chain() -> rm.Model:
     f = rm.FixedJoint(
         link1="hand", link2="arm", link1_H_link2=rm.Transform.from_translation((-1, 0, 0))
     )
-    m = rm.add_joint_and_link(m, "arm", "f", f, "hand", rm.Link())
+    # add_joint (not add_joint_and_link, which relabels link1/link2 as iDynTree does) keeps the
+    # stored direction: link1 = hand is the traversal child.
+    m = rm.add_joint(rm.add_link(m, "hand"), "f", f)
     return rm.add_frame(m, "hand", "tip", rm.Transform.from_translation((0, 0, 2)))
 
 
@@ -95,15 +97,20 @@ def test_joint_state_is_read_only():
 
 
 def test_chain_by_hand():
-    """A hand-computed pose: rotate by pi/2 about z at x = 1, then go back 1 along arm x."""
+    """A hand-computed pose (spec §2.3: the axis rotation acts in link1, before the rest pose)."""
     m = chain()
     fk = forward_kinematics(m, [np.pi / 2])
-    # arm at (1, 0, 0) rotated by pi/2; hand at arm @ (1, 0, 0) since hand_H_arm = (-1, 0, 0).
-    np.testing.assert_allclose(fk.base_H_frame("arm").position, [1, 0, 0], atol=1e-15)
-    np.testing.assert_allclose(fk.base_H_frame("hand").position, [1, 1, 0], atol=1e-15)
-    np.testing.assert_allclose(fk.base_H_frame("tip").position, [1, 1, 2], atol=1e-15)
+    # arm: Rz(pi/2) about the z line through base's origin, applied to (1, 0, 0) -> (0, 1, 0).
+    np.testing.assert_allclose(fk.base_H_frame("arm").position, [0, 1, 0], atol=1e-15)
     np.testing.assert_allclose(
-        relative_transform(m, [np.pi / 2], "tip", "base").position, [-1, -1, -2], atol=1e-15
+        fk.base_H_frame("arm").rotation, [[0, -1, 0], [1, 0, 0], [0, 0, 1]], atol=1e-15
+    )
+    # hand: arm_H_hand = (1, 0, 0) (inverse of the stored hand_H_arm), rotated with arm.
+    np.testing.assert_allclose(fk.base_H_frame("hand").position, [0, 2, 0], atol=1e-15)
+    np.testing.assert_allclose(fk.base_H_frame("tip").position, [0, 2, 2], atol=1e-15)
+    # tip_H_base = -R^T p with R = Rz(pi/2), p = (0, 2, 2).
+    np.testing.assert_allclose(
+        relative_transform(m, [np.pi / 2], "tip", "base").position, [-2, 0, -2], atol=1e-15
     )
 
 
@@ -215,7 +222,7 @@ def test_batched_fk_general_axes_and_empty_batch():
         prev = f"b{k}"
     # Reversed joint directions: link1 is the traversal child.
     j = rm.RevoluteJoint(link1="c", link2="a", axis_in_link1=rm.Axis((1, 1, 0), (0, 0.5, 0)))
-    m = rm.add_joint_and_link(m, "a", "jc", j, "c", rm.Link())
+    m = rm.add_joint(rm.add_link(m, "c"), "jc", j)
     Q = np.random.default_rng(3).uniform(-2, 2, (7, m.n_pos_coords))
     out = forward_kinematics_batch(m, Q)
     for n in range(7):
@@ -300,7 +307,8 @@ def idt_q(m: rm.Model, im, q_idt: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("robot", ROBOTS)
 def test_fk_matches_idyntree_on_icub_models(robot):
     """Every frame of every icub-models robot (loaded by each library from the same URDF),
-    from the default base and from a hand or foot, matches getRelativeTransform at random q."""
+    from the default base and from a hand or foot, matches getRelativeTransform at random q;
+    so do the COM (getCenterOfMassPosition) and the total inertia (getRobotLockedInertia)."""
     m = load_icub(robot)
     im = load_idyntree(str(icub_models.get_model_file(robot)))
     rng = np.random.default_rng(zlib.crc32(robot.encode()))
@@ -318,6 +326,10 @@ def test_fk_matches_idyntree_on_icub_models(robot):
             )
         com = kd.getCenterOfMassPosition().toNumPy()
         np.testing.assert_allclose(center_of_mass(m, q, base=base), com, atol=1e-10)
+        locked = kd.getRobotLockedInertia().asMatrix().toNumPy()
+        np.testing.assert_allclose(
+            total_spatial_inertia(m, q, base=base).as_matrix(), locked, atol=1e-10
+        )
     Q = rng.uniform(-1.5, 1.5, (4, m.n_pos_coords))
     batch = forward_kinematics_batch(m, Q, frames=names[:: max(1, len(names) // 40)])
     for n in range(len(Q)):

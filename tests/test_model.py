@@ -456,13 +456,14 @@ def test_default_base_link() -> None:
     assert m.default_base == "B" and m.default_base_index == 0
     m2 = rm.with_default_base_link(m, "E1")
     assert m2.default_base_index == 5 and m2.traversal().base == 5
-    assert [m2.link_name(i) for i in m2.traversal().links] == ["E1", "C2", "B", "C1", "D2", "D1"]
+    # Spec §3.1 by hand: E1; C2 (from E1); B (from C2); C1 (from B); D1, D2 (from C1).
+    assert [m2.link_name(i) for i in m2.traversal().links] == ["E1", "C2", "B", "C1", "D1", "D2"]
     assert rm.with_default_base_link(m, 5) == m2
 
 
 def test_shapes_sensors_and_package_dirs() -> None:
     m = chain_abc()
-    box = rm.SolidShape(geometry=rm.Box(size=(1.0, 2.0, 3.0)), name="b")
+    box = rm.SolidShape(geometry=rm.Box(1.0, 2.0, 3.0), name="b")
     m2 = rm.with_collision_shapes(rm.with_visual_shapes(m, "B", [box]), 2, [box, box])
     assert m2.visual_shapes("B") == (box,) and m2.collision_shapes("C") == (box, box)
     assert m2.visual_shapes("A") == () and m.visual_shapes("B") == ()

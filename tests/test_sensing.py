@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import models, transforms
+from strategies import SLOW, models_with_sensors
 
 import robomodel as rm
 from robomodel.dynamics import inverse_dynamics
@@ -152,44 +152,6 @@ def subtree_support_wrench(
     return np.concatenate([F, tau])
 
 
-@st.composite
-def models_with_ft_sensor(draw: st.DrawFn) -> rm.Model:
-    """Random trees with one joint made fixed and an F/T sensor in it, plus link sensors."""
-    m = draw(models(max_links=6, min_links=2, max_frames=0))
-    k = draw(st.integers(0, m.n_joints - 1))
-    old = m.joints[k]
-    joints = list(m.joints)
-    joints[k] = rm.FixedJoint(link1=old.link1, link2=old.link2, link1_H_link2=old.link1_H_link2)
-    first, second = draw(st.permutations([old.link1, old.link2]))
-    first_H_sensor = draw(transforms())
-    ft = rm.SixAxisForceTorqueSensor(
-        name="ft",
-        parent_joint=m.joint_names[k],
-        first_link=first,
-        second_link=second,
-        first_link_H_sensor=first_H_sensor,
-        second_link_H_sensor=joints[k].rest_transform(second, first) @ first_H_sensor,
-        applied_wrench_link=draw(st.sampled_from([first, second])),
-    )
-    link_names = list(m.link_names)
-    acc = rm.Accelerometer(
-        name="acc", link=draw(st.sampled_from(link_names)), link_H_sensor=draw(transforms())
-    )
-    gyr = rm.Gyroscope(
-        name="gyr", link=draw(st.sampled_from(link_names)), link_H_sensor=draw(transforms())
-    )
-    return rm.Model(
-        link_names=m.link_names,
-        links=m.links,
-        joint_names=m.joint_names,
-        joints=joints,
-        default_base=m.default_base,
-        visuals=m.visuals,
-        collisions=m.collisions,
-        sensors=[ft, acc, gyr],
-    )
-
-
 def states(model: rm.Model, moving: bool) -> st.SearchStrategy[JointState]:
     n = model.n_dofs
     values = st.lists(st.floats(-1.5, 1.5), min_size=n, max_size=n)
@@ -198,17 +160,7 @@ def states(model: rm.Model, moving: bool) -> st.SearchStrategy[JointState]:
     return st.builds(JointState, values, values, values)
 
 
-@given(st.data(), models_with_ft_sensor(), st.booleans())
-def test_ft_measurement_supports_the_subtree(
-    data: st.DataObject, m: rm.Model, moving: bool
-) -> None:
-    """The predicted F/T reading equals the wrench that holds up the subtree beyond the joint.
-
-    The base (any link, drawn) is held by the world; the subtree is the side of the sensor's
-    joint away from it, and its support wrench is Newton-Euler on its masses, centres of mass
-    and (numerically differentiated) accelerations. Static (dq = ddq = 0) and dynamic states.
-    A base on the other side of the joint flips which sensor link is the traversal parent.
-    """
+def _check_subtree_support(data: st.DataObject, m: rm.Model, moving: bool) -> None:
     state = data.draw(states(m, moving))
     base = data.draw(st.sampled_from(list(m.link_names)))
     gravity = np.array([0.5, -1.0, -9.81])
@@ -227,7 +179,21 @@ def test_ft_measurement_supports_the_subtree(
     np.testing.assert_allclose(got, expected, atol=1e-6 * scale)
 
 
-@given(st.data(), models_with_ft_sensor())
+@given(st.data(), models_with_sensors(), st.booleans())
+def test_ft_measurement_supports_the_subtree(
+    data: st.DataObject, m: rm.Model, moving: bool
+) -> None:
+    """The predicted F/T reading equals the wrench that holds up the subtree beyond the joint.
+
+    The base (any link, drawn) is held by the world; the subtree is the side of the sensor's
+    joint away from it, and its support wrench is Newton-Euler on its masses, centres of mass
+    and (numerically differentiated) accelerations. Static (dq = ddq = 0) and dynamic states.
+    A base on the other side of the joint flips which sensor link is the traversal parent.
+    """
+    _check_subtree_support(data, m, moving)
+
+
+@given(st.data(), models_with_sensors())
 def test_link_sensors_read_the_motion_of_their_frame(data: st.DataObject, m: rm.Model) -> None:
     """Accelerometer = sensor_R_base (d2/dt2 of the sensor origin - g); gyroscope = sensor_R_base w.
 
@@ -341,3 +307,13 @@ def test_external_wrench_on_the_subtree_is_measured() -> None:
         m, JointState.zeros(m), gravity=G, external_wrenches={"child": [0, 0, 19.62, 0, 0, 0]}
     )
     np.testing.assert_allclose(got["ft"], 0.0, atol=1e-12)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.data(), models_with_sensors(max_links=10), st.booleans())
+def test_ft_measurement_supports_the_subtree_slow(
+    data: st.DataObject, m: rm.Model, moving: bool
+) -> None:
+    """The subtree-support property above, on bigger trees and many more examples."""
+    _check_subtree_support(data, m, moving)

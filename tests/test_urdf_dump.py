@@ -138,7 +138,9 @@ def test_export_options_base_and_fake_root_and_name() -> None:
 def _fields(m: rm.Model) -> dict[str, object]:
     import attrs
 
-    return {f.name: getattr(m, f.name) for f in attrs.fields(rm.Model) if not f.name.startswith("_")}
+    return {
+        f.name: getattr(m, f.name) for f in attrs.fields(rm.Model) if not f.name.startswith("_")
+    }
 
 
 def test_export_refuses_unreachable_links_and_bad_base() -> None:
@@ -163,7 +165,10 @@ def test_export_refuses_axis_off_the_child_origin() -> None:
 def test_export_refuses_non_finite_numbers_and_bad_blobs() -> None:
     m = rm.add_link(rm.Model(), "a")
     j = rm.RevoluteJoint(
-        link1="a", link2="b", axis_in_link1=rm.Axis((0, 0, 1)), limits=rm.PositionLimits(enabled=True)
+        link1="a",
+        link2="b",
+        axis_in_link1=rm.Axis((0, 0, 1)),
+        limits=rm.PositionLimits(enabled=True),
     )
     m = rm.add_joint_and_link(m, "a", "j", j, "b")
     with pytest.raises(URDFExportError, match=r"joint 'j'.*finite"):
@@ -193,9 +198,15 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
         "b",
     )
     m = rm.add_joint_and_link(
-        m, "b", "cont", rm.RevoluteJoint(link1="b", link2="c", axis_in_link1=z, velocity_limit=2), "c"
+        m,
+        "b",
+        "cont",
+        rm.RevoluteJoint(link1="b", link2="c", axis_in_link1=z, velocity_limit=2),
+        "c",
     )
-    m = rm.add_joint_and_link(m, "c", "pri", rm.PrismaticJoint(link1="c", link2="d", axis_in_link1=z), "d")
+    m = rm.add_joint_and_link(
+        m, "c", "pri", rm.PrismaticJoint(link1="c", link2="d", axis_in_link1=z), "d"
+    )
     text = dumps(m)
     assert '<limit lower="-1" upper="1" effort="3" velocity="1e+9"/>' in text
     assert '<dynamics damping="0.5" friction="0.1"/>' in text
@@ -211,10 +222,14 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
 
 def test_sensors_mimic_and_extensions_are_written_back() -> None:
     text = """<robot name="r">
-  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <link name="c"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <joint name="j" type="fixed"><origin xyz="0 0 1" rpy="0 0 0.5"/><parent link="a"/><child link="b"/></joint>
+  <link name="a"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="c"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="j" type="fixed"><origin xyz="0 0 1" rpy="0 0 0.5"/><parent link="a"/>
+    <child link="b"/></joint>
   <joint name="k" type="continuous"><parent link="b"/><child link="c"/>
     <mimic joint="j" multiplier="2"/><calibration rising="1"/></joint>
   <sensor name="ft" type="force_torque"><parent joint="j"/><force_torque><frame>parent</frame>
@@ -242,7 +257,8 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
         **{
             **_fields(m),
             "joints": m.joints.set(
-                m.joint_index("k"), attrs.evolve(k, mimic=rm.Mimic(joint="j", offset=0.5))  # type: ignore[arg-type]
+                m.joint_index("k"),
+                attrs.evolve(k, mimic=rm.Mimic(joint="j", offset=0.5)),  # type: ignore[arg-type]
             ),
         }
     )
@@ -261,7 +277,7 @@ def test_inconsistent_ft_sensor_is_refused() -> None:
         second_link_H_sensor=rm.Transform(),
         applied_wrench_link="a",
     )
-    with pytest.raises(URDFExportError, match="sensor 's'.*disagree"):
+    with pytest.raises(URDFExportError, match=r"sensor 's'.*disagree"):
         dumps(rm.add_sensor(m, s))
 
 

@@ -29,9 +29,7 @@ INERTIA = '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
 
 
 def link(name: str, mass: float = 1.0, extra: str = "") -> str:
-    return (
-        f'<link name="{name}"><inertial><mass value="{mass}"/>{INERTIA}</inertial>{extra}</link>'
-    )
+    return f'<link name="{name}"><inertial><mass value="{mass}"/>{INERTIA}</inertial>{extra}</link>'
 
 
 def joint(name: str, parent: str, child: str, kind: str = "fixed", extra: str = "") -> str:
@@ -143,7 +141,7 @@ def test_shapes_materials_and_names_are_kept() -> None:
 def test_extensions_and_mimic_are_kept_verbatim() -> None:
     gazebo = '<gazebo reference="a">\n    <mu1>0.5</mu1>\n  </gazebo>'
     text = robot(
-        link("a", extra="<custom_tag x=\"1\"/>"),
+        link("a", extra='<custom_tag x="1"/>'),
         link("b"),
         link("c"),
         joint(
@@ -231,14 +229,28 @@ def test_two_massless_links_with_a_fixed_joint_stay_links() -> None:
     assert (m.n_links, m.n_joints, len(m.frames)) == (2, 1, 0)
 
 
+def test_ft_sensor_joint_keeps_its_massless_leaf_link() -> None:
+    # iDynTree removes the leaf and then drops every sensor (B5); robomodel keeps the link.
+    m = loads(
+        robot(
+            link("a"),
+            '<link name="f"/>',
+            joint("jf", "a", "f"),
+            '<sensor name="s" type="force_torque"><parent joint="jf"/><force_torque><frame>'
+            "child</frame><measure_direction>parent_to_child</measure_direction>"
+            "</force_torque></sensor>",
+        )
+    )
+    assert list(m.link_names) == ["a", "f"]
+    assert m.sensor("s").parent_joint == "jf"  # type: ignore[union-attr]
+
+
 def test_t4_force_torque_sensor_frame_sensor() -> None:
     # T4 (spec §11, from the iDynTree 15.1.0 runs).
     text = robot(
         link("b"),
         link("tool"),
-        joint(
-            "jt", "b", "tool", "fixed", '<origin xyz="0 0 1" rpy="0 0 1.5707963267948966"/>'
-        ),
+        joint("jt", "b", "tool", "fixed", '<origin xyz="0 0 1" rpy="0 0 1.5707963267948966"/>'),
         '<sensor name="ft" type="force_torque"><parent joint="jt"/><force_torque>'
         "<frame>sensor</frame><measure_direction>child_to_parent</measure_direction>"
         '</force_torque><origin xyz="0.1 0 0"/></sensor>',
@@ -274,8 +286,8 @@ def test_force_torque_frame_table(frame: str, first: str, second: str) -> None:
     m = loads(text)
     s = m.sensor("s")
     P = rm.Transform.from_rpy_xyz((0.4, 0.5, 0.6), (0.1, 0.2, 0.3))
-    O = rm.Transform.from_rpy_xyz((0.1, 0.2, 0.3), (1, 2, 3))
-    table = {"P": P, "I": rm.Transform(), "Pinv": P.inverse(), "PO": P @ O, "O": O}
+    O_ = rm.Transform.from_rpy_xyz((0.1, 0.2, 0.3), (1, 2, 3))
+    table = {"P": P, "I": rm.Transform(), "Pinv": P.inverse(), "PO": P @ O_, "O": O_}
     for got, key in ((s.first_link_H_sensor, first), (s.second_link_H_sensor, second)):
         np.testing.assert_allclose(got.as_matrix(), table[key].as_matrix(), atol=1e-14)
     np.testing.assert_allclose(
@@ -324,9 +336,9 @@ def test_package_dirs_are_stored_and_resolution_is_explicit(tmp_path) -> None:  
     assert resolve_uri([str(tmp_path)], "model://pkg/meshes/m.stl") == str(mesh)
     with pytest.raises(URDFReferenceError, match="not found"):
         resolve_uri([], "package://pkg/meshes/m.stl")
-    resolved = loads(
-        text, resolver=lambda uri: resolve_uri([str(tmp_path)], uri)
-    ).visual_shapes("a")[0]
+    resolved = loads(text, resolver=lambda uri: resolve_uri([str(tmp_path)], uri)).visual_shapes(
+        "a"
+    )[0]
     assert resolved.geometry.filename == str(mesh)  # type: ignore[union-attr]
 
 
@@ -457,18 +469,6 @@ BAD = {
         URDFSensorError,
         r"sensor 's': unknown joint 'x'",
     ),
-    "ft on a fake link's joint (B5)": (
-        robot(
-            link("a"),
-            '<link name="f"/>',
-            joint("jf", "a", "f"),
-            '<sensor name="s" type="force_torque"><parent joint="jf"/><force_torque><frame>'
-            "child</frame><measure_direction>parent_to_child</measure_direction>"
-            "</force_torque></sensor>",
-        ),
-        URDFSensorError,
-        r"became a frame",
-    ),
     "ft without measure_direction (B5)": (
         robot(
             link("a"),
@@ -554,7 +554,13 @@ def test_t12_loader_leniency_is_replaced_by_errors() -> None:
     )
     assert m.sensor("acc").link == "a"  # type: ignore[union-attr]
     # The continuous joint with <limit effort velocity> has no position limits (B3).
-    m = loads(robot(link("a"), link("b"), joint("j", "a", "b", "continuous", '<limit effort="1" velocity="1"/>')))
+    m = loads(
+        robot(
+            link("a"),
+            link("b"),
+            joint("j", "a", "b", "continuous", '<limit effort="1" velocity="1"/>'),
+        )
+    )
     assert not m.joint("j").limits.enabled  # type: ignore[union-attr]
 
 

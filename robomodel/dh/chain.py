@@ -60,6 +60,7 @@ def _finite(what: str, value: Any) -> float:
 
 
 _FIELDS = ("a", "d", "alpha", "offset", "min", "max", "angle")
+_ALL_FIELDS = (*_FIELDS, "blocked", "name")
 
 
 def _lower_limit(link: DHLink) -> float:
@@ -132,10 +133,31 @@ def dh_transform(a: float, d: float, alpha: float, theta: float) -> Transform:
     >>> dh_transform(1.0, 0.0, 0.0, math.pi / 2).position.round(12).tolist()
     [0.0, 1.0, 0.0]
     """
+    H = _dh_matrix(a, d, alpha, theta)
+    return Transform._raw(H[:3, :3].copy(), H[:3, 3].copy())
+
+
+def _dh_matrix(a: float, d: float, alpha: float, theta: float) -> FloatArray:
     ct, st = math.cos(theta), math.sin(theta)
     ca, sa = math.cos(alpha), math.sin(alpha)
-    R = np.array([[ct, -st * ca, st * sa], [st, ct * ca, -ct * sa], [0.0, sa, ca]])
-    return Transform._raw(R, np.array([a * ct, a * st, d]))
+    return np.array(
+        [
+            [ct, -st * ca, st * sa, a * ct],
+            [st, ct * ca, -ct * sa, a * st],
+            [0.0, sa, ca, d],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
+
+
+def _with_angle(link: DHLink, value: float) -> DHLink:
+    # Fast copy for a value already checked (finite, clamped as needed): attrs.evolve would rerun
+    # every converter and check, which dominates the cost of setting a chain's angles.
+    new = object.__new__(DHLink)
+    for name in _ALL_FIELDS:
+        object.__setattr__(new, name, getattr(link, name))
+    object.__setattr__(new, "angle", value)
+    return new
 
 
 def _links(value: Iterable[DHLink]) -> PVectorT[DHLink]:
@@ -213,18 +235,22 @@ class DHChain:
             )
         return int(i)
 
+    def _matrices(self, upto: int) -> list[FloatArray]:
+        H = self.H0.as_matrix()
+        out = []
+        for link in self.links[: upto + 1]:
+            H = H @ _dh_matrix(link.a, link.d, link.alpha, link.angle + link.offset)
+            out.append(H)
+        if upto == len(self.links) - 1:
+            out[-1] = out[-1] @ self.HN.as_matrix()
+        return out
+
     def poses(self) -> tuple[Transform, ...]:
         """Return every link frame's pose in the root frame: ``T_0 .. T_{N-1}``.
 
         ``T_i = H0 @ H_0 @ ... @ H_i``; ``HN`` is included in the last one only.
         """
-        out: list[Transform] = []
-        T = self.H0
-        last = len(self.links) - 1
-        for k, link in enumerate(self.links):
-            T = T @ link.transform()
-            out.append(T @ self.HN if k == last else T)
-        return tuple(out)
+        return tuple(_from4(H) for H in self._matrices(len(self.links) - 1))
 
     def pose(self, i: int) -> Transform:
         """Return ``T_i``, link ``i``'s frame in the root frame (``HN`` only for the last link).
@@ -232,11 +258,7 @@ class DHChain:
         ``i`` indexes all links, blocked ones included (iKin's ``getH(i, true)``); ``.as_matrix()``
         gives the 4x4 matrix.
         """
-        k = self._check_index(i)
-        T = self.H0
-        for link in self.links[: k + 1]:
-            T = T @ link.transform()
-        return T @ self.HN if k == len(self.links) - 1 else T
+        return _from4(self._matrices(self._check_index(i))[-1])
 
     def end_effector_pose(self) -> Transform:
         """Return the end-effector pose ``H0 @ prod(H_i) @ HN`` in the root frame (``getH``)."""
@@ -250,6 +272,10 @@ class DHChain:
         T = self.end_effector_pose()
         axis, theta = axis_angle(T.rotation)
         return np.concatenate([T.position, axis, [theta]])
+
+
+def _from4(H: FloatArray) -> Transform:
+    return Transform._raw(H[:3, :3].copy(), H[:3, 3].copy())
 
 
 def axis_angle(R: npt.ArrayLike) -> tuple[FloatArray, float]:
@@ -282,8 +308,17 @@ def axis_angle(R: npt.ArrayLike) -> tuple[FloatArray, float]:
 
 
 # ---------------------------------------------------------------------- operations
+def _with_links(chain: DHChain, links: PVectorT[DHLink]) -> DHChain:
+    # The links are DHLink values already; skip the converter's per-link checks.
+    new = object.__new__(DHChain)
+    for f in attrs.fields(DHChain):
+        object.__setattr__(new, f.name, getattr(chain, f.name))
+    object.__setattr__(new, "links", links)
+    return new
+
+
 def _with_link(chain: DHChain, i: int, link: DHLink) -> DHChain:
-    return attrs.evolve(chain, links=chain.links.set(i, link))
+    return _with_links(chain, chain.links.set(i, link))
 
 
 def set_link_angle(chain: DHChain, i: int, angle: float) -> tuple[DHChain, float]:
@@ -303,7 +338,7 @@ def set_link_angle(chain: DHChain, i: int, angle: float) -> tuple[DHChain, float
     value = link.clamp(angle) if chain.constrained else _finite("angle", angle)
     if value == link.angle:
         return chain, value
-    return _with_link(chain, k, attrs.evolve(link, angle=value)), value
+    return _with_link(chain, k, _with_angle(link, value)), value
 
 
 def set_angles(chain: DHChain, q: Sequence[float] | FloatArray) -> tuple[DHChain, FloatArray]:
@@ -330,9 +365,10 @@ def set_angles(chain: DHChain, q: Sequence[float] | FloatArray) -> tuple[DHChain
         v = link.clamp(values[n]) if chain.constrained else _finite("angle", values[n])
         out[n] = v
         if v != link.angle:
-            links[k] = attrs.evolve(link, angle=v)
-    new = links.persistent()
-    return (chain if new is chain.links else attrs.evolve(chain, links=new)), out
+            links[k] = _with_angle(link, v)
+    if not links.is_dirty():
+        return chain, out
+    return _with_links(chain, links.persistent()), out
 
 
 def block_link(chain: DHChain, i: int, angle: float | None = None) -> DHChain:

@@ -175,8 +175,9 @@ def attach(
     * a fixed joint (``joint=None``), with ``other_base`` placed at ``pose`` in ``at_frame``
       (``at_frame_H_other_base``, the identity by default);
     * a copy of ``joint``, a joint template written between the two frames: its ``link1``
-      must be ``at_frame``, its ``link2`` ``other_base``, and its rest transform and axis are
-      read in those frames. It is re-expressed between the underlying links.
+      must be ``at_frame``, its ``link2`` ``other_base`` (or its new name when renamed), and
+      its rest transform and axis are read in those frames. It is re-expressed between the
+      underlying links.
 
     >>> import robomodel as rm
     >>> arm = rm.add_link(rm.Model(), "arm")
@@ -271,7 +272,9 @@ def _attach(
         raise DuplicateNameError(
             "joint", jn, "the connecting joint needs a free name; pass joint_name="
         )
-    connection = _connection(joint, pose, at_frame, ob, L, B_link, L_H_F, Bl_H_B)
+    connection = _connection(
+        joint, pose, at_frame, ob, _renamed(ob, lf, ff, other), L, B_link, L_H_F, Bl_H_B
+    )
 
     materials, dropped = _merge_materials(model, o2)
     for name in dropped:
@@ -354,6 +357,10 @@ def _renamers(
     return only(frame_like), only(frame_like), only(joints), only(sensors)
 
 
+def _renamed(name: str, lf: Callable[[str], str], ff: Callable[[str], str], other: Model) -> str:
+    return lf(name) if other.is_link_name_used(name) else ff(name)
+
+
 def _same(n: str) -> str:
     return n
 
@@ -385,6 +392,7 @@ def _connection(
     pose: Transform | None,
     at_frame: str,
     other_base: str,
+    renamed_base: str,
     L: str,
     B: str,
     L_H_F: Transform,
@@ -394,10 +402,11 @@ def _connection(
     if joint is None:
         F_H_B = Transform.identity() if pose is None else pose
         return FixedJoint(link1=L, link2=B, link1_H_link2=L_H_F @ F_H_B @ B_H_Bl)
-    if (joint.link1, joint.link2) != (at_frame, other_base):
+    if joint.link1 != at_frame or joint.link2 not in (other_base, renamed_base):
+        also = f" (or {renamed_base!r})" if renamed_base != other_base else ""
         raise ModelError(
             f"attach: the joint template connects {joint.link1!r} to {joint.link2!r}; write it "
-            f"from at_frame {at_frame!r} (link1) to other_base {other_base!r} (link2)"
+            f"from at_frame {at_frame!r} (link1) to other_base {other_base!r}{also} (link2)"
         )
     rest = L_H_F @ joint.link1_H_link2 @ B_H_Bl
     if isinstance(joint, FixedJoint):

@@ -31,7 +31,7 @@ import math
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Real
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, cast
 
 import attrs
 import numpy as np
@@ -43,7 +43,7 @@ from robomodel.joints import FixedJoint, Joint, replace_joint
 from robomodel.model import Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
-from robomodel.spatial import Transform
+from robomodel.spatial import FloatArray, SpatialInertia, Transform
 from robomodel.transformers.report import Recorder
 from robomodel.traversal import Traversal
 
@@ -263,7 +263,7 @@ def lump(
     kept_idx = [model.joint_index(name) for name in kept_names]
     kept_set = set(kept_idx)
     pos = positions or {}
-    mv = {k: T for k, T in (moves or {}).items() if not T.is_identity(0.0)}
+    mv = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     base_name = names[trav.base]
     frames = model.frames
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
@@ -305,21 +305,32 @@ def lump(
             for link in mem[1:]:
                 rec.add("lumped", "link", names[link], f"into {new_name[s]!r}, kept as a frame")
 
-    # Links: composite rigid body of each part.
+    # Links: composite rigid body of each part, summed in one vectorised pass.
+    moved_members = [
+        (s, link)
+        for s in parts
+        for link in sp.members[s]
+        if X[link] is not _IDENTITY or link != sp.members[s][0]
+    ]
+    sums = _inertia_sums(model, X, moved_members, len(sp.members))
     links: list[Link] = []
     out_names: list[str] = []
     for s in parts:
         mem = sp.members[s]
         b = mem[0]
-        lk = model.links[b]
         Xb = X[b]
         if len(mem) == 1 and Xb is _IDENTITY:
-            links.append(lk)
+            links.append(model.links[b])
         else:
-            inertia = lk.inertia if Xb is _IDENTITY else Xb @ lk.inertia
-            for link in mem[1:]:
-                inertia = inertia + X[link] @ model.links[link].inertia
-            links.append(Link(inertia))
+            mass, h, I_O = sums[s]
+            if Xb is _IDENTITY:
+                own = model.links[b].inertia
+                mass, h, I_O = (
+                    mass + own.mass,
+                    h + own.first_moment,
+                    I_O + own.rotational_inertia,
+                )
+            links.append(Link(SpatialInertia._raw(mass, h, I_O)))
         out_names.append(new_name[s])
         if rec is not None and Xb is not _IDENTITY:
             rec.add(
@@ -333,9 +344,10 @@ def lump(
     by_link: dict[str, list[Frame]] = {}
     for f in frames:
         by_link.setdefault(f.link, []).append(f)
-    out_frames: list[Frame] = []
-    lumped_frames: list[tuple[int, Frame]] = []
-    moved_frames: dict[str, Frame] = {}
+    out_frames: list[Frame | None] = []  # None: re-expressed below, in one batch
+    lumped_frames: list[tuple[int, int]] = []  # (input link index, position in out_frames)
+    moved_frames: dict[str, int] = {}  # additional frame name -> position in out_frames
+    pending: list[tuple[int, str, str, Transform, Transform]] = []
     visuals: list[PVectorT[SolidShape]] = []
     collisions: list[PVectorT[SolidShape]] = []
     keep = keep_frames
@@ -349,9 +361,8 @@ def lump(
             Xl = X[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    fr = Frame(ln, nn, Xl)
-                    out_frames.append(fr)
-                    lumped_frames.append((link, fr))
+                    lumped_frames.append((link, len(out_frames)))
+                    out_frames.append(Frame(ln, nn, Xl))
                 elif rec is not None:
                     rec.add("dropped", "frame", ln, "not in the frames to keep")
             for f in by_link.get(ln, ()):
@@ -359,15 +370,23 @@ def lump(
                     if rec is not None:
                         rec.add("dropped", "frame", f.name, "not in the frames to keep")
                     continue
+                moved_frames[f.name] = len(out_frames)
                 if Xl is _IDENTITY and ln == nn:
-                    fr = f
-                else:
-                    fr = Frame(f.name, nn, Xl @ f.link_H_frame)
-                    if rec is not None:
-                        where = f"from {ln!r} to {nn!r}" if ln != nn else f"with link {nn!r}"
-                        rec.add("moved", "frame", f.name, where)
+                    out_frames.append(f)
+                    continue
+                pending.append((len(out_frames), f.name, nn, Xl, f.link_H_frame))
+                out_frames.append(None)
+                if rec is not None:
+                    where = f"from {ln!r} to {nn!r}" if ln != nn else f"with link {nn!r}"
+                    rec.add("moved", "frame", f.name, where)
+            if original_frames and link == mem[0] and Xl is not _IDENTITY:
+                # After the link's own frames, so that frames stay grouped by link and a
+                # second call finds nothing to do.
+                fr = _original_frame(model, ln, Xl, step)
+                moved_frames[fr.name] = len(out_frames)
                 out_frames.append(fr)
-                moved_frames[f.name] = fr
+                if rec is not None:
+                    rec.add("added", "frame", fr.name, f"the old frame of link {ln!r}")
             if Xl is _IDENTITY and len(mem) == 1:
                 vis = model.visuals[link]  # type: ignore[assignment]
                 col = model.collisions[link]  # type: ignore[assignment]
@@ -384,37 +403,27 @@ def lump(
                         )
         visuals.append(vis if isinstance(vis, type(_EMPTY)) else pvector(vis))
         collisions.append(col if isinstance(col, type(_EMPTY)) else pvector(col))
+    composed = _compose_many([t[3] for t in pending], [t[4] for t in pending])
+    for (k, fname, nn, _, _), T in zip(pending, composed, strict=True):
+        out_frames[k] = Frame(fname, nn, T)
     if frame_order == "input":
         lumped_frames.sort(key=lambda t: t[0])
-        out_frames = [fr for _, fr in lumped_frames] + [
+        order = [k for _, k in lumped_frames] + [
             moved_frames[f.name] for f in frames if f.name in moved_frames
         ]
+        out_frames = [out_frames[k] for k in order]
+    final_frames = cast(list[Frame], out_frames)
     used = set(out_names)
-    used.update(f.name for f in out_frames)
-    if original_frames:
-        for s in parts:
-            b = sp.members[s][0]
-            Xb = X[b]
-            if Xb is _IDENTITY:
-                continue
-            fname = f"{names[b]}_original_frame"
-            if fname in used:
-                raise ModelError(
-                    f"{step}: cannot add frame {fname!r} for the old frame of link "
-                    f"{names[b]!r}: the name is taken; rename that frame or pass "
-                    "original_frames=False"
-                )
-            used.add(fname)
-            out_frames.append(Frame(fname, names[b], Xb))
-            if rec is not None:
-                rec.add("added", "frame", fname, f"the old frame of link {names[b]!r}")
+    used.update(f.name for f in final_frames)
+
+    index = {name: i for i, name in enumerate(names)}
 
     # Joints, in the order given.
     out_joints: list[Joint] = []
     kept_name_set = frozenset(kept_names)
     for jn, j in zip(kept_names, kept_idx, strict=True):
         old = joints[j]
-        o1, o2 = model.link_index(old.link1), model.link_index(old.link2)
+        o1, o2 = index[old.link1], index[old.link2]
         n1, n2 = new_name[sp.part_of[o1]], new_name[sp.part_of[o2]]
         X1, X2 = X[o1], X[o2]
         changes: dict[str, object] = {}
@@ -443,8 +452,9 @@ def lump(
                 rec.add("dropped", "mimic", jn, f"its leader {mimic.joint!r} is lumped")
         out_joints.append(replace_joint(old, **changes) if changes else old)
 
-    # Sensors, in input order.
-    out_sensors: list[Sensor] = []
+    # Sensors, in input order; link sensors re-expressed in one batch.
+    out_sensors: list[Sensor | None] = []
+    moved_sensors: list[tuple[int, Accelerometer | Gyroscope, str, Transform]] = []
     lost: list[SixAxisForceTorqueSensor] = []
     for sensor in model.sensors:
         match sensor:
@@ -454,19 +464,23 @@ def lump(
                     continue
                 out_sensors.append(_moved_ft(model, sensor, X, sp, new_name, rec))
             case Accelerometer() | Gyroscope():
-                li = model.link_index(sensor.link)
+                li = index[sensor.link]
                 nn = new_name[sp.part_of[li]]
                 Xl = X[li]
                 if Xl is _IDENTITY and nn == sensor.link:
                     out_sensors.append(sensor)
                     continue
-                out_sensors.append(
-                    attrs.evolve(sensor, link=nn, link_H_sensor=Xl @ sensor.link_H_sensor)
-                )
+                moved_sensors.append((len(out_sensors), sensor, nn, Xl))
+                out_sensors.append(None)
                 if rec is not None:
                     rec.add("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
+    poses = _compose_many(
+        [t[3] for t in moved_sensors], [t[1].link_H_sensor for t in moved_sensors]
+    )
+    for (k, sensor, nn, _), T in zip(moved_sensors, poses, strict=True):
+        out_sensors[k] = type(sensor)(name=sensor.name, link=nn, link_H_sensor=T)
     if lost:
-        out_frames.extend(
+        final_frames.extend(
             _lost_sensors(model, lost, lumped_sensors, step, X, sp, new_name, used, rec)
         )
 
@@ -475,16 +489,87 @@ def lump(
         links=links,
         joint_names=kept_names,
         joints=out_joints,
-        frames=out_frames,
+        frames=final_frames,
         default_base=base_name,
         visuals=visuals,
         collisions=collisions,
-        sensors=out_sensors,
+        sensors=cast(list[Sensor], out_sensors),
         package_dirs=model.package_dirs,
         name=model.name,
         materials=model.materials,
         extensions=model.extensions,
     )
+
+
+_EYE3 = np.eye(3)
+
+
+def _is_identity(T: Transform) -> bool:
+    return not T.position.any() and bool((T.rotation == _EYE3).all())
+
+
+def _compose_many(A: Sequence[Transform], B: Sequence[Transform]) -> list[Transform]:
+    """Return ``[a @ b for a, b in zip(A, B)]``, computed in one vectorised pass."""
+    if not A:
+        return []
+    RA = np.array([a.rotation for a in A])
+    R = RA @ np.array([b.rotation for b in B])
+    p = np.einsum("kij,kj->ki", RA, np.array([b.position for b in B]))
+    p += np.array([a.position for a in A])
+    raw = Transform._raw
+    return [raw(R[k], p[k]) for k in range(len(A))]
+
+
+def _skews(v: FloatArray) -> FloatArray:
+    S = np.zeros((len(v), 3, 3))
+    S[:, 0, 1], S[:, 0, 2] = -v[:, 2], v[:, 1]
+    S[:, 1, 0], S[:, 1, 2] = v[:, 2], -v[:, 0]
+    S[:, 2, 0], S[:, 2, 1] = -v[:, 1], v[:, 0]
+    return S
+
+
+def _inertia_sums(
+    model: Model, X: list[Transform], members: list[tuple[int, int]], n_parts: int
+) -> list[tuple[float, FloatArray, FloatArray]]:
+    """Per part, the sum of ``X[link] @ inertia(link)`` over ``(part, link)`` in ``members``.
+
+    Inertias are moved with ``I_A = R I_O R^T - S(Rh) S(p) - S(p) S(Rh) - m S(p)^2``, which needs
+    no centre of mass, so massless links with a rotational inertia are moved exactly too.
+    """
+    out: list[tuple[float, FloatArray, FloatArray]] = [
+        (0.0, np.zeros(3), np.zeros((3, 3))) for _ in range(n_parts)
+    ]
+    if not members:
+        return out
+    inertias = [model.links[link].inertia for _, link in members]
+    m = np.array([i.mass for i in inertias])
+    h = np.array([i.first_moment for i in inertias])
+    I_O = np.array([i.rotational_inertia for i in inertias])
+    R = np.array([X[link].rotation for _, link in members])
+    p = np.array([X[link].position for _, link in members])
+    Rh = np.einsum("kij,kj->ki", R, h)
+    Sp, SRh = _skews(p), _skews(Rh)
+    I_A = R @ I_O @ R.transpose(0, 2, 1) - SRh @ Sp - Sp @ SRh - m[:, None, None] * (Sp @ Sp)
+    h_A = Rh + m[:, None] * p
+    part = np.array([s for s, _ in members])
+    mass = np.bincount(part, weights=m, minlength=n_parts)
+    hs = np.zeros((n_parts, 3))
+    Is = np.zeros((n_parts, 3, 3))
+    np.add.at(hs, part, h_A)
+    np.add.at(Is, part, I_A)
+    for s in set(part.tolist()):
+        out[s] = (float(mass[s]), hs[s], Is[s])
+    return out
+
+
+def _original_frame(model: Model, link: str, new_H_old: Transform, step: str) -> Frame:
+    name = f"{link}_original_frame"
+    if model.is_frame_name_used(name):
+        raise ModelError(
+            f"{step}: cannot add frame {name!r} for the old frame of link {link!r}: the name "
+            "is taken; rename that frame or pass original_frames=False"
+        )
+    return Frame(name, link, new_H_old)
 
 
 def _moved_ft(

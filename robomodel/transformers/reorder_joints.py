@@ -15,7 +15,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ModelError, UnknownNameError
+from robomodel.errors import ModelError
 from robomodel.model import Model
 from robomodel.spatial import FloatArray
 from robomodel.transformers.report import Recorder, register
@@ -119,8 +119,9 @@ def reorder_joints(model: Model, order: Sequence[str | int]) -> tuple[Model, Per
         ``(new_model, permutation)``; the model is the input itself when the order is unchanged.
 
     Raises:
-        UnknownNameError: a name is not a joint of the model (or an index is out of range).
-        ModelError: ``order`` is not a permutation (a joint is missing or repeated).
+        UnknownNameError: a name is not a joint of the model.
+        ModelError: ``order`` is not a permutation (a joint is missing or repeated, or an index
+            is out of range).
     """
     perm = _permutation(model, order)
     return _apply(model, None, perm), perm
@@ -167,8 +168,9 @@ def _joint_int(model: Model, x: object) -> int:
     if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
         raise ModelError(f"reorder_joints: {x!r} is neither a joint name nor a joint index")
     if not 0 <= int(x) < model.n_joints:
-        raise UnknownNameError("joint index", x) from IndexError(
-            f"joint index {x} is out of range [0, {model.n_joints})"
+        raise ModelError(
+            f"reorder_joints: joint index {x} is out of range [0, {model.n_joints}); "
+            "give joint names or indices of this model"
         )
     return int(x)
 

@@ -1,4 +1,4 @@
-"""URDF import and export: ``load``/``loads`` read a URDF into a model, ``dump``/``dumps`` write one.
+"""URDF import and export: ``load``/``loads`` read a model, ``dump``/``dumps`` write one.
 
 See ``docs/urdf.md`` for the sensor dialect, what is kept verbatim, the number formatting rule
 and the options.

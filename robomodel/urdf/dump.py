@@ -26,7 +26,7 @@ from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import SpatialInertia, Transform
 from robomodel.urdf.errors import URDFExportError
-from robomodel.urdf.numbers import format_float
+from robomodel.urdf.numbers import format3, format_float
 from robomodel.urdf.options import DEFAULT_ROBOT_NAME, ExportOptions
 
 __all__ = ["dump", "dumps"]
@@ -37,7 +37,9 @@ _BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
-def dump(model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS) -> None:
+def dump(
+    model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
+) -> None:
     """Write ``model`` as a URDF file at ``path`` (UTF-8); see :func:`dumps`."""
     text = dumps(model, options=options)
     with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as fh:
@@ -71,10 +73,23 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
 
 
 def _fmt3(v: Any) -> str:
-    return f"{format_float(float(v[0]))} {format_float(float(v[1]))} {format_float(float(v[2]))}"
+    return format3(float(v[0]), float(v[1]), float(v[2]))
+
+
+_QUOTED: dict[str, str] = {}
 
 
 def _q(s: str) -> str:
+    q = _QUOTED.get(s)
+    if q is not None:
+        return q
+    q = _quote(s)
+    if len(_QUOTED) < 65536:
+        _QUOTED[s] = q
+    return q
+
+
+def _quote(s: str) -> str:
     if _BAD_CHARS.search(s):
         raise ValueError(f"the name {s!r} holds control characters, which XML cannot carry")
     if "&" in s or "<" in s or ">" in s or '"' in s:
@@ -168,7 +183,9 @@ class _Writer:
         if root_frame >= 0:
             fr = m.frames[root_frame]
             jn = frame_joint(fr.name)
-            self._guard(f"frame {fr.name!r}", self._frame, fr.name, jn, fr.link_H_frame, fr.name, base, True)
+            self._guard(
+                f"frame {fr.name!r}", self._frame, fr.name, jn, fr.link_H_frame, fr.name, base, True
+            )
 
         names = m.link_names
         for k in range(len(t)):
@@ -178,14 +195,25 @@ class _Writer:
                 p = t.parents[k]
                 assert p is not None
                 jname = m.joint_names[j]
-                self._guard(f"joint {jname!r}", self._joint, jname, m.joints[j], names[p], names[li])
+                self._guard(
+                    f"joint {jname!r}", self._joint, jname, m.joints[j], names[p], names[li]
+                )
             self._guard(f"link {names[li]!r}", self._link, li)
 
         for k, fr in enumerate(m.frames):
             if k == root_frame:
                 continue
             jn = frame_joint(fr.name)
-            self._guard(f"frame {fr.name!r}", self._frame, fr.name, jn, fr.link_H_frame, fr.link, fr.name, False)
+            self._guard(
+                f"frame {fr.name!r}",
+                self._frame,
+                fr.name,
+                jn,
+                fr.link_H_frame,
+                fr.link,
+                fr.name,
+                False,
+            )
 
         for s in m.sensors:
             self._guard(f"sensor {s.name!r}", self._sensor, s)
@@ -243,10 +271,10 @@ class _Writer:
     ) -> None:
         out = self.out
         self._bare_link(fname)
-        out.append(f'  <joint name={_q(jname)} type="fixed">')
-        out.append("    " + _origin(link_H_frame, invert=root))
-        out.append(f"    <parent link={_q(parent)}/>")
-        out.append(f"    <child link={_q(child)}/>")
+        out.append(
+            f'  <joint name={_q(jname)} type="fixed">\n    {_origin(link_H_frame, invert=root)}'
+            f"\n    <parent link={_q(parent)}/>\n    <child link={_q(child)}/>"
+        )
         self._extensions("joint", jname, "    ")
         out.append("  </joint>")
 
@@ -295,7 +323,8 @@ class _Writer:
         elif isinstance(j, PrismaticJoint):
             # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
             out.append(
-                f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
+                f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" '
+                f'velocity="{velocity}"/>'
             )
         else:
             parts = [
@@ -353,7 +382,7 @@ class _Writer:
                     return e.xml
                 break
         return (
-            f"<mimic joint={_q(mimic.joint)} multiplier=\"{format_float(mimic.multiplier)}\" "
+            f'<mimic joint={_q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
             f'offset="{format_float(mimic.offset)}"/>'
         )
 
@@ -380,8 +409,8 @@ class _Writer:
             mass = inertia.mass
             xyz = inertia.com
             rpy = (0.0, -0.0, 0.0)  # iDynTree writes the central inertia in link axes
-            I = inertia.inertia_com
-            six = (I[0, 0], I[0, 1], I[0, 2], I[1, 1], I[1, 2], I[2, 2])
+            I_C = inertia.inertia_com
+            six = (I_C[0, 0], I_C[0, 1], I_C[0, 2], I_C[1, 1], I_C[1, 2], I_C[2, 2])
         out.append(f'      <mass value="{format_float(float(mass))}"/>')
         out.append(f'      <origin xyz="{_fmt3(xyz)}" rpy="{_fmt3(rpy)}"/>')
         f = [format_float(float(v)) for v in six]
@@ -408,9 +437,7 @@ class _Writer:
             case Sphere():
                 out.append(f'        <sphere radius="{format_float(g.radius)}"/>')
             case Mesh():
-                out.append(
-                    f'        <mesh filename={_q(g.filename)} scale="{_fmt3(g.scale)}"/>'
-                )
+                out.append(f'        <mesh filename={_q(g.filename)} scale="{_fmt3(g.scale)}"/>')
         out.append("      </geometry>")
         if s.material is not None:
             self._material(s.material, "      ", False)

@@ -43,4 +43,4 @@ class URDFSensorError(URDFError):
 
 
 class URDFExportError(URDFError):
-    """The model cannot be written as URDF (unreachable links, an axis off the child origin, ...)."""
+    """The model cannot be written as URDF (unreachable links, an axis off its child origin...)."""

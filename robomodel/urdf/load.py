@@ -21,7 +21,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from lxml import etree
@@ -57,7 +57,11 @@ _DEFAULT_OPTIONS = LoadOptions()
 _ZERO3: Vec3 = (0.0, 0.0, 0.0)
 _EYE = np.eye(3)
 _EYE.setflags(write=False)
-_MOVING_TYPES = {"revolute": RevoluteJoint, "continuous": RevoluteJoint, "prismatic": PrismaticJoint}
+_MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
+    "revolute": RevoluteJoint,
+    "continuous": RevoluteJoint,
+    "prismatic": PrismaticJoint,
+}
 _UNSUPPORTED_TYPES = {
     "floating": "a floating joint (6 DOFs) is not a URDF tree joint robomodel models; remove it "
     "and use the child as the base link",
@@ -242,33 +246,89 @@ def _floats(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = Non
     return vals
 
 
-def _float(ctx: _Ctx, el: Any, what: str, attr: str, default: float | None = None) -> float:
-    if default is not None and el.get(attr) is None:
+def _vec3(ctx: _Ctx, el: Any, what: str, attr: str, default: Vec3) -> Vec3:
+    """The hot path of :func:`_floats` for three numbers; any doubt goes to the checked path."""
+    text = el.get(attr)
+    if text is None:
         return default
-    v: float = _floats(ctx, el, what, attr, 1)[0]
+    try:
+        a, b, c = text.split()
+        v = (float(a), float(b), float(c))
+    except ValueError:
+        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
+    # x - x is 0.0 for a finite x and NaN otherwise; float() also takes "1_0" and non-ASCII
+    # digits, which a C parser would refuse.
+    if (v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0 or "_" in text or not text.isascii():
+        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
+    return v
+
+
+def _float(ctx: _Ctx, el: Any, what: str, attr: str, default: float | None = None) -> float:
+    text = el.get(attr)
+    if text is None and default is not None:
+        return default
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        v = math.nan
+    if v - v != 0.0 or "_" in text or not text.isascii():
+        checked: float = _floats(ctx, el, what, attr, 1)[0]  # raises with a precise message
+        return checked
     return v
 
 
 def _required(ctx: _Ctx, el: Any, what: str, attr: str) -> str:
     v = el.get(attr)
     if v is None or not v.strip():
-        raise ctx.err(
-            URDFValueError, el, what, f"<{el.tag}> needs a non-empty {attr!r} attribute"
-        )
+        raise ctx.err(URDFValueError, el, what, f"<{el.tag}> needs a non-empty {attr!r} attribute")
     return str(v)
 
 
 def _sourced(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTransform:
-    if rpy == _ZERO3 and not any(math.copysign(1.0, a) < 0 for a in rpy):
-        R = _EYE
+    r, q, y = rpy
+    if (
+        r == 0.0
+        and q == 0.0
+        and y == 0.0
+        and rpy == _ZERO3
+        and not (
+            math.copysign(1.0, r) < 0 or math.copysign(1.0, q) < 0 or math.copysign(1.0, y) < 0
+        )
+    ):
+        flat = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, xyz[0], xyz[1], xyz[2]]
     else:
-        R = rotation_from_rpy(rpy[0], rpy[1], rpy[2])
-    p = np.array(xyz, dtype=np.float64)
+        # rotation_from_rpy's formulas, written into one buffer with the position so that a
+        # single array holds the whole transform (this runs for every <origin>).
+        cr, sr = math.cos(r), math.sin(r)
+        cp, sp = math.cos(q), math.sin(q)
+        cy, sy = math.cos(y), math.sin(y)
+        flat = [
+            cy * cp,
+            cy * sp * sr - sy * cr,
+            cy * sp * cr + sy * sr,
+            sy * cp,
+            sy * sp * sr + cy * cr,
+            sy * sp * cr - cy * sr,
+            -sp,
+            cp * sr,
+            cp * cr,
+            xyz[0],
+            xyz[1],
+            xyz[2],
+        ]
+    buf = np.array(flat)
+    R = buf[:9].reshape(3, 3)
+    p = buf[9:]
     if inverted:
         Rt = R.T.copy()
         R, p = Rt, -(Rt @ p)
-    t = SourcedTransform._raw(R, p)
-    object.__setattr__(t, "urdf_origin", (xyz, rpy, inverted))
+    R.setflags(write=False)
+    p.setflags(write=False)
+    t = object.__new__(SourcedTransform)
+    set_ = object.__setattr__
+    set_(t, "rotation", R)
+    set_(t, "position", p)
+    set_(t, "urdf_origin", (xyz, rpy, inverted))
     return t
 
 
@@ -278,8 +338,31 @@ _IDENTITY_ORIGIN = _sourced(_ZERO3, _ZERO3)
 def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
     if el is None:
         return _IDENTITY_ORIGIN
-    xyz = _floats(ctx, el, what, "xyz", 3, _ZERO3)
-    rpy = _floats(ctx, el, what, "rpy", 3, _ZERO3)
+    xs = el.get("xyz")
+    rs = el.get("rpy")
+    try:
+        if xs is None:
+            xyz = _ZERO3
+        else:
+            a, b, c = xs.split()
+            xyz = (float(a), float(b), float(c))
+        if rs is None:
+            rpy = _ZERO3
+        else:
+            a, b, c = rs.split()
+            rpy = (float(a), float(b), float(c))
+    except ValueError:
+        xyz = rpy = (math.nan, 0.0, 0.0)
+    check = xyz[0] - xyz[0] + xyz[1] - xyz[1] + xyz[2] - xyz[2]
+    check += rpy[0] - rpy[0] + rpy[1] - rpy[1] + rpy[2] - rpy[2]
+    if (
+        check != 0.0
+        or (xs is not None and ("_" in xs or not xs.isascii()))
+        or (rs is not None and ("_" in rs or not rs.isascii()))
+    ):
+        # The checked path finds the culprit and raises with a precise message.
+        xyz = _floats(ctx, el, what, "xyz", 3, _ZERO3)
+        rpy = _floats(ctx, el, what, "rpy", 3, _ZERO3)
     if xyz is _ZERO3 and rpy is _ZERO3:
         return _IDENTITY_ORIGIN
     return _sourced(xyz, rpy)
@@ -327,8 +410,8 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
         )
     m = _float(ctx, mass_el, what, "value")
-    xyz = _ZERO3 if origin is None else _floats(ctx, origin, what, "xyz", 3, _ZERO3)
-    rpy = _ZERO3 if origin is None else _floats(ctx, origin, what, "rpy", 3, _ZERO3)
+    xyz = _ZERO3 if origin is None else _vec3(ctx, origin, what, "xyz", _ZERO3)
+    rpy = _ZERO3 if origin is None else _vec3(ctx, origin, what, "rpy", _ZERO3)
     if inertia_el is None:
         six: tuple[float, ...] = (0.0,) * 6
     else:
@@ -340,15 +423,15 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
 
 def _make_inertia(m: float, xyz: Vec3, rpy: Vec3, six: tuple[float, ...]) -> SourcedInertia:
     ixx, ixy, ixz, iyy, iyz, izz = six
-    I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    I_C = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     if rpy != _ZERO3:
         R = rotation_from_rpy(rpy[0], rpy[1], rpy[2])
-        I = R @ I @ R.T
+        I_C = R @ I_C @ R.T
     c = np.array(xyz, dtype=np.float64)
     h = m * c
     # The same arithmetic as SpatialInertia.from_com, without its argument checks.
-    I_O = I.copy() if m == 0.0 else I - (np.outer(h, h) - float(h @ h) * np.eye(3)) / m
-    inertia = SourcedInertia._raw(m, h, I_O)
+    I_O = I_C.copy() if m == 0.0 else I_C - (np.outer(h, h) - float(h @ h) * np.eye(3)) / m
+    inertia = cast(SourcedInertia, SourcedInertia._raw(m, h, I_O))
     object.__setattr__(inertia, "urdf_inertial", (m, xyz, rpy, six))
     return inertia
 
@@ -399,9 +482,7 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
     else:
         return None  # not modelled: the caller keeps the whole element verbatim
     if any(d < 0.0 for d in dims):
-        raise ctx.err(
-            URDFValueError, g, what, f"<{tag}> dimensions must be >= 0, got {list(dims)}"
-        )
+        raise ctx.err(URDFValueError, g, what, f"<{tag}> dimensions must be >= 0, got {list(dims)}")
     if tag == "box":
         return Box(*dims)
     if tag == "cylinder":
@@ -450,7 +531,9 @@ class _RawLink:
 
 
 def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
-    name = _required(ctx, el, "link", "name")
+    name = el.get("name")
+    if not name or name.isspace():
+        name = _required(ctx, el, "link", "name")
     what = f"link {name!r}"
     raw = _RawLink(name, el)
     for ch in el:
@@ -502,7 +585,9 @@ class _RawJoint:
 
 
 def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
-    name = _required(ctx, el, "joint", "name")
+    name = el.get("name")
+    if not name or name.isspace():
+        name = _required(ctx, el, "joint", "name")
     what = f"joint {name!r}"
     kind = el.get("type")
     if kind is None:
@@ -527,17 +612,24 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
     for ch in el:
         tag = ch.tag
         if tag == "origin":
-            _single(ctx, seen, ch, what)
+            if tag in seen:
+                _single(ctx, seen, ch, what)
+            seen.add(tag)
             raw.origin = _origin(ctx, ch, what)
-        elif tag == "parent":
-            _single(ctx, seen, ch, what)
-            raw.parent = _required(ctx, ch, what, "link")
-        elif tag == "child":
-            _single(ctx, seen, ch, what)
-            raw.child = _required(ctx, ch, what, "link")
+        elif tag == "parent" or tag == "child":
+            if tag in seen:
+                _single(ctx, seen, ch, what)
+            seen.add(tag)
+            ref = ch.get("link")
+            if not ref or ref.isspace():
+                ref = _required(ctx, ch, what, "link")
+            if tag == "parent":
+                raw.parent = ref
+            else:
+                raw.child = ref
         elif moving and tag == "axis":
             _single(ctx, seen, ch, what)
-            raw.axis = _floats(ctx, ch, what, "xyz", 3, (1.0, 0.0, 0.0))
+            raw.axis = _vec3(ctx, ch, what, "xyz", (1.0, 0.0, 0.0))
             raw.axis_el = ch
         elif moving and tag == "limit":
             _single(ctx, seen, ch, what)
@@ -560,8 +652,10 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
             raise ctx.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
     if raw.parent == raw.child:
         raise ctx.err(
-            URDFTopologyError, el, what, f"parent and child are both {raw.parent!r}; a joint "
-            "connects two different links"
+            URDFTopologyError,
+            el,
+            what,
+            f"parent and child are both {raw.parent!r}; a joint connects two different links",
         )
     return raw
 
@@ -597,8 +691,10 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
         velocity = _float(ctx, lim, what, "velocity", math.inf)
         if lo > hi:
             raise ctx.err(
-                URDFValueError, lim, what, f"<limit lower={lo!r} upper={hi!r}>: lower > upper; "
-                "swap them"
+                URDFValueError,
+                lim,
+                what,
+                f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
             )
         if raw.kind == "continuous":
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
@@ -904,9 +1000,12 @@ def _build(
 
     fake = [False] * n
     if options.remove_fake_links:
+        # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
+        ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
         for i in range(n):
-            if len(adj[i]) == 1 and massless(i) and joints[adj[i][0][1]].kind == "fixed":
-                fake[i] = True
+            if len(adj[i]) == 1 and massless(i):
+                rj = joints[adj[i][0][1]]
+                fake[i] = rj.kind == "fixed" and rj.name not in ft_joints
         for i in range(n):
             # Two massless links joined by a fixed joint: both look fake; keep both as links.
             if fake[i] and fake[adj[i][0][0]]:
@@ -940,10 +1039,6 @@ def _build(
     moving_order = [k for k in t_joint[1:] if joints[k].kind != "fixed"]
     fixed_order = [k for k in t_joint[1:] if joints[k].kind == "fixed"]
     joint_order = moving_order + fixed_order
-    if n_real != n:
-        for k in order:
-            if k not in built:
-                built[k] = _build_joint(ctx, joints[k])  # checks the joints of fake links too
 
     # ------------------------------------------------------------------ frames of fake links
     link_names = [links[i].name for i in t_links]
@@ -996,21 +1091,18 @@ def _build(
     for rs in sensors:
         what = f"sensor {rs.name!r}"
         if rs.kind == "force_torque":
-            k = final_joints.get(rs.parent_attr)
-            if k is None:
-                if rs.parent_attr in joint_idx:
-                    reason = (
-                        f"joint {rs.parent_attr!r} connects a massless leaf link, which became a "
-                        "frame; give that link a mass or load with "
-                        "LoadOptions(remove_fake_links=False)"
-                    )
-                else:
-                    reason = (
-                        f"unknown joint {rs.parent_attr!r}{suggest(rs.parent_attr, joint_idx)}"
-                    )
-                raise ctx.err(URDFSensorError, rs.parent_el, what, reason)
-            rj = joints[k]
+            jk = final_joints.get(rs.parent_attr)
+            if jk is None:
+                raise ctx.err(
+                    URDFSensorError,
+                    rs.parent_el,
+                    what,
+                    f"unknown joint {rs.parent_attr!r}{suggest(rs.parent_attr, joint_idx)}",
+                )
+            rj = joints[jk]
             P = rj.origin
+            first_H: Transform
+            second_H: Transform
             if rs.frame == "child":
                 first_H, second_H = P, Transform.identity()
             elif rs.frame == "parent":
@@ -1057,20 +1149,20 @@ def _build(
             for fr in group:
                 taken[fr.name] = (fr.link, fr.link_H_frame)
         moved: list[str] = []
-        for s in all_sensors:
-            if isinstance(s, SixAxisForceTorqueSensor):
-                owner, T_f = s.second_link, s.second_link_H_sensor
+        for sen in all_sensors:
+            if isinstance(sen, SixAxisForceTorqueSensor):
+                owner, T_f = sen.second_link, sen.second_link_H_sensor
             else:
-                owner, T_f = s.link, s.link_H_sensor
-            prev = taken.get(s.name)
+                owner, T_f = sen.link, sen.link_H_sensor
+            prev = taken.get(sen.name)
             if prev is not None:
                 # B22: iDynTree skips silently; robomodel warns unless the existing frame is the
                 # sensor frame itself (seen from either link of an F/T sensor).
-                if not _same_place(s, prev[0], prev[1]):
-                    moved.append(s.name)
+                if not _same_place(sen, prev[0], prev[1]):
+                    moved.append(sen.name)
                 continue
-            fr = Frame(s.name, owner, T_f)
-            taken[s.name] = (owner, T_f)
+            fr = Frame(sen.name, owner, T_f)
+            taken[sen.name] = (owner, T_f)
             frames_on[real_pos[owner]].append(fr)
         if moved:
             warnings.warn(
@@ -1133,7 +1225,8 @@ def _canonical_order(
         rank["sensor", sn.name] = i
     big = len(rank) + 1
     return sorted(
-        exts, key=lambda e: (_KIND_RANK.get(e.owner_kind, 5), rank.get((e.owner_kind, e.owner), big))
+        exts,
+        key=lambda e: (_KIND_RANK.get(e.owner_kind, 5), rank.get((e.owner_kind, e.owner), big)),
     )
 
 
@@ -1175,8 +1268,8 @@ def _same_place(s: Sensor, link: str, link_H_frame: Transform) -> bool:
 
 def _close(a: Transform, b: Transform) -> bool:
     return bool(
-        np.allclose(a.rotation, b.rotation, rtol=0.0, atol=1e-9)
-        and np.allclose(a.position, b.position, rtol=0.0, atol=1e-9)
+        np.abs(a.rotation - b.rotation).max() <= 1e-9
+        and np.abs(a.position - b.position).max() <= 1e-9
     )
 
 

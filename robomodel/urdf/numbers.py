@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["format_float", "format_floats"]
+__all__ = ["format3", "format_float", "format_floats"]
 
 _cache: dict[float, str] = {}
 
@@ -72,6 +72,15 @@ def _format(x: float) -> str:
         body = digits[0] + ("." + digits[1:] if n > 1 else "")
         body += "e" + ("-" if K + n - 1 < 0 else "+") + str(e)
     return "-" + body if neg else body
+
+
+def format3(x: float, y: float, z: float) -> str:
+    """Return three formatted numbers separated by spaces (the exporter's hot path)."""
+    get = _cache.get
+    a, b, c = get(x), get(y), get(z)
+    if a is None or b is None or c is None:
+        return f"{format_float(x)} {format_float(y)} {format_float(z)}"
+    return f"{a} {b} {c}"
 
 
 def format_floats(values: Iterable[float]) -> str:

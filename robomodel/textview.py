@@ -1,0 +1,167 @@
+r"""Text views of a model for terminals: the kinematic tree, a summary and a list of problems.
+
+These are what ``robomodel tree``, ``robomodel info`` and ``robomodel validate`` print.
+
+>>> import robomodel.urdf
+>>> from robomodel.data import example_path
+>>> m = robomodel.urdf.load(example_path())
+>>> print("\n".join(tree_lines(m, base="r_foot", frames=False, sensors=False)[:3]))
+r_foot  1 kg
+└─ r_ankle_roll (revolute, axis -1 0 0) ─ r_ankle_1  0.3 kg
+   └─ r_ankle_pitch (revolute, axis 0 -1 0) ─ r_lower_leg  2 kg
+>>> find_problems(m)
+([], [])
+"""
+
+from __future__ import annotations
+
+from robomodel.model import Model
+
+__all__ = ["find_problems", "info_text", "tree_lines"]
+
+
+def _fmt(x: float) -> str:
+    r = round(float(x), 4)
+    return "0" if r == 0 else f"{r:g}"
+
+
+def _joint_text(model: Model, joint_index: int, child: str) -> str:
+    from robomodel.joints import FixedJoint, joint_type_name
+
+    joint = model.joints[joint_index]
+    name = model.joint_names[joint_index]
+    if isinstance(joint, FixedJoint):
+        return f"{name} (fixed)"
+    u = joint.axis(child).direction
+    return f"{name} ({joint_type_name(joint)}, axis {_fmt(u[0])} {_fmt(u[1])} {_fmt(u[2])})"
+
+
+def tree_lines(
+    model: Model, *, base: str | None = None, frames: bool = True, sensors: bool = True
+) -> list[str]:
+    """Return the kinematic tree of ``model`` as lines of text, from ``base`` (default base).
+
+    Each line shows a link with its mass, reached through its joint (name, type, axis in the
+    child frame); additional frames and sensors are listed under their link.
+
+    Args:
+        model: the model.
+        base: the link the tree starts from.
+        frames: list the additional frames.
+        sensors: list the sensors (force/torque sensors under the child link of their joint).
+
+    Raises:
+        UnknownNameError: ``base`` is not a link.
+    """
+    from robomodel.sensors import SixAxisForceTorqueSensor, sensor_type_name
+
+    trav = model.traversal(base)
+    children: dict[int, list[int]] = {}
+    for el in trav:
+        if el.parent is not None:
+            children.setdefault(el.parent, []).append(el.link)
+    attached: dict[str, list[str]] = {}
+    if frames:
+        for f in model.frames:
+            attached.setdefault(f.link, []).append(f"frame {f.name}")
+    if sensors:
+        for s in model.sensors:
+            if isinstance(s, SixAxisForceTorqueSensor):
+                child = model.link_index(s.second_link)
+                parent = trav.parent_of(child) if trav.contains(child) else None
+                owner = s.second_link if parent == model.link_index(s.first_link) else s.first_link
+                text = f"sensor {s.name} (force_torque in joint {s.parent_joint})"
+            else:
+                owner, text = s.link, f"sensor {s.name} ({sensor_type_name(s)})"
+            attached.setdefault(owner, []).append(text)
+    lines: list[str] = []
+    # (link, prefix for its own line, prefix for what hangs under it), depth first, no recursion.
+    stack: list[tuple[int, str, str]] = [(trav.base, "", "")]
+    while stack:
+        link, head, rest = stack.pop()
+        name = model.link_names[link]
+        joint = trav.parent_joint_of(link)
+        via = "" if joint is None else _joint_text(model, joint, name) + " ─ "
+        lines.append(f"{head}{via}{name}  {model.links[link].mass:.4g} kg")
+        kids = children.get(link, [])
+        extra = attached.get(name, [])
+        for text in extra:
+            lines.append(f"{rest}{'│  ' if kids else '   '}· {text}")
+        for k in range(len(kids) - 1, -1, -1):
+            last = k == len(kids) - 1
+            stack.append(
+                (kids[k], rest + ("└─ " if last else "├─ "), rest + ("   " if last else "│  "))
+            )
+    return lines
+
+
+def info_text(model: Model, source: str = "") -> str:
+    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames."""
+    from robomodel.joints import FixedJoint
+    from robomodel.sensors import SENSOR_TYPE_ORDER
+
+    moving = sum(1 for j in model.joints if not isinstance(j, FixedJoint))
+    kinds = ", ".join(
+        f"{sum(1 for s in model.sensors if isinstance(s, kind))} {kind.__name__}"
+        for kind in SENSOR_TYPE_ORDER
+    )
+    n_vis = sum(len(v) for v in model.visuals)
+    n_col = sum(len(c) for c in model.collisions)
+    lines = [
+        f"model {model.name!r}" + (f" from {source}" if source else ""),
+        f"  links:       {model.n_links} (total mass {model.total_mass:.6g} kg)",
+        f"  joints:      {model.n_joints} ({moving} moving, {model.n_joints - moving} fixed)",
+        f"  DOFs:        {model.n_dofs} (position coordinates: {model.n_pos_coords})",
+        f"  frames:      {len(model.frames)} additional ({model.n_frames} with the link frames)",
+        f"  sensors:     {len(model.sensors)} ({kinds})",
+        f"  shapes:      {n_vis} visual, {n_col} collision",
+        f"  base:        {model.default_base}",
+    ]
+    problems = model.problems() if model.n_links else ()
+    lines.append(f"  valid:       {'yes' if not problems else 'no, see robomodel validate'}")
+    return "\n".join(lines)
+
+
+def find_problems(model: Model) -> tuple[list[str], list[str]]:
+    """Return ``(errors, warnings)``: every problem of ``model``, as readable sentences.
+
+    Errors are :meth:`Model.problems <robomodel.model.Model.problems>` (unreachable links,
+    inconsistent sensors), an empty model and physically inconsistent inertias. Warnings are
+    legal but suspicious: a moving joint whose axis misses its child origin (URDF export needs
+    :func:`~robomodel.transformers.make_urdf_compatible`), limits that allow no motion, and
+    massless links that are not leaves.
+    """
+    from robomodel.joints import FixedJoint
+
+    errors = list(model.problems())
+    warns: list[str] = []
+    if model.n_links == 0:
+        errors.append("the model has no links")
+        return errors, warns
+    for name, link in zip(model.link_names, model.links, strict=True):
+        inertia = link.inertia
+        if not inertia.is_physically_consistent():
+            errors.append(
+                f"link {name!r}: the inertia is not physically consistent (mass {inertia.mass:g});"
+                " check the mass, the centre of mass and the triangle inequalities of the tensor"
+            )
+    trav = model.traversal()
+    for el in trav:
+        if el.joint is None or el.parent is None:
+            continue
+        joint = model.joints[el.joint]
+        jname = model.joint_names[el.joint]
+        child = model.link_names[el.link]
+        if isinstance(joint, FixedJoint):
+            continue
+        if joint.axis(child).distance([0.0, 0.0, 0.0]) > 1e-7:
+            warns.append(
+                f"joint {jname!r}: its axis does not pass through the origin of {child!r}; "
+                "URDF export needs make_urdf_compatible (robomodel rebase does it)"
+            )
+        if joint.limits.enabled and joint.limits.lower == joint.limits.upper:
+            warns.append(f"joint {jname!r}: its position limits allow no motion")
+    for name, link in zip(model.link_names, model.links, strict=True):
+        if link.mass == 0 and len(model.neighbors(name)) > 1:
+            warns.append(f"link {name!r} has zero mass and is not a leaf")
+    return errors, warns
