@@ -39,6 +39,7 @@ from robomodel.kinematics import (
     _plan,
     _poses,
     _require_complete,
+    _skew_stack,
     _up,
 )
 from robomodel.model import Model
@@ -91,11 +92,12 @@ def _six(v: npt.ArrayLike, what: str) -> FloatArray:
 
 
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # Row-wise cross products of (n, 3) arrays; np.cross costs several times more on small inputs.
+    # Cross products over the last axis; np.cross costs several times more on small inputs, and
+    # callers stack several products into one call because the per-call overhead dominates.
     out = np.empty_like(a)
-    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
-    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     return out
 
 
@@ -135,55 +137,59 @@ def inverse_dynamics(
 
     T = _poses(plan, state.q)
     R = T[:, :3, :3]
-    Rt = R.transpose(0, 2, 1)
-    p = T[:, :3, 3]
-    S, Sd = plan.S, plan.dof_pos
-    # Motion subspaces in base coordinates (twist adjoint of base_H_link applied to S).
-    Sw = np.einsum("kij,kj->ki", R, S[:, 3:])
-    Sv = np.einsum("kij,kj->ki", R, S[:, :3]) + _cross(p, Sw)
-    Sb = np.concatenate([Sv, Sw], axis=1)
+    # Twist adjoint of base_H_link, Ad = [[R, S(p) R], [0, R]], and its wrench counterpart
+    # Adw = Ad^-T = [[R, 0], [S(p) R, R]]; Ad^-1 = Adw^T and Adw^-1 = Ad^T.
+    SpR = _skew_stack(T[:, :3, 3]) @ R
+    Ad = np.zeros((n, 6, 6))
+    Ad[:, :3, :3] = R
+    Ad[:, 3:, 3:] = R
+    Adw = Ad.copy()
+    Ad[:, :3, 3:] = SpR
+    Adw[:, 3:, :3] = SpR
+    Sd = plan.dof_pos
+    Sb = np.einsum("kij,kj->ki", Ad, plan.S)  # motion subspaces in base coordinates
     dq = np.zeros(n)
     ddq = np.zeros(n)
     dq[Sd] = state.dq[plan.dof_idx]
     ddq[Sd] = state.ddq[plan.dof_idx]
 
-    # Spatial velocities and accelerations (base frame): sums over ancestors.
+    # Spatial velocities and accelerations (base frame): sums over ancestors. The bias term is
+    # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
     sv = Sb * dq[:, None]
     V = _down(plan, sv)
-    bias = np.concatenate(
-        [_cross(V[:, 3:], sv[:, :3]) + _cross(V[:, :3], sv[:, 3:]), _cross(V[:, 3:], sv[:, 3:])],
-        axis=1,
+    c = _cross(
+        np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]])
     )
-    A = _down(plan, Sb * ddq[:, None] + bias)
+    acc = Sb * ddq[:, None]
+    acc[:, :3] += c[0] + c[1]
+    acc[:, 3:] += c[2]
+    A = _down(plan, acc)
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
 
-    # Body quantities in link frames: v = Ad(base_H_link)^-1 V (and the same for A).
-    def to_link(X: FloatArray) -> FloatArray:
-        w = np.einsum("kij,kj->ki", Rt, X[:, 3:])
-        v = np.einsum("kij,kj->ki", Rt, X[:, :3] - _cross(p, X[:, 3:]))
-        return np.concatenate([v, w], axis=1)
-
-    v = to_link(V)
-    a = to_link(A)
-    Iv = np.einsum("kij,kj->ki", plan.I6, v)
-    f = np.einsum("kij,kj->ki", plan.I6, a)
-    f[:, :3] += _cross(v[:, 3:], Iv[:, :3])
-    f[:, 3:] += _cross(v[:, :3], Iv[:, :3]) + _cross(v[:, 3:], Iv[:, 3:])
+    # Body velocity and acceleration of each link, in its frame, then Newton-Euler:
+    # f = I a + v x* (I v), with v x* h = [w x h_f; v x h_f + w x h_tau].
+    va = np.einsum("kji,kmj->kmi", Adw, np.stack([V, A], axis=1))  # Ad^-1 = Adw^T
+    v = va[:, 0]
+    Iva = np.einsum("kij,kmj->kmi", plan.I6, va)
+    Iv = Iva[:, 0]
+    f = Iva[:, 1]
+    c = _cross(
+        np.stack([v[:, 3:], v[:, :3], v[:, 3:]]), np.stack([Iv[:, :3], Iv[:, :3], Iv[:, 3:]])
+    )
+    f[:, :3] += c[0]
+    f[:, 3:] += c[1] + c[2]
     if external_wrenches:
         for link, w in external_wrenches.items():
             li = _link_index(model, link)
             f[plan.position[li]] -= _six(w, f"the external wrench on {model.link_names[li]!r}")
 
     # Wrenches in the base frame, summed over subtrees, then back into each link frame.
-    fl = np.einsum("kij,kj->ki", R, f[:, :3])
-    F = np.concatenate([fl, np.einsum("kij,kj->ki", R, f[:, 3:]) + _cross(p, fl)], axis=1)
-    Fs = _up(plan, F)
+    Fs = _up(plan, np.einsum("kij,kj->ki", Adw, f))
     tau = np.zeros(model.n_dofs)
     tau[plan.dof_idx] = np.einsum("ki,ki->k", Sb[Sd], Fs[Sd])
     internal = np.empty((model.n_links, 6))
-    internal[plan.order, :3] = np.einsum("kij,kj->ki", Rt, Fs[:, :3])
-    internal[plan.order, 3:] = np.einsum("kij,kj->ki", Rt, Fs[:, 3:] - _cross(p, Fs[:, :3]))
+    internal[plan.order] = np.einsum("kji,kj->ki", Ad, Fs)  # Adw^-1 = Ad^T
     internal[plan.base] = 0.0
     base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):

@@ -204,10 +204,6 @@ def split(model: Model, kept: Collection[int], traversal: Traversal) -> Split:
 # --------------------------------------------------------------------------- lump
 
 
-def _with_pose(shape: SolidShape, T: Transform) -> SolidShape:
-    return attrs.evolve(shape, link_H_geometry=T @ shape.link_H_geometry)
-
-
 def lump(
     model: Model,
     *,
@@ -348,6 +344,7 @@ def lump(
     lumped_frames: list[tuple[int, int]] = []  # (input link index, position in out_frames)
     moved_frames: dict[str, int] = {}  # additional frame name -> position in out_frames
     pending: list[tuple[int, str, str, Transform, Transform]] = []
+    pending_shapes: list[tuple[list[SolidShape], int, SolidShape, Transform]] = []
     visuals: list[PVectorT[SolidShape]] = []
     collisions: list[PVectorT[SolidShape]] = []
     keep = keep_frames
@@ -396,13 +393,24 @@ def lump(
                 (model.collisions[link], col, "collision"),
             ):
                 for shape in src:
-                    dst.append(shape if Xl is _IDENTITY else _with_pose(shape, Xl))
+                    if Xl is not _IDENTITY:
+                        pending_shapes.append((dst, len(dst), shape, Xl))
+                    dst.append(shape)
                     if rec is not None and link != mem[0]:
                         rec.add(
                             "moved", kind, shape.name or f"#{len(dst) - 1}", f"{ln!r} -> {nn!r}"
                         )
-        visuals.append(vis if isinstance(vis, type(_EMPTY)) else pvector(vis))
-        collisions.append(col if isinstance(col, type(_EMPTY)) else pvector(col))
+        visuals.append(vis)  # type: ignore[arg-type]
+        collisions.append(col)  # type: ignore[arg-type]
+    poses = _compose_many(
+        [t[3] for t in pending_shapes], [t[2].link_H_geometry for t in pending_shapes]
+    )
+    for (dst, k, shape, _), T in zip(pending_shapes, poses, strict=True):
+        dst[k] = SolidShape(
+            geometry=shape.geometry, name=shape.name, link_H_geometry=T, material=shape.material
+        )
+    visuals = [v if isinstance(v, type(_EMPTY)) else pvector(v) for v in visuals]
+    collisions = [c if isinstance(c, type(_EMPTY)) else pvector(c) for c in collisions]
     composed = _compose_many([t[3] for t in pending], [t[4] for t in pending])
     for (k, fname, nn, _, _), T in zip(pending, composed, strict=True):
         out_frames[k] = Frame(fname, nn, T)
@@ -516,8 +524,27 @@ def _compose_many(A: Sequence[Transform], B: Sequence[Transform]) -> list[Transf
     R = RA @ np.array([b.rotation for b in B])
     p = np.einsum("kij,kj->ki", RA, np.array([b.position for b in B]))
     p += np.array([a.position for a in A])
-    raw = Transform._raw
-    return [raw(R[k], p[k]) for k in range(len(A))]
+    return _transforms(R, p)
+
+
+def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
+    """Return ``Transform`` values viewing the rows of stacked rotations and positions.
+
+    This is ``Transform._raw`` per row, minus its per-row ``setflags``: the stacks are locked
+    once, and numpy views of a read-only array are read-only. The per-row calls dominated the
+    cost of re-expressing a few hundred frames.
+    """
+    R.setflags(write=False)
+    p.setflags(write=False)
+    new = object.__new__
+    set_ = object.__setattr__
+    out = []
+    for r, q in zip(R, p, strict=True):
+        t = new(Transform)
+        set_(t, "rotation", r)
+        set_(t, "position", q)
+        out.append(t)
+    return out
 
 
 def _skews(v: FloatArray) -> FloatArray:
