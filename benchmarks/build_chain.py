@@ -12,9 +12,13 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import idyntree.bindings as idt
 import numpy as np
+
+# Runnable from a checkout without installing (as the other benchmarks are).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import robomodel as rm
 

@@ -131,9 +131,8 @@ def main() -> None:
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(20)
         return
-    print(
-        f"{ROBOT}: {m.n_links} links, {m.n_joints} joints, {m.n_frames} frames, {len(m.sensors)} sensors"
-    )
+    size = f"{m.n_links} links, {m.n_joints} joints, {m.n_frames} frames"
+    print(f"{ROBOT}: {size}, {len(m.sensors)} sensors")
     print(f"{'transformer':42s} {'robomodel':>11s} {'iDynTree':>11s} {'ratio':>7s}")
     for name, ours, theirs in cases:
         a = median_time(ours)

@@ -207,7 +207,7 @@ def _short(x: Any) -> str:
     arr = np.asarray(x, dtype=float)
     if arr.size == 1:
         return f"{float(arr.reshape(-1)[0]):.6g}"
-    return np.array2string(arr.reshape(-1), precision=6, separator=", ", max_line_width=10_000)
+    return "[" + ", ".join(f"{float(v) + 0.0:.6g}" for v in arr.reshape(-1)) + "]"
 
 
 def _matched(c: _Cmp, kind: str, a: Sequence[str], b: Sequence[str], order: bool) -> None:

@@ -92,12 +92,17 @@ def _six(v: npt.ArrayLike, what: str) -> FloatArray:
 
 
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # Cross products over the last axis; np.cross costs several times more on small inputs, and
+    # Cross products over the last axis. np.cross costs several times more on small inputs, and
     # callers stack several products into one call because the per-call overhead dominates.
-    out = np.empty_like(a)
-    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
-    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
-    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    a0, a1, a2 = a.reshape(-1, 3).T
+    b0, b1, b2 = b.reshape(-1, 3).T
+    c0 = a1 * b2
+    c0 -= a2 * b1
+    c1 = a2 * b0
+    c1 -= a0 * b2
+    c2 = a0 * b1
+    c2 -= a1 * b0
+    out: FloatArray = np.stack((c0, c1, c2), axis=-1).reshape(a.shape)
     return out
 
 

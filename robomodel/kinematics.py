@@ -195,6 +195,8 @@ def _positions(model: Model, q: JointState | npt.ArrayLike) -> FloatArray:
         if v.ndim != 1:
             raise ModelError(f"q must be a 1-D vector of joint positions, got shape {v.shape}")
     _check_size(v, model.n_pos_coords, "q (positions)", "n_pos_coords")
+    if not np.all(np.isfinite(v)):
+        raise ModelError(f"q must be finite, got {v.tolist()}")
     return v
 
 
@@ -293,8 +295,17 @@ class _Plan:
                     anc[k] += anc[p]
             self.anc = anc
             self.desc = np.ascontiguousarray(anc.T)
-        # Loop bodies of the single-configuration FK, as (child, parent) pairs.
+        # (child, parent) pairs in traversal order, and the rounds of pointer jumping of _poses.
         self.steps = list(zip(range(1, n), self.parent[1:], strict=True))
+        self.jumps: list[tuple[IntArray, IntArray]] = []
+        J = np.array(self.parent, dtype=np.intp)
+        while True:
+            sel = np.nonzero(J > 0)[0]
+            if not len(sel):
+                break
+            src = J[sel]
+            self.jumps.append((sel, src))
+            J[sel] = J[src]
         self.batch_steps = [_batch_step(model, t, k, self.parent[k]) for k in range(1, n)]
 
 
@@ -377,11 +388,12 @@ def _local_transforms(plan: _Plan, q: FloatArray) -> FloatArray:
 
 def _poses(plan: _Plan, q: FloatArray) -> FloatArray:
     """Return ``base_H_link`` of every traversal position as (n, 4, 4)."""
-    L = _local_transforms(plan, q)
-    T = L  # position 0 is the identity; each step overwrites a child after its parent is final
-    matmul = np.matmul
-    for k, p in plan.steps:
-        matmul(T[p], L[k], out=T[k])
+    T = _local_transforms(plan, q)
+    # Pointer jumping: T[k] holds J[k]_H_k for a jump target J[k], first the parent; each round
+    # composes every unfinished link with its target's transform and doubles the jump, so a tree
+    # of depth d needs ceil(log2 d) batched products instead of one small product per link.
+    for sel, src in plan.jumps:
+        T[sel] = T[src] @ T[sel]
     return T
 
 
@@ -500,6 +512,9 @@ def forward_kinematics_batch(
             f"Q must have shape (N, {model.n_pos_coords}) (one configuration per row), "
             f"got {Qa.shape}"
         )
+    if not np.all(np.isfinite(Qa)):
+        bad = np.argwhere(~np.isfinite(Qa))[0]
+        raise ModelError(f"Q must be finite; Q[{bad[0]}, {bad[1]}] is {Qa[bad[0], bad[1]]}")
     N = Qa.shape[0]
     idx = (
         list(range(model.n_frames)) if frames is None else [_frame_index(model, f) for f in frames]
@@ -523,8 +538,8 @@ def forward_kinematics_batch(
     Qt = np.ascontiguousarray(Qa.T)
     positions = np.nonzero(needed)[0]
     extra = [i for i in idx if i >= model.n_links]
-    # One allocation for every result: large blocks get huge pages, and first-touch page faults
-    # of many separate megabyte buffers would otherwise cost more than the arithmetic.
+    # One allocation for every result: with a separate megabyte buffer per frame, the first-touch
+    # page faults of the allocator's fresh mappings cost more than the arithmetic.
     buf = np.empty((len(positions) + len(extra), 4, 4, N))
     # Each buffer holds a transform transposed, [column, row, configuration], so that a column
     # of the rotation (the operand of every step) is one contiguous (3, N) block.
@@ -552,6 +567,30 @@ def forward_kinematics_batch(
         view.flags.writeable = False
         out[model.frame_name(i)] = view
     return out
+
+
+def _sincos(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return ``(sin(x), cos(x))`` from one transcendental call, within a few ulps.
+
+    In the batched FK, numpy's float64 ``sin`` and ``cos`` (scalar libm calls on many builds)
+    cost more than the matrix arithmetic; the half-angle forms
+    ``sin x = 2t / (1 + t^2)``, ``cos x = (1 - t^2) / (1 + t^2)`` with ``t = tan(x / 2)`` need
+    a single ``tan`` (``|t|`` stays far below overflow for every finite double).
+
+    >>> x = np.linspace(-20.0, 20.0, 1001)
+    >>> s, c = _sincos(x)
+    >>> bool(np.abs(s - np.sin(x)).max() < 1e-15 and np.abs(c - np.cos(x)).max() < 1e-15)
+    True
+    """
+    t = np.tan(0.5 * x)
+    d = t * t
+    d += 1.0
+    np.reciprocal(d, out=d)
+    s = t * d
+    s *= 2.0
+    c = d * 2.0
+    c -= 1.0
+    return s, c
 
 
 Terms = tuple[tuple[int, float], ...]
@@ -724,17 +763,10 @@ def _run_step(
     pc = Hc[3, :3]
     if st.kind == 1:
         i, j = _ROTATED[st.axis]
-        # One joint at a time, so that the (N,) temporaries are recycled by the allocator. The
-        # half-angle forms need one transcendental call (tan) instead of two (sin and cos),
-        # which dominate the cost of this function; both stay within a few ulps.
-        t = np.tan(0.5 * Qt[st.qi])
-        d = t * t
-        d += 1.0
-        np.reciprocal(d, out=d)  # 1 / (1 + t^2)
-        s = t * d
-        s *= 2.0 * st.sign  # sin(q) = 2 t / (1 + t^2), with the axis sign folded in
-        c = d * 2.0
-        c -= 1.0  # cos(q) = (1 - t^2) / (1 + t^2)
+        # One joint at a time, so that the (N,) temporaries are recycled by the allocator.
+        s, c = _sincos(Qt[st.qi])
+        if st.sign < 0:
+            np.negative(s, out=s)
         # V = W @ R_axis(q); with Q = I it is the child rotation itself.
         V = Rc if st.Qt is None else (scratch[0], scratch[1], scratch[2])
         a = st.axis

@@ -307,3 +307,39 @@ def test_explain_reports_what_was_added() -> None:
     assert "added joint 'tool0_to_g_palm'" in text
     assert "renamed link 'palm': now 'g_palm'" in text
     assert "added sensor 'g_imu'" in text
+
+
+@pytest.mark.reference
+def test_same_kinematics_as_pinocchio_append_model() -> None:
+    """attach(arm, gripper) exported as URDF gives, in Pinocchio, the link poses that
+    pinocchio.appendModel computes from the two models loaded separately."""
+    import pinocchio as pin
+
+    from robomodel.io import to_pinocchio
+
+    pose = rm.Transform.from_rpy_xyz((0.3, -0.2, 0.1), (0.01, 0.02, 0.03))  # arbitrary
+    arm, grip = _arm(), _gripper()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rm.RobomodelWarning)
+        merged = to_pinocchio(attach(arm, grip, at_frame="tool0", pose=pose))
+        pa, pg = to_pinocchio(arm), to_pinocchio(grip)
+    se3 = pin.SE3(np.array(pose.rotation), np.array(pose.position))
+    appended = pin.appendModel(pa, pg, pa.getFrameId("tool0"), se3)
+    q = {"j1": 0.7, "slide": 0.05}
+    poses = []
+    for pm in (merged, appended):
+        pd = pm.createData()
+        qp = pin.neutral(pm)
+        for name, v in q.items():
+            jid = pm.getJointId(name)
+            k = pm.joints[jid].idx_q
+            if pm.nqs[jid] == 2:
+                qp[k], qp[k + 1] = math.cos(v), math.sin(v)
+            else:
+                qp[k] = v
+        pin.framesForwardKinematics(pm, pd, qp)
+        poses.append(
+            {n: pd.oMf[pm.getFrameId(n)].homogeneous for n in ("link1", "palm", "finger", "tcp")}
+        )
+    for n in poses[0]:
+        assert np.allclose(poses[0][n], poses[1][n], atol=1e-12), n

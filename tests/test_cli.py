@@ -321,3 +321,26 @@ def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[s
         main([command, "--help"])
     assert exit_.value.code == 0
     assert f"usage: robomodel {command}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["info", "{dir}"], ("is a directory",)),
+        (["info", "{dir}/bad.json"], ("not valid JSON",)),
+        (["reduce", "--joints", "zz*"], ("matches no joint",)),
+        (["convert", "example", "{dir}/missing/x.urdf"], ("No such file",)),
+        (["from-dh"], ("iKin chain file",)),
+        (["to-dh", "--from", "base_link", "--to", "nowhere"], ("no frame named 'nowhere'",)),
+        (["attach", "--other", "example", "--at", "l_hand_frame"], ("already used",)),
+    ],
+)
+def test_more_bad_input_in_process(
+    args: list[str], words: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.json").write_text("{bad")
+    assert main([a.format(dir=tmp_path) for a in args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    for w in words:
+        assert w in err[0]

@@ -128,6 +128,10 @@ def test_fk_errors():
         forward_kinematics_batch(m, np.zeros((3, 1)), frames=["nope"])
     with pytest.raises(ModelError, match="out of range"):
         forward_kinematics_batch(m, np.zeros((3, 1)), frames=[17])
+    with pytest.raises(ModelError, match=r"Q\[1, 0\] is nan"):
+        forward_kinematics_batch(m, [[0.0], [np.nan]])
+    with pytest.raises(ModelError, match="q must be finite"):
+        forward_kinematics(m, [np.inf])
 
 
 def test_disconnected_links_are_reported_not_dropped():
@@ -347,3 +351,20 @@ def test_errors_are_robomodel_errors():
     ):
         with pytest.raises(RobomodelError):
             call()
+
+
+@given(
+    st.lists(
+        st.floats(-1e12, 1e12, allow_nan=False) | st.floats(-10, 10, allow_nan=False),
+        min_size=1,
+        max_size=50,
+    )
+)
+def test_batched_fk_sine_and_cosine_match_numpy(xs):
+    """The half-angle sin/cos of the batched FK agree with numpy's to 1e-15 absolute."""
+    from robomodel.kinematics import _sincos
+
+    x = np.array(xs)
+    s, c = _sincos(x)
+    np.testing.assert_allclose(s, np.sin(x), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(c, np.cos(x), rtol=0, atol=1e-15)

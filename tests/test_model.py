@@ -495,3 +495,17 @@ def test_traversal_and_bulk_slow(steps: tuple, data: st.DataObject) -> None:
     t = m.traversal(base)
     assert list(zip(t.links, t.parents, t.joints, strict=True)) == oracle_traversal(m, base)
     assert rm.Model(**public_fields(m)) == m
+
+
+@given(model_steps(max_links=6, max_frames=0))
+def test_add_joint_and_link_equals_add_link_then_add_joint(steps: tuple) -> None:
+    """The fused builder gives the same value as add_link followed by add_joint (with the
+    joint's ends set to (existing, new)), and appends the same adjacency and offsets."""
+    m = replay(steps)
+    j = rm.RevoluteJoint(link1="x", link2="y", axis_in_link1=rm.Axis((0, 1, 0)))
+    fused = rm.add_joint_and_link(m, "L0", "jz", j, "Z", rm.Link())
+    placed = rm.joints.replace_joint(j, link1="L0", link2="Z")
+    two_steps = rm.add_joint(rm.add_link(m, "Z", rm.Link()), "jz", placed)
+    assert fused == two_steps and hash(fused) == hash(two_steps)
+    assert fused.neighbors("L0") == two_steps.neighbors("L0")
+    assert fused.neighbors("Z") == (rm.Neighbor(0, m.n_joints),)

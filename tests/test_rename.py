@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from strategies import decorated_models
@@ -35,6 +35,7 @@ def _references(m: rm.Model) -> set[str]:
     return refs
 
 
+@settings(max_examples=25)
 @given(decorated_models())
 def test_prefix_renames_every_name_and_every_reference(m: rm.Model) -> None:
     """prefix(m, p): every element name and every reference to one gains p; numbers unchanged."""
@@ -54,6 +55,7 @@ def test_prefix_renames_every_name_and_every_reference(m: rm.Model) -> None:
         assert fa.base_H_frame(i) == fb.base_H_frame(i)
 
 
+@settings(max_examples=25)
 @given(decorated_models(), st.data())
 def test_rename_back_is_identity(m: rm.Model, data: st.DataObject) -> None:
     """rename(rename(m, f), f^-1) == m for any injective renaming."""
@@ -211,3 +213,32 @@ def test_malformed_kept_xml_is_an_error() -> None:
     )
     with pytest.raises(rm.ModelError, match="well-formed"):
         prefix(m, "p_")
+
+
+def test_explain_runs_every_transformer_of_this_area() -> None:
+    """explain() knows rename, prefix, attach, change_base and reorder_joints."""
+    from functools import partial
+
+    from robomodel.transformers import explain
+    from robomodel.transformers.attach import attach
+    from robomodel.transformers.change_base import change_base
+    from robomodel.transformers.reorder_joints import reorder_joints
+
+    m = _two_link_model()
+    cases = [
+        (partial(rename, {"arm": "upper"}), "rename: renamed link 'arm': now 'upper'"),
+        (partial(prefix, text="l_"), "prefix: renamed joint 'wrist': now 'l_wrist'"),
+        (
+            partial(attach, prefix(m, "r_"), at_frame="tool", joint_name="mount"),
+            "attach: added joint 'mount'",
+        ),
+        (partial(change_base, new_base="hand"), "change_base: moved model 'default base'"),
+        (
+            partial(reorder_joints, order=["wrist", "shoulder"]),
+            "reorder_joints: reordered joint 'wrist': index 1 -> 0",
+        ),
+    ]
+    for step, line in cases:
+        out, report = explain(step, m)
+        assert any(str(c).startswith(line) for c in report.changes), (line, str(report))
+        assert isinstance(out, rm.Model)

@@ -17,7 +17,8 @@ from _idyntree_convert import idt, load_idt, model_from_idt, model_to_idt
 
 import robomodel as rm
 import robomodel.transformers as rt
-from robomodel.kinematics import center_of_mass, forward_kinematics
+from robomodel.dynamics import inverse_dynamics
+from robomodel.kinematics import JointState, center_of_mass, forward_kinematics
 
 pytestmark = pytest.mark.reference
 
@@ -137,6 +138,16 @@ def check_reduce(name: str) -> None:
     fk_a, fk_b = forward_kinematics(ours, q), forward_kinematics(m, q_full)
     for f in m.frame_names[::7] + list(m.link_names):
         assert close(fk_a.base_H_frame(f), fk_b.base_H_frame(f)), f
+    dq = np.array([0.1 * ((k % 5) - 2) for k in range(ours.n_dofs)])
+    ddq = np.array([0.2 * ((k % 3) - 1) for k in range(ours.n_dofs)])
+    full_v, full_a = np.zeros(m.n_dofs), np.zeros(m.n_dofs)
+    for jn in legs:
+        full_v[m.joint(jn).dof_offset] = dq[ours.joint(jn).dof_offset]
+        full_a[m.joint(jn).dof_offset] = ddq[ours.joint(jn).dof_offset]
+    tau = inverse_dynamics(ours, JointState(q, dq, ddq)).joint_torques
+    tau_full = inverse_dynamics(m, JointState(q_full, full_v, full_a)).joint_torques
+    for jn in legs:
+        assert abs(tau[ours.joint(jn).dof_offset] - tau_full[m.joint(jn).dof_offset]) < 1e-8, jn
 
 
 def check_normalize(name: str) -> None:

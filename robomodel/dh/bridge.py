@@ -283,9 +283,9 @@ def _common_normal(
     if max(abs(t_prev), abs(t_next)) > max_distance:
         gap = float(np.linalg.norm(foot_next - foot_prev))
         raise ModelError(
-            f"joints {name_prev!r} and {name_next!r} have skew axes only "
-            f"{math.asin(min(s, 1.0)):.3g} rad from parallel, {gap:.3g} m apart: their common "
-            f"normal (the DH x axis) lies "
+            f"joints {name_prev!r} and {name_next!r} have nearly parallel axes, "
+            f"{math.asin(min(s, 1.0)):.3g} rad apart and {gap:.3g} m from each other at their "
+            f"closest: their common normal (the DH x axis) lies "
             f"{max(abs(t_prev), abs(t_next)):.3g} m away along the axes, beyond max_distance="
             f"{max_distance} m, so the DH parameters would be ill-conditioned; if the axes are "
             "meant to be parallel raise parallel_tolerance above that angle, otherwise raise "

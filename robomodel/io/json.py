@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from robomodel.errors import ModelError
+from robomodel.errors import ModelError, RobomodelError
 from robomodel.joints import (
     FixedJoint,
     Joint,
@@ -463,7 +463,7 @@ def from_dict(data: Any) -> Model:
         )
     except JSONFormatError:
         raise
-    except (ValueError, TypeError) as err:
+    except (RobomodelError, ValueError, TypeError) as err:
         # A well-formed document that describes an invalid model (unknown link, loop, ...).
         raise JSONFormatError("", f"the model it describes is not valid: {err}") from err
 

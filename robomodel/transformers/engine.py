@@ -419,6 +419,8 @@ def lump(
         order = [k for _, k in lumped_frames] + [
             moved_frames[f.name] for f in frames if f.name in moved_frames
         ]
+        # Frames the input did not have (<link>_original_frame) go last.
+        order += sorted(set(moved_frames.values()) - set(order))
         out_frames = [out_frames[k] for k in order]
     final_frames = cast(list[Frame], out_frames)
     used = set(out_names)
@@ -428,6 +430,7 @@ def lump(
 
     # Joints, in the order given.
     out_joints: list[Joint] = []
+    moved_joints: list[tuple[int, Transform, Transform]] = []  # (position, X1, X2)
     kept_name_set = frozenset(kept_names)
     for jn, j in zip(kept_names, kept_idx, strict=True):
         old = joints[j]
@@ -439,14 +442,7 @@ def lump(
             changes["link1"] = n1
             changes["link2"] = n2
         if X1 is not _IDENTITY or X2 is not _IDENTITY:
-            rest = old.link1_H_link2
-            if X1 is not _IDENTITY:
-                rest = X1 @ rest
-            if X2 is not _IDENTITY:
-                rest = rest @ X2.inverse()
-            changes["link1_H_link2"] = rest
-            if not isinstance(old, FixedJoint) and X1 is not _IDENTITY:
-                changes["axis_in_link1"] = X1 @ old.axis_in_link1
+            moved_joints.append((len(out_joints), X1, X2))
         mimic = getattr(old, "mimic", None)
         if mimic is not None and mimic.joint not in kept_name_set:
             changes["mimic"] = None
@@ -459,6 +455,8 @@ def lump(
             if rec is not None:
                 rec.add("dropped", "mimic", jn, f"its leader {mimic.joint!r} is lumped")
         out_joints.append(replace_joint(old, **changes) if changes else old)
+    if moved_joints:
+        _reexpress_joints(out_joints, moved_joints)
 
     # Sensors, in input order; link sensors re-expressed in one batch.
     out_sensors: list[Sensor | None] = []
@@ -514,6 +512,31 @@ _EYE3 = np.eye(3)
 
 def _is_identity(T: Transform) -> bool:
     return not T.position.any() and bool((T.rotation == _EYE3).all())
+
+
+def _reexpress_joints(joints: list[Joint], moved: list[tuple[int, Transform, Transform]]) -> None:
+    """Re-express joints in new link frames, in place: ``rest' = X1 rest X2^-1``, axis ``X1 a``.
+
+    ``X1``/``X2`` are ``newLink_H_oldLink`` of the joint's link1/link2; one vectorised pass.
+    """
+    R1 = np.array([x1.rotation for _, x1, _ in moved])
+    p1 = np.array([x1.position for _, x1, _ in moved])
+    R2 = np.array([x2.rotation for _, _, x2 in moved])
+    p2 = np.array([x2.position for _, _, x2 in moved])
+    old = [joints[k] for k, _, _ in moved]
+    Rr = np.array([j.link1_H_link2.rotation for j in old])
+    pr = np.array([j.link1_H_link2.position for j in old])
+    R2t = R2.transpose(0, 2, 1)
+    R = R1 @ Rr @ R2t
+    RrR2t = Rr @ R2t
+    p = np.einsum("kij,kj->ki", R1, pr - np.einsum("kij,kj->ki", RrR2t, p2)) + p1
+    rests = _transforms(R, p)
+    for (k, x1, _), j, rest in zip(moved, old, rests, strict=True):
+        if isinstance(j, FixedJoint):
+            joints[k] = replace_joint(j, link1_H_link2=rest)
+        else:
+            axis = j.axis_in_link1 if x1 is _IDENTITY else x1 @ j.axis_in_link1
+            joints[k] = replace_joint(j, link1_H_link2=rest, axis_in_link1=axis)
 
 
 def _compose_many(A: Sequence[Transform], B: Sequence[Transform]) -> list[Transform]:

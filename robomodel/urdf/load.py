@@ -16,37 +16,43 @@ first, then document order), then its sensor frames (F/T, accelerometers, gyrosc
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from lxml import etree
 
 from robomodel.errors import RobomodelError, RobomodelWarning, URDFError, suggest
 from robomodel.joints import (
-    FixedJoint,
     Joint,
-    JointDynamics,
-    Mimic,
-    PositionLimits,
-    PrismaticJoint,
-    RevoluteJoint,
 )
 from robomodel.model import Extension, Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
-from robomodel.spatial import Transform, rotation_from_rpy, rpy_from_rotation
-from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, Vec3
+from robomodel.shapes import Material, Mesh, SolidShape
+from robomodel.spatial import Transform
+from robomodel.urdf._elements import (
+    _build_joint,
+    _Ctx,
+    _joint,
+    _link,
+    _material,
+    _RawJoint,
+    _RawLink,
+    _RawSensor,
+    _required,
+    _sensor,
+    _sourced,
+    canonical,
+)
+from robomodel.urdf._sourced import SourcedInertia
 from robomodel.urdf.errors import (
     URDFReferenceError,
     URDFSensorError,
     URDFSyntaxError,
     URDFTopologyError,
-    URDFUnsupportedError,
     URDFValueError,
 )
 from robomodel.urdf.options import LoadOptions
@@ -54,26 +60,6 @@ from robomodel.urdf.options import LoadOptions
 __all__ = ["load", "loads", "resolve_uri"]
 
 _DEFAULT_OPTIONS = LoadOptions()
-_ZERO3: Vec3 = (0.0, 0.0, 0.0)
-_EYE = np.eye(3)
-_EYE.setflags(write=False)
-_MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
-    "revolute": RevoluteJoint,
-    "continuous": RevoluteJoint,
-    "prismatic": PrismaticJoint,
-}
-_UNSUPPORTED_TYPES = {
-    "floating": "a floating joint (6 DOFs) is not a URDF tree joint robomodel models; remove it "
-    "and use the child as the base link",
-    "planar": "planar joints are not modelled; replace it with two prismatic joints and one "
-    "revolute joint",
-    "spherical": "spherical joints are not modelled; replace it with three revolute joints",
-    "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
-}
-_SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
-_FT_FRAMES = ("child", "parent", "sensor")
-_FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
-
 _local = threading.local()
 
 
@@ -177,629 +163,6 @@ def resolve_uri(model_or_dirs: Model | Iterable[str], uri: str) -> str:
     if uri.startswith("file://"):
         return uri[len("file://") :]
     return uri
-
-
-# ---------------------------------------------------------------------- parsing helpers
-class _Ctx:
-    __slots__ = ("exts", "file", "keep", "materials", "warned")
-
-    def __init__(self, file: str, keep: bool) -> None:
-        self.file = file
-        self.keep = keep
-        self.exts: list[Extension] = []
-        self.warned: list[str] = []
-
-    def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
-        line = el.sourceline if el is not None else None
-        return cls(reason, file=self.file, line=line, element=what)
-
-    def keep_ext(self, kind: str, owner: str, el: Any) -> None:
-        tag = el.tag
-        if not isinstance(tag, str):
-            return
-        if self.keep:
-            xml = etree.tostring(el, encoding="unicode", with_tail=False)
-            self.exts.append(Extension(owner_kind=kind, owner=owner, xml=xml, tag=tag))
-
-    def dropped(self, el: Any, where: str) -> None:
-        if isinstance(el.tag, str):
-            self.warned.append(f"line {el.sourceline}: <{el.tag}> inside {where}")
-
-
-def _floats(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = None) -> Any:
-    """Return the ``n`` numbers of attribute ``attr`` (``default`` when absent)."""
-    text = el.get(attr)
-    if text is None:
-        if default is None:
-            raise ctx.err(
-                URDFValueError, el, what, f"<{el.tag}> needs the attribute {attr!r} ({n} numbers)"
-            )
-        return default
-    parts = text.split()
-    if len(parts) != n:
-        raise ctx.err(
-            URDFValueError,
-            el,
-            what,
-            f"<{el.tag} {attr}={text!r}> must hold {n} number{'s' if n > 1 else ''}, "
-            f"got {len(parts)}",
-        )
-    try:
-        if "_" in text or not text.isascii():
-            raise ValueError
-        vals = tuple(map(float, parts))
-    except ValueError:
-        raise ctx.err(
-            URDFValueError,
-            el,
-            what,
-            f"<{el.tag} {attr}={text!r}> is not {n} decimal number{'s' if n > 1 else ''}",
-        ) from None
-    for v in vals:
-        if not math.isfinite(v):
-            raise ctx.err(
-                URDFValueError,
-                el,
-                what,
-                f"<{el.tag} {attr}={text!r}> holds a non-finite number; give finite values",
-            )
-    return vals
-
-
-def _vec3(ctx: _Ctx, el: Any, what: str, attr: str, default: Vec3) -> Vec3:
-    """The hot path of :func:`_floats` for three numbers; any doubt goes to the checked path."""
-    text = el.get(attr)
-    if text is None:
-        return default
-    try:
-        a, b, c = text.split()
-        v = (float(a), float(b), float(c))
-    except ValueError:
-        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
-    # x - x is 0.0 for a finite x and NaN otherwise; float() also takes "1_0" and non-ASCII
-    # digits, which a C parser would refuse.
-    if (v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0 or "_" in text or not text.isascii():
-        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
-    return v
-
-
-def _float(ctx: _Ctx, el: Any, what: str, attr: str, default: float | None = None) -> float:
-    text = el.get(attr)
-    if text is None and default is not None:
-        return default
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        v = math.nan
-    if v - v != 0.0 or "_" in text or not text.isascii():
-        checked: float = _floats(ctx, el, what, attr, 1)[0]  # raises with a precise message
-        return checked
-    return v
-
-
-def _required(ctx: _Ctx, el: Any, what: str, attr: str) -> str:
-    v = el.get(attr)
-    if v is None or not v.strip():
-        raise ctx.err(URDFValueError, el, what, f"<{el.tag}> needs a non-empty {attr!r} attribute")
-    return str(v)
-
-
-def _sourced(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTransform:
-    r, q, y = rpy
-    if (
-        r == 0.0
-        and q == 0.0
-        and y == 0.0
-        and rpy == _ZERO3
-        and not (
-            math.copysign(1.0, r) < 0 or math.copysign(1.0, q) < 0 or math.copysign(1.0, y) < 0
-        )
-    ):
-        flat = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, xyz[0], xyz[1], xyz[2]]
-    else:
-        # rotation_from_rpy's formulas, written into one buffer with the position so that a
-        # single array holds the whole transform (this runs for every <origin>).
-        cr, sr = math.cos(r), math.sin(r)
-        cp, sp = math.cos(q), math.sin(q)
-        cy, sy = math.cos(y), math.sin(y)
-        flat = [
-            cy * cp,
-            cy * sp * sr - sy * cr,
-            cy * sp * cr + sy * sr,
-            sy * cp,
-            sy * sp * sr + cy * cr,
-            sy * sp * cr - cy * sr,
-            -sp,
-            cp * sr,
-            cp * cr,
-            xyz[0],
-            xyz[1],
-            xyz[2],
-        ]
-    buf = np.array(flat)
-    R = buf[:9].reshape(3, 3)
-    p = buf[9:]
-    if inverted:
-        Rt = R.T.copy()
-        R, p = Rt, -(Rt @ p)
-    R.setflags(write=False)
-    p.setflags(write=False)
-    t = object.__new__(SourcedTransform)
-    set_ = object.__setattr__
-    set_(t, "rotation", R)
-    set_(t, "position", p)
-    set_(t, "urdf_origin", (xyz, rpy, inverted))
-    return t
-
-
-_IDENTITY_ORIGIN = _sourced(_ZERO3, _ZERO3)
-
-
-def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
-    if el is None:
-        return _IDENTITY_ORIGIN
-    xs = el.get("xyz")
-    rs = el.get("rpy")
-    try:
-        if xs is None:
-            xyz = _ZERO3
-        else:
-            a, b, c = xs.split()
-            xyz = (float(a), float(b), float(c))
-        if rs is None:
-            rpy = _ZERO3
-        else:
-            a, b, c = rs.split()
-            rpy = (float(a), float(b), float(c))
-    except ValueError:
-        xyz = rpy = (math.nan, 0.0, 0.0)
-    check = xyz[0] - xyz[0] + xyz[1] - xyz[1] + xyz[2] - xyz[2]
-    check += rpy[0] - rpy[0] + rpy[1] - rpy[1] + rpy[2] - rpy[2]
-    if (
-        check != 0.0
-        or (xs is not None and ("_" in xs or not xs.isascii()))
-        or (rs is not None and ("_" in rs or not rs.isascii()))
-    ):
-        # The checked path finds the culprit and raises with a precise message.
-        xyz = _floats(ctx, el, what, "xyz", 3, _ZERO3)
-        rpy = _floats(ctx, el, what, "rpy", 3, _ZERO3)
-    if xyz is _ZERO3 and rpy is _ZERO3:
-        return _IDENTITY_ORIGIN
-    return _sourced(xyz, rpy)
-
-
-def canonical(T: Transform) -> SourcedTransform:
-    """Return the transform URDF text reproduces for ``T`` (``T`` moved by at most an ulp).
-
-    Used for transforms the loader composes itself (shapes and sensors of fake links), so that
-    a loaded model is exactly what writing and reading it again gives.
-    """
-    rpy = rpy_from_rotation(T.rotation)
-    xyz = (float(T.position[0]), float(T.position[1]), float(T.position[2]))
-    return _sourced(xyz, rpy)
-
-
-def _single(ctx: _Ctx, seen: set[str], el: Any, what: str) -> None:
-    tag = el.tag
-    if tag in seen:
-        raise ctx.err(
-            URDFValueError, el, what, f"a second <{tag}>; give at most one <{tag}> per element"
-        )
-    seen.add(tag)
-
-
-# ---------------------------------------------------------------------- element parsers
-def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
-    origin = mass_el = inertia_el = None
-    seen: set[str] = set()
-    for ch in el:
-        tag = ch.tag
-        if tag == "origin":
-            _single(ctx, seen, ch, what)
-            origin = ch
-        elif tag == "mass":
-            _single(ctx, seen, ch, what)
-            mass_el = ch
-        elif tag == "inertia":
-            _single(ctx, seen, ch, what)
-            inertia_el = ch
-        else:
-            ctx.dropped(ch, f"the <inertial> of {what}")
-    if mass_el is None:
-        raise ctx.err(
-            URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
-        )
-    m = _float(ctx, mass_el, what, "value")
-    xyz = _ZERO3 if origin is None else _vec3(ctx, origin, what, "xyz", _ZERO3)
-    rpy = _ZERO3 if origin is None else _vec3(ctx, origin, what, "rpy", _ZERO3)
-    if inertia_el is None:
-        six: tuple[float, ...] = (0.0,) * 6
-    else:
-        six = tuple(
-            _float(ctx, inertia_el, what, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-        )
-    return _make_inertia(m, xyz, rpy, six)
-
-
-def _make_inertia(m: float, xyz: Vec3, rpy: Vec3, six: tuple[float, ...]) -> SourcedInertia:
-    ixx, ixy, ixz, iyy, iyz, izz = six
-    I_C = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-    if rpy != _ZERO3:
-        R = rotation_from_rpy(rpy[0], rpy[1], rpy[2])
-        I_C = R @ I_C @ R.T
-    c = np.array(xyz, dtype=np.float64)
-    h = m * c
-    # The same arithmetic as SpatialInertia.from_com, without its argument checks.
-    I_O = I_C.copy() if m == 0.0 else I_C - (np.outer(h, h) - float(h @ h) * np.eye(3)) / m
-    inertia = cast(SourcedInertia, SourcedInertia._raw(m, h, I_O))
-    object.__setattr__(inertia, "urdf_inertial", (m, xyz, rpy, six))
-    return inertia
-
-
-def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> Material:
-    name = el.get("name", "")
-    rgba = texture = None
-    for ch in el:
-        tag = ch.tag
-        if tag == "color":
-            rgba = _floats(ctx, ch, what, "rgba", 4)
-        elif tag == "texture":
-            texture = ch.get("filename", "")
-        else:
-            ctx.dropped(ch, f"a <material> of {what}")
-    if rgba is None and texture is None and db is not None:
-        # A reference to a robot-level material; an unknown name stays a name-only material
-        # (iDynTree drops the shapes after it, which loses data).
-        found = db.get(name)
-        if found is not None:
-            return found
-    return Material(name=name, rgba=rgba, texture=texture)
-
-
-def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
-    shapes = [ch for ch in el if isinstance(ch.tag, str)]
-    if len(shapes) != 1:
-        raise ctx.err(
-            URDFValueError,
-            el,
-            what,
-            f"<geometry> must hold exactly one shape (box, cylinder, sphere or mesh), got "
-            f"{len(shapes)}",
-        )
-    g = shapes[0]
-    tag = g.tag
-    if tag == "box":
-        x, y, z = _floats(ctx, g, what, "size", 3)
-        dims: tuple[float, ...] = (x, y, z)
-    elif tag == "cylinder":
-        dims = (_float(ctx, g, what, "radius"), _float(ctx, g, what, "length"))
-    elif tag == "sphere":
-        dims = (_float(ctx, g, what, "radius"),)
-    elif tag == "mesh":
-        filename = _required(ctx, g, what, "filename")
-        scale = _floats(ctx, g, what, "scale", 3, (1.0, 1.0, 1.0))
-        return Mesh(filename, scale)
-    else:
-        return None  # not modelled: the caller keeps the whole element verbatim
-    if any(d < 0.0 for d in dims):
-        raise ctx.err(URDFValueError, g, what, f"<{tag}> dimensions must be >= 0, got {list(dims)}")
-    if tag == "box":
-        return Box(*dims)
-    if tag == "cylinder":
-        return Cylinder(*dims)
-    return Sphere(dims[0])
-
-
-def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape | None:
-    origin = geometry = material = None
-    seen: set[str] = set()
-    for ch in el:
-        tag = ch.tag
-        if tag == "origin":
-            _single(ctx, seen, ch, what)
-            origin = ch
-        elif tag == "geometry":
-            _single(ctx, seen, ch, what)
-            geometry = ch
-        elif tag == "material":
-            _single(ctx, seen, ch, what)
-            material = ch
-        else:
-            ctx.dropped(ch, f"a <{el.tag}> of {what}")
-    if geometry is None:
-        raise ctx.err(URDFValueError, el, what, f"<{el.tag}> has no <geometry>; add one")
-    g = _geometry(ctx, geometry, what)
-    if g is None:
-        return None
-    return SolidShape(
-        geometry=g,
-        name=el.get("name") or None,
-        link_H_geometry=_origin(ctx, origin, what),
-        material=None if material is None else _material(ctx, material, what, db),
-    )
-
-
-class _RawLink:
-    __slots__ = ("collisions", "el", "inertia", "name", "visuals")
-
-    def __init__(self, name: str, el: Any) -> None:
-        self.name = name
-        self.el = el
-        self.inertia: SourcedInertia | None = None
-        self.visuals: list[SolidShape] = []
-        self.collisions: list[SolidShape] = []
-
-
-def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
-    name = el.get("name")
-    if not name or name.isspace():
-        name = _required(ctx, el, "link", "name")
-    what = f"link {name!r}"
-    raw = _RawLink(name, el)
-    for ch in el:
-        tag = ch.tag
-        if tag == "inertial":
-            if raw.inertia is not None:
-                raise ctx.err(URDFValueError, ch, what, "a second <inertial>; give one")
-            raw.inertia = _inertial(ctx, ch, what)
-        elif tag == "visual" or tag == "collision":
-            s = _shape(ctx, ch, what, db)
-            if s is None:
-                ctx.keep_ext("link", name, ch)
-            elif tag == "visual":
-                raw.visuals.append(s)
-            else:
-                raw.collisions.append(s)
-        else:
-            ctx.keep_ext("link", name, ch)
-    return raw
-
-
-class _RawJoint:
-    __slots__ = (
-        "axis",
-        "axis_el",
-        "child",
-        "dynamics",
-        "el",
-        "kind",
-        "limit",
-        "mimic",
-        "name",
-        "origin",
-        "parent",
-    )
-
-    def __init__(self, name: str, kind: str, el: Any) -> None:
-        self.name = name
-        self.kind = kind
-        self.el = el
-        self.origin: SourcedTransform = _IDENTITY_ORIGIN
-        self.parent = ""
-        self.child = ""
-        self.axis: Vec3 = (1.0, 0.0, 0.0)
-        self.axis_el: Any = None
-        self.limit: Any = None
-        self.dynamics: Any = None
-        self.mimic: Mimic | None = None
-
-
-def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
-    name = el.get("name")
-    if not name or name.isspace():
-        name = _required(ctx, el, "joint", "name")
-    what = f"joint {name!r}"
-    kind = el.get("type")
-    if kind is None:
-        raise ctx.err(
-            URDFValueError,
-            el,
-            what,
-            "<joint> needs a 'type' attribute (fixed, revolute, continuous or prismatic)",
-        )
-    if kind in _UNSUPPORTED_TYPES:
-        raise ctx.err(URDFUnsupportedError, el, what, f"type {kind!r}: {_UNSUPPORTED_TYPES[kind]}")
-    if kind != "fixed" and kind not in _MOVING_TYPES:
-        raise ctx.err(
-            URDFValueError,
-            el,
-            what,
-            f"unknown joint type {kind!r}; use fixed, revolute, continuous or prismatic",
-        )
-    raw = _RawJoint(name, kind, el)
-    moving = kind != "fixed"
-    seen: set[str] = set()
-    for ch in el:
-        tag = ch.tag
-        if tag == "origin":
-            if tag in seen:
-                _single(ctx, seen, ch, what)
-            seen.add(tag)
-            raw.origin = _origin(ctx, ch, what)
-        elif tag == "parent" or tag == "child":
-            if tag in seen:
-                _single(ctx, seen, ch, what)
-            seen.add(tag)
-            ref = ch.get("link")
-            if not ref or ref.isspace():
-                ref = _required(ctx, ch, what, "link")
-            if tag == "parent":
-                raw.parent = ref
-            else:
-                raw.child = ref
-        elif moving and tag == "axis":
-            _single(ctx, seen, ch, what)
-            raw.axis = _vec3(ctx, ch, what, "xyz", (1.0, 0.0, 0.0))
-            raw.axis_el = ch
-        elif moving and tag == "limit":
-            _single(ctx, seen, ch, what)
-            raw.limit = ch
-        elif moving and tag == "dynamics":
-            _single(ctx, seen, ch, what)
-            raw.dynamics = ch
-        elif tag == "mimic":
-            _single(ctx, seen, ch, what)
-            raw.mimic = Mimic(
-                joint=_required(ctx, ch, what, "joint"),
-                multiplier=_float(ctx, ch, what, "multiplier", 1.0),
-                offset=_float(ctx, ch, what, "offset", 0.0),
-            )
-            ctx.keep_ext("joint", name, ch)
-        else:
-            ctx.keep_ext("joint", name, ch)
-    for tag in ("parent", "child"):
-        if tag not in seen:
-            raise ctx.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
-    if raw.parent == raw.child:
-        raise ctx.err(
-            URDFTopologyError,
-            el,
-            what,
-            f"parent and child are both {raw.parent!r}; a joint connects two different links",
-        )
-    return raw
-
-
-def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
-    what = f"joint {raw.name!r}"
-    if raw.kind == "fixed":
-        return FixedJoint(link1=raw.parent, link2=raw.child, link1_H_link2=raw.origin)
-    cls = _MOVING_TYPES[raw.kind]
-    u = np.array(raw.axis, dtype=np.float64)
-    norm = float(np.linalg.norm(u))
-    if norm < 1e-12:
-        raise ctx.err(
-            URDFValueError,
-            raw.axis_el,
-            what,
-            f"<axis xyz={raw.el.find('axis').get('xyz')!r}> is a zero vector; give the motion "
-            "axis, e.g. '0 0 1'",
-        )
-    T = raw.origin
-    R = T.rotation
-    axis = SourcedAxis._raw(R @ (u / norm), R @ np.zeros(3) + T.position)
-    object.__setattr__(axis, "urdf_axis", (raw.axis, T))
-    limits = PositionLimits()
-    effort = velocity = math.inf
-    lim = raw.limit
-    if lim is not None:
-        lower = lim.get("lower")
-        upper = lim.get("upper")
-        lo = _float(ctx, lim, what, "lower", 0.0)
-        hi = _float(ctx, lim, what, "upper", 0.0)
-        effort = _float(ctx, lim, what, "effort", math.inf)
-        velocity = _float(ctx, lim, what, "velocity", math.inf)
-        if lo > hi:
-            raise ctx.err(
-                URDFValueError,
-                lim,
-                what,
-                f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
-            )
-        if raw.kind == "continuous":
-            # B3: a continuous joint never gets position limits; keep given numbers disabled.
-            limits = PositionLimits(
-                enabled=False,
-                lower=-math.inf if lower is None else lo,
-                upper=math.inf if upper is None else hi,
-            )
-        else:
-            limits = PositionLimits(enabled=True, lower=lo, upper=hi)
-    dyn = raw.dynamics
-    dynamics = (
-        JointDynamics()
-        if dyn is None
-        else JointDynamics(
-            kind="urdf",
-            damping=_float(ctx, dyn, what, "damping", 0.0),
-            static_friction=_float(ctx, dyn, what, "friction", 0.0),
-        )
-    )
-    return cls(
-        link1=raw.parent,
-        link2=raw.child,
-        link1_H_link2=T,
-        axis_in_link1=axis,
-        limits=limits,
-        effort_limit=effort,
-        velocity_limit=velocity,
-        dynamics=dynamics,
-        mimic=raw.mimic,
-    )
-
-
-class _RawSensor:
-    __slots__ = ("direction", "el", "frame", "kind", "name", "origin", "parent_attr", "parent_el")
-
-    def __init__(self, name: str, kind: str, el: Any) -> None:
-        self.name = name
-        self.kind = kind
-        self.el = el
-        self.origin: SourcedTransform = _IDENTITY_ORIGIN
-        self.parent_el: Any = None
-        self.parent_attr = ""
-        self.frame = ""
-        self.direction = ""
-
-
-def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
-    name = _required(ctx, el, "sensor", "name")
-    what = f"sensor {name!r}"
-    kind = _required(ctx, el, what, "type")
-    if kind not in _SENSOR_TYPES:
-        ctx.keep_ext("robot", "", el)
-        return None
-    raw = _RawSensor(name, kind, el)
-    seen: set[str] = set()
-    want = "joint" if kind == "force_torque" else "link"
-    for ch in el:
-        tag = ch.tag
-        if tag == "parent":
-            _single(ctx, seen, ch, what)
-            raw.parent_el = ch
-            raw.parent_attr = _required(ctx, ch, what, want)
-        elif tag == "origin":
-            _single(ctx, seen, ch, what)
-            raw.origin = _origin(ctx, ch, what)
-        elif tag == "force_torque" and kind == "force_torque":
-            _single(ctx, seen, ch, what)
-            for sub in ch:
-                if sub.tag == "frame":
-                    raw.frame = (sub.text or "").strip()
-                elif sub.tag == "measure_direction":
-                    raw.direction = (sub.text or "").strip()
-                else:
-                    ctx.dropped(sub, f"the <force_torque> of {what}")
-            if raw.frame not in _FT_FRAMES:
-                raise ctx.err(
-                    URDFSensorError,
-                    ch,
-                    what,
-                    f"<frame>{raw.frame}</frame> must be one of child, parent, sensor",
-                )
-            if raw.direction not in _FT_DIRECTIONS:
-                raise ctx.err(
-                    URDFSensorError,
-                    ch,
-                    what,
-                    f"<measure_direction>{raw.direction}</measure_direction> must be "
-                    "parent_to_child or child_to_parent",
-                )
-        else:
-            ctx.keep_ext("sensor", name, ch)
-    if raw.parent_el is None:
-        raise ctx.err(
-            URDFSensorError, el, what, f"<sensor type={kind!r}> needs <parent {want}=...>"
-        )
-    if kind == "force_torque" and "force_torque" not in seen:
-        raise ctx.err(
-            URDFSensorError,
-            el,
-            what,
-            "a force_torque sensor needs <force_torque><frame>..</frame>"
-            "<measure_direction>..</measure_direction></force_torque>",
-        )
-    return raw
 
 
 # ---------------------------------------------------------------------- the document
@@ -1007,10 +370,16 @@ def _build(
                 rj = joints[adj[i][0][1]]
                 fake[i] = rj.kind == "fixed" and rj.name not in ft_joints
         for i in range(n):
-            # Two massless links joined by a fixed joint: both look fake; keep both as links.
-            if fake[i] and fake[adj[i][0][0]]:
-                fake[i] = False
-                fake[adj[i][0][0]] = False
+            # Two massless links joined by a fixed joint (the whole model): both look fake and
+            # iDynTree fails. robomodel keeps one as the link: the one with an <inertial> if
+            # only one has it (exported frames are bare links), else the child.
+            if not fake[i]:
+                continue
+            o = adj[i][0][0]
+            if fake[o]:
+                has_i, has_o = links[i].inertia is not None, links[o].inertia is not None
+                keep = (i if has_i else o) if has_i != has_o else (i if parent_joint[i] >= 0 else o)
+                fake[keep] = False
     base = adj[root_i][0][0] if fake[root_i] else root_i
 
     # iDynTree's traversal (§3.1) over the links that stay links.

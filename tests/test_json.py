@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import json
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import SLOW, decorated_models
+
+import robomodel as rm
+from robomodel.io import SCHEMA_VERSION, JSONFormatError, from_json, to_dict, to_json
+from robomodel.kinematics import forward_kinematics
+
+
+@settings(max_examples=30)
+@given(decorated_models())
+def test_json_round_trip_is_exact(m: rm.Model) -> None:
+    """from_json(to_json(m)) == m, bit for bit (floats, infinities, shapes, sensors, XML)."""
+    text = to_json(m)
+    back = from_json(text)
+    assert back == m
+    assert to_json(back) == text
+    # Bit-exact arrays, not just ==: -0.0 and 0.0 compare equal, so compare bytes.
+    for a, b in zip(m.joints, back.joints, strict=True):
+        assert a.link1_H_link2.rotation.tobytes() == b.link1_H_link2.rotation.tobytes()
+    assert back.inertial_parameters().tobytes() == m.inertial_parameters().tobytes()
+    json.loads(text, parse_constant=_no_constants)  # strict JSON: no NaN/Infinity literals
+
+
+@pytest.mark.slow
+@SLOW
+@given(decorated_models())
+def test_json_round_trip_slow(m: rm.Model) -> None:
+    """The exact round trip, with many more examples."""
+    assert from_json(to_json(m, indent=2)) == m
+
+
+def _no_constants(name: str) -> None:
+    raise AssertionError(f"non-standard JSON constant {name}")
+
+
+@settings(max_examples=30)
+@given(decorated_models())
+def test_pickle_round_trip_is_exact_and_usable(m: rm.Model) -> None:
+    """pickle.loads(pickle.dumps(m)) == m, and the copy answers queries like the original."""
+    back = pickle.loads(pickle.dumps(m))
+    assert back == m and hash(back) == hash(m)
+    assert back.traversal() == m.traversal()
+    q = np.linspace(-1, 1, m.n_pos_coords)
+    assert np.array_equal(
+        forward_kinematics(back, q).base_H_link, forward_kinematics(m, q).base_H_link
+    )
+
+
+def test_schema_fixed_example() -> None:
+    # Hand-written expectation of the schema in docs/json-schema.md.
+    m = rm.add_link(rm.Model(name="r"), "a", rm.Link(rm.SpatialInertia.from_com(2.0, (0, 0, 0.5))))
+    j = rm.RevoluteJoint(link1="a", link2="b", axis_in_link1=rm.Axis((0, 0, 1)))
+    m = rm.add_joint_and_link(m, "a", "j", j, "b")
+    d = to_dict(m)
+    assert d["format"] == "robomodel" and d["version"] == SCHEMA_VERSION == 1
+    assert d["links"][0] == {
+        "name": "a",
+        "mass": 2.0,
+        "first_moment": [0.0, 0.0, 1.0],
+        "rotational_inertia": [[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.0]],
+    }
+    jd = d["joints"][0]
+    assert jd["type"] == "revolute" and jd["axis"] == {
+        "direction": [0.0, 0.0, 1.0],
+        "origin": [0.0, 0.0, 0.0],
+    }
+    assert jd["limits"] == {"enabled": False, "lower": "-inf", "upper": "inf"}
+    assert jd["effort_limit"] == "inf" and jd["mimic"] is None
+    assert "pos_coord_offset" not in jd  # derived, recomputed on load
+    assert d["default_base"] == "a" and d["visuals"] == [[], []]
+
+
+def test_floats_are_written_with_repr() -> None:
+    x = 0.1 + 0.2  # 0.30000000000000004: needs all 17 digits
+    m = rm.add_link(rm.Model(), "a", rm.Link(rm.SpatialInertia(x, (0, 0, 0), np.zeros((3, 3)))))
+    assert '"mass": 0.30000000000000004' in to_json(m)
+    assert from_json(to_json(m)).link("a").mass == x
+    assert (
+        math.copysign(
+            1.0,
+            from_json(
+                to_json(rm.add_frame(m, "a", "f", rm.Transform.from_translation((-0.0, 0, 0))))
+            )
+            .frames[0]
+            .link_H_frame.position[0],
+        )
+        == -1.0
+    )
+
+
+def test_errors_name_the_place() -> None:
+    m = rm.add_link(rm.Model(), "a")
+    good = to_dict(m)
+    with pytest.raises(JSONFormatError, match="not valid JSON"):
+        from_json("{")
+    with pytest.raises(JSONFormatError, match="not a robomodel model"):
+        from_json(json.dumps({**good, "format": "other"}))
+    with pytest.raises(JSONFormatError, match="newer than this robomodel"):
+        from_json(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
+    with pytest.raises(JSONFormatError, match=r"at links\[0\]: missing key 'rotational_inertia'"):
+        from_json(json.dumps({**good, "links": [{"name": "a"}]}))
+    bad_joint = {
+        "name": "j",
+        "type": "ball",
+        "link1": "a",
+        "link2": "b",
+        "link1_H_link2": {"rotation": np.eye(3).tolist(), "position": [0, 0, 0]},
+    }
+    with pytest.raises(JSONFormatError, match=r"joints\[0\].*unknown joint type 'ball'"):
+        from_json(json.dumps({**good, "joints": [bad_joint]}))
+    with pytest.raises(JSONFormatError, match=r"not valid: .*'b'"):
+        from_json(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
+    with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected finite numbers"):
+        from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
+    assert issubclass(JSONFormatError, rm.ModelError)
