@@ -46,6 +46,7 @@ def idyntree_chain(chain: object) -> object:
         link = dh(k)
         link.A, link.D, link.Alpha, link.Offset = lk.a, lk.d, lk.alpha, lk.offset
         link.Min, link.Max = lk.min, lk.max
+        dh.setDOFName(k, f"joint{k}")  # iDynTree names the joints after these; empty ones clash
     return dh
 
 

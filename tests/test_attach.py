@@ -323,7 +323,10 @@ def test_same_kinematics_as_pinocchio_append_model() -> None:
         warnings.simplefilter("ignore", rm.RobomodelWarning)
         merged = to_pinocchio(attach(arm, grip, at_frame="tool0", pose=pose))
         pa, pg = to_pinocchio(arm), to_pinocchio(grip)
-    se3 = pin.SE3(np.array(pose.rotation), np.array(pose.position))
+    # The exporter writes the gripper base's first additional frame ('tcp') as a fake URDF root
+    # (iDynTree's default), so Pinocchio's gripper universe is 'tcp', not 'palm'.
+    universe = pose @ grip.frame_transform("tcp")
+    se3 = pin.SE3(np.array(universe.rotation), np.array(universe.position))
     appended = pin.appendModel(pa, pg, pa.getFrameId("tool0"), se3)
     q = {"j1": 0.7, "slide": 0.05}
     poses = []

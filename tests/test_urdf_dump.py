@@ -287,3 +287,24 @@ def test_dump_writes_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     dump(m, path)
     assert path.read_text() == dumps(m)
     assert load(path) == loads(dumps(m))
+
+
+def test_frames_keep_their_original_joint_name_and_kept_elements() -> None:
+    """A fake link's fixed joint keeps its name (not <frame>_fixed_joint) and its elements."""
+    text = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="tool"><gazebo_marker/></link>
+  <link name="tip"/>
+  <joint name="a_to_tool" type="fixed"><origin xyz="0 0 1"/><parent link="a"/>
+    <child link="tool"/><dynamics damping="0.1"/></joint>
+  <joint name="tip_fixed_joint" type="fixed"><parent link="a"/><child link="tip"/></joint>
+</robot>"""
+    m = loads(text)
+    assert m.frame_names == ["tool", "tip"]
+    out = dumps(m, options=ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False))
+    assert '<joint name="a_to_tool" type="fixed">' in out
+    assert '<link name="tool">\n    <gazebo_marker/>\n  </link>' in out
+    assert '<dynamics damping="0.1"/>' in out
+    assert '<joint name="tip_fixed_joint" type="fixed">' in out
+    assert loads(out) == m

@@ -236,10 +236,21 @@ class DHChain:
         return int(i)
 
     def _matrices(self, upto: int) -> list[FloatArray]:
+        # All link transforms are built in one vectorised pass; the product is then a short loop
+        # of 4x4 products. This is several times faster than composing Transform values.
+        links = self.links[: upto + 1]
+        p = np.array([(lk.a, lk.d, lk.alpha, lk.angle + lk.offset) for lk in links])
+        a, d, alpha, theta = p.T
+        ct, st, ca, sa = np.cos(theta), np.sin(theta), np.cos(alpha), np.sin(alpha)
+        M = np.zeros((len(links), 4, 4))
+        M[:, 0, 0], M[:, 0, 1], M[:, 0, 2], M[:, 0, 3] = ct, -st * ca, st * sa, a * ct
+        M[:, 1, 0], M[:, 1, 1], M[:, 1, 2], M[:, 1, 3] = st, ct * ca, -ct * sa, a * st
+        M[:, 2, 1], M[:, 2, 2], M[:, 2, 3] = sa, ca, d
+        M[:, 3, 3] = 1.0
         H = self.H0.as_matrix()
         out = []
-        for link in self.links[: upto + 1]:
-            H = H @ _dh_matrix(link.a, link.d, link.alpha, link.angle + link.offset)
+        for k in range(len(links)):
+            H = H @ M[k]
             out.append(H)
         if upto == len(self.links) - 1:
             out[-1] = out[-1] @ self.HN.as_matrix()

@@ -54,6 +54,7 @@ _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
 _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
+
 # ---------------------------------------------------------------------- parsing helpers
 class _Ctx:
     __slots__ = ("exts", "file", "keep", "materials", "warned")
@@ -701,5 +702,3 @@ def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
             "<measure_direction>..</measure_direction></force_torque>",
         )
     return raw
-
-

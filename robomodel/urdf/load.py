@@ -26,9 +26,7 @@ import numpy as np
 from lxml import etree
 
 from robomodel.errors import RobomodelError, RobomodelWarning, URDFError, suggest
-from robomodel.joints import (
-    Joint,
-)
+from robomodel.joints import Joint
 from robomodel.model import Extension, Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import Material, Mesh, SolidShape
