@@ -581,21 +581,74 @@ def _derive_and_validate(m: Model) -> None:
         raise UnknownNameError("link", m.default_base, lmap)
     base = m.default_base if m.default_base is not None else (m.link_names[0] if n else None)
 
-    # Replay the joints through the incremental path so that offsets, adjacency and loop checks
-    # are exactly those of add_joint.
-    shell = Model(
-        link_names=m.link_names,
-        links=m.links,
-        default_base=base,
-        _lmap=NameIndex.build(m.link_names),
-        _jmap=NameIndex.build(()),
-        _fmap=NameIndex.build(()),
-        _smap=NameIndex.build(()),
-        _comp=pvector([-1] * n),
-        _counts=(0, 0),
-    )
-    for jn, j in zip(m.joint_names, m.joints, strict=True):
-        shell = add_joint(shell, jn, j)
+    # One pass over the joints with a local union-find: the same checks and offsets as add_joint,
+    # without building an intermediate model per joint (transformers and loaders build whole
+    # models through this constructor, so it is on their hot path).
+    uf = [-1] * n
+
+    def root(i: int) -> int:
+        while uf[i] >= 0:
+            i = uf[i]
+        return i
+
+    jmap: dict[str, int] = {}
+    placed_joints: list[Joint] = []
+    npos = ndof = 0
+    for jn, joint in zip(m.joint_names, m.joints, strict=True):
+        _check_name(jn, "joint")
+        if not isinstance(joint, (FixedJoint, *_MOVING)):
+            raise ModelError(
+                f"joint {jn!r}: expected a FixedJoint, RevoluteJoint or PrismaticJoint, "
+                f"got {type(joint).__name__}"
+            )
+        if jn in jmap:
+            raise DuplicateNameError("joint", jn)
+        l1 = lmap.get(joint.link1)
+        l2 = lmap.get(joint.link2)
+        for ln, li in ((joint.link1, l1), (joint.link2, l2)):
+            if li is None:
+                raise UnknownNameError(
+                    "link", ln, lmap, hint=f"joint {jn!r} needs it; add the link first"
+                )
+        assert l1 is not None and l2 is not None
+        r1, r2 = root(l1), root(l2)
+        if r1 == r2:
+            other = next(
+                (
+                    k
+                    for k, o in enumerate(placed_joints)
+                    if {o.link1, o.link2} == {joint.link1, joint.link2}
+                ),
+                None,
+            )
+            if other is not None:
+                raise TopologyError(
+                    f"joint {jn!r}: links {joint.link1!r} and {joint.link2!r} are already "
+                    f"connected by joint {m.joint_names[other]!r}; a model has at most one "
+                    "joint between two links"
+                )
+            raise TopologyError(
+                f"joint {jn!r} between {joint.link1!r} and {joint.link2!r} would close a "
+                "kinematic loop; robomodel models trees only (replace the joint or remove it)"
+            )
+        k1, k2 = uf[r1], uf[r2]
+        if k1 > k2:
+            uf[r1] = r2
+        elif k1 < k2:
+            uf[r2] = r1
+        else:
+            uf[r2] = r1
+            uf[r1] = k1 - 1
+        if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
+            joint = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
+        placed_joints.append(joint)
+        jmap[jn] = len(placed_joints) - 1
+        npos += joint.n_pos_coords
+        ndof += joint.n_dofs
+    joints_changed = any(a is not b for a, b in zip(placed_joints, m.joints, strict=True))
+    shell = m
+    object.__setattr__(shell, "_lmap", NameIndex.build(m.link_names))
+    object.__setattr__(shell, "_jmap", NameIndex.build(m.joint_names))
     smap: dict[str, int] = {}
     for k, s in enumerate(m.sensors):
         if s.name in smap:
@@ -612,17 +665,16 @@ def _derive_and_validate(m: Model) -> None:
             f"{len(visuals)} and {len(collisions)}"
         )
     set_ = object.__setattr__
-    set_(m, "joints", shell.joints)
+    if joints_changed:
+        set_(m, "joints", pvector(placed_joints))
     set_(m, "default_base", base)
     set_(m, "visuals", pvector(_pv(v) for v in visuals))
     set_(m, "collisions", pvector(_pv(v) for v in collisions))
-    set_(m, "_lmap", shell._lmap)
-    set_(m, "_jmap", shell._jmap)
     set_(m, "_fmap", NameIndex.build(fmap))
     set_(m, "_smap", NameIndex.build(smap))
     set_(m, "_nbrs", None)
-    set_(m, "_comp", shell._comp)
-    set_(m, "_counts", shell._counts)
+    set_(m, "_comp", pvector(uf))
+    set_(m, "_counts", (npos, ndof))
 
 
 def _adjacency(m: Model) -> tuple[tuple[Neighbor, ...], ...]:

@@ -171,6 +171,25 @@ class Transform:
         """Return the roll-pitch-yaw angles of the rotation (iDynTree's ``asRPY`` rule)."""
         return rpy_from_rotation(self.rotation)
 
+    @classmethod
+    def _raw_many(cls, rotations: FloatArray, positions: FloatArray) -> list[Transform]:
+        """Return one transform per row of stacked ``(N, 3, 3)`` rotations and ``(N, 3)`` positions.
+
+        Internal: the rows become read-only views of private copies, without per-row checks.
+        """
+        R = np.array(rotations, dtype=np.float64)
+        p = np.array(positions, dtype=np.float64)
+        R.setflags(write=False)
+        p.setflags(write=False)
+        out = []
+        new, set_ = object.__new__, object.__setattr__
+        for k in range(R.shape[0]):
+            t = new(cls)
+            set_(t, "rotation", R[k])
+            set_(t, "position", p[k])
+            out.append(t)
+        return out
+
     def inverse(self) -> Transform:
         """Return ``B_H_A`` for this ``A_H_B``."""
         Rt = self.rotation.T.copy()
@@ -237,7 +256,8 @@ class Transform:
         )
 
     def __hash__(self) -> int:
-        return hash((self.rotation.tobytes(), self.position.tobytes()))
+        # ``+ 0.0`` folds -0.0 into 0.0, so that values equal under ``==`` hash alike.
+        return hash(((self.rotation + 0.0).tobytes(), (self.position + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         if self.is_identity(0.0):
@@ -336,7 +356,7 @@ class Axis:
         )
 
     def __hash__(self) -> int:
-        return hash((self.direction.tobytes(), self.origin.tobytes()))
+        return hash(((self.direction + 0.0).tobytes(), (self.origin + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         d = [round(float(a), 6) for a in self.direction]
@@ -519,7 +539,13 @@ class SpatialInertia:
         )
 
     def __hash__(self) -> int:
-        return hash((self.mass, self.first_moment.tobytes(), self.rotational_inertia.tobytes()))
+        return hash(
+            (
+                self.mass,
+                (self.first_moment + 0.0).tobytes(),
+                (self.rotational_inertia + 0.0).tobytes(),
+            )
+        )
 
     def __repr__(self) -> str:
         c = [round(float(a), 6) for a in self.com]

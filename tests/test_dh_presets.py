@@ -10,17 +10,19 @@ from hypothesis import given
 from strategies import dh_chains
 
 from robomodel.dh import (
+    ICUB_PRESETS,
     DHChain,
     IKinVersion,
     dumps_ikin,
     icub_arm,
     icub_chain,
     icub_leg,
+    icub_preset,
     icub_torso,
     loads_ikin,
     parse_limb_type,
 )
-from robomodel.errors import ModelError
+from robomodel.errors import ModelError, UnknownNameError
 
 
 # ---------------------------------------------------------------------- versions
@@ -80,6 +82,14 @@ def test_version_thresholds_pick_the_right_rows() -> None:
 def test_v3_is_an_error_not_a_fallback(make: object) -> None:
     with pytest.raises(ModelError, match=r"versions below 3\.0"):
         make()  # type: ignore[operator]
+
+
+def test_named_presets() -> None:
+    assert len(ICUB_PRESETS) == 11  # arm l/r x (v1, v1.7, v2), leg l/r x (v1, v2), torso
+    assert icub_preset("right_arm_v1.7") == icub_arm("right", "1.7")
+    assert icub_preset("torso") == icub_torso("2")
+    with pytest.raises(UnknownNameError, match="did you mean 'right_leg_v2'"):
+        icub_preset("right_leg_v2.5")
 
 
 def test_unknown_side_and_limb_are_errors() -> None:

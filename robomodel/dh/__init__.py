@@ -27,10 +27,12 @@ from robomodel.dh.geometry import LinkGeometry as LinkGeometry
 from robomodel.dh.geometry import link_geometry as link_geometry
 from robomodel.dh.ikin_text import dumps_ikin as dumps_ikin
 from robomodel.dh.ikin_text import loads_ikin as loads_ikin
+from robomodel.dh.presets import ICUB_PRESETS as ICUB_PRESETS
 from robomodel.dh.presets import IKinVersion as IKinVersion
 from robomodel.dh.presets import icub_arm as icub_arm
 from robomodel.dh.presets import icub_chain as icub_chain
 from robomodel.dh.presets import icub_leg as icub_leg
+from robomodel.dh.presets import icub_preset as icub_preset
 from robomodel.dh.presets import icub_torso as icub_torso
 from robomodel.dh.presets import parse_limb_type as parse_limb_type
 from robomodel.dh.rig import BuddyGroup as BuddyGroup

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
 from robomodel.dh.chain import DHChain, DHLink, block_link
-from robomodel.errors import ModelError
+from robomodel.errors import ModelError, UnknownNameError
 
 __all__ = [
+    "ICUB_PRESETS",
     "IKinVersion",
     "icub_arm",
     "icub_chain",
     "icub_leg",
+    "icub_preset",
     "icub_torso",
     "parse_limb_type",
 ]
@@ -230,3 +234,31 @@ def icub_chain(limb: str, limb_type: str) -> DHChain:
     raise ModelError(
         f"unknown iCub limb {limb!r}; use 'arm' or 'leg' (or icub_torso(version) for the torso)"
     )
+
+
+ICUB_PRESETS: Mapping[str, tuple[str, str, str]] = MappingProxyType(
+    {
+        f"{side}_{limb}_v{v}": (limb, side, v)
+        for limb, versions in (("arm", ("1", "1.7", "2")), ("leg", ("1", "2")))
+        for side in _SIDES
+        for v in versions
+    }
+    | {"torso": ("torso", "", "2")}
+)
+"""The named iCub tables: ``name -> (limb, side, version)``; ``v2`` stands for every 2.x."""
+
+
+def icub_preset(name: str) -> DHChain:
+    """Return a named iCub table, e.g. ``"right_arm_v1.7"``, ``"left_leg_v2"``, ``"torso"``.
+
+    >>> sorted(ICUB_PRESETS)[:3]
+    ['left_arm_v1', 'left_arm_v1.7', 'left_arm_v2']
+    >>> icub_preset("left_leg_v2") == icub_leg("left", "2.0")
+    True
+    """
+    if name not in ICUB_PRESETS:
+        raise UnknownNameError("iCub preset", name, ICUB_PRESETS)
+    limb, side, version = ICUB_PRESETS[name]
+    if limb == "torso":
+        return icub_torso(version)
+    return icub_arm(side, version) if limb == "arm" else icub_leg(side, version)

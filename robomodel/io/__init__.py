@@ -1,5 +1,6 @@
 """Model serialization and conversion: versioned JSON, and iDynTree and Pinocchio models."""
 
+from robomodel.io.interop import MissingDependencyError as MissingDependencyError
 from robomodel.io.interop import from_idyntree as from_idyntree
 from robomodel.io.interop import to_idyntree as to_idyntree
 from robomodel.io.interop import to_pinocchio as to_pinocchio
