@@ -34,7 +34,7 @@ import numpy.typing as npt
 from robomodel.errors import ModelError
 from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Model
-from robomodel.spatial import Axis, SpatialInertia, Transform
+from robomodel.spatial import SpatialInertia, Transform
 from robomodel.traversal import Traversal
 
 __all__ = [
@@ -645,10 +645,11 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
                 # Axis along a coordinate axis: rotate two columns, no change of basis.
                 Qm, sign, Qt = np.eye(3), math.copysign(1.0, u[a]), None
             else:
-                # Rot(u, q) = Q R_a(q) Q^T with Q taking e_a onto u; when u lies in a coordinate
-                # plane, Q is a rotation about that plane's normal, which keeps Q and X3 Q sparse.
-                a, Qm = _axis_basis(u)
-                sign, Qt = 1.0, _cols(Qm.T)
+                # Rot(u, q) = Q R_a(sign q) Q^T with Q taking sign e_a (the closest signed
+                # coordinate axis) onto u; Q and X3 Q stay sparse when u lies in a coordinate plane.
+                sign = math.copysign(1.0, u[a])
+                Qm = _axis_basis(sign * np.eye(3)[a], u)
+                Qt = _cols(Qm.T)
             return _BatchStep(
                 parent,
                 1,
@@ -679,17 +680,16 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
             return _BatchStep(parent, 0, -1, _cols(X3), 0, 1.0, None, _terms(Xp), none, none)
 
 
-def _axis_basis(u: FloatArray) -> tuple[int, FloatArray]:
-    """Return (a, Q) with Q a rotation taking the coordinate axis e_a onto the unit vector u."""
-    zero = [b for b in range(3) if abs(u[b]) <= 1e-15]
-    if zero:
-        b = zero[0]
-        a = (b + 1) % 3
-        e_a, e_b = np.eye(3)[a], np.eye(3)[b]
-        angle = math.atan2(float(np.cross(e_a, u) @ e_b), float(e_a @ u))
-        return a, np.array(Axis(e_b).rotation(angle).rotation)
-    w = np.cross((0.0, 0.0, 1.0), u)
-    return 2, np.array(Axis(w).rotation(math.atan2(float(np.linalg.norm(w)), u[2])).rotation)
+def _axis_basis(f: FloatArray, u: FloatArray) -> FloatArray:
+    """Return the rotation taking the unit vector ``f`` onto the unit vector ``u`` (``f.u > 0``).
+
+    ``I + K + K^2 / (1 + f.u)`` with ``K = S(f x u)``: exact for any pair short of opposite
+    vectors, with no normalisation of ``f x u`` (which may be tiny). When ``u`` lies in a plane
+    of ``f``'s frame, the result is a rotation about that plane's normal and stays sparse.
+    """
+    K = _skew(np.cross(f, u))
+    Q: FloatArray = np.eye(3) + K + (K @ K) / (1.0 + float(f @ u))
+    return Q
 
 
 def _combo(

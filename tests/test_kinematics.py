@@ -210,10 +210,13 @@ def test_batched_fk_equals_single_fk_row_by_row(mq, data):
 
 
 def test_batched_fk_general_axes_and_empty_batch():
-    """Axes off the coordinate planes and axis lines off the origin use the general path."""
+    """Axes off the coordinate planes and axis lines off the origin use the general path; the
+    batched FK matches the single FK on all of them, for both joint kinds and directions."""
     m = rm.add_link(rm.Model(), "a")
     prev = "a"
-    axes = [(1, 2, 3), (0, 1, -1), (1, 0, 0), (0, 0, -1)]
+    # General, in-plane, aligned, and nearly aligned axes (the last two once broke the change of
+    # basis: a cross product of norm 1e-14 was normalised).
+    axes = [(1, 2, 3), (0, 1, -1), (1, 0, 0), (0, 0, -1), (2.9e-14, -4.5e-14, 1.0), (-1, 1e-16, 0)]
     for k, u in enumerate(axes):
         cls = rm.RevoluteJoint if k % 2 == 0 else rm.PrismaticJoint
         j = cls(

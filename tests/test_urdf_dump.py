@@ -211,7 +211,8 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
     assert '<limit lower="-1" upper="1" effort="3" velocity="1e+9"/>' in text
     assert '<dynamics damping="0.5" friction="0.1"/>' in text
     assert '<joint name="cont" type="continuous">' in text
-    assert '<limit velocity="2"/>' in text
+    # urdfdom rejects a <limit> lacking effort or velocity, so the unknown one is 1e+9.
+    assert '<limit effort="1e+9" velocity="2"/>' in text
     # iDynTree parity (PR #1232, B15): a prismatic joint always gets limits, +-1e9 when none.
     assert '<limit lower="-1e+9" upper="1e+9" effort="1e+9" velocity="1e+9"/>' in text
     back = loads(text)

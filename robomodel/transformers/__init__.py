@@ -7,6 +7,11 @@ explicit option. :func:`explain` runs any transformer (or pipeline) and also ret
 :class:`Report` of what it lumped, moved, renamed, added and dropped.
 """
 
+from robomodel.transformers.attach import AttachMaps as AttachMaps
+from robomodel.transformers.attach import IndexMaps as IndexMaps
+from robomodel.transformers.attach import attach as attach
+from robomodel.transformers.attach import index_maps as index_maps
+from robomodel.transformers.change_base import change_base as change_base
 from robomodel.transformers.engine import LumpedSensors as LumpedSensors
 from robomodel.transformers.fake_links import fake_links as fake_links
 from robomodel.transformers.fake_links import remove_fake_links as remove_fake_links
@@ -18,7 +23,12 @@ from robomodel.transformers.pipeline import Transformer as Transformer
 from robomodel.transformers.pipeline import explain as explain
 from robomodel.transformers.pipeline import pipeline as pipeline
 from robomodel.transformers.reduce import reduce_model as reduce_model
+from robomodel.transformers.rename import prefix as prefix
+from robomodel.transformers.rename import rename as rename
+from robomodel.transformers.rename import rename_in_xml as rename_in_xml
 from robomodel.transformers.reorder import normalize_joint_order as normalize_joint_order
+from robomodel.transformers.reorder_joints import Permutation as Permutation
+from robomodel.transformers.reorder_joints import reorder_joints as reorder_joints
 from robomodel.transformers.report import Change as Change
 from robomodel.transformers.report import Report as Report
 from robomodel.transformers.shapes import name_solid_shapes as name_solid_shapes

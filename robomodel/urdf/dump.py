@@ -313,8 +313,11 @@ class _Writer:
         velocity = _big(j.velocity_limit)
         if lim.enabled:
             if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
-                raise ValueError(
-                    f"enabled limits must be finite to be written, got [{lim.lower}, {lim.upper}]"
+                raise URDFExportError(
+                    f"enabled limits must be finite to be written, got [{lim.lower}, "
+                    f"{lim.upper}]; disable them or give finite bounds",
+                    file="<export>",
+                    element=f"joint {jname!r}",
                 )
             out.append(
                 f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
@@ -329,15 +332,13 @@ class _Writer:
         else:
             parts = [
                 f'{a}="{format_float(v)}"'
-                for a, v in (
-                    ("lower", lim.lower),
-                    ("upper", lim.upper),
-                    ("effort", j.effort_limit),
-                    ("velocity", j.velocity_limit),
-                )
+                for a, v in (("lower", lim.lower), ("upper", lim.upper))
                 if math.isfinite(v)
             ]
-            if parts:
+            if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
+                # URDF parsers (urdfdom, hence Pinocchio) reject a <limit> without effort and
+                # velocity, so the 1e+9 stand-in fills whichever is unknown.
+                parts += [f'effort="{effort}"', f'velocity="{velocity}"']
                 out.append(f"    <limit {' '.join(parts)}/>")
         if j.dynamics.kind == "urdf":
             out.append(
