@@ -4,6 +4,8 @@ Load a URDF, reduce it, change its base, attach frames and sensors, read and wri
 parameters and export it again; every step is a pure function returning a new model.
 """
 
+from robomodel.dynamics import InverseDynamics as InverseDynamics
+from robomodel.dynamics import inverse_dynamics as inverse_dynamics
 from robomodel.errors import DuplicateNameError as DuplicateNameError
 from robomodel.errors import ModelError as ModelError
 from robomodel.errors import RobomodelError as RobomodelError
@@ -17,6 +19,13 @@ from robomodel.joints import Mimic as Mimic
 from robomodel.joints import PositionLimits as PositionLimits
 from robomodel.joints import PrismaticJoint as PrismaticJoint
 from robomodel.joints import RevoluteJoint as RevoluteJoint
+from robomodel.kinematics import ForwardKinematics as ForwardKinematics
+from robomodel.kinematics import JointState as JointState
+from robomodel.kinematics import center_of_mass as center_of_mass
+from robomodel.kinematics import forward_kinematics as forward_kinematics
+from robomodel.kinematics import forward_kinematics_batch as forward_kinematics_batch
+from robomodel.kinematics import relative_transform as relative_transform
+from robomodel.kinematics import total_spatial_inertia as total_spatial_inertia
 from robomodel.model import Extension as Extension
 from robomodel.model import Frame as Frame
 from robomodel.model import Link as Link
@@ -37,6 +46,7 @@ from robomodel.model import with_inertial_parameters as with_inertial_parameters
 from robomodel.model import with_link as with_link
 from robomodel.model import with_package_dirs as with_package_dirs
 from robomodel.model import with_visual_shapes as with_visual_shapes
+from robomodel.sensing import predict_sensor_measurements as predict_sensor_measurements
 from robomodel.sensors import Accelerometer as Accelerometer
 from robomodel.sensors import Gyroscope as Gyroscope
 from robomodel.sensors import Sensor as Sensor

@@ -5,10 +5,13 @@ is given) and composes each joint's undirected transform, so the result does not
 the joints happen to be stored (``link1``/``link2``). Poses are ``base_H_link``: the pose of a
 link frame in the base frame.
 
+:class:`JointState` carries ``q``, ``dq`` and ``ddq``; :func:`forward_kinematics_batch` does the
+same as :func:`forward_kinematics` for N configurations at once, vectorised over N.
+
 Per model and base, the joint data the loops need (rest transforms, axes in the child frame,
-coordinate offsets, inertias) is gathered once into plain numpy arrays and cached next to the
-model, so that a call does no per-joint attribute lookups and builds no :class:`Transform`
-values in its inner loop.
+coordinate offsets, inertias) is gathered once into plain numpy arrays, cached in a weak-keyed
+dictionary so that it dies with the model; a call then does no per-joint attribute lookups and
+builds no :class:`Transform` values in its inner loop.
 
 >>> import math
 >>> import robomodel as rm
@@ -217,12 +220,10 @@ class _Plan:
         t = model.traversal(base)
         n = len(t)
         self.base = base
-        self.n_links = model.n_links
         self.order: IntArray = np.array(t.links, dtype=np.intp)
         self.position = {link: k for k, link in enumerate(t.links)}
         self.parent = [-1] + [self.position[p] for p in t.parents[1:] if p is not None]
         self.complete = n == model.n_links
-        self.n_dofs = model.n_dofs
         rest = np.tile(np.eye(4), (n, 1, 1))
         S = np.zeros((n, 6))  # motion subspace in the child frame
         dof = np.full(n, -1, dtype=np.intp)
@@ -252,9 +253,7 @@ class _Plan:
                     pass
         self.rest = rest
         self.S = S
-        self.dof = dof
-        self.has_dof = dof >= 0
-        self.dof_pos: IntArray = np.nonzero(self.has_dof)[0]
+        self.dof_pos: IntArray = np.nonzero(dof >= 0)[0]
         self.dof_idx: IntArray = dof[self.dof_pos]
         X3 = rest[:, :3, :3]
         # Revolute: rest @ M(q) = (X3 + s A1 + (1-c) A2, Xp - s b1 - (1-c) b2), see class doc.
