@@ -25,6 +25,7 @@ that matrix would be large, use the equivalent loops.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 import numpy as np
@@ -44,7 +45,7 @@ from robomodel.kinematics import (
 )
 from robomodel.model import Model
 
-__all__ = ["InverseDynamics", "inverse_dynamics"]
+__all__ = ["InverseDynamics", "inverse_dynamics", "link_motion_arrays"]
 
 _STANDARD_GRAVITY = (0.0, 0.0, -9.81)
 
@@ -64,6 +65,10 @@ class InverseDynamics:
             from ``RNEADynamicPhase``). Zero for the base.
         base_wrench: (6,) the wrench the environment must apply on the base, in the base frame,
             to produce the requested base acceleration.
+        velocities: (n_links, 6) by link index: each link's twist ``[v; w]`` in its frame.
+        proper_accelerations: (n_links, 6) by link index: each twist's time derivative with
+            gravity subtracted, in the link frame (what an accelerometer at the origin feels,
+            plus ``w x v``).
     """
 
     model: Model
@@ -71,6 +76,8 @@ class InverseDynamics:
     joint_torques: FloatArray
     internal_wrenches: FloatArray
     base_wrench: FloatArray
+    velocities: FloatArray
+    proper_accelerations: FloatArray
 
     def internal_wrench(self, link: str | int) -> FloatArray:
         """Return the internal wrench of one link (by name or index)."""
@@ -106,33 +113,29 @@ def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
-def inverse_dynamics(
+@attrs.frozen(eq=False)
+class _Forward:
+    # The forward (velocity and acceleration) pass, by traversal position: the per-model plan,
+    # twist and wrench adjoints of base_H_link, motion subspaces in base coordinates (and the
+    # positions that have one), and body twists / proper accelerations stacked as va[:, 0|1].
+    plan: Any
+    Ad: FloatArray
+    Adw: FloatArray
+    Sb: FloatArray
+    Sd: Any
+    va: FloatArray
+
+
+def _forward_pass(
     model: Model,
     state: JointState,
-    *,
-    base: str | int | None = None,
-    base_acceleration: npt.ArrayLike | None = None,
-    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
-    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
-) -> InverseDynamics:
-    """Return the joint torques and internal wrenches that realise ``state`` (fixed base).
-
-    Args:
-        model: the model; every link must be connected to the base.
-        state: joint positions, velocities and accelerations.
-        base: the base link (name or index); the model's default base if ``None``.
-        base_acceleration: spatial acceleration ``[a; alpha]`` of the base in the base frame
-            (zero if ``None``). The base velocity is zero.
-        gravity: gravity acceleration expressed in the base frame.
-        external_wrenches: optional wrenches applied on links by the environment, by link name
-            or index, each ``[f; tau]`` in that link's frame (moments about its origin).
-
-    Raises:
-        ModelError: a size does not match the model, or a link is not connected to the base.
-        UnknownNameError: an external wrench names an unknown link.
-    """
+    base: str | int | None,
+    base_acceleration: npt.ArrayLike | None,
+    gravity: npt.ArrayLike,
+    what: str,
+) -> _Forward:
     plan = _plan(model, base)
-    _require_complete(plan, model, "inverse dynamics")
+    _require_complete(plan, model, what)
     state.check(model)
     g = np.asarray(gravity, dtype=np.float64)
     if g.shape != (3,) or not np.all(np.isfinite(g)):
@@ -169,12 +172,66 @@ def inverse_dynamics(
     acc[:, :3] += c[0] + c[1]
     acc[:, 3:] += c[2]
     A = _down(plan, acc)
+    # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
+    va = np.einsum("kji,kmj->kmi", Adw, np.stack([V, A], axis=1))  # body frame: Ad^-1 = Adw^T
+    return _Forward(plan, Ad, Adw, Sb, Sd, va)
 
-    # Body velocity and acceleration of each link, in its frame, then Newton-Euler:
-    # f = I a + v x* (I v), with v x* h = [w x h_f; v x h_f + w x h_tau].
-    va = np.einsum("kji,kmj->kmi", Adw, np.stack([V, A], axis=1))  # Ad^-1 = Adw^T
+
+def link_motion_arrays(
+    model: Model,
+    state: JointState,
+    *,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+) -> tuple[FloatArray, FloatArray]:
+    """Return every link's twist and proper acceleration, ``(n_links, 6)`` each, by link index.
+
+    Both are in the link's own frame, ``[v; w]`` (velocity of the link origin and angular
+    velocity); the proper acceleration is the twist's time derivative with gravity subtracted,
+    which is what an accelerometer at the link origin feels (plus ``w x v``). This is the
+    forward pass of :func:`inverse_dynamics`, with the same arguments.
+    """
+    fp = _forward_pass(model, state, base, base_acceleration, gravity, "link motion")
+    return _by_link(fp, model)
+
+
+def _by_link(fp: _Forward, model: Model) -> tuple[FloatArray, FloatArray]:
+    out = np.empty((2, model.n_links, 6))
+    out[:, fp.plan.order] = fp.va.transpose(1, 0, 2)
+    out.setflags(write=False)
+    return out[0], out[1]
+
+
+def inverse_dynamics(
+    model: Model,
+    state: JointState,
+    *,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> InverseDynamics:
+    """Return the joint torques and internal wrenches that realise ``state`` (fixed base).
+
+    Args:
+        model: the model; every link must be connected to the base.
+        state: joint positions, velocities and accelerations.
+        base: the base link (name or index); the model's default base if ``None``.
+        base_acceleration: spatial acceleration ``[a; alpha]`` of the base in the base frame
+            (zero if ``None``). The base velocity is zero.
+        gravity: gravity acceleration expressed in the base frame.
+        external_wrenches: optional wrenches applied on links by the environment, by link name
+            or index, each ``[f; tau]`` in that link's frame (moments about its origin).
+
+    Raises:
+        ModelError: a size does not match the model, or a link is not connected to the base.
+        UnknownNameError: an external wrench names an unknown link.
+    """
+    fp = _forward_pass(model, state, base, base_acceleration, gravity, "inverse dynamics")
+    plan, Ad, Adw, Sb, Sd, va = fp.plan, fp.Ad, fp.Adw, fp.Sb, fp.Sd, fp.va
     v = va[:, 0]
     Iva = np.einsum("kij,kmj->kmi", plan.I6, va)
     Iv = Iva[:, 0]
@@ -199,4 +256,5 @@ def inverse_dynamics(
     base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):
         arr.setflags(write=False)
-    return InverseDynamics(model, plan.base, tau, internal, base_wrench)
+    velocities, accelerations = _by_link(fp, model)
+    return InverseDynamics(model, plan.base, tau, internal, base_wrench, velocities, accelerations)

@@ -34,15 +34,15 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.dynamics import inverse_dynamics
+from robomodel.dynamics import inverse_dynamics, link_motion_arrays
 from robomodel.errors import ModelError
-from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.kinematics import JointState
 from robomodel.model import Model
 from robomodel.sensors import (
     Accelerometer,
@@ -212,51 +212,22 @@ def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 class _Plan:
-    """Per model and base: the traversal flattened into arrays, and the sensors' constant data.
-
-    Traversal position ``k`` holds link ``order[k]``; ``S[k]`` is the motion subspace of the
-    joint to its parent, in the child frame (``joint.axis(child)``), zero for fixed joints.
-    """
+    """Per model and base: the traversal and the sensors' constant data, grouped by kind."""
 
     def __init__(self, model: Model, base: str | int | None) -> None:
         t = model.traversal(base)
         _require_complete(model, t, "sensor prediction")
-        n = len(t)
         self.traversal = t
-        self.base_name = model.link_names[t.base]
-        self.order = np.array(t.links, dtype=np.intp)
-        self.parent = [-1] + [t.position(p) for p in t.parents[1:] if p is not None]
-        S = np.zeros((n, 6))
-        dof = np.full(n, -1, dtype=np.intp)
-        names = model.link_names
-        for k in range(1, n):
-            joint = model.joints[t.joints[k]]  # type: ignore[index]
-            child = names[t.links[k]]
-            match joint:
-                case RevoluteJoint():
-                    ax = joint.axis(child)
-                    S[k, :3] = np.cross(ax.origin, ax.direction)
-                    S[k, 3:] = ax.direction
-                    dof[k] = joint.dof_offset
-                case PrismaticJoint():
-                    S[k, :3] = joint.axis(child).direction
-                    dof[k] = joint.dof_offset
-                case FixedJoint():
-                    pass
-        self.S = S
-        self.moving = np.nonzero(dof >= 0)[0]
-        self.dof = dof[self.moving]
-        # Sensors, grouped by kind so that each kind is one vectorised product. Positions are
-        # traversal positions of the sensors' links.
+        # Sensors, grouped by kind so that each kind is one vectorised product, by link index.
         self.names = [s.name for s in model.sensors]
         acc = [s for s in model.sensors if isinstance(s, Accelerometer)]
         gyr = [s for s in model.sensors if isinstance(s, Gyroscope)]
         self.acc_names = [s.name for s in acc]
-        self.acc_pos = np.array([t.position(model.link_index(s.link)) for s in acc], dtype=np.intp)
+        self.acc_idx = np.array([model.link_index(s.link) for s in acc], dtype=np.intp)
         self.acc_Rt = np.array([s.link_H_sensor.rotation.T for s in acc]).reshape(-1, 3, 3)
         self.acc_p = np.array([s.link_H_sensor.position for s in acc]).reshape(-1, 3)
         self.gyr_names = [s.name for s in gyr]
-        self.gyr_pos = np.array([t.position(model.link_index(s.link)) for s in gyr], dtype=np.intp)
+        self.gyr_idx = np.array([model.link_index(s.link) for s in gyr], dtype=np.intp)
         self.gyr_Rt = np.array([s.link_H_sensor.rotation.T for s in gyr]).reshape(-1, 3, 3)
         # F/T: reading = X @ internal_wrench[child], X = +-wrench adjoint of sensor_H_child.
         self.ft: list[tuple[str, int, FloatArray]] = []
@@ -301,52 +272,6 @@ def _plan(model: Model, base: str | int | None) -> _Plan:
     return p
 
 
-def _motion(
-    model: Model,
-    plan: _Plan,
-    state: JointState,
-    gravity: npt.ArrayLike,
-    base_acceleration: npt.ArrayLike | None,
-) -> tuple[FloatArray, FloatArray]:
-    """Return (twists, proper accelerations) in link frames, by traversal position."""
-    state.check(model)
-    g = _vec(gravity, 3, "gravity")
-    a0 = _vec(base_acceleration, 6, "base_acceleration")
-    T = forward_kinematics(model, state.q, plan.base_name).base_H_link[plan.order]
-    R, p = T[:, :3, :3], T[:, :3, 3]
-    n = len(plan.order)
-    # Joint motion subspaces in base coordinates: Ad(base_H_link) S.
-    Sw = np.einsum("kij,kj->ki", R, plan.S[:, 3:])
-    Sb = np.concatenate([np.einsum("kij,kj->ki", R, plan.S[:, :3]) + _cross(p, Sw), Sw], axis=1)
-    dq = np.zeros(n)
-    ddq = np.zeros(n)
-    dq[plan.moving] = state.dq[plan.dof]
-    ddq[plan.moving] = state.ddq[plan.dof]
-    sv = Sb * dq[:, None]
-    V = sv.copy()
-    parent = plan.parent
-    for k in range(1, n):
-        V[k] += V[parent[k]]
-    # Each joint adds S ddq plus the bias V_child x (S dq) (a spatial motion cross product);
-    # the base adds its own acceleration with gravity subtracted.
-    A = Sb * ddq[:, None]
-    A[:, :3] += _cross(V[:, 3:], sv[:, :3]) + _cross(V[:, :3], sv[:, 3:])
-    A[:, 3:] += _cross(V[:, 3:], sv[:, 3:])
-    A[0, :3] += a0[:3] - g
-    A[0, 3:] += a0[3:]
-    for k in range(1, n):
-        A[k] += A[parent[k]]
-    # Spatial (base-frame) quantities to body ones: Ad(base_H_link)^-1 applied to each.
-    Rt = R.transpose(0, 2, 1)
-
-    def to_link(X: FloatArray) -> FloatArray:
-        w = np.einsum("kij,kj->ki", Rt, X[:, 3:])
-        v = np.einsum("kij,kj->ki", Rt, X[:, :3] - _cross(p, X[:, 3:]))
-        return np.concatenate([v, w], axis=1)
-
-    return to_link(V), to_link(A)
-
-
 def link_motion(
     model: Model,
     state: JointState,
@@ -367,12 +292,10 @@ def link_motion(
         ModelError: a size does not match the model, or a link is not connected to the base.
     """
     plan = _plan(model, base)
-    v, a = _motion(model, plan, state, gravity, base_acceleration)
-    V = np.empty_like(v)
-    A = np.empty_like(a)
-    V[plan.order] = v
-    A[plan.order] = a
-    return LinkMotion(model, plan.traversal, _readonly(V), _readonly(A))
+    V, A = link_motion_arrays(
+        model, state, base=base, base_acceleration=base_acceleration, gravity=gravity
+    )
+    return LinkMotion(model, plan.traversal, V, A)
 
 
 def _require_complete(model: Model, t: Traversal, what: str) -> None:
@@ -447,30 +370,27 @@ def predict_sensor_measurements(
     """
     plan = _plan(model, base)
     out: dict[str, FloatArray] = {}
+    kw: dict[str, Any] = {"base": base, "base_acceleration": base_acceleration, "gravity": gravity}
     if plan.ft:
-        W = inverse_dynamics(
-            model,
-            state,
-            base=base,
-            base_acceleration=base_acceleration,
-            gravity=gravity,
-            external_wrenches=external_wrenches,
-        ).internal_wrenches
+        # One dynamics pass gives both the internal wrenches and the link motion.
+        dyn = inverse_dynamics(model, state, external_wrenches=external_wrenches, **kw)
         for name, child, X in plan.ft:
-            out[name] = _readonly(X @ W[child])
+            out[name] = _readonly(X @ dyn.internal_wrenches[child])
+        V, A = dyn.velocities, dyn.proper_accelerations
+    elif plan.acc_names or plan.gyr_names:
+        V, A = link_motion_arrays(model, state, **kw)
     if plan.acc_names or plan.gyr_names:
-        V, A = _motion(model, plan, state, gravity, base_acceleration)
         if plan.acc_names:
             # Acceleration of the sensor origin r: a + alpha x r + w x (v + w x r), in sensor axes.
-            vl, wl = V[plan.acc_pos, :3], V[plan.acc_pos, 3:]
-            al, alpha = A[plan.acc_pos, :3], A[plan.acc_pos, 3:]
+            vl, wl = V[plan.acc_idx, :3], V[plan.acc_idx, 3:]
+            al, alpha = A[plan.acc_idx, :3], A[plan.acc_idx, 3:]
             r = plan.acc_p
             lin = al + _cross(alpha, r) + _cross(wl, vl + _cross(wl, r))
             reading = np.einsum("kij,kj->ki", plan.acc_Rt, lin)
             for name, row in zip(plan.acc_names, reading, strict=True):
                 out[name] = _readonly(row)
         if plan.gyr_names:
-            reading = np.einsum("kij,kj->ki", plan.gyr_Rt, V[plan.gyr_pos, 3:])
+            reading = np.einsum("kij,kj->ki", plan.gyr_Rt, V[plan.gyr_idx, 3:])
             for name, row in zip(plan.gyr_names, reading, strict=True):
                 out[name] = _readonly(row)
     return {name: out[name] for name in plan.names}
