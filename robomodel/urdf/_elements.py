@@ -25,7 +25,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension
 from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
-from robomodel.spatial import Transform, rotation_from_rpy, rpy_from_rotation
+from robomodel.spatial import Transform, rpy_from_rotation
 from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, Vec3
 from robomodel.urdf.errors import (
     URDFSensorError,
@@ -37,6 +37,7 @@ from robomodel.urdf.errors import (
 _ZERO3: Vec3 = (0.0, 0.0, 0.0)
 _EYE = np.eye(3)
 _EYE.setflags(write=False)
+_DIAG = np.arange(3)
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
     "continuous": RevoluteJoint,
@@ -55,15 +56,113 @@ _FT_FRAMES = ("child", "parent", "sensor")
 _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 
 
+def _rotations(angles: list[float], n: int) -> Any:
+    """Return the ``(n, 3, 3)`` rotations of ``n`` flattened ``(roll, pitch, yaw)`` triples.
+
+    The formulas of :func:`robomodel.spatial.rotation_from_rpy`, elementwise in the same order
+    (numpy's elementwise float64 operations round like Python's), with ``math`` trigonometry.
+    """
+    C = np.array(list(map(math.cos, angles))).reshape(n, 3)
+    S = np.array(list(map(math.sin, angles))).reshape(n, 3)
+    cr, cp, cy = C[:, 0], C[:, 1], C[:, 2]
+    sr, sp, sy = S[:, 0], S[:, 1], S[:, 2]
+    R = np.empty((n, 3, 3))
+    R[:, 0, 0] = cy * cp
+    R[:, 0, 1] = cy * sp * sr - sy * cr
+    R[:, 0, 2] = cy * sp * cr + sy * sr
+    R[:, 1, 0] = sy * cp
+    R[:, 1, 1] = sy * sp * sr + cy * cr
+    R[:, 1, 2] = sy * sp * cr - cy * sr
+    R[:, 2, 0] = -sp
+    R[:, 2, 1] = cp * sr
+    R[:, 2, 2] = cp * cr
+    return R
+
+
+def _inertia_arrays(inertias: list[SourcedInertia]) -> tuple[list[Any], list[Any]]:
+    """Return the first moments and the inertias about the origin of pending inertials.
+
+    ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
+    that the result does not depend on how many inertials a document has.
+    """
+    n = len(inertias)
+    data = [x.urdf_inertial for x in inertias]
+    m = np.array([d[0] for d in data])
+    c = np.array([d[1] for d in data], dtype=np.float64).reshape(n, 3)
+    six = np.array([d[3] for d in data], dtype=np.float64).reshape(n, 6)
+    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(n, 3, 3)
+    rotated = [k for k, d in enumerate(data) if d[2] != _ZERO3]  # "0 -0 0" is not rotated
+    A = I_C.copy()
+    if rotated:
+        R = _rotations([a for k in rotated for a in data[k][2]], len(rotated))
+        Ic = I_C[rotated]
+        B = R[:, :, 0, None] * Ic[:, None, 0, :]
+        B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
+        B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
+        Ar = B[:, :, None, 0] * R[:, None, :, 0]
+        Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
+        Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
+        A[rotated] = Ar
+    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is).
+    with np.errstate(all="ignore"):
+        h = m[:, None] * c
+        hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
+        outer = h[:, :, None] * h[:, None, :]
+        outer[:, _DIAG, _DIAG] -= hh[:, None]
+        A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
+    I_O = 0.5 * (A + A.transpose(0, 2, 1))  # numpy's warnings here, as before
+    h.setflags(write=False)
+    I_O.setflags(write=False)
+    return list(h), list(I_O)
+
+
 # ---------------------------------------------------------------------- parsing helpers
 class _Ctx:
-    __slots__ = ("exts", "file", "keep", "materials", "warned")
+    __slots__ = ("exts", "file", "inertias", "keep", "materials", "pending", "vecs", "warned")
 
     def __init__(self, file: str, keep: bool) -> None:
         self.file = file
         self.keep = keep
         self.exts: list[Extension] = []
         self.warned: list[str] = []
+        # Origins and inertials read but without their arrays yet: :meth:`fill` computes all of
+        # them at once, after the element pass.
+        self.pending: list[SourcedTransform] = []
+        self.inertias: list[SourcedInertia] = []
+        self.vecs: dict[str, Vec3] = {}  # attribute text -> its three numbers, per document
+
+    def fill(self) -> None:
+        """Compute the arrays of every pending origin and inertial in one vectorised pass.
+
+        Per element, building small arrays costs far more than the arithmetic; here each value
+        gets read-only views into a few shared arrays. The angles go through ``math.cos`` and
+        ``math.sin`` and every product and sum is the scalar formula's, in the same order, so
+        the arrays are bitwise those of :func:`_sourced` (used for the transforms the loader
+        composes itself) and do not depend on what else the document holds.
+        """
+        set_ = object.__setattr__
+        pending = self.pending
+        if pending:
+            self.pending = []
+            n = len(pending)
+            origins = [t.urdf_origin for t in pending]
+            P = np.array([x for o in origins for x in o[0]], dtype=np.float64).reshape(n, 3)
+            angles = [a for o in origins for a in o[1]]
+            R = _rotations(angles, n)
+            # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in _sourced.
+            A = np.array(angles).reshape(n, 3)
+            R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
+            R.setflags(write=False)
+            P.setflags(write=False)
+            for t, Rk, pk in zip(pending, list(R), list(P), strict=True):
+                set_(t, "rotation", Rk)
+                set_(t, "position", pk)
+        inertias = self.inertias
+        if inertias:
+            self.inertias = []
+            for inertia, h, I_O in zip(inertias, *_inertia_arrays(inertias), strict=True):
+                set_(inertia, "first_moment", h)
+                set_(inertia, "rotational_inertia", I_O)
 
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         line = el.sourceline if el is not None else None
@@ -122,20 +221,29 @@ def _floats(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = Non
     return vals
 
 
+def _parse3(text: str) -> Vec3 | None:
+    """Return the three finite decimal numbers of ``text``, or ``None`` for anything else."""
+    try:
+        a, b, c = text.split()
+        v = (float(a), float(b), float(c))
+    except ValueError:
+        return None
+    # x - x is 0.0 for a finite x and NaN otherwise; float() also takes "1_0" and non-ASCII
+    # digits, which a C parser would refuse.
+    if (v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0 or "_" in text or not text.isascii():
+        return None
+    return v
+
+
 def _vec3(ctx: _Ctx, el: Any, what: str, attr: str, default: Vec3) -> Vec3:
     """The hot path of :func:`_floats` for three numbers; any doubt goes to the checked path."""
     text = el.get(attr)
     if text is None:
         return default
-    try:
-        a, b, c = text.split()
-        v = (float(a), float(b), float(c))
-    except ValueError:
+    v = ctx.vecs.get(text) or _parse3(text)
+    if v is None:
         return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
-    # x - x is 0.0 for a finite x and NaN otherwise; float() also takes "1_0" and non-ASCII
-    # digits, which a C parser would refuse.
-    if (v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0 or "_" in text or not text.isascii():
-        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
+    ctx.vecs[text] = v
     return v
 
 
@@ -214,34 +322,28 @@ _IDENTITY_ORIGIN = _sourced(_ZERO3, _ZERO3)
 def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
     if el is None:
         return _IDENTITY_ORIGIN
+    # Documents repeat the same texts (``rpy`` above all): each distinct text is parsed once.
+    vecs = ctx.vecs
     xs = el.get("xyz")
     rs = el.get("rpy")
-    try:
-        if xs is None:
-            xyz = _ZERO3
-        else:
-            a, b, c = xs.split()
-            xyz = (float(a), float(b), float(c))
-        if rs is None:
-            rpy = _ZERO3
-        else:
-            a, b, c = rs.split()
-            rpy = (float(a), float(b), float(c))
-    except ValueError:
-        xyz = rpy = (math.nan, 0.0, 0.0)
-    check = xyz[0] - xyz[0] + xyz[1] - xyz[1] + xyz[2] - xyz[2]
-    check += rpy[0] - rpy[0] + rpy[1] - rpy[1] + rpy[2] - rpy[2]
-    if (
-        check != 0.0
-        or (xs is not None and ("_" in xs or not xs.isascii()))
-        or (rs is not None and ("_" in rs or not rs.isascii()))
-    ):
+    xyz = _ZERO3 if xs is None else (vecs.get(xs) or _parse3(xs))
+    rpy = _ZERO3 if rs is None else (vecs.get(rs) or _parse3(rs))
+    if xyz is None or rpy is None:
         # The checked path finds the culprit and raises with a precise message.
-        xyz = _floats(ctx, el, what, "xyz", 3, _ZERO3)
-        rpy = _floats(ctx, el, what, "rpy", 3, _ZERO3)
+        _floats(ctx, el, what, "xyz", 3, _ZERO3)
+        _floats(ctx, el, what, "rpy", 3, _ZERO3)
+        raise AssertionError("unreachable: _parse3 refused a text _floats accepts")
+    if xs is not None:
+        vecs[xs] = xyz
+    if rs is not None:
+        vecs[rs] = rpy
     if xyz is _ZERO3 and rpy is _ZERO3:
         return _IDENTITY_ORIGIN
-    return _sourced(xyz, rpy)
+    # The matrices come later, all at once (_Ctx.fill).
+    t = object.__new__(SourcedTransform)
+    object.__setattr__(t, "urdf_origin", (xyz, rpy, False))
+    ctx.pending.append(t)
+    return t
 
 
 def canonical(T: Transform) -> SourcedTransform:
@@ -294,47 +396,11 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
         six = tuple(
             _float(ctx, inertia_el, what, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
         )
-    return _make_inertia(m, xyz, rpy, six)
-
-
-def _make_inertia(m: float, xyz: Vec3, rpy: Vec3, six: tuple[float, ...]) -> SourcedInertia:
-    # SpatialInertia.from_com(m, c, R I Rᵀ) in plain floats: for 3x3 matrices a dozen numpy
-    # calls cost more than the arithmetic, and this runs for every link.
-    ixx, ixy, ixz, iyy, iyz, izz = six
-    I_C: Any = ((ixx, ixy, ixz), (ixy, iyy, iyz), (ixz, iyz, izz))
-    A: Any
-    if rpy == _ZERO3:
-        A = I_C
-    else:
-        R = rotation_from_rpy(rpy[0], rpy[1], rpy[2]).tolist()
-        B = [
-            [R[r][0] * I_C[0][k] + R[r][1] * I_C[1][k] + R[r][2] * I_C[2][k] for k in range(3)]
-            for r in range(3)
-        ]
-        A = tuple(
-            tuple(B[r][0] * R[k][0] + B[r][1] * R[k][1] + B[r][2] * R[k][2] for k in range(3))
-            for r in range(3)
-        )
-    h = (m * xyz[0], m * xyz[1], m * xyz[2])
-    if m == 0.0:
-        rows = [list(row) for row in A]
-    else:
-        hh = h[0] * h[0] + h[1] * h[1] + h[2] * h[2]
-        rows = [
-            [A[r][k] - (h[r] * h[k] - (hh if r == k else 0.0)) / m for k in range(3)]
-            for r in range(3)
-        ]
-    arr = np.array(rows)
-    I_O = 0.5 * (arr + arr.T)
-    h_arr = np.array(h)
-    I_O.setflags(write=False)
-    h_arr.setflags(write=False)
+    # The arrays come later, all at once (_Ctx.fill).
     inertia = object.__new__(SourcedInertia)
-    set_ = object.__setattr__
-    set_(inertia, "mass", m)
-    set_(inertia, "first_moment", h_arr)
-    set_(inertia, "rotational_inertia", I_O)
-    set_(inertia, "urdf_inertial", (m, xyz, rpy, six))
+    object.__setattr__(inertia, "mass", m)
+    object.__setattr__(inertia, "urdf_inertial", (m, xyz, rpy, six))
+    ctx.inertias.append(inertia)
     return inertia
 
 
@@ -379,7 +445,7 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
         dims = (_float(ctx, g, what, "radius"),)
     elif tag == "mesh":
         filename = _required(ctx, g, what, "filename")
-        scale = _floats(ctx, g, what, "scale", 3, (1.0, 1.0, 1.0))
+        scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
         return Mesh(filename, scale)
     else:
         return None  # not modelled: the caller keeps the whole element verbatim
@@ -563,12 +629,13 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
 
 
 def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
-    what = f"joint {raw.name!r}"
     if raw.kind == "fixed":
         return FixedJoint(link1=raw.parent, link2=raw.child, link1_H_link2=raw.origin)
+    what = f"joint {raw.name!r}"
     cls = _MOVING_TYPES[raw.kind]
     u = np.array(raw.axis, dtype=np.float64)
-    norm = float(np.linalg.norm(u))
+    # What np.linalg.norm computes for a 1-D float64 vector, without its generic checks.
+    norm = math.sqrt(float(u.dot(u)))
     if norm < 1e-12:
         raise ctx.err(
             URDFValueError,

@@ -298,6 +298,7 @@ def _build(
             pass
         else:
             ctx.keep_ext("robot", "", el)
+    ctx.fill()
 
     if not links:
         raise URDFTopologyError(
@@ -509,9 +510,8 @@ def _build(
 
     # ------------------------------------------------------------------ sensor frames
     if options.add_sensor_frames and all_sensors:
-        taken: dict[str, tuple[str, Transform]] = {
-            name: (name, Transform.identity()) for name in link_names
-        }
+        eye = Transform.identity()  # only compared against, never stored
+        taken: dict[str, tuple[str, Transform]] = {name: (name, eye) for name in link_names}
         for group in frames_on:
             for fr in group:
                 taken[fr.name] = (fr.link, fr.link_H_frame)
@@ -576,24 +576,33 @@ def _canonical_order(
     # Order the kept elements by their owner's place in the model (document order within one
     # owner), so that the order survives writing: the exporter writes owners in traversal
     # order, not in the order of the original document.
-    rank: dict[tuple[str, str], int] = {("robot", ""): 0}
-    for i, name in enumerate(link_names):
-        rank["link", name] = i
     nl, nj = len(link_names), len(joint_names)
+    link_pos = {name: i for i, name in enumerate(link_names)}
+    frame_pos: dict[str, int] = {}
+    joint_pos: dict[str, int] = {}
     for k, fr in enumerate(frames):
-        rank["link", fr.name] = nl + k
-        rank["frame", fr.name] = k
+        link_pos[fr.name] = nl + k
+        frame_pos[fr.name] = k
         jn = fake_joint.get(fr.name)
         if jn is not None:
-            rank["joint", jn] = nj + k
+            joint_pos[jn] = nj + k
     for i, name in enumerate(joint_names):
-        rank["joint", name] = i
-    for i, sn in enumerate(sensors):
-        rank["sensor", sn.name] = i
-    big = len(rank) + 1
+        joint_pos[name] = i
+    pos: dict[str, dict[str, int]] = {
+        "robot": {"": 0},
+        "link": link_pos,
+        "frame": frame_pos,
+        "joint": joint_pos,
+        "sensor": {sn.name: i for i, sn in enumerate(sensors)},
+    }
+    none: dict[str, int] = {}
+    big = nl + nj + 2 * len(frames) + len(sensors) + 1  # after every known owner
     return sorted(
         exts,
-        key=lambda e: (_KIND_RANK.get(e.owner_kind, 5), rank.get((e.owner_kind, e.owner), big)),
+        key=lambda e: (
+            _KIND_RANK.get(e.owner_kind, 5),
+            pos.get(e.owner_kind, none).get(e.owner, big),
+        ),
     )
 
 
