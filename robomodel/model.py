@@ -27,7 +27,7 @@ import numpy as np
 from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._index import NameIndex
+from robomodel._index import NameIndex, _Table
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
 from robomodel.joints import (
     _PLACE,
@@ -67,6 +67,7 @@ __all__ = [
 ]
 
 _EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
+_PVECTOR = type(_EMPTY_SHAPES)  # the concrete persistent-vector class
 _MOVING = (RevoluteJoint, PrismaticJoint)
 
 
@@ -556,6 +557,20 @@ def _check_name(name: str, what: str) -> None:
 
 
 # ---------------------------------------------------------------------- bulk derivation
+def _checked_frames(m: Model, lmap: dict[str, int]) -> dict[str, int]:
+    """Check the additional frames one by one; raise on the first problem."""
+    fmap: dict[str, int] = {}
+    for k, f in enumerate(m.frames):
+        if type(f.name) is not str or not f.name:
+            _check_name(f.name, "frame")
+        if f.name in lmap or f.name in fmap:
+            raise DuplicateNameError("link or frame", f.name)
+        if f.link not in lmap:
+            raise UnknownNameError("link", f.link, lmap) from None
+        fmap[f.name] = k
+    return fmap
+
+
 def _derive_and_validate(m: Model) -> None:
     """Derive every index map of a model given whole, validating it on the way (O(n log n))."""
     n = len(m.links)
@@ -563,20 +578,29 @@ def _derive_and_validate(m: Model) -> None:
         raise ModelError(f"{len(m.link_names)} link names for {n} links")
     if len(m.joint_names) != len(m.joints):
         raise ModelError(f"{len(m.joint_names)} joint names for {len(m.joints)} joints")
+    # ``type(x) is str and x`` is the common case of _check_name, tested inline: the call per
+    # name was a sizeable share of building a model of a few hundred elements.
     lmap: dict[str, int] = {}
     for i, name in enumerate(m.link_names):
-        _check_name(name, "link")
+        if type(name) is not str or not name:
+            _check_name(name, "link")
         if name in lmap:
             raise DuplicateNameError("link", name)
         lmap[name] = i
+    # Frames: set-level checks first (all names plain non-empty strings, unique, not link names,
+    # on known links); only when one fails, _checked_frames finds the first offender and raises
+    # exactly as before.
+    fnames = [f.name for f in m.frames]
     fmap: dict[str, int] = {}
-    for k, f in enumerate(m.frames):
-        _check_name(f.name, "frame")
-        if f.name in lmap or f.name in fmap:
-            raise DuplicateNameError("link or frame", f.name)
-        if f.link not in lmap:
-            raise UnknownNameError("link", f.link, lmap) from None
-        fmap[f.name] = k
+    if set(map(type, fnames)) <= {str}:  # before hashing them: a name may be anything
+        fmap = {name: k for k, name in enumerate(fnames)}
+    if not (
+        len(fmap) == len(fnames)
+        and "" not in fmap
+        and fmap.keys().isdisjoint(lmap)
+        and {f.link for f in m.frames} <= lmap.keys()
+    ):
+        fmap = _checked_frames(m, lmap)
     if m.default_base is not None and m.default_base not in lmap:
         raise UnknownNameError("link", m.default_base, lmap)
     base = m.default_base if m.default_base is not None else (m.link_names[0] if n else None)
@@ -595,7 +619,8 @@ def _derive_and_validate(m: Model) -> None:
     placed_joints: list[Joint] = []
     npos = ndof = 0
     for jn, joint in zip(m.joint_names, m.joints, strict=True):
-        _check_name(jn, "joint")
+        if type(jn) is not str or not jn:
+            _check_name(jn, "joint")
         if not isinstance(joint, (FixedJoint, *_MOVING)):
             raise ModelError(
                 f"joint {jn!r}: expected a FixedJoint, RevoluteJoint or PrismaticJoint, "
@@ -647,13 +672,17 @@ def _derive_and_validate(m: Model) -> None:
         ndof += joint.n_dofs
     joints_changed = any(a is not b for a, b in zip(placed_joints, m.joints, strict=True))
     shell = m
-    object.__setattr__(shell, "_lmap", NameIndex.build(m.link_names))
-    object.__setattr__(shell, "_jmap", NameIndex.build(m.joint_names))
+    # lmap and jmap map every name to its index already: wrap them instead of rebuilding.
+    object.__setattr__(shell, "_lmap", NameIndex(_Table(lmap, n), n))
+    object.__setattr__(shell, "_jmap", NameIndex(_Table(jmap, len(jmap)), len(jmap)))
     smap: dict[str, int] = {}
     for k, s in enumerate(m.sensors):
         if s.name in smap:
             raise DuplicateNameError("sensor", s.name)
         smap[s.name] = k
+        # A link sensor on a known link has no problem: skip the general check (and its call).
+        if (type(s) is Accelerometer or type(s) is Gyroscope) and s.link in lmap:
+            continue
         bad = _sensor_problems(shell, s)
         if bad:
             raise ModelError(bad[0])
@@ -668,10 +697,11 @@ def _derive_and_validate(m: Model) -> None:
     if joints_changed:
         set_(m, "joints", pvector(placed_joints))
     set_(m, "default_base", base)
-    set_(m, "visuals", pvector(_pv(v) for v in visuals))
-    set_(m, "collisions", pvector(_pv(v) for v in collisions))
-    set_(m, "_fmap", NameIndex.build(fmap))
-    set_(m, "_smap", NameIndex.build(smap))
+    # ``type(v) is`` first: PVector is an ABC, so isinstance in _pv is slow per link.
+    set_(m, "visuals", pvector([v if type(v) is _PVECTOR else _pv(v) for v in visuals]))
+    set_(m, "collisions", pvector([v if type(v) is _PVECTOR else _pv(v) for v in collisions]))
+    set_(m, "_fmap", NameIndex(_Table(fmap, len(fmap)), len(fmap)))
+    set_(m, "_smap", NameIndex(_Table(smap, len(smap)), len(smap)))
     set_(m, "_nbrs", None)
     set_(m, "_comp", pvector(uf))
     set_(m, "_counts", (npos, ndof))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Real
@@ -62,6 +63,7 @@ LumpedSensors: TypeAlias = Literal["warn", "raise", "drop"]
 
 _IDENTITY = Transform.identity()
 _EMPTY: PVectorT[SolidShape] = pvector()
+_FRAME_LINK = operator.attrgetter("link")
 
 
 # --------------------------------------------------------------------------- checks
@@ -293,40 +295,40 @@ def lump(
         for link, parent, j in zip(mem[1:], par[1:], jts[1:], strict=True):
             joint = joints[j]  # type: ignore[index]
             q = pos.get(j, 0.0)  # type: ignore[arg-type]
-            pn, ln = names[parent], names[link]  # type: ignore[index]
-            P = joint.transform(q, pn, ln) if q else joint.rest_transform(pn, ln)
-            Xp = X[parent]  # type: ignore[index]
-            X[link] = P if Xp is _IDENTITY else Xp @ P
+            pn = names[parent]  # type: ignore[index]
+            if q:
+                P = joint.transform(q, pn, names[link])
+            elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
+                P = joint.link1_H_link2
+            else:
+                P = joint.link1_H_link2.inverse()
+            Xpar = X[parent]  # type: ignore[index]
+            if Xpar is _IDENTITY:
+                X[link] = P
+            else:
+                R = Xpar.rotation
+                X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
         if rec is not None:
             for link in mem[1:]:
                 rec.add("lumped", "link", names[link], f"into {new_name[s]!r}, kept as a frame")
 
-    # Links: composite rigid body of each part, summed in one vectorised pass.
-    moved_members = [
-        (s, link)
-        for s in parts
-        for link in sp.members[s]
-        if X[link] is not _IDENTITY or link != sp.members[s][0]
-    ]
-    sums = _inertia_sums(model, X, moved_members, len(sp.members))
+    # Every X stacked once; the vectorised passes below index these rows.
+    XR = _stack([t.rotation for t in X], (3, 3))
+    Xp = _stack([t.position for t in X], (3,))
+
+    # Links: composite rigid body of each part that changes (a lumped link or a moved base),
+    # summed in one vectorised pass; the other parts keep their link object.
+    changed = [s for s in parts if len(sp.members[s]) > 1 or X[sp.members[s][0]] is not _IDENTITY]
+    inertia_of = _inertia_sums(
+        model, XR, Xp, [(s, link) for s in changed for link in sp.members[s]]
+    )
     links: list[Link] = []
     out_names: list[str] = []
     for s in parts:
-        mem = sp.members[s]
-        b = mem[0]
+        b = sp.members[s][0]
         Xb = X[b]
-        if len(mem) == 1 and Xb is _IDENTITY:
-            links.append(model.links[b])
-        else:
-            mass, h, I_O = sums[s]
-            if Xb is _IDENTITY:
-                own = model.links[b].inertia
-                mass, h, I_O = (
-                    mass + own.mass,
-                    h + own.first_moment,
-                    I_O + own.rotational_inertia,
-                )
-            links.append(Link(SpatialInertia._raw(mass, h, I_O)))
+        inertia = inertia_of.get(s)
+        links.append(model.links[b] if inertia is None else Link(inertia))
         out_names.append(new_name[s])
         if rec is not None and Xb is not _IDENTITY:
             rec.add(
@@ -338,16 +340,23 @@ def lump(
 
     # Frames, visuals and collisions.
     by_link: dict[str, list[Frame]] = {}
-    for f in frames:
-        by_link.setdefault(f.link, []).append(f)
+    # Frames mostly come grouped by link: one dict operation per run, not per frame.
+    for ln, run in itertools.groupby(frames, key=_FRAME_LINK):
+        by_link.setdefault(ln, []).extend(run)
     out_frames: list[Frame | None] = []  # None: re-expressed below, in one batch
     lumped_frames: list[tuple[int, int]] = []  # (input link index, position in out_frames)
     moved_frames: dict[str, int] = {}  # additional frame name -> position in out_frames
-    pending: list[tuple[int, str, str, Transform, Transform]] = []
-    pending_shapes: list[tuple[list[SolidShape], int, SolidShape, Transform]] = []
+    # Poses to re-express, (link index, link_H_element), all composed in one pass below.
+    pending: list[tuple[int, str, str, int, Transform]] = []
+    pending_shapes: list[tuple[list[SolidShape], int, SolidShape, int]] = []
     visuals: list[PVectorT[SolidShape]] = []
     collisions: list[PVectorT[SolidShape]] = []
+    # Frame groups (position in out_frames, new link, link index, frames), re-expressed whole.
+    frame_groups: list[tuple[int, str, int, list[Frame]]] = []
     keep = keep_frames
+    # Without a filter, a report or an input-order reshuffle, a link's frames go through as one
+    # group: no per-frame bookkeeping.
+    simple = keep is None and rec is None and frame_order == "traversal"
     for s in parts:
         mem = sp.members[s]
         nn = new_name[s]
@@ -362,7 +371,18 @@ def lump(
                     out_frames.append(Frame(ln, nn, Xl))
                 elif rec is not None:
                     rec.add("dropped", "frame", ln, "not in the frames to keep")
-            for f in by_link.get(ln, ()):
+            fl = by_link.get(ln)
+            if fl is None:
+                pass
+            elif simple and Xl is _IDENTITY and ln == nn:
+                out_frames.extend(fl)
+                fl = None
+            elif simple:
+                # Placeholders, replaced once the group is re-expressed with the batch below.
+                frame_groups.append((len(out_frames), nn, link, fl))
+                out_frames.extend(fl)
+                fl = None
+            for f in fl or ():
                 if keep is not None and f.name not in keep:
                     if rec is not None:
                         rec.add("dropped", "frame", f.name, "not in the frames to keep")
@@ -371,7 +391,7 @@ def lump(
                 if Xl is _IDENTITY and ln == nn:
                     out_frames.append(f)
                     continue
-                pending.append((len(out_frames), f.name, nn, Xl, f.link_H_frame))
+                pending.append((len(out_frames), f.name, nn, link, f.link_H_frame))
                 out_frames.append(None)
                 if rec is not None:
                     where = f"from {ln!r} to {nn!r}" if ln != nn else f"with link {nn!r}"
@@ -394,7 +414,7 @@ def lump(
             ):
                 for shape in src:
                     if Xl is not _IDENTITY:
-                        pending_shapes.append((dst, len(dst), shape, Xl))
+                        pending_shapes.append((dst, len(dst), shape, link))
                     dst.append(shape)
                     if rec is not None and link != mem[0]:
                         rec.add(
@@ -402,47 +422,22 @@ def lump(
                         )
         visuals.append(vis)  # type: ignore[arg-type]
         collisions.append(col)  # type: ignore[arg-type]
-    poses = _compose_many(
-        [t[3] for t in pending_shapes], [t[2].link_H_geometry for t in pending_shapes]
-    )
-    for (dst, k, shape, _), T in zip(pending_shapes, poses, strict=True):
-        dst[k] = SolidShape(
-            geometry=shape.geometry, name=shape.name, link_H_geometry=T, material=shape.material
-        )
-    visuals = [v if isinstance(v, type(_EMPTY)) else pvector(v) for v in visuals]
-    collisions = [c if isinstance(c, type(_EMPTY)) else pvector(c) for c in collisions]
-    composed = _compose_many([t[3] for t in pending], [t[4] for t in pending])
-    for (k, fname, nn, _, _), T in zip(pending, composed, strict=True):
-        out_frames[k] = Frame(fname, nn, T)
-    if frame_order == "input":
-        lumped_frames.sort(key=lambda t: t[0])
-        order = [k for _, k in lumped_frames] + [
-            moved_frames[f.name] for f in frames if f.name in moved_frames
-        ]
-        # Frames the input did not have (<link>_original_frame) go last.
-        order += sorted(set(moved_frames.values()) - set(order))
-        out_frames = [out_frames[k] for k in order]
-    final_frames = cast(list[Frame], out_frames)
-    used = set(out_names)
-    used.update(f.name for f in final_frames)
-
-    index = {name: i for i, name in enumerate(names)}
-
+    index = model._l
+    part_of = sp.part_of
     # Joints, in the order given.
     out_joints: list[Joint] = []
-    moved_joints: list[tuple[int, Transform, Transform]] = []  # (position, X1, X2)
+    moved_joints: list[tuple[int, int, int]] = []  # (position, link1 index, link2 index)
     kept_name_set = frozenset(kept_names)
     for jn, j in zip(kept_names, kept_idx, strict=True):
         old = joints[j]
         o1, o2 = index[old.link1], index[old.link2]
-        n1, n2 = new_name[sp.part_of[o1]], new_name[sp.part_of[o2]]
-        X1, X2 = X[o1], X[o2]
+        n1, n2 = new_name[part_of[o1]], new_name[part_of[o2]]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
             changes["link1"] = n1
             changes["link2"] = n2
-        if X1 is not _IDENTITY or X2 is not _IDENTITY:
-            moved_joints.append((len(out_joints), X1, X2))
+        if X[o1] is not _IDENTITY or X[o2] is not _IDENTITY:
+            moved_joints.append((len(out_joints), o1, o2))
         mimic = getattr(old, "mimic", None)
         if mimic is not None and mimic.joint not in kept_name_set:
             changes["mimic"] = None
@@ -456,36 +451,67 @@ def lump(
                 rec.add("dropped", "mimic", jn, f"its leader {mimic.joint!r} is lumped")
         out_joints.append(replace_joint(old, **changes) if changes else old)
     if moved_joints:
-        _reexpress_joints(out_joints, moved_joints)
+        _reexpress_joints(out_joints, moved_joints, X, XR, Xp)
 
-    # Sensors, in input order; link sensors re-expressed in one batch.
+    # Sensors, in input order; link sensors re-expressed in the same batch as frames and shapes.
     out_sensors: list[Sensor | None] = []
-    moved_sensors: list[tuple[int, Accelerometer | Gyroscope, str, Transform]] = []
+    moved_sensors: list[tuple[int, Accelerometer | Gyroscope, str, int]] = []
     lost: list[SixAxisForceTorqueSensor] = []
+    jindex = model._j
     for sensor in model.sensors:
-        match sensor:
-            case SixAxisForceTorqueSensor():
-                if model.joint_index(sensor.parent_joint) not in kept_set:
-                    lost.append(sensor)
-                    continue
-                out_sensors.append(_moved_ft(model, sensor, X, sp, new_name, rec))
-            case Accelerometer() | Gyroscope():
-                li = index[sensor.link]
-                nn = new_name[sp.part_of[li]]
-                Xl = X[li]
-                if Xl is _IDENTITY and nn == sensor.link:
-                    out_sensors.append(sensor)
-                    continue
-                moved_sensors.append((len(out_sensors), sensor, nn, Xl))
-                out_sensors.append(None)
-                if rec is not None:
-                    rec.add("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
-    poses = _compose_many(
-        [t[3] for t in moved_sensors], [t[1].link_H_sensor for t in moved_sensors]
-    )
-    for (k, sensor, nn, _), T in zip(moved_sensors, poses, strict=True):
-        out_sensors[k] = type(sensor)(name=sensor.name, link=nn, link_H_sensor=T)
+        if isinstance(sensor, SixAxisForceTorqueSensor):
+            if jindex[sensor.parent_joint] not in kept_set:
+                lost.append(sensor)
+                continue
+            out_sensors.append(_moved_ft(model, sensor, X, sp, new_name, rec))
+        else:
+            li = index[sensor.link]
+            nn = new_name[part_of[li]]
+            if X[li] is _IDENTITY and nn == sensor.link:
+                out_sensors.append(sensor)
+                continue
+            moved_sensors.append((len(out_sensors), sensor, nn, li))
+            out_sensors.append(None)
+            if rec is not None:
+                rec.add("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
+
+    rows = [t[3] for t in pending_shapes] + [t[3] for t in pending]
+    poses_in = [t[2].link_H_geometry for t in pending_shapes] + [t[4] for t in pending]
+    for _, _, link, fl in frame_groups:
+        rows += [link] * len(fl)
+        poses_in += [f.link_H_frame for f in fl]
+    rows += [t[3] for t in moved_sensors]
+    poses_in += [t[1].link_H_sensor for t in moved_sensors]
+    poses = _compose_rows(XR, Xp, rows, poses_in)
+    k0 = len(pending_shapes)
+    for (dst, k, shape, _), T in zip(pending_shapes, poses[:k0], strict=True):
+        dst[k] = SolidShape(
+            geometry=shape.geometry, name=shape.name, link_H_geometry=T, material=shape.material
+        )
+    k1 = k0 + len(pending)
+    for (k, fname, nn, _, _), T in zip(pending, poses[k0:k1], strict=True):
+        out_frames[k] = Frame(fname, nn, T)
+    for start, nn, _, fl in frame_groups:
+        k0, k1 = k1, k1 + len(fl)
+        out_frames[start : start + len(fl)] = [
+            Frame(f.name, nn, T) for f, T in zip(fl, poses[k0:k1], strict=True)
+        ]
+    for (k, sensor, nn, _), T in zip(moved_sensors, poses[k1:], strict=True):
+        out_sensors[k] = _link_sensor_at(sensor, nn, T)
+    visuals = [v if isinstance(v, type(_EMPTY)) else pvector(v) for v in visuals]
+    collisions = [c if isinstance(c, type(_EMPTY)) else pvector(c) for c in collisions]
+    if frame_order == "input":
+        lumped_frames.sort(key=lambda t: t[0])
+        order = [k for _, k in lumped_frames] + [
+            moved_frames[f.name] for f in frames if f.name in moved_frames
+        ]
+        # Frames the input did not have (<link>_original_frame) go last.
+        order += sorted(set(moved_frames.values()) - set(order))
+        out_frames = [out_frames[k] for k in order]
+    final_frames = cast(list[Frame], out_frames)
     if lost:
+        used = set(out_names)
+        used.update(f.name for f in final_frames)
         final_frames.extend(
             _lost_sensors(model, lost, lumped_sensors, step, X, sp, new_name, used, rec)
         )
@@ -514,40 +540,81 @@ def _is_identity(T: Transform) -> bool:
     return not T.position.any() and bool((T.rotation == _EYE3).all())
 
 
-def _reexpress_joints(joints: list[Joint], moved: list[tuple[int, Transform, Transform]]) -> None:
+_FEW = 4
+"""Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
+
+
+def _reexpress_joints(
+    joints: list[Joint],
+    moved: list[tuple[int, int, int]],
+    X: list[Transform],
+    XR: FloatArray,
+    Xp: FloatArray,
+) -> None:
     """Re-express joints in new link frames, in place: ``rest' = X1 rest X2^-1``, axis ``X1 a``.
 
-    ``X1``/``X2`` are ``newLink_H_oldLink`` of the joint's link1/link2; one vectorised pass.
+    ``moved`` holds (position in ``joints``, link1 index, link2 index); ``X1``/``X2`` are the
+    ``newLink_H_oldLink`` of the joint's two links (rows of ``XR``/``Xp``). One vectorised pass,
+    or, for a few joints, one product per joint (cheaper than the batch's fixed cost).
     """
-    R1 = np.array([x1.rotation for _, x1, _ in moved])
-    p1 = np.array([x1.position for _, x1, _ in moved])
-    R2 = np.array([x2.rotation for _, _, x2 in moved])
-    p2 = np.array([x2.position for _, _, x2 in moved])
+    if len(moved) <= _FEW:
+        for k, o1, o2 in moved:
+            j, x1, x2 = joints[k], X[o1], X[o2]
+            rest = j.link1_H_link2 if x1 is _IDENTITY else x1 @ j.link1_H_link2
+            if x2 is not _IDENTITY:
+                rest = rest @ x2.inverse()
+            if isinstance(j, FixedJoint):
+                joints[k] = replace_joint(j, link1_H_link2=rest)
+            else:
+                axis = j.axis_in_link1 if x1 is _IDENTITY else x1 @ j.axis_in_link1
+                joints[k] = replace_joint(j, link1_H_link2=rest, axis_in_link1=axis)
+        return
+    i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
+    i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
+    R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
     old = [joints[k] for k, _, _ in moved]
-    Rr = np.array([j.link1_H_link2.rotation for j in old])
-    pr = np.array([j.link1_H_link2.position for j in old])
-    R2t = R2.transpose(0, 2, 1)
-    R = R1 @ Rr @ R2t
-    RrR2t = Rr @ R2t
-    p = np.einsum("kij,kj->ki", R1, pr - np.einsum("kij,kj->ki", RrR2t, p2)) + p1
+    Rr = _stack([j.link1_H_link2.rotation for j in old], (3, 3))
+    pr = _stack([j.link1_H_link2.position for j in old], (3,))
+    RrR2t = Rr @ R2.transpose(0, 2, 1)
+    R = R1 @ RrR2t
+    p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
     rests = _transforms(R, p)
-    for (k, x1, _), j, rest in zip(moved, old, rests, strict=True):
+    for (k, o1, _), j, rest in zip(moved, old, rests, strict=True):
         if isinstance(j, FixedJoint):
             joints[k] = replace_joint(j, link1_H_link2=rest)
         else:
+            x1 = X[o1]
             axis = j.axis_in_link1 if x1 is _IDENTITY else x1 @ j.axis_in_link1
             joints[k] = replace_joint(j, link1_H_link2=rest, axis_in_link1=axis)
 
 
-def _compose_many(A: Sequence[Transform], B: Sequence[Transform]) -> list[Transform]:
-    """Return ``[a @ b for a, b in zip(A, B)]``, computed in one vectorised pass."""
-    if not A:
+def _compose_rows(
+    XR: FloatArray, Xp: FloatArray, rows: list[int], B: list[Transform]
+) -> list[Transform]:
+    """Return ``[X[r] @ b for r, b in zip(rows, B)]``, with ``X`` stacked in ``XR``/``Xp``."""
+    if not rows:
         return []
-    RA = np.array([a.rotation for a in A])
-    R = RA @ np.array([b.rotation for b in B])
-    p = np.einsum("kij,kj->ki", RA, np.array([b.position for b in B]))
-    p += np.array([a.position for a in A])
+    idx = np.array(rows, dtype=np.intp)  # indexing with a list converts it each time
+    RA = XR[idx]
+    R = RA @ _stack([b.rotation for b in B], (3, 3))
+    p = (RA @ _stack([b.position for b in B], (3,))[:, :, None])[:, :, 0]
+    p += Xp[idx]
     return _transforms(R, p)
+
+
+def _link_sensor_at(
+    sensor: Accelerometer | Gyroscope, link: str, pose: Transform
+) -> Accelerometer | Gyroscope:
+    """Return ``sensor`` on ``link`` at ``pose``, skipping the constructor's checks.
+
+    Its name was checked when it was built, and ``link`` is a link name of the model.
+    """
+    new = object.__new__(type(sensor))
+    set_ = object.__setattr__
+    set_(new, "name", sensor.name)
+    set_(new, "link", link)
+    set_(new, "link_H_sensor", pose)
+    return new
 
 
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
@@ -560,55 +627,83 @@ def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
     R.setflags(write=False)
     p.setflags(write=False)
     new = object.__new__
-    set_ = object.__setattr__
-    out = []
-    for r, q in zip(R, p, strict=True):
+    set_r, set_p = _SET_ROTATION, _SET_POSITION
+    out: list[Transform] = []
+    append = out.append
+    for r, q in zip(list(R), list(p), strict=True):
         t = new(Transform)
-        set_(t, "rotation", r)
-        set_(t, "position", q)
-        out.append(t)
+        set_r(t, r)
+        set_p(t, q)
+        append(t)
     return out
 
 
-def _skews(v: FloatArray) -> FloatArray:
-    S = np.zeros((len(v), 3, 3))
-    S[:, 0, 1], S[:, 0, 2] = -v[:, 2], v[:, 1]
-    S[:, 1, 0], S[:, 1, 2] = v[:, 2], -v[:, 0]
-    S[:, 2, 0], S[:, 2, 1] = -v[:, 1], v[:, 0]
-    return S
+# The slot setters of Transform, called directly: what object.__setattr__ ends up doing on a
+# frozen attrs class, minus the attribute lookup.
+_SET_ROTATION = Transform.__dict__["rotation"].__set__
+_SET_POSITION = Transform.__dict__["position"].__set__
+
+
+def _stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+    """Return float64 arrays of one ``shape`` stacked into a read-only ``(k, *shape)`` array.
+
+    Joining their bytes is several times faster than ``np.array`` on a list of small arrays.
+    Every array here belongs to a ``Transform`` or ``SpatialInertia``, which store float64; the
+    size check falls back to ``np.array`` should any other dtype ever turn up.
+    """
+    size = math.prod(shape)
+    raw = b"".join([a.tobytes() for a in arrays])
+    if len(raw) != 8 * size * len(arrays):
+        return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
+    return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
 
 
 def _inertia_sums(
-    model: Model, X: list[Transform], members: list[tuple[int, int]], n_parts: int
-) -> list[tuple[float, FloatArray, FloatArray]]:
+    model: Model, XR: FloatArray, Xp: FloatArray, members: list[tuple[int, int]]
+) -> dict[int, SpatialInertia]:
     """Per part, the sum of ``X[link] @ inertia(link)`` over ``(part, link)`` in ``members``.
 
-    Inertias are moved with ``I_A = R I_O R^T - S(Rh) S(p) - S(p) S(Rh) - m S(p)^2``, which needs
-    no centre of mass, so massless links with a rotational inertia are moved exactly too.
+    ``XR``/``Xp`` stack the rotations and positions of ``X`` by link index; ``members`` lists
+    each part's links contiguously. Inertias are moved with
+    ``I_A = R I_O R^T - S(Rh) S(p) - S(p) S(Rh) - m S(p)^2``, expanded with
+    ``S(a) S(b) = b a^T - (a.b) 1``; it needs no centre of mass, so massless links with a
+    rotational inertia are moved exactly too.
     """
-    out: list[tuple[float, FloatArray, FloatArray]] = [
-        (0.0, np.zeros(3), np.zeros((3, 3))) for _ in range(n_parts)
-    ]
     if not members:
-        return out
+        return {}
     inertias = [model.links[link].inertia for _, link in members]
+    rows = np.array([link for _, link in members], dtype=np.intp)
     m = np.array([i.mass for i in inertias])
-    h = np.array([i.first_moment for i in inertias])
-    I_O = np.array([i.rotational_inertia for i in inertias])
-    R = np.array([X[link].rotation for _, link in members])
-    p = np.array([X[link].position for _, link in members])
-    Rh = np.einsum("kij,kj->ki", R, h)
-    Sp, SRh = _skews(p), _skews(Rh)
-    I_A = R @ I_O @ R.transpose(0, 2, 1) - SRh @ Sp - Sp @ SRh - m[:, None, None] * (Sp @ Sp)
+    h = _stack([i.first_moment for i in inertias], (3,))
+    I_O = _stack([i.rotational_inertia for i in inertias], (3, 3))
+    R = XR[rows]
+    p = Xp[rows]
+    Rh = (R @ h[:, :, None])[:, :, 0]
     h_A = Rh + m[:, None] * p
-    part = np.array([s for s, _ in members])
-    mass = np.bincount(part, weights=m, minlength=n_parts)
-    hs = np.zeros((n_parts, 3))
-    Is = np.zeros((n_parts, 3, 3))
-    np.add.at(hs, part, h_A)
-    np.add.at(Is, part, I_A)
-    for s in set(part.tolist()):
-        out[s] = (float(mass[s]), hs[s], Is[s])
+    # The expanded form regrouped: m (p p^T) + p Rh^T = p h_A^T, and the diagonal term is
+    # 2 p.Rh + m |p|^2 = p.(h_A + Rh).
+    I_A = R @ I_O @ R.transpose(0, 2, 1)
+    I_A -= p[:, :, None] * h_A[:, None, :]
+    I_A -= Rh[:, :, None] * p[:, None, :]
+    I_A.reshape(-1, 9)[:, ::4] += (p * (h_A + Rh)).sum(axis=1)[:, None]
+    # Members of a part are contiguous: sum each run with one reduceat per quantity.
+    part = [s for s, _ in members]
+    starts = [0] + [k for k in range(1, len(part)) if part[k] != part[k - 1]]
+    mass = np.add.reduceat(m, starts).tolist()
+    hs = np.add.reduceat(h_A, starts, axis=0)
+    Is = np.add.reduceat(I_A, starts, axis=0)
+    # What SpatialInertia._raw does per value (symmetrise, lock), done once for all parts.
+    Is = 0.5 * (Is + Is.transpose(0, 2, 1))
+    hs.setflags(write=False)
+    Is.setflags(write=False)
+    new, set_ = object.__new__, object.__setattr__
+    out: dict[int, SpatialInertia] = {}
+    for r, k in enumerate(starts):
+        si = new(SpatialInertia)
+        set_(si, "mass", mass[r])
+        set_(si, "first_moment", hs[r])
+        set_(si, "rotational_inertia", Is[r])
+        out[part[k]] = si
     return out
 
 

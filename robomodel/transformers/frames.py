@@ -85,17 +85,32 @@ def _urdf_compatible(
     trav = model.traversal(base_link)
     check_reachable(model, trav, step)
     names = model.link_names
+    joints = model.joints
+    # (child link, joint) for every moving joint of the traversal; the axes are then expressed
+    # in their child link and measured from its origin in one vectorised pass.
+    todo = [
+        (link, joints[j])
+        for link, j in zip(trav.links, trav.joints, strict=True)
+        if j is not None and not isinstance(joints[j], FixedJoint)
+    ]
     moves: dict[str, Transform] = {}
-    for link, j in zip(trav.links, trav.joints, strict=True):
-        if j is None:
-            continue
-        joint = model.joints[j]
-        if isinstance(joint, FixedJoint):
-            continue
-        axis = joint.axis(names[link])
-        p = axis.closest_point(np.zeros(3))
-        if float(np.linalg.norm(p)) > URDF_AXIS_TOLERANCE:
-            moves[names[link]] = Transform._raw(np.eye(3), -p)
+    if todo:
+        u = np.array([jt.axis_in_link1.direction for _, jt in todo])  # type: ignore[union-attr]
+        o = np.array([jt.axis_in_link1.origin for _, jt in todo])  # type: ignore[union-attr]
+        # A child that is link2 sees the axis through inverse(link1_H_link2): u' = R^T u,
+        # o' = R^T (o - p). A child that is link1 sees the reversed axis, the same line.
+        second = [k for k, (link, jt) in enumerate(todo) if names[link] != jt.link1]
+        if second:
+            R = np.array([todo[k][1].link1_H_link2.rotation for k in second])
+            pr = np.array([todo[k][1].link1_H_link2.position for k in second])
+            Rt = R.transpose(0, 2, 1)
+            u[second] = (Rt @ u[second][:, :, None])[:, :, 0]
+            o[second] = (Rt @ (o[second] - pr)[:, :, None])[:, :, 0]
+        # The point of each axis closest to the child origin.
+        p = o - u * (o * u).sum(axis=1)[:, None]
+        far = np.sqrt((p * p).sum(axis=1)) > URDF_AXIS_TOLERANCE
+        for k in np.flatnonzero(far).tolist():
+            moves[names[todo[k][0]]] = Transform._raw(np.eye(3), -p[k])
     return lump(
         model,
         kept=list(model.joint_names),
