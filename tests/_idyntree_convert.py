@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import warnings
 
+from _sensors_bridge import add_sensors_to_idyntree
+
 import robomodel as rm
 
 with warnings.catch_warnings():
@@ -238,33 +240,8 @@ def model_to_idt(m: rm.Model) -> idt.Model:
             vis.addSingleLinkSolidShape(i, _shape_to_idt(s))
         for s in m.collisions[i]:
             col.addSingleLinkSolidShape(i, _shape_to_idt(s))
-    for s in m.sensors:
-        if isinstance(s, rm.SixAxisForceTorqueSensor):
-            ft = idt.SixAxisForceTorqueSensor()
-            ft.setName(s.name)
-            ft.setParentJoint(s.parent_joint)
-            ft.setParentJointIndex(m.joint_index(s.parent_joint))
-            ft.setFirstLinkName(s.first_link)
-            ft.setSecondLinkName(s.second_link)
-            ft.setFirstLinkSensorTransform(
-                m.link_index(s.first_link), transform_to_idt(s.first_link_H_sensor)
-            )
-            ft.setSecondLinkSensorTransform(
-                m.link_index(s.second_link), transform_to_idt(s.second_link_H_sensor)
-            )
-            ft.setAppliedWrenchLink(m.link_index(s.applied_wrench_link))
-            sensor: idt.Sensor = ft
-        else:
-            sensor = (
-                idt.AccelerometerSensor()
-                if isinstance(s, rm.Accelerometer)
-                else idt.GyroscopeSensor()
-            )
-            sensor.setName(s.name)
-            sensor.setParentLink(s.link)
-            sensor.setParentLinkIndex(m.link_index(s.link))
-            sensor.setLinkSensorTransform(transform_to_idt(s.link_H_sensor))
-        assert out.sensors().addSensor(sensor) >= 0, s.name
+    # One conversion of sensors for every test bridge.
+    add_sensors_to_idyntree(out, m)
     return out
 
 
