@@ -8,11 +8,13 @@ file, line and element. :mod:`robomodel.urdf.load` assembles the records into a 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
 from lxml import etree
 
+from robomodel._trusted import trusted
 from robomodel.errors import URDFError
 from robomodel.joints import (
     FixedJoint,
@@ -25,7 +27,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension
 from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
-from robomodel.spatial import Transform, rpy_from_rotation
+from robomodel.spatial import Axis, Transform, rpy_from_rotation
 from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, Vec3
 from robomodel.urdf.errors import (
     URDFSensorError,
@@ -38,6 +40,14 @@ _ZERO3: Vec3 = (0.0, 0.0, 0.0)
 _EYE = np.eye(3)
 _EYE.setflags(write=False)
 _DIAG = np.arange(3)
+# Slot setters, called directly: what object.__setattr__ does on these frozen classes, minus the
+# attribute lookup, for the few hundred transforms of a document.
+_SET_ROTATION = Transform.__dict__["rotation"].__set__
+_SET_POSITION = Transform.__dict__["position"].__set__
+_SET_URDF_ORIGIN = SourcedTransform.__dict__["urdf_origin"].__set__
+_SET_DIRECTION = Axis.__dict__["direction"].__set__
+_SET_AXIS_ORIGIN = Axis.__dict__["origin"].__set__
+_SET_URDF_AXIS = SourcedAxis.__dict__["urdf_axis"].__set__
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
     "continuous": RevoluteJoint,
@@ -118,16 +128,36 @@ def _inertia_arrays(inertias: list[SourcedInertia]) -> tuple[list[Any], list[Any
 
 # ---------------------------------------------------------------------- parsing helpers
 class _Ctx:
-    __slots__ = ("exts", "file", "inertias", "keep", "materials", "pending", "vecs", "warned")
+    __slots__ = (
+        "exts",
+        "file",
+        "inertias",
+        "keep",
+        "meshes",
+        "origin_sites",
+        "origin_texts",
+        "pending",
+        "plain",
+        "vecs",
+        "warned",
+    )
 
-    def __init__(self, file: str, keep: bool) -> None:
+    def __init__(self, file: str, keep: bool, plain: bool = False) -> None:
         self.file = file
         self.keep = keep
+        # No namespace declaration anywhere in the document: a childless element kept verbatim
+        # serialises to what its attributes say (see _leaf_xml).
+        self.plain = plain
+        self.meshes: dict[tuple[str, Vec3], Mesh] = {}  # visual and collision share meshes
         self.exts: list[Extension] = []
         self.warned: list[str] = []
         # Origins and inertials read but without their arrays yet: :meth:`fill` computes all of
         # them at once, after the element pass.
         self.pending: list[SourcedTransform] = []
+        # Per pending origin: its xyz and rpy texts (two entries) and, for error messages, its
+        # element and owner.
+        self.origin_texts: list[str] = []
+        self.origin_sites: list[tuple[Any, str]] = []
         self.inertias: list[SourcedInertia] = []
         self.vecs: dict[str, Vec3] = {}  # attribute text -> its three numbers, per document
 
@@ -143,20 +173,34 @@ class _Ctx:
         set_ = object.__setattr__
         pending = self.pending
         if pending:
-            self.pending = []
+            texts, sites = self.origin_texts, self.origin_sites
+            self.pending, self.origin_texts, self.origin_sites = [], [], []
             n = len(pending)
-            origins = [t.urdf_origin for t in pending]
-            P = np.array([x for o in origins for x in o[0]], dtype=np.float64).reshape(n, 3)
-            angles = [a for o in origins for a in o[1]]
-            R = _rotations(angles, n)
+            nums = _parse_triples(texts)
+            arr = np.array(nums if nums is not None else (), dtype=np.float64)
+            if nums is None or not np.isfinite(arr).all():
+                # The checked path finds the first culprit and raises with a precise message.
+                for el, what in sites:
+                    _floats(self, el, what, "xyz", 3, _ZERO3)
+                    _floats(self, el, what, "rpy", 3, _ZERO3)
+                raise AssertionError("unreachable: _parse_triples refused texts _floats accepts")
+            arr = arr.reshape(n, 6)
+            P = arr[:, :3].copy()
+            A = arr[:, 3:]
+            R = _rotations(A.ravel().tolist(), n)
             # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in _sourced.
-            A = np.array(angles).reshape(n, 3)
             R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
             R.setflags(write=False)
             P.setflags(write=False)
-            for t, Rk, pk in zip(pending, list(R), list(P), strict=True):
-                set_(t, "rotation", Rk)
-                set_(t, "position", pk)
+            it = iter(nums)
+            triples = list(zip(it, it, it, strict=True))
+            set_r, set_p, set_o = _SET_ROTATION, _SET_POSITION, _SET_URDF_ORIGIN
+            for t, Rk, pk, xyz, rpy in zip(
+                pending, R, P, triples[0::2], triples[1::2], strict=True
+            ):
+                set_r(t, Rk)
+                set_p(t, pk)
+                set_o(t, (xyz, rpy, False))
         inertias = self.inertias
         if inertias:
             self.inertias = []
@@ -173,12 +217,40 @@ class _Ctx:
         if not isinstance(tag, str):
             return
         if self.keep:
-            xml = etree.tostring(el, encoding="unicode", with_tail=False)
-            self.exts.append(Extension(owner_kind=kind, owner=owner, xml=xml, tag=tag))
+            xml = None
+            if self.plain and el.text is None and not len(el):
+                xml = _leaf_xml(tag, el.items())
+            if xml is None:
+                xml = etree.tostring(el, encoding="unicode", with_tail=False)
+            self.exts.append(_EXTENSION(kind, owner, xml, tag))
 
     def dropped(self, el: Any, where: str) -> None:
         if isinstance(el.tag, str):
             self.warned.append(f"line {el.sourceline}: <{el.tag}> inside {where}")
+
+
+_EXTENSION = trusted(Extension)
+_MESH = trusted(Mesh)
+_MATERIAL = trusted(Material)
+_SOLID_SHAPE = trusted(SolidShape)
+
+
+def _leaf_xml(tag: str, items: list[tuple[str, str]]) -> str | None:
+    """Return what lxml writes for a childless, textless element, or ``None`` when unsure.
+
+    libxml2 writes ``<tag a="v" .../>`` with the attributes in document order and escapes
+    ``<>&"`` and tab, newline and carriage return in values; a value holding any of them, or
+    anything outside printable ASCII, or a namespaced name goes to ``etree.tostring``.
+    """
+    out = "<" + tag
+    for k, v in items:
+        if not (v.isascii() and v.isprintable()) or _ESCAPED.search(v) or "{" in k:
+            return None
+        out += f' {k}="{v}"'
+    return out + "/>"
+
+
+_ESCAPED = re.compile(r'[<>&"]')
 
 
 def _floats(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = None) -> Any:
@@ -322,28 +394,42 @@ _IDENTITY_ORIGIN = _sourced(_ZERO3, _ZERO3)
 def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
     if el is None:
         return _IDENTITY_ORIGIN
-    # Documents repeat the same texts (``rpy`` above all): each distinct text is parsed once.
-    vecs = ctx.vecs
     xs = el.get("xyz")
     rs = el.get("rpy")
-    xyz = _ZERO3 if xs is None else (vecs.get(xs) or _parse3(xs))
-    rpy = _ZERO3 if rs is None else (vecs.get(rs) or _parse3(rs))
-    if xyz is None or rpy is None:
-        # The checked path finds the culprit and raises with a precise message.
-        _floats(ctx, el, what, "xyz", 3, _ZERO3)
-        _floats(ctx, el, what, "rpy", 3, _ZERO3)
-        raise AssertionError("unreachable: _parse3 refused a text _floats accepts")
-    if xs is not None:
-        vecs[xs] = xyz
-    if rs is not None:
-        vecs[rs] = rpy
-    if xyz is _ZERO3 and rpy is _ZERO3:
+    if xs is None and rs is None:
         return _IDENTITY_ORIGIN
-    # The matrices come later, all at once (_Ctx.fill).
+    # The numbers and matrices come later, all at once (_Ctx.fill); an absent attribute reads
+    # as zeros.
     t = object.__new__(SourcedTransform)
-    object.__setattr__(t, "urdf_origin", (xyz, rpy, False))
     ctx.pending.append(t)
+    texts = ctx.origin_texts
+    texts.append("0 0 0" if xs is None else xs)
+    texts.append("0 0 0" if rs is None else rs)
+    ctx.origin_sites.append((el, what))
     return t
+
+
+def _parse_triples(texts: list[str]) -> list[float] | None:
+    """Return the numbers of ``texts``, three decimal numbers each, or ``None`` for a doubt.
+
+    One ``float`` pass over all the tokens: the texts are joined with a ``,`` token between
+    them, which a number never is, and every fourth token must be that separator, so each text
+    held exactly three tokens. ``None`` when a token is not a number (or a form ``float``
+    accepts and C parsers do not: ``1_0``, non-ASCII digits); non-finite values are the
+    caller's check.
+    """
+    n = len(texts)
+    joined = " , ".join(texts)
+    if "_" in joined or not joined.isascii():
+        return None
+    tokens = joined.split()
+    if len(tokens) != 4 * n - 1 or tokens[3::4].count(",") != n - 1:
+        return None
+    del tokens[3::4]
+    try:
+        return list(map(float, tokens))
+    except ValueError:
+        return None
 
 
 def canonical(T: Transform) -> SourcedTransform:
@@ -357,29 +443,32 @@ def canonical(T: Transform) -> SourcedTransform:
     return _sourced(xyz, rpy)
 
 
-def _single(ctx: _Ctx, seen: set[str], el: Any, what: str) -> None:
-    tag = el.tag
-    if tag in seen:
-        raise ctx.err(
-            URDFValueError, el, what, f"a second <{tag}>; give at most one <{tag}> per element"
-        )
-    seen.add(tag)
-
-
 # ---------------------------------------------------------------------- element parsers
+def _dup(ctx: _Ctx, el: Any, what: str) -> URDFError:
+    tag = el.tag
+    return ctx.err(
+        URDFValueError, el, what, f"a second <{tag}>; give at most one <{tag}> per element"
+    )
+
+
+_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+
+
 def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
     origin = mass_el = inertia_el = None
-    seen: set[str] = set()
     for ch in el:
         tag = ch.tag
         if tag == "origin":
-            _single(ctx, seen, ch, what)
+            if origin is not None:
+                raise _dup(ctx, ch, what)
             origin = ch
         elif tag == "mass":
-            _single(ctx, seen, ch, what)
+            if mass_el is not None:
+                raise _dup(ctx, ch, what)
             mass_el = ch
         elif tag == "inertia":
-            _single(ctx, seen, ch, what)
+            if inertia_el is not None:
+                raise _dup(ctx, ch, what)
             inertia_el = ch
         else:
             ctx.dropped(ch, f"the <inertial> of {what}")
@@ -393,8 +482,14 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
     if inertia_el is None:
         six: tuple[float, ...] = (0.0,) * 6
     else:
-        six = tuple(
-            _float(ctx, inertia_el, what, a) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+        get = inertia_el.get
+        texts = [get(a) for a in _INERTIA_ATTRS]
+        parsed = _parse_all(texts)
+        # The checked path names the culprit.
+        six = (
+            parsed
+            if parsed is not None
+            else tuple(_float(ctx, inertia_el, what, a) for a in _INERTIA_ATTRS)
         )
     # The arrays come later, all at once (_Ctx.fill).
     inertia = object.__new__(SourcedInertia)
@@ -402,6 +497,18 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
     object.__setattr__(inertia, "urdf_inertial", (m, xyz, rpy, six))
     ctx.inertias.append(inertia)
     return inertia
+
+
+def _parse_all(texts: list[Any]) -> tuple[float, ...] | None:
+    """Return the finite decimal numbers of attribute ``texts`` (one each), or ``None``."""
+    try:
+        v = tuple(map(float, texts))
+    except (TypeError, ValueError):  # an absent attribute or not a number
+        return None
+    joined = "".join(texts)
+    if not all(map(math.isfinite, v)) or "_" in joined or not joined.isascii():
+        return None
+    return v
 
 
 def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> Material:
@@ -421,21 +528,37 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
         found = db.get(name)
         if found is not None:
             return found
-    return Material(name=name, rgba=rgba, texture=texture)
+    # _floats gave 4 finite floats: what Material's converter would check.
+    return _MATERIAL(name, rgba, texture)
 
 
 def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
-    shapes = [ch for ch in el if isinstance(ch.tag, str)]
-    if len(shapes) != 1:
+    g = None
+    count = 0
+    for ch in el:
+        if isinstance(ch.tag, str):
+            g = ch
+            count += 1
+    if count != 1:
         raise ctx.err(
             URDFValueError,
             el,
             what,
-            f"<geometry> must hold exactly one shape (box, cylinder, sphere or mesh), got "
-            f"{len(shapes)}",
+            f"<geometry> must hold exactly one shape (box, cylinder, sphere or mesh), got {count}",
         )
-    g = shapes[0]
+    assert g is not None
     tag = g.tag
+    if tag == "mesh":
+        filename = g.get("filename")
+        if not filename or filename.isspace():
+            filename = _required(ctx, g, what, "filename")
+        scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
+        key = (filename, scale)
+        mesh = ctx.meshes.get(key)
+        if mesh is None:
+            # _vec3 gave three finite floats: what Mesh's converter would check.
+            mesh = ctx.meshes[key] = _MESH(filename, scale)
+        return mesh
     if tag == "box":
         x, y, z = _floats(ctx, g, what, "size", 3)
         dims: tuple[float, ...] = (x, y, z)
@@ -443,10 +566,6 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
         dims = (_float(ctx, g, what, "radius"), _float(ctx, g, what, "length"))
     elif tag == "sphere":
         dims = (_float(ctx, g, what, "radius"),)
-    elif tag == "mesh":
-        filename = _required(ctx, g, what, "filename")
-        scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
-        return Mesh(filename, scale)
     else:
         return None  # not modelled: the caller keeps the whole element verbatim
     if any(d < 0.0 for d in dims):
@@ -460,17 +579,19 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
 
 def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape | None:
     origin = geometry = material = None
-    seen: set[str] = set()
     for ch in el:
         tag = ch.tag
         if tag == "origin":
-            _single(ctx, seen, ch, what)
+            if origin is not None:
+                raise _dup(ctx, ch, what)
             origin = ch
         elif tag == "geometry":
-            _single(ctx, seen, ch, what)
+            if geometry is not None:
+                raise _dup(ctx, ch, what)
             geometry = ch
         elif tag == "material":
-            _single(ctx, seen, ch, what)
+            if material is not None:
+                raise _dup(ctx, ch, what)
             material = ch
         else:
             ctx.dropped(ch, f"a <{el.tag}> of {what}")
@@ -479,12 +600,15 @@ def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape
     g = _geometry(ctx, geometry, what)
     if g is None:
         return None
-    return SolidShape(
-        geometry=g,
-        name=el.get("name") or None,
-        link_H_geometry=_origin(ctx, origin, what),
-        material=None if material is None else _material(ctx, material, what, db),
+    return _SOLID_SHAPE(
+        g,
+        el.get("name") or None,
+        _origin(ctx, origin, what),
+        None if material is None else _material(ctx, material, what, db),
     )
+
+
+_NO_SHAPES: tuple[SolidShape, ...] = ()
 
 
 class _RawLink:
@@ -494,16 +618,19 @@ class _RawLink:
         self.name = name
         self.el = el
         self.inertia: SourcedInertia | None = None
-        self.visuals: list[SolidShape] = []
-        self.collisions: list[SolidShape] = []
+        # Most links of a real URDF are empty frames: lists only for links with shapes.
+        self.visuals: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
+        self.collisions: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
 
 
 def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
     name = el.get("name")
     if not name or name.isspace():
         name = _required(ctx, el, "link", "name")
-    what = f"link {name!r}"
     raw = _RawLink(name, el)
+    if not len(el):
+        return raw
+    what = f"link {name!r}"
     for ch in el:
         tag = ch.tag
         if tag == "inertial":
@@ -515,9 +642,13 @@ def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
             if s is None:
                 ctx.keep_ext("link", name, ch)
             elif tag == "visual":
-                raw.visuals.append(s)
+                if raw.visuals is _NO_SHAPES:
+                    raw.visuals = []
+                raw.visuals.append(s)  # type: ignore[union-attr]
             else:
-                raw.collisions.append(s)
+                if raw.collisions is _NO_SHAPES:
+                    raw.collisions = []
+                raw.collisions.append(s)  # type: ignore[union-attr]
         else:
             ctx.keep_ext("link", name, ch)
     return raw
@@ -576,37 +707,42 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
         )
     raw = _RawJoint(name, kind, el)
     moving = kind != "fixed"
-    seen: set[str] = set()
+    origin = parent = child = None
     for ch in el:
         tag = ch.tag
         if tag == "origin":
-            if tag in seen:
-                _single(ctx, seen, ch, what)
-            seen.add(tag)
+            if origin is not None:
+                raise _dup(ctx, ch, what)
+            origin = ch
             raw.origin = _origin(ctx, ch, what)
-        elif tag == "parent" or tag == "child":
-            if tag in seen:
-                _single(ctx, seen, ch, what)
-            seen.add(tag)
+        elif tag == "parent":
+            if parent is not None:
+                raise _dup(ctx, ch, what)
+            parent = ch
             ref = ch.get("link")
-            if not ref or ref.isspace():
-                ref = _required(ctx, ch, what, "link")
-            if tag == "parent":
-                raw.parent = ref
-            else:
-                raw.child = ref
+            raw.parent = ref if ref and not ref.isspace() else _required(ctx, ch, what, "link")
+        elif tag == "child":
+            if child is not None:
+                raise _dup(ctx, ch, what)
+            child = ch
+            ref = ch.get("link")
+            raw.child = ref if ref and not ref.isspace() else _required(ctx, ch, what, "link")
         elif moving and tag == "axis":
-            _single(ctx, seen, ch, what)
+            if raw.axis_el is not None:
+                raise _dup(ctx, ch, what)
             raw.axis = _vec3(ctx, ch, what, "xyz", (1.0, 0.0, 0.0))
             raw.axis_el = ch
         elif moving and tag == "limit":
-            _single(ctx, seen, ch, what)
+            if raw.limit is not None:
+                raise _dup(ctx, ch, what)
             raw.limit = ch
         elif moving and tag == "dynamics":
-            _single(ctx, seen, ch, what)
+            if raw.dynamics is not None:
+                raise _dup(ctx, ch, what)
             raw.dynamics = ch
         elif tag == "mimic":
-            _single(ctx, seen, ch, what)
+            if raw.mimic is not None:
+                raise _dup(ctx, ch, what)
             raw.mimic = Mimic(
                 joint=_required(ctx, ch, what, "joint"),
                 multiplier=_float(ctx, ch, what, "multiplier", 1.0),
@@ -615,9 +751,9 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
             ctx.keep_ext("joint", name, ch)
         else:
             ctx.keep_ext("joint", name, ch)
-    for tag in ("parent", "child"):
-        if tag not in seen:
-            raise ctx.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
+    if parent is None or child is None:
+        tag = "parent" if parent is None else "child"
+        raise ctx.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
     if raw.parent == raw.child:
         raise ctx.err(
             URDFTopologyError,
@@ -628,15 +764,60 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
     return raw
 
 
-def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
+_FIXED_JOINT = trusted(FixedJoint)
+_TRUSTED_MOVING = {kind: trusted(cls) for kind, cls in _MOVING_TYPES.items()}
+_LIMITS = trusted(PositionLimits)
+_DYNAMICS = trusted(JointDynamics)
+_NO_LIMITS = PositionLimits()
+_NO_DYNAMICS = JointDynamics()
+_ZEROS3 = np.zeros(3)
+_ZEROS3.setflags(write=False)
+
+
+def _moving_axes(raws: list[_RawJoint]) -> list[SourcedAxis | None]:
+    """Return the axes in link1 of moving joints, ``None`` for a zero ``<axis xyz>``.
+
+    One batched pass over all joints: per joint, numpy's call overhead on 3-vectors cost ten
+    times the arithmetic. Each step is the per-joint expression on a stack (``u.dot(u)`` and
+    ``R @ v`` as stacked matmuls), which numpy evaluates with the same kernels, so every value
+    is bitwise what ``T @ Axis(xyz)`` gives for one joint.
+    """
+    n = len(raws)
+    if not n:
+        return []
+    U = np.array([r.axis for r in raws], dtype=np.float64)
+    R = np.array([r.origin.rotation for r in raws])
+    P = np.array([r.origin.position for r in raws])
+    norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
+    with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
+        D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
+    Org = R @ _ZEROS3 + P
+    D.setflags(write=False)
+    Org.setflags(write=False)
+    out: list[SourcedAxis | None] = []
+    for r, d, o, norm in zip(raws, D, Org, norms.tolist(), strict=True):
+        if norm < 1e-12:
+            out.append(None)
+            continue
+        axis = object.__new__(SourcedAxis)
+        _SET_DIRECTION(axis, d)
+        _SET_AXIS_ORIGIN(axis, o)
+        _SET_URDF_AXIS(axis, (r.axis, r.origin))
+        out.append(axis)
+    return out
+
+
+def _build_joint(ctx: _Ctx, raw: _RawJoint, offset: int, axis: SourcedAxis | None = None) -> Joint:
+    """Return the joint of ``raw`` with position-coordinate and DOF offsets ``offset``.
+
+    ``axis`` is the moving joint's entry of :func:`_moving_axes` (``None``: a zero axis).
+    """
+    # Every value below was checked as the joint classes check it (two different non-empty
+    # link names, finite numbers, lower <= upper), so the trusted constructors apply.
     if raw.kind == "fixed":
-        return FixedJoint(link1=raw.parent, link2=raw.child, link1_H_link2=raw.origin)
+        return _FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset)
     what = f"joint {raw.name!r}"
-    cls = _MOVING_TYPES[raw.kind]
-    u = np.array(raw.axis, dtype=np.float64)
-    # What np.linalg.norm computes for a 1-D float64 vector, without its generic checks.
-    norm = math.sqrt(float(u.dot(u)))
-    if norm < 1e-12:
+    if axis is None:
         raise ctx.err(
             URDFValueError,
             raw.axis_el,
@@ -645,10 +826,7 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
             "axis, e.g. '0 0 1'",
         )
     T = raw.origin
-    R = T.rotation
-    axis = SourcedAxis._raw(R @ (u / norm), R @ np.zeros(3) + T.position)
-    object.__setattr__(axis, "urdf_axis", (raw.axis, T))
-    limits = PositionLimits()
+    limits = _NO_LIMITS
     effort = velocity = math.inf
     lim = raw.limit
     if lim is not None:
@@ -667,33 +845,33 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint) -> Joint:
             )
         if raw.kind == "continuous":
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
-            limits = PositionLimits(
-                enabled=False,
-                lower=-math.inf if lower is None else lo,
-                upper=math.inf if upper is None else hi,
+            limits = _LIMITS(
+                False, -math.inf if lower is None else lo, math.inf if upper is None else hi
             )
         else:
-            limits = PositionLimits(enabled=True, lower=lo, upper=hi)
+            limits = _LIMITS(True, lo, hi)
     dyn = raw.dynamics
     dynamics = (
-        JointDynamics()
+        _NO_DYNAMICS
         if dyn is None
-        else JointDynamics(
-            kind="urdf",
-            damping=_float(ctx, dyn, what, "damping", 0.0),
-            static_friction=_float(ctx, dyn, what, "friction", 0.0),
+        else _DYNAMICS(
+            "urdf",
+            _float(ctx, dyn, what, "damping", 0.0),
+            _float(ctx, dyn, what, "friction", 0.0),
         )
     )
-    return cls(
-        link1=raw.parent,
-        link2=raw.child,
-        link1_H_link2=T,
-        axis_in_link1=axis,
-        limits=limits,
-        effort_limit=effort,
-        velocity_limit=velocity,
-        dynamics=dynamics,
-        mimic=raw.mimic,
+    return _TRUSTED_MOVING[raw.kind](
+        raw.parent,
+        raw.child,
+        T,
+        axis,
+        limits,
+        effort,
+        velocity,
+        dynamics,
+        raw.mimic,
+        offset,
+        offset,
     )
 
 
@@ -712,26 +890,36 @@ class _RawSensor:
 
 
 def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
-    name = _required(ctx, el, "sensor", "name")
+    name = el.get("name")
+    if not name or name.isspace():
+        name = _required(ctx, el, "sensor", "name")
     what = f"sensor {name!r}"
-    kind = _required(ctx, el, what, "type")
+    kind = el.get("type")
+    if not kind or kind.isspace():
+        kind = _required(ctx, el, what, "type")
     if kind not in _SENSOR_TYPES:
         ctx.keep_ext("robot", "", el)
         return None
     raw = _RawSensor(name, kind, el)
-    seen: set[str] = set()
+    origin = ft = None
     want = "joint" if kind == "force_torque" else "link"
     for ch in el:
         tag = ch.tag
         if tag == "parent":
-            _single(ctx, seen, ch, what)
+            if raw.parent_el is not None:
+                raise _dup(ctx, ch, what)
             raw.parent_el = ch
-            raw.parent_attr = _required(ctx, ch, what, want)
+            ref = ch.get(want)
+            raw.parent_attr = ref if ref and not ref.isspace() else _required(ctx, ch, what, want)
         elif tag == "origin":
-            _single(ctx, seen, ch, what)
+            if origin is not None:
+                raise _dup(ctx, ch, what)
+            origin = ch
             raw.origin = _origin(ctx, ch, what)
         elif tag == "force_torque" and kind == "force_torque":
-            _single(ctx, seen, ch, what)
+            if ft is not None:
+                raise _dup(ctx, ch, what)
+            ft = ch
             for sub in ch:
                 if sub.tag == "frame":
                     raw.frame = (sub.text or "").strip()
@@ -760,7 +948,7 @@ def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
         raise ctx.err(
             URDFSensorError, el, what, f"<sensor type={kind!r}> needs <parent {want}=...>"
         )
-    if kind == "force_torque" and "force_torque" not in seen:
+    if kind == "force_torque" and ft is None:
         raise ctx.err(
             URDFSensorError,
             el,

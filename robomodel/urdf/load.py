@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
+from robomodel._trusted import trusted
 from robomodel.errors import RobomodelError, RobomodelWarning, URDFError, suggest
 from robomodel.joints import Joint
 from robomodel.model import Extension, Frame, Link, Model
@@ -37,6 +38,7 @@ from robomodel.urdf._elements import (
     _joint,
     _link,
     _material,
+    _moving_axes,
     _RawJoint,
     _RawLink,
     _RawSensor,
@@ -209,7 +211,7 @@ def _load_bytes(
     resolver: Callable[[str], str] | None,
 ) -> Model:
     root = _parse_xml(data, file)
-    ctx = _Ctx(file, options.keep_extensions)
+    ctx = _Ctx(file, options.keep_extensions, plain=b"xmlns" not in data)
     try:
         model = _build(ctx, root, options, package_dirs, resolver)
     except URDFError:
@@ -401,12 +403,18 @@ def _build(
         unreached = next(i for i in range(n) if not seen[i] and not fake[i])
         raise _loop_error(ctx, links, joints, link_idx, parent_joint, unreached)
 
-    built: dict[int, Joint] = {}
-    for k in t_joint[1:]:
-        built[k] = _build_joint(ctx, joints[k])
     moving_order = [k for k in t_joint[1:] if joints[k].kind != "fixed"]
     fixed_order = [k for k in t_joint[1:] if joints[k].kind == "fixed"]
     joint_order = moving_order + fixed_order
+    # Each moving joint has one position coordinate and one DOF; the fixed ones come after all
+    # of them. Built with their final offsets, the model constructor keeps the joints as given.
+    n_moving = len(moving_order)
+    built: dict[int, Joint] = {}
+    axes = _moving_axes([joints[k] for k in moving_order])
+    for offset, (k, axis) in enumerate(zip(moving_order, axes, strict=True)):
+        built[k] = _build_joint(ctx, joints[k], offset, axis)
+    for k in fixed_order:
+        built[k] = _build_joint(ctx, joints[k], n_moving)
 
     # ------------------------------------------------------------------ frames of fake links
     link_names = [links[i].name for i in t_links]
@@ -432,7 +440,7 @@ def _build(
             else:
                 T = rj.origin
             owner = links[nb].name
-            fr = Frame(fname, owner, T)
+            fr = _FRAME(fname, owner, T)
             frames_on[real_pos[owner]].append(fr)
             fake_frame[fname] = fr
             fake_joint[fname] = rj.name
@@ -502,10 +510,11 @@ def _build(
                     what,
                     f"unknown link {link!r}{suggest(link, link_idx)}",
                 )
-            cls = Accelerometer if rs.kind == "accelerometer" else Gyroscope
-            (acc if cls is Accelerometer else gyr).append(
-                cls(name=rs.name, link=link, link_H_sensor=T_s)
-            )
+            # Names were checked non-empty by the element parser and the link exists.
+            if rs.kind == "accelerometer":
+                acc.append(_ACCELEROMETER(rs.name, link, T_s))
+            else:
+                gyr.append(_GYROSCOPE(rs.name, link, T_s))
     all_sensors = ft + acc + gyr
 
     # ------------------------------------------------------------------ sensor frames
@@ -528,7 +537,7 @@ def _build(
                 if not _same_place(sen, prev[0], prev[1]):
                     moved.append(sen.name)
                 continue
-            fr = Frame(sen.name, owner, T_f)
+            fr = _FRAME(sen.name, owner, T_f)
             taken[sen.name] = (owner, T_f)
             frames_on[real_pos[owner]].append(fr)
         if moved:
@@ -607,10 +616,14 @@ def _canonical_order(
 
 
 _ZERO_LINK = Link()
+_LINK = trusted(Link)
+_FRAME = trusted(Frame)
+_ACCELEROMETER = trusted(Accelerometer)
+_GYROSCOPE = trusted(Gyroscope)
 
 
 def _link_value(inertia: SourcedInertia | None) -> Link:
-    return _ZERO_LINK if inertia is None else Link(inertia)
+    return _ZERO_LINK if inertia is None else _LINK(inertia)
 
 
 def _moved(s: SolidShape, link_H_frame: Transform) -> SolidShape:
