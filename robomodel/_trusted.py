@@ -35,9 +35,14 @@ def trusted(cls: type[T]) -> Callable[..., T]:
         raise TypeError(f"{cls.__name__} caches its hash; build it with its constructor")
     names = [f.name for f in attrs.fields(cls)]
     args = ", ".join(names)
-    body = "".join(f"    set_(new, {n!r}, {n})\n" for n in names)
+    # Each field is stored through its slot descriptor directly: what object.__setattr__ ends
+    # up doing, without looking the name up along the class hierarchy on every call.
+    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__}
+    for n in names:
+        slot = next(k.__dict__[n] for k in cls.__mro__ if n in k.__dict__)
+        scope[f"set_{n}"] = slot.__set__
+    body = "".join(f"    set_{n}(new, {n})\n" for n in names)
     src = f"def make({args}):\n    new = new_(cls)\n{body}    return new\n"
-    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__, "set_": object.__setattr__}
     exec(src, scope)  # generated once per class, like attrs' own __init__
     make: Callable[..., T] = scope["make"]
     make.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -45,6 +47,7 @@ _DIAG = np.arange(3)
 _SET_ROTATION = Transform.__dict__["rotation"].__set__
 _SET_POSITION = Transform.__dict__["position"].__set__
 _SET_URDF_ORIGIN = SourcedTransform.__dict__["urdf_origin"].__set__
+_drain = deque(maxlen=0).extend  # runs an iterator to its end in C
 _SET_DIRECTION = Axis.__dict__["direction"].__set__
 _SET_AXIS_ORIGIN = Axis.__dict__["origin"].__set__
 _SET_URDF_AXIS = SourcedAxis.__dict__["urdf_axis"].__set__
@@ -127,14 +130,21 @@ def _inertia_arrays(inertias: list[SourcedInertia]) -> tuple[list[Any], list[Any
 
 
 # ---------------------------------------------------------------------- parsing helpers
+class _Doubt(Exception):
+    """Raised by :meth:`_Ctx.fill` when a deferred number does not read: load again eagerly."""
+
+
 class _Ctx:
     __slots__ = (
+        "axis_raws",
+        "axis_texts",
+        "eager",
         "exts",
         "file",
+        "inertial_texts",
         "inertias",
         "keep",
         "meshes",
-        "origin_sites",
         "origin_texts",
         "pending",
         "plain",
@@ -142,77 +152,102 @@ class _Ctx:
         "warned",
     )
 
-    def __init__(self, file: str, keep: bool, plain: bool = False) -> None:
+    def __init__(self, file: str, keep: bool, plain: bool = False, eager: bool = False) -> None:
         self.file = file
         self.keep = keep
         # No namespace declaration anywhere in the document: a childless element kept verbatim
         # serialises to what its attributes say (see _leaf_xml).
         self.plain = plain
-        self.meshes: dict[tuple[str, Vec3], Mesh] = {}  # visual and collision share meshes
-        self.exts: list[Extension] = []
+        # Eager: every number is checked where it is read, so that the first bad one in
+        # document order raises its precise error. The loader reads eagerly only after the
+        # deferred pass (:meth:`fill`) found a number that does not read.
+        self.eager = eager
+        # Per (filename, scale text): visual and collision shapes share their mesh.
+        self.meshes: dict[tuple[str, str | None], Mesh] = {}
+        self.exts: list[Extension] = []  # the robot's own kept elements, in document order
         self.warned: list[str] = []
-        # Origins and inertials read but without their arrays yet: :meth:`fill` computes all of
-        # them at once, after the element pass.
+        # Values read but without their numbers and arrays yet: :meth:`fill` computes all of
+        # them at once, after the element pass. Per pending origin its xyz and rpy texts; per
+        # pending inertial its origin's xyz and rpy texts; per moving joint its axis text.
         self.pending: list[SourcedTransform] = []
-        # Per pending origin: its xyz and rpy texts (two entries) and, for error messages, its
-        # element and owner.
         self.origin_texts: list[str] = []
-        self.origin_sites: list[tuple[Any, str]] = []
-        self.inertias: list[SourcedInertia] = []
+        self.inertias: list[tuple[SourcedInertia, float, tuple[float, ...]]] = []
+        self.inertial_texts: list[str] = []
+        self.axis_raws: list[_RawJoint] = []
+        self.axis_texts: list[str] = []
         self.vecs: dict[str, Vec3] = {}  # attribute text -> its three numbers, per document
 
     def fill(self) -> None:
-        """Compute the arrays of every pending origin and inertial in one vectorised pass.
+        """Read every deferred number and compute the pending arrays in one vectorised pass.
 
         Per element, building small arrays costs far more than the arithmetic; here each value
         gets read-only views into a few shared arrays. The angles go through ``math.cos`` and
         ``math.sin`` and every product and sum is the scalar formula's, in the same order, so
         the arrays are bitwise those of :func:`_sourced` (used for the transforms the loader
         composes itself) and do not depend on what else the document holds.
+
+        Raises:
+            _Doubt: a deferred text is not three finite decimal numbers.
         """
-        set_ = object.__setattr__
-        pending = self.pending
-        if pending:
-            texts, sites = self.origin_texts, self.origin_sites
-            self.pending, self.origin_texts, self.origin_sites = [], [], []
-            n = len(pending)
-            nums = _parse_triples(texts)
-            arr = np.array(nums if nums is not None else (), dtype=np.float64)
-            if nums is None or not np.isfinite(arr).all():
-                # The checked path finds the first culprit and raises with a precise message.
-                for el, what in sites:
-                    _floats(self, el, what, "xyz", 3, _ZERO3)
-                    _floats(self, el, what, "rpy", 3, _ZERO3)
+        n, m = len(self.pending), len(self.inertias)
+        texts = self.origin_texts + self.inertial_texts + self.axis_texts
+        if not texts:
+            return
+        # Documents repeat texts (a visual and its collision, common angles): each distinct
+        # text is parsed once, and each distinct rpy becomes a rotation once.
+        uniq = list(dict.fromkeys(texts))
+        nums = _parse_triples(uniq)
+        U = np.array(nums if nums is not None else (), dtype=np.float64)
+        if nums is None or not np.isfinite(U).all():
+            if self.eager:
                 raise AssertionError("unreachable: _parse_triples refused texts _floats accepts")
-            arr = arr.reshape(n, 6)
-            P = arr[:, :3].copy()
-            A = arr[:, 3:]
-            R = _rotations(A.ravel().tolist(), n)
+            raise _Doubt
+        U = U.reshape(-1, 3)
+        it = iter(nums)
+        triples = list(zip(it, it, it, strict=True))
+        index = dict(zip(uniq, range(len(uniq)), strict=True))
+        ix = list(map(index.__getitem__, texts))
+        read = list(map(triples.__getitem__, ix))
+        if n:
+            xi, ri = ix[0 : 2 * n : 2], ix[1 : 2 * n : 2]
+            P = U[xi]
+            rot_rows, inverse = np.unique(ri, return_inverse=True)
+            A = U[rot_rows]
+            R = _rotations(A.ravel().tolist(), len(rot_rows))
             # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in _sourced.
             R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
+            R = R[inverse.reshape(-1)]
             R.setflags(write=False)
             P.setflags(write=False)
-            it = iter(nums)
-            triples = list(zip(it, it, it, strict=True))
-            set_r, set_p, set_o = _SET_ROTATION, _SET_POSITION, _SET_URDF_ORIGIN
-            for t, Rk, pk, xyz, rpy in zip(
-                pending, R, P, triples[0::2], triples[1::2], strict=True
+            # Three C-level loops instead of one Python loop over a few hundred transforms.
+            pending = self.pending
+            origins = zip(read[0 : 2 * n : 2], read[1 : 2 * n : 2], repeat(False, n), strict=True)
+            _drain(map(_SET_ROTATION, pending, R))
+            _drain(map(_SET_POSITION, pending, P))
+            _drain(map(_SET_URDF_ORIGIN, pending, origins))
+        if m:
+            set_ = object.__setattr__
+            done = []
+            for (inertia, mass, six), xyz, rpy in zip(
+                self.inertias, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2],
+                strict=True,
             ):
-                set_r(t, Rk)
-                set_p(t, pk)
-                set_o(t, (xyz, rpy, False))
-        inertias = self.inertias
-        if inertias:
-            self.inertias = []
-            for inertia, h, I_O in zip(inertias, *_inertia_arrays(inertias), strict=True):
+                set_(inertia, "urdf_inertial", (mass, xyz, rpy, six))
+                done.append(inertia)
+            for inertia, h, I_O in zip(done, *_inertia_arrays(done), strict=True):
                 set_(inertia, "first_moment", h)
                 set_(inertia, "rotational_inertia", I_O)
+        for raw, xyz in zip(self.axis_raws, read[2 * n + 2 * m :], strict=True):
+            raw.axis = xyz
+        self.pending, self.origin_texts, self.inertias, self.inertial_texts = [], [], [], []
+        self.axis_raws, self.axis_texts = [], []
 
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         line = el.sourceline if el is not None else None
         return cls(reason, file=self.file, line=line, element=what)
 
-    def keep_ext(self, kind: str, owner: str, el: Any) -> None:
+    def keep_ext(self, kind: str, owner: str, el: Any, into: list[Extension]) -> None:
+        """Append ``el`` kept verbatim, owned by ``kind`` ``owner``, to ``into``."""
         tag = el.tag
         if not isinstance(tag, str):
             return
@@ -222,7 +257,7 @@ class _Ctx:
                 xml = _leaf_xml(tag, el.items())
             if xml is None:
                 xml = etree.tostring(el, encoding="unicode", with_tail=False)
-            self.exts.append(_EXTENSION(kind, owner, xml, tag))
+            into.append(_EXTENSION(kind, owner, xml, tag))
 
     def dropped(self, el: Any, where: str) -> None:
         if isinstance(el.tag, str):
@@ -242,6 +277,11 @@ def _leaf_xml(tag: str, items: list[tuple[str, str]]) -> str | None:
     ``<>&"`` and tab, newline and carriage return in values; a value holding any of them, or
     anything outside printable ASCII, or a namespaced name goes to ``etree.tostring``.
     """
+    if len(items) == 1:  # the common case (<dynamics damping=...>), without the loop
+        k, v = items[0]
+        if not (v.isascii() and v.isprintable()) or _ESCAPED.search(v) or "{" in k:
+            return None
+        return f'<{tag} {k}="{v}"/>'
     out = "<" + tag
     for k, v in items:
         if not (v.isascii() and v.isprintable()) or _ESCAPED.search(v) or "{" in k:
@@ -398,6 +438,9 @@ def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
     rs = el.get("rpy")
     if xs is None and rs is None:
         return _IDENTITY_ORIGIN
+    if ctx.eager:
+        _floats(ctx, el, what, "xyz", 3, _ZERO3)
+        _floats(ctx, el, what, "rpy", 3, _ZERO3)
     # The numbers and matrices come later, all at once (_Ctx.fill); an absent attribute reads
     # as zeros.
     t = object.__new__(SourcedTransform)
@@ -405,7 +448,6 @@ def _origin(ctx: _Ctx, el: Any, what: str) -> SourcedTransform:
     texts = ctx.origin_texts
     texts.append("0 0 0" if xs is None else xs)
     texts.append("0 0 0" if rs is None else rs)
-    ctx.origin_sites.append((el, what))
     return t
 
 
@@ -477,8 +519,14 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
         )
     m = _float(ctx, mass_el, what, "value")
-    xyz = _ZERO3 if origin is None else _vec3(ctx, origin, what, "xyz", _ZERO3)
-    rpy = _ZERO3 if origin is None else _vec3(ctx, origin, what, "rpy", _ZERO3)
+    if origin is None:
+        xs = rs = None
+    else:
+        xs = origin.get("xyz")
+        rs = origin.get("rpy")
+        if ctx.eager:
+            _floats(ctx, origin, what, "xyz", 3, _ZERO3)
+            _floats(ctx, origin, what, "rpy", 3, _ZERO3)
     if inertia_el is None:
         six: tuple[float, ...] = (0.0,) * 6
     else:
@@ -491,11 +539,13 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
             if parsed is not None
             else tuple(_float(ctx, inertia_el, what, a) for a in _INERTIA_ATTRS)
         )
-    # The arrays come later, all at once (_Ctx.fill).
+    # The origin's numbers and the arrays come later, all at once (_Ctx.fill).
     inertia = object.__new__(SourcedInertia)
     object.__setattr__(inertia, "mass", m)
-    object.__setattr__(inertia, "urdf_inertial", (m, xyz, rpy, six))
-    ctx.inertias.append(inertia)
+    ctx.inertias.append((inertia, m, six))
+    texts = ctx.inertial_texts
+    texts.append("0 0 0" if xs is None else xs)
+    texts.append("0 0 0" if rs is None else rs)
     return inertia
 
 
@@ -517,7 +567,11 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
     for ch in el:
         tag = ch.tag
         if tag == "color":
-            rgba = _floats(ctx, ch, what, "rgba", 4)
+            text = ch.get("rgba")
+            parts = None if text is None else text.split()
+            rgba = _parse_all(parts) if parts is not None and len(parts) == 4 else None
+            if rgba is None:  # the checked path names what is wrong
+                rgba = _floats(ctx, ch, what, "rgba", 4)
         elif tag == "texture":
             texture = ch.get("filename", "")
         else:
@@ -533,13 +587,12 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
 
 
 def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
-    g = None
-    count = 0
-    for ch in el:
-        if isinstance(ch.tag, str):
-            g = ch
-            count += 1
-    if count != 1:
+    g = el[0] if len(el) == 1 else None
+    if g is None or not isinstance(g.tag, str):
+        shapes = [ch for ch in el if isinstance(ch.tag, str)]
+        count = len(shapes)
+        g = shapes[0] if count == 1 else None
+    if g is None:
         raise ctx.err(
             URDFValueError,
             el,
@@ -552,10 +605,10 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
         filename = g.get("filename")
         if not filename or filename.isspace():
             filename = _required(ctx, g, what, "filename")
-        scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
-        key = (filename, scale)
+        key = (filename, g.get("scale"))
         mesh = ctx.meshes.get(key)
         if mesh is None:
+            scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
             # _vec3 gave three finite floats: what Mesh's converter would check.
             mesh = ctx.meshes[key] = _MESH(filename, scale)
         return mesh
@@ -612,11 +665,12 @@ _NO_SHAPES: tuple[SolidShape, ...] = ()
 
 
 class _RawLink:
-    __slots__ = ("collisions", "el", "inertia", "name", "visuals")
+    __slots__ = ("collisions", "el", "exts", "inertia", "name", "visuals")
 
     def __init__(self, name: str, el: Any) -> None:
         self.name = name
         self.el = el
+        self.exts: list[Extension] = []
         self.inertia: SourcedInertia | None = None
         # Most links of a real URDF are empty frames: lists only for links with shapes.
         self.visuals: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
@@ -640,7 +694,7 @@ def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
         elif tag == "visual" or tag == "collision":
             s = _shape(ctx, ch, what, db)
             if s is None:
-                ctx.keep_ext("link", name, ch)
+                ctx.keep_ext("link", name, ch, raw.exts)
             elif tag == "visual":
                 if raw.visuals is _NO_SHAPES:
                     raw.visuals = []
@@ -650,7 +704,7 @@ def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
                     raw.collisions = []
                 raw.collisions.append(s)  # type: ignore[union-attr]
         else:
-            ctx.keep_ext("link", name, ch)
+            ctx.keep_ext("link", name, ch, raw.exts)
     return raw
 
 
@@ -661,6 +715,7 @@ class _RawJoint:
         "child",
         "dynamics",
         "el",
+        "exts",
         "kind",
         "limit",
         "mimic",
@@ -681,6 +736,7 @@ class _RawJoint:
         self.limit: Any = None
         self.dynamics: Any = None
         self.mimic: Mimic | None = None
+        self.exts: list[Extension] = []
 
 
 def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
@@ -730,8 +786,13 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
         elif moving and tag == "axis":
             if raw.axis_el is not None:
                 raise _dup(ctx, ch, what)
-            raw.axis = _vec3(ctx, ch, what, "xyz", (1.0, 0.0, 0.0))
             raw.axis_el = ch
+            xs = ch.get("xyz")
+            if xs is not None:  # its numbers come later (_Ctx.fill)
+                if ctx.eager:
+                    _floats(ctx, ch, what, "xyz", 3)
+                ctx.axis_raws.append(raw)
+                ctx.axis_texts.append(xs)
         elif moving and tag == "limit":
             if raw.limit is not None:
                 raise _dup(ctx, ch, what)
@@ -748,9 +809,9 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
                 multiplier=_float(ctx, ch, what, "multiplier", 1.0),
                 offset=_float(ctx, ch, what, "offset", 0.0),
             )
-            ctx.keep_ext("joint", name, ch)
+            ctx.keep_ext("joint", name, ch, raw.exts)
         else:
-            ctx.keep_ext("joint", name, ch)
+            ctx.keep_ext("joint", name, ch, raw.exts)
     if parent is None or child is None:
         tag = "parent" if parent is None else "child"
         raise ctx.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
@@ -876,7 +937,17 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint, offset: int, axis: SourcedAxis | Non
 
 
 class _RawSensor:
-    __slots__ = ("direction", "el", "frame", "kind", "name", "origin", "parent_attr", "parent_el")
+    __slots__ = (
+        "direction",
+        "el",
+        "exts",
+        "frame",
+        "kind",
+        "name",
+        "origin",
+        "parent_attr",
+        "parent_el",
+    )
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
@@ -887,6 +958,7 @@ class _RawSensor:
         self.parent_attr = ""
         self.frame = ""
         self.direction = ""
+        self.exts: list[Extension] = []
 
 
 def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
@@ -898,7 +970,7 @@ def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
     if not kind or kind.isspace():
         kind = _required(ctx, el, what, "type")
     if kind not in _SENSOR_TYPES:
-        ctx.keep_ext("robot", "", el)
+        ctx.keep_ext("robot", "", el, ctx.exts)
         return None
     raw = _RawSensor(name, kind, el)
     origin = ft = None
@@ -943,7 +1015,7 @@ def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
                     "parent_to_child or child_to_parent",
                 )
         else:
-            ctx.keep_ext("sensor", name, ch)
+            ctx.keep_ext("sensor", name, ch, raw.exts)
     if raw.parent_el is None:
         raise ctx.err(
             URDFSensorError, el, what, f"<sensor type={kind!r}> needs <parent {want}=...>"

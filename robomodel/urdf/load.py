@@ -35,6 +35,7 @@ from robomodel.spatial import Transform
 from robomodel.urdf._elements import (
     _build_joint,
     _Ctx,
+    _Doubt,
     _joint,
     _link,
     _material,
@@ -211,9 +212,16 @@ def _load_bytes(
     resolver: Callable[[str], str] | None,
 ) -> Model:
     root = _parse_xml(data, file)
-    ctx = _Ctx(file, options.keep_extensions, plain=b"xmlns" not in data)
+    plain = b"xmlns" not in data
+    ctx = _Ctx(file, options.keep_extensions, plain)
     try:
-        model = _build(ctx, root, options, package_dirs, resolver)
+        try:
+            model = _build(ctx, root, options, package_dirs, resolver)
+        except _Doubt:
+            # A number did not read: build again checking every number where it is read, which
+            # raises the precise error of the first bad one in document order.
+            ctx = _Ctx(file, options.keep_extensions, plain, eager=True)
+            model = _build(ctx, root, options, package_dirs, resolver)
     except URDFError:
         raise
     except (RobomodelError, ValueError, TypeError) as e:
@@ -299,7 +307,7 @@ def _build(
         elif tag == "material":
             pass
         else:
-            ctx.keep_ext("robot", "", el)
+            ctx.keep_ext("robot", "", el, ctx.exts)
     ctx.fill()
 
     if not links:
@@ -313,16 +321,19 @@ def _build(
     # ------------------------------------------------------------------ topology
     n = len(links)
     parent_joint: list[int] = [-1] * n
+    ends: list[tuple[int, int]] = []  # per joint: its parent and child link indices
     for k, rj in enumerate(joints):
-        for end in (rj.parent, rj.child):
-            if end not in link_idx:
-                raise ctx.err(
-                    URDFReferenceError,
-                    rj.el,
-                    f"joint {rj.name!r}",
-                    f"unknown link {end!r}{suggest(end, link_idx)}; define <link name={end!r}>",
-                )
-        c = link_idx[rj.child]
+        p = link_idx.get(rj.parent, -1)
+        c = link_idx.get(rj.child, -1)
+        if p < 0 or c < 0:
+            end = rj.parent if p < 0 else rj.child
+            raise ctx.err(
+                URDFReferenceError,
+                rj.el,
+                f"joint {rj.name!r}",
+                f"unknown link {end!r}{suggest(end, link_idx)}; define <link name={end!r}>",
+            )
+        ends.append((p, c))
         if parent_joint[c] >= 0:
             first = joints[parent_joint[c]]
             raise ctx.err(
@@ -349,12 +360,11 @@ def _build(
     root_i = roots[0]
 
     # Moving joints first, then fixed ones, each in document order (spec §7.7).
-    order = [k for k, rj in enumerate(joints) if rj.kind != "fixed"]
-    order += [k for k, rj in enumerate(joints) if rj.kind == "fixed"]
+    fixed = [rj.kind == "fixed" for rj in joints]
+    order = [k for k, f in enumerate(fixed) if not f] + [k for k, f in enumerate(fixed) if f]
     adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for k in order:
-        rj = joints[k]
-        p, c = link_idx[rj.parent], link_idx[rj.child]
+        p, c = ends[k]
         adj[p].append((c, k))
         adj[c].append((p, k))
 
@@ -403,8 +413,8 @@ def _build(
         unreached = next(i for i in range(n) if not seen[i] and not fake[i])
         raise _loop_error(ctx, links, joints, link_idx, parent_joint, unreached)
 
-    moving_order = [k for k in t_joint[1:] if joints[k].kind != "fixed"]
-    fixed_order = [k for k in t_joint[1:] if joints[k].kind == "fixed"]
+    moving_order = [k for k in t_joint[1:] if not fixed[k]]
+    fixed_order = [k for k in t_joint[1:] if fixed[k]]
     joint_order = moving_order + fixed_order
     # Each moving joint has one position coordinate and one DOF; the fixed ones come after all
     # of them. Built with their final offsets, the model constructor keeps the joints as given.
@@ -421,10 +431,10 @@ def _build(
     real_pos = {links[i].name: pos for pos, i in enumerate(t_links)}
     frames_on: list[list[Frame]] = [[] for _ in t_links]
     fake_frame: dict[str, Frame] = {}
-    fake_joint: dict[str, str] = {}
+    fake_of: dict[str, tuple[_RawLink, _RawJoint]] = {}  # frame name -> its link and joint
+    markers: dict[str, Extension] = {}
     visuals: list[list[SolidShape]] = [list(links[i].visuals) for i in t_links]
     collisions: list[list[SolidShape]] = [list(links[i].collisions) for i in t_links]
-    exts = ctx.exts
     if n_real != n:
         fakes = [i for i in range(n) if fake[i]]
         if fake[root_i]:
@@ -433,46 +443,47 @@ def _build(
         for i in fakes:
             nb, k = adj[i][0]
             rj = joints[k]
-            fname = links[i].name
+            raw = links[i]
+            fname = raw.name
             if rj.parent == fname:  # the fake root: its joint goes fake -> neighbour
                 xyz, rpy, _ = rj.origin.urdf_origin
                 T = _sourced(xyz, rpy, inverted=True)
             else:
                 T = rj.origin
             owner = links[nb].name
-            fr = _FRAME(fname, owner, T)
-            frames_on[real_pos[owner]].append(fr)
-            fake_frame[fname] = fr
-            fake_joint[fname] = rj.name
-            if rj.name != fname + "_fixed_joint":
-                exts.append(
-                    Extension(
-                        owner_kind="frame",
-                        owner=fname,
-                        xml=f"<joint name={_quote(rj.name)}/>",
-                        tag="joint",
-                    )
-                )
             pos = real_pos[owner]
-            for s in links[i].visuals:
-                visuals[pos].append(_moved(s, T))
-            for s in links[i].collisions:
-                collisions[pos].append(_moved(s, T))
+            fr = _FRAME(fname, owner, T)
+            frames_on[pos].append(fr)
+            fake_frame[fname] = fr
+            fake_of[fname] = (raw, rj)
+            if rj.name != fname + "_fixed_joint":
+                markers[fname] = Extension(
+                    owner_kind="frame",
+                    owner=fname,
+                    xml=f"<joint name={_quote(rj.name)}/>",
+                    tag="joint",
+                )
+            if raw.visuals:
+                visuals[pos] += [_moved(s, T) for s in raw.visuals]
+            if raw.collisions:
+                collisions[pos] += [_moved(s, T) for s in raw.collisions]
 
     # ------------------------------------------------------------------ sensors
     final_joints = {joints[k].name: k for k in joint_order}
     ft: list[Sensor] = []
     acc: list[Sensor] = []
     gyr: list[Sensor] = []
+    ft_raw: list[_RawSensor] = []
+    acc_raw: list[_RawSensor] = []
+    gyr_raw: list[_RawSensor] = []
     for rs in sensors:
-        what = f"sensor {rs.name!r}"
         if rs.kind == "force_torque":
             jk = final_joints.get(rs.parent_attr)
             if jk is None:
                 raise ctx.err(
                     URDFSensorError,
                     rs.parent_el,
-                    what,
+                    f"sensor {rs.name!r}",
                     f"unknown joint {rs.parent_attr!r}{suggest(rs.parent_attr, joint_idx)}",
                 )
             rj = joints[jk]
@@ -486,6 +497,7 @@ def _build(
             else:
                 first_H, second_H = P @ rs.origin, rs.origin
             applied = rj.child if rs.direction == "parent_to_child" else rj.parent
+            ft_raw.append(rs)
             ft.append(
                 SixAxisForceTorqueSensor(
                     name=rs.name,
@@ -507,38 +519,45 @@ def _build(
                 raise ctx.err(
                     URDFSensorError,
                     rs.parent_el,
-                    what,
+                    f"sensor {rs.name!r}",
                     f"unknown link {link!r}{suggest(link, link_idx)}",
                 )
             # Names were checked non-empty by the element parser and the link exists.
             if rs.kind == "accelerometer":
                 acc.append(_ACCELEROMETER(rs.name, link, T_s))
+                acc_raw.append(rs)
             else:
                 gyr.append(_GYROSCOPE(rs.name, link, T_s))
+                gyr_raw.append(rs)
     all_sensors = ft + acc + gyr
 
     # ------------------------------------------------------------------ sensor frames
     if options.add_sensor_frames and all_sensors:
         eye = Transform.identity()  # only compared against, never stored
-        taken: dict[str, tuple[str, Transform]] = {name: (name, eye) for name in link_names}
-        for group in frames_on:
-            for fr in group:
-                taken[fr.name] = (fr.link, fr.link_H_frame)
+        added: dict[str, tuple[str, Transform]] = {}
         moved: list[str] = []
         for sen in all_sensors:
             if isinstance(sen, SixAxisForceTorqueSensor):
                 owner, T_f = sen.second_link, sen.second_link_H_sensor
             else:
                 owner, T_f = sen.link, sen.link_H_sensor
-            prev = taken.get(sen.name)
+            name = sen.name
+            # The names taken so far: links, frames of fake links, sensor frames added.
+            if name in real_pos:
+                prev: tuple[str, Transform] | None = (name, eye)
+            elif name in fake_frame:
+                fr = fake_frame[name]
+                prev = (fr.link, fr.link_H_frame)
+            else:
+                prev = added.get(name)
             if prev is not None:
                 # B22: iDynTree skips silently; robomodel warns unless the existing frame is the
                 # sensor frame itself (seen from either link of an F/T sensor).
                 if not _same_place(sen, prev[0], prev[1]):
                     moved.append(sen.name)
                 continue
-            fr = _FRAME(sen.name, owner, T_f)
-            taken[sen.name] = (owner, T_f)
+            fr = _FRAME(name, owner, T_f)
+            added[name] = (owner, T_f)
             frames_on[real_pos[owner]].append(fr)
         if moved:
             warnings.warn(
@@ -567,52 +586,45 @@ def _build(
         package_dirs=[str(d) for d in package_dirs],
         name=root.get("name", ""),
         materials=materials,
-        extensions=_canonical_order(exts, link_names, jnames, frames, fake_joint, all_sensors),
+        extensions=_canonical_order(
+            ctx.exts,
+            [links[i] for i in t_links],
+            [joints[k] for k in joint_order],
+            [fr.name for fr in frames],
+            fake_of,
+            markers,
+            ft_raw + acc_raw + gyr_raw,
+        ),
     )
-
-
-_KIND_RANK = {"robot": 0, "link": 1, "frame": 2, "joint": 3, "sensor": 4}
 
 
 def _canonical_order(
-    exts: list[Extension],
-    link_names: list[str],
-    joint_names: list[str],
-    frames: list[Frame],
-    fake_joint: dict[str, str],
-    sensors: list[Sensor],
+    robot: list[Extension],
+    links: list[_RawLink],
+    joints: list[_RawJoint],
+    frames: list[str],
+    fake_of: dict[str, tuple[_RawLink, _RawJoint]],
+    markers: dict[str, Extension],
+    sensors: list[_RawSensor],
 ) -> list[Extension]:
-    # Order the kept elements by their owner's place in the model (document order within one
-    # owner), so that the order survives writing: the exporter writes owners in traversal
-    # order, not in the order of the original document.
-    nl, nj = len(link_names), len(joint_names)
-    link_pos = {name: i for i, name in enumerate(link_names)}
-    frame_pos: dict[str, int] = {}
-    joint_pos: dict[str, int] = {}
-    for k, fr in enumerate(frames):
-        link_pos[fr.name] = nl + k
-        frame_pos[fr.name] = k
-        jn = fake_joint.get(fr.name)
-        if jn is not None:
-            joint_pos[jn] = nj + k
-    for i, name in enumerate(joint_names):
-        joint_pos[name] = i
-    pos: dict[str, dict[str, int]] = {
-        "robot": {"": 0},
-        "link": link_pos,
-        "frame": frame_pos,
-        "joint": joint_pos,
-        "sensor": {sn.name: i for i, sn in enumerate(sensors)},
-    }
-    none: dict[str, int] = {}
-    big = nl + nj + 2 * len(frames) + len(sensors) + 1  # after every known owner
-    return sorted(
-        exts,
-        key=lambda e: (
-            _KIND_RANK.get(e.owner_kind, 5),
-            pos.get(e.owner_kind, none).get(e.owner, big),
-        ),
-    )
+    # The kept elements ordered by owner kind (robot, link, frame, joint, sensor), then by the
+    # owner's place in the model (links, then frames by frame index; joints, then the fixed
+    # joints of frames by frame index), document order within one owner: the order survives
+    # writing, because the exporter writes owners in that order, not in the document's.
+    out = list(robot)
+    for raw in links:
+        out += raw.exts
+    fakes = [fake_of[name] for name in frames if name in fake_of]
+    for fake_link, _ in fakes:
+        out += fake_link.exts
+    out += [markers[name] for name in frames if name in markers]
+    for rj in joints:
+        out += rj.exts
+    for _, fake_joint in fakes:
+        out += fake_joint.exts
+    for rs in sensors:
+        out += rs.exts
+    return out
 
 
 _ZERO_LINK = Link()
@@ -656,10 +668,10 @@ def _same_place(s: Sensor, link: str, link_H_frame: Transform) -> bool:
 
 
 def _close(a: Transform, b: Transform) -> bool:
-    return bool(
-        np.abs(a.rotation - b.rotation).max() <= 1e-9
-        and np.abs(a.position - b.position).max() <= 1e-9
-    )
+    ra, rb, pa, pb = a.rotation, b.rotation, a.position, b.position
+    if ra.tobytes() == rb.tobytes() and pa.tobytes() == pb.tobytes():
+        return True  # the common case, without numpy's per-call overhead
+    return bool(np.abs(ra - rb).max() <= 1e-9 and np.abs(pa - pb).max() <= 1e-9)
 
 
 def _quote(s: str) -> str:
