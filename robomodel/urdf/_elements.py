@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
 
 import numpy as np
 from lxml import etree
 
-from robomodel._trusted import trusted
+from robomodel._bulk import trusted
 from robomodel.errors import URDFError
 from robomodel.joints import (
     FixedJoint,
@@ -47,7 +48,7 @@ _DIAG = np.arange(3)
 _SET_ROTATION = Transform.__dict__["rotation"].__set__
 _SET_POSITION = Transform.__dict__["position"].__set__
 _SET_URDF_ORIGIN = SourcedTransform.__dict__["urdf_origin"].__set__
-_drain = deque(maxlen=0).extend  # runs an iterator to its end in C
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C
 _SET_DIRECTION = Axis.__dict__["direction"].__set__
 _SET_AXIS_ORIGIN = Axis.__dict__["origin"].__set__
 _SET_URDF_AXIS = SourcedAxis.__dict__["urdf_axis"].__set__
@@ -130,7 +131,7 @@ def _inertia_arrays(inertias: list[SourcedInertia]) -> tuple[list[Any], list[Any
 
 
 # ---------------------------------------------------------------------- parsing helpers
-class _Doubt(Exception):
+class _DoubtError(Exception):
     """Raised by :meth:`_Ctx.fill` when a deferred number does not read: load again eagerly."""
 
 
@@ -187,7 +188,7 @@ class _Ctx:
         composes itself) and do not depend on what else the document holds.
 
         Raises:
-            _Doubt: a deferred text is not three finite decimal numbers.
+            _DoubtError: a deferred text is not three finite decimal numbers.
         """
         n, m = len(self.pending), len(self.inertias)
         texts = self.origin_texts + self.inertial_texts + self.axis_texts
@@ -201,7 +202,7 @@ class _Ctx:
         if nums is None or not np.isfinite(U).all():
             if self.eager:
                 raise AssertionError("unreachable: _parse_triples refused texts _floats accepts")
-            raise _Doubt
+            raise _DoubtError
         U = U.reshape(-1, 3)
         it = iter(nums)
         triples = list(zip(it, it, it, strict=True))
@@ -229,7 +230,9 @@ class _Ctx:
             set_ = object.__setattr__
             done = []
             for (inertia, mass, six), xyz, rpy in zip(
-                self.inertias, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2],
+                self.inertias,
+                read[2 * n : 2 * n + 2 * m : 2],
+                read[2 * n + 1 : 2 * n + 2 * m : 2],
                 strict=True,
             ):
                 set_(inertia, "urdf_inertial", (mass, xyz, rpy, six))
@@ -891,12 +894,18 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint, offset: int, axis: SourcedAxis | Non
     effort = velocity = math.inf
     lim = raw.limit
     if lim is not None:
-        lower = lim.get("lower")
-        upper = lim.get("upper")
-        lo = _float(ctx, lim, what, "lower", 0.0)
-        hi = _float(ctx, lim, what, "upper", 0.0)
-        effort = _float(ctx, lim, what, "effort", math.inf)
-        velocity = _float(ctx, lim, what, "velocity", math.inf)
+        get = lim.get
+        lower = get("lower")
+        upper = get("upper")
+        texts = [lower, upper, get("effort"), get("velocity")]
+        read = _parse_all(texts)  # all four given and fine: the common case
+        if read is not None:
+            lo, hi, effort, velocity = read
+        else:  # defaults for absent ones; the checked path names what is wrong
+            lo = _float(ctx, lim, what, "lower", 0.0)
+            hi = _float(ctx, lim, what, "upper", 0.0)
+            effort = _float(ctx, lim, what, "effort", math.inf)
+            velocity = _float(ctx, lim, what, "velocity", math.inf)
         if lo > hi:
             raise ctx.err(
                 URDFValueError,
@@ -912,15 +921,16 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint, offset: int, axis: SourcedAxis | Non
         else:
             limits = _LIMITS(True, lo, hi)
     dyn = raw.dynamics
-    dynamics = (
-        _NO_DYNAMICS
-        if dyn is None
-        else _DYNAMICS(
-            "urdf",
-            _float(ctx, dyn, what, "damping", 0.0),
-            _float(ctx, dyn, what, "friction", 0.0),
-        )
-    )
+    if dyn is None:
+        dynamics = _NO_DYNAMICS
+    else:
+        pair = _parse_all([dyn.get("damping"), dyn.get("friction")])
+        if pair is None:
+            pair = (
+                _float(ctx, dyn, what, "damping", 0.0),
+                _float(ctx, dyn, what, "friction", 0.0),
+            )
+        dynamics = _DYNAMICS("urdf", pair[0], pair[1])
     return _TRUSTED_MOVING[raw.kind](
         raw.parent,
         raw.child,

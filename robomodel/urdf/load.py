@@ -20,12 +20,13 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any
 
 import numpy as np
 from lxml import etree
 
-from robomodel._trusted import trusted
+from robomodel._bulk import gc_paused, trusted
 from robomodel.errors import RobomodelError, RobomodelWarning, URDFError, suggest
 from robomodel.joints import Joint
 from robomodel.model import Extension, Frame, Link, Model
@@ -35,7 +36,7 @@ from robomodel.spatial import Transform
 from robomodel.urdf._elements import (
     _build_joint,
     _Ctx,
-    _Doubt,
+    _DoubtError,
     _joint,
     _link,
     _material,
@@ -211,13 +212,33 @@ def _load_bytes(
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
 ) -> Model:
+    with gc_paused():  # the document's tree is freed inside the pause too
+        model, warned = _load_document(data, file, options, package_dirs, resolver)
+    if warned:
+        shown = "; ".join(warned[:5]) + (" ..." if len(warned) > 5 else "")
+        warnings.warn(
+            f"{file}: {len(warned)} nested element(s) robomodel does not read were dropped "
+            f"and will not be written back: {shown}",
+            RobomodelWarning,
+            stacklevel=3,
+        )
+    return model
+
+
+def _load_document(
+    data: bytes,
+    file: str,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+) -> tuple[Model, list[str]]:
     root = _parse_xml(data, file)
     plain = b"xmlns" not in data
     ctx = _Ctx(file, options.keep_extensions, plain)
     try:
         try:
             model = _build(ctx, root, options, package_dirs, resolver)
-        except _Doubt:
+        except _DoubtError:
             # A number did not read: build again checking every number where it is read, which
             # raises the precise error of the first bad one in document order.
             ctx = _Ctx(file, options.keep_extensions, plain, eager=True)
@@ -228,15 +249,7 @@ def _load_bytes(
         # A value the element parsers did not anticipate (the core constructors check more);
         # report it as a URDF problem instead of leaking a model-building error.
         raise URDFValueError(f"{e}", file=file, element="robot") from e
-    if ctx.warned:
-        shown = "; ".join(ctx.warned[:5]) + (" ..." if len(ctx.warned) > 5 else "")
-        warnings.warn(
-            f"{file}: {len(ctx.warned)} nested element(s) robomodel does not read were dropped "
-            f"and will not be written back: {shown}",
-            RobomodelWarning,
-            stacklevel=3,
-        )
-    return model
+    return model, ctx.warned
 
 
 def _build(
@@ -344,10 +357,11 @@ def _build(
                 f"{first.el.sourceline}); a URDF link has one parent, remove one of the joints",
             )
         parent_joint[c] = k
-    roots = [i for i in range(n) if parent_joint[i] < 0]
-    if not roots:
+    n_roots = parent_joint.count(-1)
+    roots = [i for i, pj in enumerate(parent_joint) if pj < 0] if n_roots > 1 else []
+    if not n_roots:
         raise _loop_error(ctx, links, joints, link_idx, parent_joint, 0)
-    if len(roots) > 1:
+    if n_roots > 1:
         names = [links[i].name for i in roots]
         shown = ", ".join(repr(x) for x in names[:6]) + (" ..." if len(names) > 6 else "")
         raise ctx.err(
@@ -357,29 +371,27 @@ def _build(
             f"the document has {len(names)} root links ({shown}); a URDF is one tree, connect "
             "them with joints or remove the extra ones",
         )
-    root_i = roots[0]
+    root_i = parent_joint.index(-1)
 
     # Moving joints first, then fixed ones, each in document order (spec §7.7).
     fixed = [rj.kind == "fixed" for rj in joints]
-    order = [k for k, f in enumerate(fixed) if not f] + [k for k, f in enumerate(fixed) if f]
+    order = sorted(range(len(joints)), key=fixed.__getitem__)  # stable: document order kept
     adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for k in order:
         p, c = ends[k]
         adj[p].append((c, k))
         adj[c].append((p, k))
 
-    def massless(i: int) -> bool:
-        inertia = links[i].inertia
-        return inertia is None or not inertia.mass > 0.0
-
     fake = [False] * n
     if options.remove_fake_links:
         # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
         ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
-        for i in range(n):
-            if len(adj[i]) == 1 and massless(i):
-                rj = joints[adj[i][0][1]]
-                fake[i] = rj.kind == "fixed" and rj.name not in ft_joints
+        for i, nbs in enumerate(adj):
+            if len(nbs) == 1:
+                inertia = links[i].inertia
+                if inertia is None or not inertia.mass > 0.0:  # massless
+                    k = nbs[0][1]
+                    fake[i] = fixed[k] and joints[k].name not in ft_joints
         for i in range(n):
             # Two massless links joined by a fixed joint (the whole model): both look fake and
             # iDynTree fails. robomodel keeps one as the link: the one with an <inertial> if
@@ -436,7 +448,7 @@ def _build(
     visuals: list[list[SolidShape]] = [list(links[i].visuals) for i in t_links]
     collisions: list[list[SolidShape]] = [list(links[i].collisions) for i in t_links]
     if n_real != n:
-        fakes = [i for i in range(n) if fake[i]]
+        fakes = list(compress(range(n), fake))
         if fake[root_i]:
             fakes.remove(root_i)
             fakes.insert(0, root_i)  # the fake root is the base's first frame
@@ -564,7 +576,7 @@ def _build(
                 f"{ctx.file}: no sensor frame added for {', '.join(repr(x) for x in moved)}: "
                 "a link or frame with the same name already exists elsewhere",
                 RobomodelWarning,
-                stacklevel=4,
+                stacklevel=5,
             )
 
     if resolver is not None:

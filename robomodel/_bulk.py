@@ -1,6 +1,7 @@
-"""Trusted constructors: frozen attrs values built from fields the caller has already checked.
+"""Helpers for code that builds many values at once (the URDF loader above all).
 
-A frozen attrs class runs its converters, validators and ``__attrs_post_init__`` on every
+:func:`trusted` builds frozen attrs values from fields the caller has already checked. A frozen
+attrs class runs its converters, validators and ``__attrs_post_init__`` on every
 construction, and stores each field through ``object.__setattr__``. That is the right default
 for values users build, and most of the cost of loading a URDF, where the loader has already
 parsed and checked every number and name. :func:`trusted` generates, once per class, a
@@ -8,16 +9,20 @@ positional constructor that stores the fields as given.
 
 Only code that has checked the values exactly as the class would may call one; the tests
 compare each trusted constructor with the checked one.
+
+:func:`gc_paused` pauses Python's cyclic garbage collector around such a build.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["trusted"]
+__all__ = ["gc_paused", "trusted"]
 
 T = TypeVar("T")
 
@@ -31,7 +36,7 @@ def trusted(cls: type[T]) -> Callable[..., T]:
     """
     if not attrs.has(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a slotted attrs class")
-    if "__attrs_cached_hash__" in getattr(cls, "__slots__", ()):
+    if any("_attrs_cached_hash" in getattr(k, "__slots__", ()) for k in cls.__mro__):
         raise TypeError(f"{cls.__name__} caches its hash; build it with its constructor")
     names = [f.name for f in attrs.fields(cls)]
     args = ", ".join(names)
@@ -47,3 +52,25 @@ def trusted(cls: type[T]) -> Callable[..., T]:
     make: Callable[..., T] = scope["make"]
     make.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."
     return make
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the duration of the block, if it is enabled.
+
+    Building a model allocates thousands of containers (values, lists, tuples) that form no
+    reference cycles, so a collection during the build frees nothing; but every 700 allocations
+    CPython scans the young objects, and every tenth scan the older ones, which cost the URDF
+    loader about 8% of its time. Reference counting still frees everything as usual.
+
+    The collector is process-wide: while a block runs, no thread's cycles are collected (they
+    are at the next collection after it). If the collector is already disabled it stays so.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -1,0 +1,252 @@
+"""The URDF loader's fast paths agree with the checked paths they stand in for.
+
+The loader builds values with trusted constructors, reads numbers in one batch after the element
+pass (reading again eagerly, element by element, when a number does not read), serialises
+childless kept elements itself and pauses the garbage collector. Each shortcut is compared here
+with what it replaces.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+
+import attrs
+import icub_models
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lxml import etree
+
+from robomodel._bulk import gc_paused, trusted
+from robomodel.joints import (
+    FixedJoint,
+    JointDynamics,
+    PositionLimits,
+    PrismaticJoint,
+    RevoluteJoint,
+)
+from robomodel.model import Extension, Frame, Link, Model
+from robomodel.sensors import Accelerometer, Gyroscope
+from robomodel.shapes import Material, Mesh, SolidShape
+from robomodel.spatial import SpatialInertia, Transform
+from robomodel.urdf import dumps, loads
+from robomodel.urdf._elements import _leaf_xml, _parse_triples
+from robomodel.urdf.errors import URDFValueError
+
+T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
+INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
+
+# Per class: the checked constructor's keyword arguments, in attrs field order.
+CASES: list[tuple[type, dict[str, object]]] = [
+    (Extension, {"owner_kind": "joint", "owner": "j", "xml": "<a/>", "tag": "a"}),
+    (Mesh, {"filename": "m.stl", "scale": (1.0, 2.0, 3.0)}),
+    (Material, {"name": "red", "rgba": (1.0, 0.0, 0.0, 1.0), "texture": None}),
+    (
+        SolidShape,
+        {"geometry": Mesh("m.stl"), "name": "v", "link_H_geometry": T, "material": None},
+    ),
+    (Frame, {"name": "f", "link": "l", "link_H_frame": T}),
+    (Link, {"inertia": INERTIA}),
+    (Accelerometer, {"name": "acc", "link": "l", "link_H_sensor": T}),
+    (Gyroscope, {"name": "gyro", "link": "l", "link_H_sensor": T}),
+    (
+        FixedJoint,
+        {"link1": "a", "link2": "b", "link1_H_link2": T, "pos_coord_offset": 3, "dof_offset": 3},
+    ),
+    (PositionLimits, {"enabled": True, "lower": -1.0, "upper": 2.0}),
+    (JointDynamics, {"kind": "urdf", "damping": 0.5, "static_friction": 0.25}),
+]
+
+
+@pytest.mark.parametrize(("cls", "fields"), CASES, ids=[c.__name__ for c, _ in CASES])
+def test_trusted_constructors_build_what_the_checked_ones_build(
+    cls: type, fields: dict[str, object]
+) -> None:
+    checked = cls(**fields)
+    fast = trusted(cls)(*fields.values())
+    assert type(fast) is cls
+    assert fast == checked
+    assert hash(fast) == hash(checked) if cls.__hash__ is not None else True
+    for name in fields:
+        assert getattr(fast, name) is getattr(checked, name) or getattr(fast, name) == getattr(
+            checked, name
+        )
+
+
+@pytest.mark.parametrize("cls", [RevoluteJoint, PrismaticJoint])
+def test_trusted_moving_joints(cls: type) -> None:
+    checked = cls.with_axis_in(
+        "b",
+        RevoluteJoint(link1="a", link2="b").axis_in_link1,
+        link1="a",
+        link2="b",
+        link1_H_link2=T,
+        limits=PositionLimits.between(-1.0, 1.0),
+        effort_limit=3.0,
+        velocity_limit=4.0,
+        pos_coord_offset=2,
+        dof_offset=2,
+    )
+    values = [getattr(checked, f.name) for f in attrs.fields(cls)]
+    assert trusted(cls)(*values) == checked
+
+
+def test_trusted_refuses_classes_it_cannot_build() -> None:
+    with pytest.raises(TypeError, match="caches its hash"):
+        trusted(Model)
+
+    class Plain:
+        pass
+
+    with pytest.raises(TypeError, match="not a slotted attrs class"):
+        trusted(Plain)
+
+
+def test_gc_paused_restores_the_collector() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), gc_paused():
+        raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a caller's choice is left alone
+    finally:
+        gc.enable()
+
+
+# ---------------------------------------------------------------------- childless kept elements
+_names = st.from_regex(r"[a-z_][a-z0-9_.-]{0,8}", fullmatch=True)
+_values = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Co", "Cn", "Cc"))
+    | st.sampled_from(list("<>&\"'\t\n\r ")),
+    max_size=12,
+)
+
+
+@given(
+    tag=_names,
+    attrs_=st.lists(st.tuples(_names, _values), max_size=4, unique_by=lambda kv: kv[0]),
+)
+def test_leaf_xml_is_what_lxml_writes_or_declines(tag: str, attrs_: list[tuple[str, str]]) -> None:
+    el = etree.Element(tag)
+    try:
+        for k, v in attrs_:
+            el.set(k, v)
+    except ValueError:  # not an XML character: no document can hold it
+        return
+    # What the loader sees: the element as parsed back from its text.
+    parsed = etree.fromstring(etree.tostring(el))
+    fast = _leaf_xml(parsed.tag, parsed.items())
+    if fast is not None:
+        assert fast == etree.tostring(parsed, encoding="unicode", with_tail=False)
+
+
+def test_leaf_xml_declines_values_that_need_escaping() -> None:
+    assert _leaf_xml("a", [("b", "x&y")]) is None
+    assert _leaf_xml("a", [("b", "tab\there")]) is None
+    assert _leaf_xml("a", [("b", "ünï")]) is None
+    assert _leaf_xml("a", [("b", "1"), ("c", "2")]) == '<a b="1" c="2"/>'
+
+
+# ---------------------------------------------------------------------- batched numbers
+_number_texts = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.integers(-(10**20), 10**20).map(str),
+    st.sampled_from(["nan", "inf", "-inf", "1_0", "１", "0x10", "", ",", "1,2", "--1", "1e400"]),
+)
+_texts = st.lists(_number_texts, min_size=0, max_size=4).map(" ".join) | st.sampled_from(
+    ["0 0 0", " 1  2\t3 ", "1 2", "1 2 3 4", "1 , 2", "a b c"]
+)
+
+
+def _one_by_one(texts: list[str]) -> list[float] | None:
+    out: list[float] = []
+    for text in texts:
+        parts = text.split()
+        if len(parts) != 3 or "_" in text or not text.isascii():
+            return None
+        try:
+            values = [float(p) for p in parts]
+        except ValueError:
+            return None
+        out += values
+    return out
+
+
+@given(st.lists(_texts, min_size=1, max_size=6))
+def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> None:
+    batched = _parse_triples(texts)
+    expected = _one_by_one(texts)
+    if expected is None:
+        assert batched is None
+    else:
+        assert batched is not None
+        assert [x.hex() for x in batched] == [x.hex() for x in expected]
+
+
+# ---------------------------------------------------------------------- eager reading on doubt
+_ROBOT = """<robot name="r">
+  <link name="base"><inertial><origin xyz="{inertial}" rpy="0 0 0"/><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="arm"/>
+  <link name="tool"/>
+  <joint name="j" type="revolute"><origin xyz="{origin}" rpy="0 0 0"/>
+    <parent link="base"/><child link="arm"/><axis xyz="{axis}"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="t" type="fixed"><origin xyz="0 0 0" rpy="{rpy}"/>
+    <parent link="arm"/><child link="tool"/></joint>
+</robot>"""
+_GOOD = {"inertial": "0 0 0", "origin": "0 0 1", "axis": "0 0 1", "rpy": "0 0 0"}
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "line", "element"),
+    [
+        ("inertial", "0 nan 0", 2, "link 'base'"),
+        ("origin", "0 0", 6, "joint 'j'"),
+        ("axis", "0 0 1_0", 7, "joint 'j'"),
+        ("rpy", "0 0 x", 9, "joint 't'"),
+    ],
+)
+def test_a_number_that_does_not_read_is_reported_where_it_is(
+    field: str, text: str, line: int, element: str
+) -> None:
+    with pytest.raises(URDFValueError) as info:
+        loads(_ROBOT.format(**{**_GOOD, field: text}), filename="r.urdf")
+    assert info.value.line == line
+    assert element in str(info.value)
+    assert re.search(r"r\.urdf:\d+", str(info.value))
+
+
+def test_the_first_bad_number_in_document_order_is_reported() -> None:
+    text = _ROBOT.format(**{**_GOOD, "inertial": "1 2", "rpy": "0 0 x"})
+    with pytest.raises(URDFValueError) as info:
+        loads(text, filename="r.urdf")
+    assert info.value.line == 2
+
+
+def test_repeated_texts_share_numbers_not_mistakes() -> None:
+    # The same xyz text on many origins is read once; every origin still gets its own value.
+    m = loads(_ROBOT.format(**{**_GOOD, "origin": "0.1 0.2 0.3", "inertial": "0.1 0.2 0.3"}))
+    assert m.joints[0].link1_H_link2.position.tolist() == [0.1, 0.2, 0.3]
+    assert m.links[0].inertia.com.tolist() == [0.1, 0.2, 0.3]
+    assert loads(dumps(m)) == m
+
+
+def test_icub_load_is_deterministic_across_loads() -> None:
+    path = str(icub_models.get_model_file("iCubGazeboV2_7"))
+    with open(path, "rb") as fh:
+        data = fh.read()
+    a, b = loads(data), loads(data)
+    assert a == b
+    for fa, fb in zip(a.frames, b.frames, strict=True):
+        assert fa.link_H_frame.rotation.tobytes() == fb.link_H_frame.rotation.tobytes()
+    assert math.isfinite(sum(link.mass for link in a.links))
