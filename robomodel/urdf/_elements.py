@@ -668,16 +668,16 @@ _NO_SHAPES: tuple[SolidShape, ...] = ()
 
 
 class _RawLink:
-    __slots__ = ("collisions", "el", "exts", "inertia", "name", "visuals")
+    # One <link> as read; class-level defaults as for _RawJoint. Most links of a real URDF are
+    # empty frames: shape lists only for links with shapes.
+    inertia: SourcedInertia | None = None
+    visuals: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
+    collisions: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
 
     def __init__(self, name: str, el: Any) -> None:
         self.name = name
         self.el = el
         self.exts: list[Extension] = []
-        self.inertia: SourcedInertia | None = None
-        # Most links of a real URDF are empty frames: lists only for links with shapes.
-        self.visuals: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
-        self.collisions: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
 
 
 def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
@@ -712,33 +712,21 @@ def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
 
 
 class _RawJoint:
-    __slots__ = (
-        "axis",
-        "axis_el",
-        "child",
-        "dynamics",
-        "el",
-        "exts",
-        "kind",
-        "limit",
-        "mimic",
-        "name",
-        "origin",
-        "parent",
-    )
+    # One <joint> as read. The defaults live on the class: a joint sets only what it holds,
+    # and a document has hundreds of joints.
+    origin: SourcedTransform = _IDENTITY_ORIGIN
+    parent = ""
+    child = ""
+    axis: Vec3 = (1.0, 0.0, 0.0)
+    axis_el: Any = None
+    limit: Any = None
+    dynamics: Any = None
+    mimic: Mimic | None = None
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
         self.kind = kind
         self.el = el
-        self.origin: SourcedTransform = _IDENTITY_ORIGIN
-        self.parent = ""
-        self.child = ""
-        self.axis: Vec3 = (1.0, 0.0, 0.0)
-        self.axis_el: Any = None
-        self.limit: Any = None
-        self.dynamics: Any = None
-        self.mimic: Mimic | None = None
         self.exts: list[Extension] = []
 
 
@@ -947,27 +935,17 @@ def _build_joint(ctx: _Ctx, raw: _RawJoint, offset: int, axis: SourcedAxis | Non
 
 
 class _RawSensor:
-    __slots__ = (
-        "direction",
-        "el",
-        "exts",
-        "frame",
-        "kind",
-        "name",
-        "origin",
-        "parent_attr",
-        "parent_el",
-    )
+    # One <sensor> as read; class-level defaults as for _RawJoint.
+    origin: SourcedTransform = _IDENTITY_ORIGIN
+    parent_el: Any = None
+    parent_attr = ""
+    frame = ""
+    direction = ""
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
         self.kind = kind
         self.el = el
-        self.origin: SourcedTransform = _IDENTITY_ORIGIN
-        self.parent_el: Any = None
-        self.parent_attr = ""
-        self.frame = ""
-        self.direction = ""
         self.exts: list[Extension] = []
 
 
