@@ -33,7 +33,7 @@ from robomodel.sensors import Accelerometer, Gyroscope
 from robomodel.shapes import Material, Mesh, SolidShape
 from robomodel.spatial import SpatialInertia, Transform
 from robomodel.urdf import dumps, loads
-from robomodel.urdf._elements import _leaf_xml, _parse_triples
+from robomodel.urdf._reading import _leaf_xml, _parse_triples
 from robomodel.urdf.errors import URDFValueError
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))

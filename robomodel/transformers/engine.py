@@ -30,7 +30,7 @@ import itertools
 import math
 import operator
 import warnings
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from numbers import Real
 from typing import Literal, TypeAlias, cast
 
@@ -39,6 +39,7 @@ import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._bulk import trusted
 from robomodel.errors import ModelError, RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, replace_joint
 from robomodel.model import Frame, Link, Model
@@ -609,12 +610,13 @@ def _link_sensor_at(
 
     Its name was checked when it was built, and ``link`` is a link name of the model.
     """
-    new = object.__new__(type(sensor))
-    set_ = object.__setattr__
-    set_(new, "name", sensor.name)
-    set_(new, "link", link)
-    set_(new, "link_H_sensor", pose)
-    return new
+    return _LINK_SENSOR[type(sensor)](sensor.name, link, pose)
+
+
+_LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
+    Accelerometer: trusted(Accelerometer),
+    Gyroscope: trusted(Gyroscope),
+}
 
 
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:

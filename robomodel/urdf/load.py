@@ -34,8 +34,6 @@ from robomodel.shapes import Material, Mesh, SolidShape
 from robomodel.spatial import Transform
 from robomodel.urdf._elements import (
     _build_joint,
-    _Ctx,
-    _DoubtError,
     _joint,
     _link,
     _material,
@@ -43,11 +41,9 @@ from robomodel.urdf._elements import (
     _RawJoint,
     _RawLink,
     _RawSensor,
-    _required,
     _sensor,
-    _sourced,
-    canonical,
 )
+from robomodel.urdf._reading import _Ctx, _DoubtError, _required, _sourced, canonical
 from robomodel.urdf._sourced import SourcedInertia
 from robomodel.urdf.errors import (
     URDFReferenceError,
