@@ -295,7 +295,11 @@ def twist_adjoint(A_H_B: Transform) -> FloatArray:
 
 def _unit(v: ArrayLike) -> FloatArray:
     arr = _frozen_array(v, (3,), "Axis.direction")
-    n = float(np.linalg.norm(arr))
+    with np.errstate(over="ignore"):
+        n = float(np.linalg.norm(arr))
+    if n == math.inf:  # |v|^2 overflowed (components above ~1e154): scale, then normalise
+        arr = arr / np.abs(arr).max()
+        n = float(np.linalg.norm(arr))
     if n < 1e-12:
         raise ValueError(
             f"an axis direction must be a non-zero vector, got {arr.tolist()}; give e.g. (0, 0, 1)"

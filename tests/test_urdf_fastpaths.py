@@ -250,3 +250,15 @@ def test_icub_load_is_deterministic_across_loads() -> None:
     for fa, fb in zip(a.frames, b.frames, strict=True):
         assert fa.link_H_frame.rotation.tobytes() == fb.link_H_frame.rotation.tobytes()
     assert math.isfinite(sum(link.mass for link in a.links))
+
+
+def test_huge_axis_components_still_give_the_direction() -> None:
+    # |xyz|^2 overflows above ~1e154; the direction must not silently become zero.
+    from robomodel.spatial import Axis
+
+    assert Axis((1e200, 0.0, 0.0)).direction.tolist() == [1.0, 0.0, 0.0]
+    d = Axis((1e200, 1e200, 0.0)).direction
+    assert np.allclose(d, [2**-0.5, 2**-0.5, 0.0])
+    m = loads(_ROBOT.format(**{**_GOOD, "axis": "0 0 1e200"}))
+    assert m.joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
+    assert loads(dumps(m)) == m

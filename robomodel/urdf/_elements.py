@@ -400,8 +400,12 @@ def _moving_axes(raws: list[_RawJoint]) -> list[SourcedAxis | None]:
     U = np.array([r.axis for r in raws], dtype=np.float64)
     R = np.array([r.origin.rotation for r in raws])
     P = np.array([r.origin.position for r in raws])
-    norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
     with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
+        norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
+        huge = norms == np.inf
+        if huge.any():  # |xyz|^2 overflowed (components above ~1e154): scale, as Axis does
+            U[huge] /= np.abs(U[huge]).max(axis=1, keepdims=True)
+            norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
         D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
     Org = R @ _ZEROS3 + P
     D.setflags(write=False)
