@@ -303,9 +303,12 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
             what,
             "<joint> needs a 'type' attribute (fixed, revolute, continuous or prismatic)",
         )
-    if kind in _UNSUPPORTED_TYPES:
-        raise ctx.err(URDFUnsupportedError, el, what, f"type {kind!r}: {_UNSUPPORTED_TYPES[kind]}")
-    if kind != "fixed" and kind not in _MOVING_TYPES:
+    moving = kind != "fixed"
+    if moving and kind not in _MOVING_TYPES:
+        if kind in _UNSUPPORTED_TYPES:
+            raise ctx.err(
+                URDFUnsupportedError, el, what, f"type {kind!r}: {_UNSUPPORTED_TYPES[kind]}"
+            )
         raise ctx.err(
             URDFValueError,
             el,
@@ -313,7 +316,6 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
             f"unknown joint type {kind!r}; use fixed, revolute, continuous or prismatic",
         )
     raw = _RawJoint(name, kind, el)
-    moving = kind != "fixed"
     origin = parent = child = None
     for ch in el:
         tag = ch.tag

@@ -186,12 +186,15 @@ class _Ctx:
         if n:
             xi, ri = ix[0 : 2 * n : 2], ix[1 : 2 * n : 2]
             P = U[xi]
-            rot_rows, inverse = np.unique(ri, return_inverse=True)
-            A = U[rot_rows]
-            R = _rotations(A.ravel().tolist(), len(rot_rows))
+            # One rotation per distinct rpy text, in order of first use (each row is computed
+            # on its own, so the order does not change any value).
+            row_of: dict[int, int] = {}
+            inverse = [row_of.setdefault(k, len(row_of)) for k in ri]
+            A = U[list(row_of)]
+            R = _rotations(A.ravel().tolist(), len(row_of))
             # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in _sourced.
             R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
-            R = R[inverse.reshape(-1)]
+            R = R[inverse]
             R.setflags(write=False)
             P.setflags(write=False)
             # Three C-level loops instead of one Python loop over a few hundred transforms.
