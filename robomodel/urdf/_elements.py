@@ -71,24 +71,30 @@ _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
 
-def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
-    origin = mass_el = inertia_el = None
+_INERTIAL_CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
+_SHAPE_CHILDREN = {"origin": 0, "geometry": 1, "material": 2}
+
+
+def _pick(ctx: _Ctx, el: Any, what: str, slots: dict[str, int], label: str) -> list[Any]:
+    """Return the children of ``el`` with the tags of ``slots``, at most one each (else None).
+
+    A second child with one of those tags is an error; any other child is dropped with a
+    warning naming ``label`` (``"the <inertial>"``) and ``what``.
+    """
+    found: list[Any] = [None] * len(slots)
     for ch in el:
-        tag = ch.tag
-        if tag == "origin":
-            if origin is not None:
-                raise _dup(ctx, ch, what)
-            origin = ch
-        elif tag == "mass":
-            if mass_el is not None:
-                raise _dup(ctx, ch, what)
-            mass_el = ch
-        elif tag == "inertia":
-            if inertia_el is not None:
-                raise _dup(ctx, ch, what)
-            inertia_el = ch
+        k = slots.get(ch.tag)
+        if k is None:
+            ctx.dropped(ch, f"{label} of {what}")
+        elif found[k] is not None:
+            raise _dup(ctx, ch, what)
         else:
-            ctx.dropped(ch, f"the <inertial> of {what}")
+            found[k] = ch
+    return found
+
+
+def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
+    origin, mass_el, inertia_el = _pick(ctx, el, what, _INERTIAL_CHILDREN, "the <inertial>")
     if mass_el is None:
         raise ctx.err(
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
@@ -194,23 +200,7 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
 
 
 def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape | None:
-    origin = geometry = material = None
-    for ch in el:
-        tag = ch.tag
-        if tag == "origin":
-            if origin is not None:
-                raise _dup(ctx, ch, what)
-            origin = ch
-        elif tag == "geometry":
-            if geometry is not None:
-                raise _dup(ctx, ch, what)
-            geometry = ch
-        elif tag == "material":
-            if material is not None:
-                raise _dup(ctx, ch, what)
-            material = ch
-        else:
-            ctx.dropped(ch, f"a <{el.tag}> of {what}")
+    origin, geometry, material = _pick(ctx, el, what, _SHAPE_CHILDREN, f"a <{el.tag}>")
     if geometry is None:
         raise ctx.err(URDFValueError, el, what, f"<{el.tag}> has no <geometry>; add one")
     g = _geometry(ctx, geometry, what)
@@ -324,18 +314,17 @@ def _joint(ctx: _Ctx, el: Any) -> _RawJoint:
                 raise _dup(ctx, ch, what)
             origin = ch
             raw.origin = _origin(ctx, ch, what)
-        elif tag == "parent":
-            if parent is not None:
+        elif tag == "parent" or tag == "child":
+            is_parent = tag == "parent"
+            if (parent if is_parent else child) is not None:
                 raise _dup(ctx, ch, what)
-            parent = ch
             ref = ch.get("link")
-            raw.parent = ref if ref and not ref.isspace() else _required(ctx, ch, what, "link")
-        elif tag == "child":
-            if child is not None:
-                raise _dup(ctx, ch, what)
-            child = ch
-            ref = ch.get("link")
-            raw.child = ref if ref and not ref.isspace() else _required(ctx, ch, what, "link")
+            if not ref or ref.isspace():
+                ref = _required(ctx, ch, what, "link")
+            if is_parent:
+                parent, raw.parent = ch, ref
+            else:
+                child, raw.child = ch, ref
         elif moving and tag == "axis":
             if raw.axis_el is not None:
                 raise _dup(ctx, ch, what)
