@@ -34,10 +34,10 @@ from robomodel.urdf._reading import (
     _dup,
     _float,
     _floats,
+    _numbers,
     _origin,
     _parse_all,
     _required,
-    _vec3,
 )
 from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, Vec3
 from robomodel.urdf.errors import (
@@ -136,11 +136,7 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
     for ch in el:
         tag = ch.tag
         if tag == "color":
-            text = ch.get("rgba")
-            parts = None if text is None else text.split()
-            rgba = _parse_all(parts) if parts is not None and len(parts) == 4 else None
-            if rgba is None:  # the checked path names what is wrong
-                rgba = _floats(ctx, ch, what, "rgba", 4)
+            rgba = _numbers(ctx, ch, what, "rgba", 4)
         elif tag == "texture":
             texture = ch.get("filename", "")
         else:
@@ -151,7 +147,7 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
         found = db.get(name)
         if found is not None:
             return found
-    # _floats gave 4 finite floats: what Material's converter would check.
+    # Four finite floats (or none): what Material's converter would check.
     return _MATERIAL(name, rgba, texture)
 
 
@@ -177,8 +173,8 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
         key = (filename, g.get("scale"))
         mesh = ctx.meshes.get(key)
         if mesh is None:
-            scale = _vec3(ctx, g, what, "scale", (1.0, 1.0, 1.0))
-            # _vec3 gave three finite floats: what Mesh's converter would check.
+            scale = _numbers(ctx, g, what, "scale", 3, (1.0, 1.0, 1.0))
+            # Three finite floats: what Mesh's converter would check.
             mesh = ctx.meshes[key] = _MESH(filename, scale)
         return mesh
     if tag == "box":

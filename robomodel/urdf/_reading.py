@@ -30,8 +30,6 @@ from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransfor
 from robomodel.urdf.errors import URDFValueError
 
 _ZERO3: Vec3 = (0.0, 0.0, 0.0)
-_EYE = np.eye(3)
-_EYE.setflags(write=False)
 _DIAG = np.arange(3)
 # Slot setters, called directly: what object.__setattr__ does on these frozen classes, minus the
 # attribute lookup, for the few hundred transforms of a document.
@@ -123,7 +121,6 @@ class _Ctx:
         "origin_texts",
         "pending",
         "plain",
-        "vecs",
         "warned",
     )
 
@@ -150,7 +147,6 @@ class _Ctx:
         self.inertial_texts: list[str] = []
         self.axis_raws: list[Any] = []  # the _RawJoint records of robomodel.urdf._elements
         self.axis_texts: list[str] = []
-        self.vecs: dict[str, Vec3] = {}  # attribute text -> its three numbers, per document
 
     def fill(self) -> None:
         """Read every deferred number and compute the pending arrays in one vectorised pass.
@@ -310,30 +306,14 @@ def _floats(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = Non
     return vals
 
 
-def _parse3(text: str) -> Vec3 | None:
-    """Return the three finite decimal numbers of ``text``, or ``None`` for anything else."""
-    try:
-        a, b, c = text.split()
-        v = (float(a), float(b), float(c))
-    except ValueError:
-        return None
-    # x - x is 0.0 for a finite x and NaN otherwise; float() also takes "1_0" and non-ASCII
-    # digits, which a C parser would refuse.
-    if (v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0 or "_" in text or not text.isascii():
-        return None
-    return v
-
-
-def _vec3(ctx: _Ctx, el: Any, what: str, attr: str, default: Vec3) -> Vec3:
-    """The hot path of :func:`_floats` for three numbers; any doubt goes to the checked path."""
+def _numbers(ctx: _Ctx, el: Any, what: str, attr: str, n: int, default: Any = None) -> Any:
+    """The hot path of :func:`_floats`: any doubt goes to the checked path for its message."""
     text = el.get(attr)
-    if text is None:
+    if text is None and default is not None:
         return default
-    v = ctx.vecs.get(text) or _parse3(text)
-    if v is None:
-        return _floats(ctx, el, what, attr, 3)  # type: ignore[no-any-return]
-    ctx.vecs[text] = v
-    return v
+    parts = None if text is None else text.split()
+    read = _parse_all(parts) if parts is not None and len(parts) == n else None
+    return read if read is not None else _floats(ctx, el, what, attr, n, default)
 
 
 def _float(ctx: _Ctx, el: Any, what: str, attr: str, default: float | None = None) -> float:
@@ -462,7 +442,6 @@ def canonical(T: Transform) -> SourcedTransform:
     return _sourced(xyz, rpy)
 
 
-# ---------------------------------------------------------------------- element parsers
 def _dup(ctx: _Ctx, el: Any, what: str) -> URDFError:
     tag = el.tag
     return ctx.err(
