@@ -320,6 +320,7 @@ def _shapes(
         label = f"{link}[{k}]"
         c.text(kind, label, "name", x.name, y.name)
         c.text(kind, label, "material", x.material, y.material)
+        c.text(kind, label, "extensions", x.extensions, y.extensions)
         c.transform(kind, label, "link_H_geometry", x.link_H_geometry, y.link_H_geometry)
         gx, gy = x.geometry, y.geometry
         if type(gx) is not type(gy):

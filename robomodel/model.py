@@ -104,7 +104,11 @@ class Extension:
     """A piece of description robomodel does not model, kept verbatim so that nothing is lost.
 
     Attributes:
-        owner_kind: ``"robot"``, ``"link"``, ``"joint"`` or ``"sensor"``.
+        owner_kind: ``"robot"``, ``"link"``, ``"frame"``, ``"joint"`` or ``"sensor"``; or
+            ``"inertial"`` (inside a link's ``<inertial>``) or ``"force_torque"`` (inside an F/T
+            sensor's ``<force_torque>``), owned by that link or sensor. (Children robomodel does
+            not model inside a ``<visual>``, ``<collision>`` or ``<material>`` travel with the
+            value instead: :attr:`robomodel.shapes.SolidShape.extensions`.)
         owner: the owning element's name (``""`` for the robot).
         xml: the element's XML text, exactly as read.
         tag: the element's tag (``"gazebo"``, ``"transmission"``, ``"mimic"``, ...).

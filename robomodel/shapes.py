@@ -2,7 +2,9 @@
 
 A :class:`SolidShape` is one URDF ``<visual>`` or ``<collision>``: a geometry (a closed union of
 :class:`Box`, :class:`Sphere`, :class:`Cylinder` and :class:`Mesh`), an optional name, its pose
-``link_H_geometry`` and an optional :class:`Material`.
+``link_H_geometry`` and an optional :class:`Material`. Both keep, verbatim, the child elements
+of their URDF element that robomodel does not model (``extensions``), so that writing a loaded
+model back loses nothing.
 """
 
 from __future__ import annotations
@@ -76,13 +78,27 @@ def _rgba(v: tuple[float, ...] | list[float] | None) -> tuple[float, float, floa
     return (t[0], t[1], t[2], t[3])
 
 
+def _xml_texts(v: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    t = tuple(v)
+    for x in t:
+        if not isinstance(x, str) or not x.lstrip().startswith("<"):
+            raise ValueError(f"an extension must be the XML text of one element, got {x!r}")
+    return t
+
+
 @attrs.frozen(kw_only=True)
 class Material:
-    """A URDF material: a name, an optional colour and an optional texture file."""
+    """A URDF material: a name, an optional colour and an optional texture file.
+
+    ``extensions`` holds the XML text of the ``<material>``'s children robomodel does not model
+    (anything but ``<color>`` and ``<texture>``), in document order; the URDF writer puts them
+    back inside the element.
+    """
 
     name: str = ""
     rgba: tuple[float, float, float, float] | None = attrs.field(default=None, converter=_rgba)
     texture: str | None = None
+    extensions: tuple[str, ...] = attrs.field(default=(), converter=_xml_texts)
 
 
 @attrs.frozen(kw_only=True)
@@ -94,12 +110,17 @@ class SolidShape:
         name: the URDF ``name`` attribute, or ``None`` when absent (iDynTree's "invalid name").
         link_H_geometry: the pose of the geometry in the link frame.
         material: the material, or ``None``.
+        extensions: the XML text of the element's children robomodel does not model (anything
+            but ``<origin>``, ``<geometry>`` and ``<material>``, e.g. Drake's
+            ``<drake:proximity_properties>``), in document order. They travel with the shape
+            through every transformer and the URDF writer puts them back inside the element.
     """
 
     geometry: Geometry
     name: str | None = None
     link_H_geometry: Transform = attrs.field(factory=Transform)
     material: Material | None = None
+    extensions: tuple[str, ...] = attrs.field(default=(), converter=_xml_texts)
 
     @property
     def has_valid_name(self) -> bool:

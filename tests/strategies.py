@@ -236,6 +236,7 @@ def solid_shapes(draw: st.DrawFn) -> rm.SolidShape:
                 name=names,
                 rgba=st.one_of(st.none(), st.tuples(*[st.floats(0, 1)] * 4)),
                 texture=st.one_of(st.none(), st.just("t.png")),
+                extensions=st.lists(st.sampled_from(MATERIAL_EXTRAS), max_size=1),
             ),
         )
     )
@@ -244,7 +245,18 @@ def solid_shapes(draw: st.DrawFn) -> rm.SolidShape:
         name=draw(st.one_of(st.none(), names)),
         link_H_geometry=draw(transforms()),
         material=material,
+        extensions=draw(st.lists(st.sampled_from(SHAPE_EXTRAS), max_size=2)),
     )
+
+
+# Children of <visual>/<collision> and <material> robomodel does not model, written as lxml
+# writes them (a round trip reproduces them exactly).
+SHAPE_EXTRAS = [
+    "<verbose/>",
+    '<drake:proximity_properties xmlns:drake="http://drake.mit.edu">'
+    '<drake:mu_dynamic value="0.5"/></drake:proximity_properties>',
+]
+MATERIAL_EXTRAS = ["<script><name>Gazebo/Grey</name></script>"]
 
 
 @st.composite

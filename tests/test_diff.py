@@ -172,3 +172,11 @@ def test_assert_models_close() -> None:
     with pytest.raises(AssertionError, match=r"\+ link 'x' only in b"):
         assert_models_close(a, c)
     np.testing.assert_equal(bool(diff(a, c)), True)
+
+
+def test_kept_children_of_a_shape_are_a_difference() -> None:
+    box = rm.SolidShape(geometry=rm.Box(1.0, 1.0, 1.0))
+    a = rm.with_visual_shapes(rm.add_link(rm.Model(), "l", rm.Link()), "l", [box])
+    b = rm.with_visual_shapes(a, "l", [attrs.evolve(box, extensions=("<verbose/>",))])
+    d = diff(a, b)
+    assert [(c.kind, c.field) for c in d.differences] == [("visual", "extensions")]

@@ -43,10 +43,19 @@ INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
 CASES: list[tuple[type, dict[str, object]]] = [
     (Extension, {"owner_kind": "joint", "owner": "j", "xml": "<a/>", "tag": "a"}),
     (Mesh, {"filename": "m.stl", "scale": (1.0, 2.0, 3.0)}),
-    (Material, {"name": "red", "rgba": (1.0, 0.0, 0.0, 1.0), "texture": None}),
+    (
+        Material,
+        {"name": "red", "rgba": (1.0, 0.0, 0.0, 1.0), "texture": None, "extensions": ("<x/>",)},
+    ),
     (
         SolidShape,
-        {"geometry": Mesh("m.stl"), "name": "v", "link_H_geometry": T, "material": None},
+        {
+            "geometry": Mesh("m.stl"),
+            "name": "v",
+            "link_H_geometry": T,
+            "material": None,
+            "extensions": ('<drake:a xmlns:drake="d"/>',),
+        },
     ),
     (Frame, {"name": "f", "link": "l", "link_H_frame": T}),
     (Link, {"inertia": INERTIA}),

@@ -8,10 +8,12 @@ import warnings
 
 import numpy as np
 import pytest
+from lxml import etree
 
 import robomodel as rm
 from robomodel.errors import RobomodelWarning, URDFError
 from robomodel.spatial import rotation_from_rpy
+from robomodel.transformers import reduce_model
 from robomodel.urdf import (
     LoadOptions,
     URDFReferenceError,
@@ -20,6 +22,7 @@ from robomodel.urdf import (
     URDFTopologyError,
     URDFUnsupportedError,
     URDFValueError,
+    dumps,
     load,
     loads,
     resolve_uri,
@@ -570,7 +573,91 @@ def test_t12_loader_leniency_is_replaced_by_errors() -> None:
     assert not m.joint("j").limits.enabled  # type: ignore[union-attr]
 
 
-def test_nested_unknown_elements_warn() -> None:
-    text = robot('<link name="a"><inertial><mass value="1"/><weird/></inertial></link>')
-    with pytest.warns(RobomodelWarning, match="<weird> inside the <inertial>"):
-        loads(text)
+def test_unknown_children_inside_modelled_elements_are_kept_in_place() -> None:
+    """Children robomodel does not model inside <visual>, <collision>, <material>, <inertial>
+    and <force_torque> are kept verbatim and written back inside the same element."""
+    drake = 'xmlns:drake="http://drake.mit.edu"'
+    text = robot(
+        '<material name="grey"><color rgba="0.5 0.5 0.5 1"/><script>s</script></material>',
+        '<link name="a"><inertial><mass value="1"/><weird k="1"/>'
+        f"{INERTIA}</inertial>"
+        '<visual><verbose/><geometry><box size="1 1 1"/></geometry>'
+        '<material name="grey"><shininess value="3"/></material></visual>'
+        f'<collision><geometry><sphere radius="1"/></geometry><drake:proximity_properties {drake}>'
+        '<drake:mu_dynamic value="0.5"/></drake:proximity_properties></collision></link>',
+        link("b"),
+        joint(
+            "j",
+            "a",
+            "b",
+            "revolute",
+            '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="2" velocity="3"/>',
+        ),
+        '<sensor name="ft" type="force_torque"><parent joint="j"/><force_torque>'
+        "<frame>child</frame><measure_direction>child_to_parent</measure_direction>"
+        "<range>5</range></force_torque></sensor>",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is dropped, so nothing warns
+        m = loads(text)
+    (v,) = m.visual_shapes("a")
+    (c,) = m.collision_shapes("a")
+    assert v.extensions == ("<verbose/>",)
+    assert c.extensions == (
+        f'<drake:proximity_properties {drake}><drake:mu_dynamic value="0.5"/>'
+        "</drake:proximity_properties>",
+    )
+    assert m.materials[0].extensions == ("<script>s</script>",)
+    # The visual's reference to the robot-level material keeps the colour and its own child.
+    assert v.material == rm.Material(
+        name="grey",
+        rgba=(0.5, 0.5, 0.5, 1.0),
+        extensions=("<script>s</script>", '<shininess value="3"/>'),
+    )
+    kept = {(e.owner_kind, e.owner, e.xml) for e in m.extensions}
+    assert kept == {("inertial", "a", '<weird k="1"/>'), ("force_torque", "ft", "<range>5</range>")}
+    out = dumps(m)
+    doc = etree.fromstring(out.encode())
+    for path in (
+        "link[@name='a']/inertial/weird",
+        "link[@name='a']/visual/verbose",
+        "link[@name='a']/visual/material/shininess",
+        "material[@name='grey']/script",
+        "sensor[@name='ft']/force_torque/range",
+    ):
+        assert doc.find(path) is not None, path
+    again = loads(out)
+    assert again == m
+    assert dumps(again) == out
+    # Not kept when extensions are not kept, silently as for every other kept element.
+    bare = loads(text, options=LoadOptions(keep_extensions=False))
+    assert bare.visual_shapes("a")[0].extensions == ()
+    assert bare.materials[0].extensions == ()
+    assert not bare.extensions
+    # The shapes' children travel with them: through fake-link removal at load...
+    moved = loads(
+        robot(
+            link("a"),
+            '<link name="tool"><visual><verbose/><geometry><box size="1 1 1"/></geometry>'
+            "</visual></link>",
+            joint("t", "a", "tool", extra='<origin xyz="1 0 0"/>'),
+        )
+    )
+    assert moved.visual_shapes("a")[0].extensions == ("<verbose/>",)
+    # ... and through lumping.
+    lumped = reduce_model(m, keep_joints=[], lumped_sensors="drop")
+    assert [s.extensions for s in lumped.visual_shapes("a")] == [("<verbose/>",)]
+
+
+def test_unknown_children_of_a_fake_links_inertial_survive_a_round_trip() -> None:
+    text = robot(
+        link("a"),
+        '<link name="tool"><inertial><mass value="0"/><note/></inertial></link>',
+        joint("tool_fixed_joint", "a", "tool"),
+    )
+    m = loads(text)
+    assert m.frame_names == ["tool"]
+    assert [(e.owner_kind, e.owner, e.xml) for e in m.extensions] == [
+        ("inertial", "tool", "<note/>")
+    ]
+    assert loads(dumps(m)) == m

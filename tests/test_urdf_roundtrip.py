@@ -123,7 +123,12 @@ def urdf_models(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
         rm.Extension(
             owner_kind="link", owner="L0", tag="gazebo", xml='<gazebo><mu1 x="1">0.5</mu1></gazebo>'
         ),
+        rm.Extension(owner_kind="inertial", owner="L0", tag="note", xml='<note k="v"/>'),
     ]
+    if any(s.name == "ft" for s in sensors):
+        extensions.append(
+            rm.Extension(owner_kind="force_torque", owner="ft", tag="range", xml="<range>5</range>")
+        )
     return rm.Model(
         **{
             **fields(m),

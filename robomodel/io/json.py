@@ -88,11 +88,14 @@ def _T(T: Transform) -> dict[str, Any]:
 def _material(m: Material | None) -> dict[str, Any] | None:
     if m is None:
         return None
-    return {
+    d: dict[str, Any] = {
         "name": m.name,
         "rgba": None if m.rgba is None else list(m.rgba),
         "texture": m.texture,
     }
+    if m.extensions:  # optional: absent means none (files written before it existed)
+        d["extensions"] = list(m.extensions)
+    return d
 
 
 def _geometry(g: Geometry) -> dict[str, Any]:
@@ -108,12 +111,15 @@ def _geometry(g: Geometry) -> dict[str, Any]:
 
 
 def _shape(s: SolidShape) -> dict[str, Any]:
-    return {
+    d: dict[str, Any] = {
         "name": s.name,
         "geometry": _geometry(s.geometry),
         "link_H_geometry": _T(s.link_H_geometry),
         "material": _material(s.material),
     }
+    if s.extensions:  # optional, as for materials
+        d["extensions"] = list(s.extensions)
+    return d
 
 
 def _joint(name: str, j: Joint) -> dict[str, Any]:
@@ -271,6 +277,16 @@ class _Reader:
     def obj(self, key: str) -> _Reader:
         return _Reader(self.get(key), self._at(key))
 
+    def texts(self, key: str) -> tuple[str, ...]:
+        """An optional list of XML element texts (absent: none)."""
+        if key not in self.d:
+            return ()
+        items = self.seq(key)
+        for k, x in enumerate(items):
+            if not isinstance(x, str) or not x.lstrip().startswith("<"):
+                raise JSONFormatError(f"{self._at(key)}[{k}]", f"expected XML text, got {x!r}")
+        return tuple(items)
+
     def seq(self, key: str) -> Sequence[Any]:
         v = self.get(key)
         if not isinstance(v, list):
@@ -302,6 +318,7 @@ def _read_material(v: Any, path: str) -> Material | None:
         name=r.text("name"),
         rgba=None if rgba is None else tuple(r.vec("rgba", (4,)).tolist()),
         texture=r.opt_str("texture"),
+        extensions=r.texts("extensions"),
     )
 
 
@@ -326,6 +343,7 @@ def _read_shape(r: _Reader) -> SolidShape:
         name=r.opt_str("name"),
         link_H_geometry=_read_T(r.obj("link_H_geometry")),
         material=_read_material(r.get("material"), f"{r.path}.material"),
+        extensions=r.texts("extensions"),
     )
 
 

@@ -487,7 +487,11 @@ def lump(
     k0 = len(pending_shapes)
     for (dst, k, shape, _), T in zip(pending_shapes, poses[:k0], strict=True):
         dst[k] = SolidShape(
-            geometry=shape.geometry, name=shape.name, link_H_geometry=T, material=shape.material
+            geometry=shape.geometry,
+            name=shape.name,
+            link_H_geometry=T,
+            material=shape.material,
+            extensions=shape.extensions,
         )
     k1 = k0 + len(pending)
     for (k, fname, nn, _, _), T in zip(pending, poses[k0:k1], strict=True):

@@ -321,11 +321,11 @@ def _rename_extension(
     smap: dict[str, str],
 ) -> Extension:
     owner = e.owner
-    if e.owner_kind == "link":
+    if e.owner_kind == "link" or e.owner_kind == "inertial":
         owner = lmap.get(owner, fmap.get(owner, owner))
     elif e.owner_kind == "joint":
         owner = jmap.get(owner, owner)
-    elif e.owner_kind == "sensor":
+    elif e.owner_kind == "sensor" or e.owner_kind == "force_torque":
         owner = smap.get(owner, owner)
     xml = rename_in_xml(e.xml, links={**lmap, **fmap}, joints=jmap, prefer=e.owner_kind)
     if owner == e.owner and xml == e.xml:

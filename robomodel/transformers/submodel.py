@@ -145,7 +145,14 @@ def _extract(model: Model, rec: Recorder | None, traversal: Traversal) -> Model:
             sensors.append(s)
         elif rec is not None:
             rec.add("dropped", "sensor", s.name, "outside the sub-model")
-    owners = {"link": inside, "joint": inside_joints, "sensor": {s.name for s in sensors}}
+    kept_sensors = {s.name for s in sensors}
+    owners = {
+        "link": inside,
+        "inertial": inside,
+        "joint": inside_joints,
+        "sensor": kept_sensors,
+        "force_torque": kept_sensors,
+    }
     extensions = [
         e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
     ]

@@ -75,26 +75,43 @@ _INERTIAL_CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
 _SHAPE_CHILDREN = {"origin": 0, "geometry": 1, "material": 2}
 
 
-def _pick(ctx: _Ctx, el: Any, what: str, slots: dict[str, int], label: str) -> list[Any]:
-    """Return the children of ``el`` with the tags of ``slots``, at most one each (else None).
+def _pick(ctx: _Ctx, el: Any, what: str, slots: dict[str, int]) -> tuple[list[Any], list[Any]]:
+    """Return the children with the tags of ``slots`` (else None) and the others, in order.
 
-    A second child with one of those tags is an error; any other child is dropped with a
-    warning naming ``label`` (``"the <inertial>"``) and ``what``.
+    A second child with one of those tags is an error.
     """
     found: list[Any] = [None] * len(slots)
+    others: list[Any] = _NO_OTHERS
     for ch in el:
         k = slots.get(ch.tag)
         if k is None:
-            ctx.dropped(ch, f"{label} of {what}")
+            if others is _NO_OTHERS:
+                others = []
+            others.append(ch)
         elif found[k] is not None:
             raise _dup(ctx, ch, what)
         else:
             found[k] = ch
-    return found
+    return found, others
 
 
-def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
-    origin, mass_el, inertia_el = _pick(ctx, el, what, _INERTIAL_CHILDREN, "the <inertial>")
+_NO_OTHERS: list[Any] = []  # never appended to: _pick replaces it before the first append
+
+
+def _kept(ctx: _Ctx, elements: list[Any]) -> tuple[str, ...]:
+    """The verbatim XML of the ``elements`` kept (none when extensions are not kept)."""
+    if not elements:
+        return ()
+    return tuple(x for x in map(ctx.xml, elements) if x is not None)
+
+
+def _inertial(ctx: _Ctx, el: Any, raw: _RawLink, what: str) -> SourcedInertia:
+    (origin, mass_el, inertia_el), others = _pick(ctx, el, what, _INERTIAL_CHILDREN)
+    if others:  # kept inside the <inertial> (owner kind "inertial": the link's)
+        if raw.inertial_exts is _NO_EXTS:
+            raw.inertial_exts = []
+        for ch in others:
+            ctx.keep_ext("inertial", raw.name, ch, raw.inertial_exts)
     if mass_el is None:
         raise ctx.err(
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
@@ -133,6 +150,7 @@ def _inertial(ctx: _Ctx, el: Any, what: str) -> SourcedInertia:
 def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> Material:
     name = el.get("name", "")
     rgba = texture = None
+    others: list[Any] = _NO_OTHERS
     for ch in el:
         tag = ch.tag
         if tag == "color":
@@ -140,15 +158,21 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
         elif tag == "texture":
             texture = ch.get("filename", "")
         else:
-            ctx.dropped(ch, f"a <material> of {what}")
+            if others is _NO_OTHERS:
+                others = []
+            others.append(ch)
+    kept = _kept(ctx, others)
     if rgba is None and texture is None and db is not None:
         # A reference to a robot-level material; an unknown name stays a name-only material
-        # (iDynTree drops the shapes after it, which loses data).
+        # (iDynTree drops the shapes after it, which loses data). Children the reference holds
+        # itself are kept after the referred material's.
         found = db.get(name)
         if found is not None:
-            return found
-    # Four finite floats (or none): what Material's converter would check.
-    return _MATERIAL(name, rgba, texture)
+            if not kept:
+                return found
+            return _MATERIAL(found.name, found.rgba, found.texture, found.extensions + kept)
+    # Four finite floats (or none) and element texts: what Material's converters would check.
+    return _MATERIAL(name, rgba, texture, kept)
 
 
 def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
@@ -196,7 +220,7 @@ def _geometry(ctx: _Ctx, el: Any, what: str) -> Geometry | None:
 
 
 def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape | None:
-    origin, geometry, material = _pick(ctx, el, what, _SHAPE_CHILDREN, f"a <{el.tag}>")
+    (origin, geometry, material), others = _pick(ctx, el, what, _SHAPE_CHILDREN)
     if geometry is None:
         raise ctx.err(URDFValueError, el, what, f"<{el.tag}> has no <geometry>; add one")
     g = _geometry(ctx, geometry, what)
@@ -207,10 +231,12 @@ def _shape(ctx: _Ctx, el: Any, what: str, db: dict[str, Material]) -> SolidShape
         el.get("name") or None,
         _origin(ctx, origin, what),
         None if material is None else _material(ctx, material, what, db),
+        _kept(ctx, others),
     )
 
 
 _NO_SHAPES: tuple[SolidShape, ...] = ()
+_NO_EXTS: list[Extension] = []  # a class-level default, replaced before the first append
 
 
 class _RawLink:
@@ -219,6 +245,7 @@ class _RawLink:
     inertia: SourcedInertia | None = None
     visuals: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
     collisions: list[SolidShape] | tuple[SolidShape, ...] = _NO_SHAPES
+    inertial_exts: list[Extension] = _NO_EXTS  # kept children of its <inertial>
 
     def __init__(self, name: str, el: Any) -> None:
         self.name = name
@@ -239,7 +266,7 @@ def _link(ctx: _Ctx, el: Any, db: dict[str, Material]) -> _RawLink:
         if tag == "inertial":
             if raw.inertia is not None:
                 raise ctx.err(URDFValueError, ch, what, "a second <inertial>; give one")
-            raw.inertia = _inertial(ctx, ch, what)
+            raw.inertia = _inertial(ctx, ch, raw, what)
         elif tag == "visual" or tag == "collision":
             s = _shape(ctx, ch, what, db)
             if s is None:
@@ -492,6 +519,7 @@ class _RawSensor:
     parent_attr = ""
     frame = ""
     direction = ""
+    ft_exts: list[Extension] = _NO_EXTS  # kept children of its <force_torque>
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
@@ -536,8 +564,10 @@ def _sensor(ctx: _Ctx, el: Any) -> _RawSensor | None:
                     raw.frame = (sub.text or "").strip()
                 elif sub.tag == "measure_direction":
                     raw.direction = (sub.text or "").strip()
-                else:
-                    ctx.dropped(sub, f"the <force_torque> of {what}")
+                else:  # kept inside the <force_torque> (owner kind "force_torque")
+                    if raw.ft_exts is _NO_EXTS:
+                        raw.ft_exts = []
+                    ctx.keep_ext("force_torque", name, sub, raw.ft_exts)
             if raw.frame not in _FT_FRAMES:
                 raise ctx.err(
                     URDFSensorError,

@@ -121,7 +121,6 @@ class _Ctx:
         "origin_texts",
         "pending",
         "plain",
-        "warned",
     )
 
     def __init__(self, file: str, keep: bool, plain: bool = False, eager: bool = False) -> None:
@@ -137,7 +136,6 @@ class _Ctx:
         # Per (filename, scale text): visual and collision shapes share their mesh.
         self.meshes: dict[tuple[str, str | None], Mesh] = {}
         self.exts: list[Extension] = []  # the robot's own kept elements, in document order
-        self.warned: list[str] = []
         # Values read but without their numbers and arrays yet: :meth:`fill` computes all of
         # them at once, after the element pass. Per pending origin its xyz and rpy texts; per
         # pending inertial its origin's xyz and rpy texts; per moving joint its axis text.
@@ -222,22 +220,26 @@ class _Ctx:
         line = el.sourceline if el is not None else None
         return cls(reason, file=self.file, line=line, element=what)
 
+    def xml(self, el: Any) -> str | None:
+        """Return the verbatim XML of ``el`` to keep, ``None`` when nothing is kept.
+
+        Nothing is kept when the loader was told not to keep extensions, or when ``el`` is not
+        an element (an entity reference left unexpanded).
+        """
+        tag = el.tag
+        if not self.keep or not isinstance(tag, str):
+            return None
+        if self.plain and el.text is None and not len(el):
+            xml = _leaf_xml(tag, el.items())
+            if xml is not None:
+                return xml
+        return str(etree.tostring(el, encoding="unicode", with_tail=False))
+
     def keep_ext(self, kind: str, owner: str, el: Any, into: list[Extension]) -> None:
         """Append ``el`` kept verbatim, owned by ``kind`` ``owner``, to ``into``."""
-        tag = el.tag
-        if not isinstance(tag, str):
-            return
-        if self.keep:
-            xml = None
-            if self.plain and el.text is None and not len(el):
-                xml = _leaf_xml(tag, el.items())
-            if xml is None:
-                xml = etree.tostring(el, encoding="unicode", with_tail=False)
-            into.append(_EXTENSION(kind, owner, xml, tag))
-
-    def dropped(self, el: Any, where: str) -> None:
-        if isinstance(el.tag, str):
-            self.warned.append(f"line {el.sourceline}: <{el.tag}> inside {where}")
+        xml = self.xml(el)
+        if xml is not None:
+            into.append(_EXTENSION(kind, owner, xml, el.tag))
 
 
 _EXTENSION = trusted(Extension)

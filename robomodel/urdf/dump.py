@@ -280,8 +280,13 @@ class _Writer:
 
     def _bare_link(self, fname: str) -> None:
         exts = self.ext.get(("link", fname)) if self.o.write_extensions else None
-        if exts:
+        kept = self.ext.get(("inertial", fname)) if self.o.write_extensions else None
+        if exts or kept:
             self.out.append(f"  <link name={_q(fname)}>")
+            if kept:  # a massless <inertial> (the link stays a frame) holding them
+                self.out.append('    <inertial>\n      <mass value="0"/>')
+                self._extensions("inertial", fname, "      ")
+                self.out.append("    </inertial>")
             self._extensions("link", fname, "    ")
             self.out.append("  </link>")
         else:
@@ -392,7 +397,7 @@ class _Writer:
         m, out = self.m, self.out
         name = m.link_names[li]
         out.append(f"  <link name={_q(name)}>")
-        self._inertial(m.links[li].inertia)
+        self._inertial(name, m.links[li].inertia)
         for s in m.visuals[li]:
             self._shape("visual", s)
         for s in m.collisions[li]:
@@ -400,7 +405,7 @@ class _Writer:
         self._extensions("link", name, "    ")
         out.append("  </link>")
 
-    def _inertial(self, inertia: SpatialInertia) -> None:
+    def _inertial(self, name: str, inertia: SpatialInertia) -> None:
         out = self.out
         src = getattr(inertia, "urdf_inertial", None)
         out.append("    <inertial>")
@@ -419,6 +424,7 @@ class _Writer:
             f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '
             f'izz="{f[5]}"/>'
         )
+        self._extensions("inertial", name, "      ")
         out.append("    </inertial>")
 
     def _shape(self, tag: str, s: SolidShape) -> None:
@@ -442,6 +448,8 @@ class _Writer:
         out.append("      </geometry>")
         if s.material is not None:
             self._material(s.material, "      ", False)
+        if self.o.write_extensions:
+            out += ["      " + x for x in s.extensions]
         out.append(f"    </{tag}>")
 
     def _material(self, mat: Material, indent: str, top: bool) -> None:
@@ -449,7 +457,8 @@ class _Writer:
         if not top and mat.name and self.materials.get(mat.name) == mat:
             out.append(f"{indent}<material name={_q(mat.name)}/>")
             return
-        if mat.rgba is None and mat.texture is None:
+        kept = mat.extensions if self.o.write_extensions else ()
+        if mat.rgba is None and mat.texture is None and not kept:
             out.append(f"{indent}<material name={_q(mat.name)}/>")
             return
         out.append(f"{indent}<material name={_q(mat.name)}>")
@@ -457,6 +466,7 @@ class _Writer:
             out.append(f'{indent}  <color rgba="{" ".join(format_float(v) for v in mat.rgba)}"/>')
         if mat.texture is not None:
             out.append(f"{indent}  <texture filename={_q(mat.texture)}/>")
+        out += [f"{indent}  {x}" for x in kept]
         out.append(f"{indent}</material>")
 
     # ------------------------------------------------------------------ sensors
@@ -489,6 +499,7 @@ class _Writer:
             out.append("    <force_torque>")
             out.append(f"      <frame>{frame}</frame>")
             out.append(f"      <measure_direction>{direction}</measure_direction>")
+            self._extensions("force_torque", s.name, "      ")
             out.append("    </force_torque>")
             if frame == "sensor":
                 out.append("    " + _origin(child_H))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 from typing import Any
 
+import attrs
 from lxml import etree
 
 from robomodel._bulk import gc_paused, trusted
@@ -208,16 +209,7 @@ def _load_bytes(
     resolver: Callable[[str], str] | None,
 ) -> Model:
     with gc_paused():  # the document's tree is freed inside the pause too
-        model, warned = _load_document(data, file, options, package_dirs, resolver)
-    if warned:
-        shown = "; ".join(warned[:5]) + (" ..." if len(warned) > 5 else "")
-        warnings.warn(
-            f"{file}: {len(warned)} nested element(s) robomodel does not read were dropped "
-            f"and will not be written back: {shown}",
-            RobomodelWarning,
-            stacklevel=3,
-        )
-    return model
+        return _load_document(data, file, options, package_dirs, resolver)
 
 
 def _load_document(
@@ -226,7 +218,7 @@ def _load_document(
     options: LoadOptions,
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
-) -> tuple[Model, list[str]]:
+) -> Model:
     root = _parse_xml(data, file)
     plain = b"xmlns" not in data
     ctx = _Ctx(file, options.keep_extensions, plain)
@@ -244,7 +236,7 @@ def _load_document(
         # A value the element parsers did not anticipate (the core constructors check more);
         # report it as a URDF problem instead of leaking a model-building error.
         raise URDFValueError(f"{e}", file=file, element="robot") from e
-    return model, ctx.warned
+    return model
 
 
 def _build(
@@ -618,12 +610,15 @@ def _canonical_order(
     # owner's place in the model (links, then frames by frame index; joints, then the fixed
     # joints of frames by frame index), document order within one owner: the order survives
     # writing, because the exporter writes owners in that order, not in the document's.
+    # The children kept inside an owner's <inertial> or <force_torque> follow its own.
     out = list(robot)
     for raw in links:
         out += raw.exts
+        out += raw.inertial_exts
     fakes = [fake_of[name] for name in frames if name in fake_of]
     for fake_link, _ in fakes:
         out += fake_link.exts
+        out += fake_link.inertial_exts
     out += [markers[name] for name in frames if name in markers]
     for rj in joints:
         out += rj.exts
@@ -631,6 +626,7 @@ def _canonical_order(
         out += fake_joint.exts
     for rs in sensors:
         out += rs.exts
+        out += rs.ft_exts
     return out
 
 
@@ -646,24 +642,14 @@ def _link_value(inertia: SourcedInertia | None) -> Link:
 
 
 def _moved(s: SolidShape, link_H_frame: Transform) -> SolidShape:
-    return SolidShape(
-        geometry=s.geometry,
-        name=s.name,
-        link_H_geometry=canonical(link_H_frame @ s.link_H_geometry),
-        material=s.material,
-    )
+    return attrs.evolve(s, link_H_geometry=canonical(link_H_frame @ s.link_H_geometry))
 
 
 def _resolved(s: SolidShape, resolver: Callable[[str], str]) -> SolidShape:
     g = s.geometry
     if not isinstance(g, Mesh):
         return s
-    return SolidShape(
-        geometry=Mesh(resolver(g.filename), g.scale),
-        name=s.name,
-        link_H_geometry=s.link_H_geometry,
-        material=s.material,
-    )
+    return attrs.evolve(s, geometry=Mesh(resolver(g.filename), g.scale))
 
 
 def _same_place(s: Sensor, link: str, link_H_frame: Transform) -> bool:

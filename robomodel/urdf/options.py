@@ -52,7 +52,8 @@ class ExportOptions:
         robot_name: the ``<robot name>``; ``None`` means the model's name, or iDynTree's default
             name when the model has none.
         xml_blobs: extra XML elements appended inside ``<robot>``, each parsed and checked first.
-        write_extensions: write back the kept extension elements (``model.extensions``).
+        write_extensions: write back the kept extension elements (``model.extensions`` and the
+            ``extensions`` of shapes and materials).
     """
 
     base_link: str | None = None
