@@ -1,9 +1,10 @@
 """Transformers on iCubGazeboV2_7: robomodel.transformers against iDynTree's ModelTransformers.
 
 Run ``python benchmarks/transformers.py``. Both libraries transform the same model (loaded by
-iDynTree and converted, so the URDF loader is not measured). Prints the median time per call of
-each and the ratio robomodel / iDynTree, measured in this run. ``--profile NAME`` prints a
-cProfile of one robomodel transformer instead.
+iDynTree and converted, so the URDF loader is not measured). The two take turns in rounds; it
+prints the median time per call of each, the median of the per-round ratios robomodel /
+iDynTree and their range (a measure of the machine's noise), all measured in this run.
+``--profile NAME`` prints a cProfile of one robomodel transformer instead.
 """
 
 from __future__ import annotations
@@ -29,25 +30,45 @@ from robomodel.model import with_default_base_link  # noqa: E402
 ROBOT = "iCubGazeboV2_7"
 
 
-def median_time(f: Callable[[], object], *, budget: float = 1.0) -> float:
+def calls_per_block(f: Callable[[], object], block: float) -> int:
+    """How many calls of ``f`` take about ``block`` seconds."""
     f()
     n = 1
     while True:
         t = time.perf_counter()
         for _ in range(n):
             f()
-        dt = time.perf_counter() - t
-        if dt > 0.05:
-            break
+        if time.perf_counter() - t > block / 4:
+            return max(1, int(n * block / (time.perf_counter() - t)))
         n *= 2
-    samples = []
-    end = time.perf_counter() + budget
-    while time.perf_counter() < end or len(samples) < 5:
-        t = time.perf_counter()
-        for _ in range(n):
-            f()
-        samples.append((time.perf_counter() - t) / n)
-    return statistics.median(samples)
+
+
+def per_call(f: Callable[[], object], n: int) -> float:
+    t = time.perf_counter()
+    for _ in range(n):
+        f()
+    return (time.perf_counter() - t) / n
+
+
+def paired_times(
+    ours: Callable[[], object],
+    theirs: Callable[[], object],
+    *,
+    rounds: int = 9,
+    block: float = 0.04,
+) -> tuple[float, float, list[float]]:
+    """Per-call medians of ``ours`` and ``theirs`` and the per-round ratios.
+
+    The two take turns, a block of about ``block`` seconds each per round, so both see the
+    same machine conditions (on a shared machine a core's speed drifts by 10-20% within
+    seconds, which one measured after the other would see and the other not).
+    """
+    na, nb = calls_per_block(ours, block), calls_per_block(theirs, block)
+    a, b = [], []
+    for _ in range(rounds):
+        a.append(per_call(ours, na))
+        b.append(per_call(theirs, nb))
+    return statistics.median(a), statistics.median(b), [x / y for x, y in zip(a, b, strict=True)]
 
 
 def main() -> None:
@@ -85,7 +106,7 @@ def main() -> None:
 
         return run
 
-    cases: list[tuple[str, Callable[[], object], Callable[[], object] | None]] = [
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
         (
             "reduce, all moving joints",
             lambda: rt.reduce_model(m, keep_joints=moving, lumped_sensors="drop"),
@@ -133,11 +154,13 @@ def main() -> None:
         return
     size = f"{m.n_links} links, {m.n_joints} joints, {m.n_frames} frames"
     print(f"{ROBOT}: {size}, {len(m.sensors)} sensors")
-    print(f"{'transformer':42s} {'robomodel':>11s} {'iDynTree':>11s} {'ratio':>7s}")
+    print(f"{'transformer':42s} {'robomodel':>11s} {'iDynTree':>11s} {'ratio':>7s}  per round")
     for name, ours, theirs in cases:
-        a = median_time(ours)
-        b = median_time(theirs) if theirs is not None else float("nan")
-        print(f"{name:42s} {a * 1e3:8.3f} ms {b * 1e3:8.3f} ms {a / b:6.2f}x")
+        a, b, ratios = paired_times(ours, theirs)
+        print(
+            f"{name:42s} {a * 1e3:8.3f} ms {b * 1e3:8.3f} ms {statistics.median(ratios):6.2f}x"
+            f"  {min(ratios):.2f}-{max(ratios):.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -369,7 +369,7 @@ def lump(
             if link != mem[0]:
                 if keep is None or ln in keep:
                     lumped_frames.append((link, len(out_frames)))
-                    out_frames.append(Frame(ln, nn, Xl))
+                    out_frames.append(_FRAME(ln, nn, Xl))
                 elif rec is not None:
                     rec.add("dropped", "frame", ln, "not in the frames to keep")
             fl = by_link.get(ln)
@@ -495,11 +495,11 @@ def lump(
         )
     k1 = k0 + len(pending)
     for (k, fname, nn, _, _), T in zip(pending, poses[k0:k1], strict=True):
-        out_frames[k] = Frame(fname, nn, T)
+        out_frames[k] = _FRAME(fname, nn, T)
     for start, nn, _, fl in frame_groups:
         k0, k1 = k1, k1 + len(fl)
         out_frames[start : start + len(fl)] = [
-            Frame(f.name, nn, T) for f, T in zip(fl, poses[k0:k1], strict=True)
+            _FRAME(f.name, nn, T) for f, T in zip(fl, poses[k0:k1], strict=True)
         ]
     for (k, sensor, nn, _), T in zip(moved_sensors, poses[k1:], strict=True):
         out_sensors[k] = _link_sensor_at(sensor, nn, T)
@@ -617,6 +617,9 @@ def _link_sensor_at(
     return _LINK_SENSOR[type(sensor)](sensor.name, link, pose)
 
 
+# Frames re-expressed or made from lumped links: names of the input's frames and links, on a
+# link of the result, at a pose just computed; Frame has no checks beyond its field types.
+_FRAME = trusted(Frame)
 _LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
     Accelerometer: trusted(Accelerometer),
     Gyroscope: trusted(Gyroscope),
