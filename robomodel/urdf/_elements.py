@@ -81,21 +81,16 @@ def _pick(ctx: _Ctx, el: Any, what: str, slots: dict[str, int]) -> tuple[list[An
     A second child with one of those tags is an error.
     """
     found: list[Any] = [None] * len(slots)
-    others: list[Any] = _NO_OTHERS
+    others: list[Any] = []
     for ch in el:
         k = slots.get(ch.tag)
         if k is None:
-            if others is _NO_OTHERS:
-                others = []
             others.append(ch)
         elif found[k] is not None:
             raise _dup(ctx, ch, what)
         else:
             found[k] = ch
     return found, others
-
-
-_NO_OTHERS: list[Any] = []  # never appended to: _pick replaces it before the first append
 
 
 def _kept(ctx: _Ctx, elements: list[Any]) -> tuple[str, ...]:
@@ -150,7 +145,7 @@ def _inertial(ctx: _Ctx, el: Any, raw: _RawLink, what: str) -> SourcedInertia:
 def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> Material:
     name = el.get("name", "")
     rgba = texture = None
-    others: list[Any] = _NO_OTHERS
+    others: list[Any] = []
     for ch in el:
         tag = ch.tag
         if tag == "color":
@@ -158,8 +153,6 @@ def _material(ctx: _Ctx, el: Any, what: str, db: dict[str, Material] | None) -> 
         elif tag == "texture":
             texture = ch.get("filename", "")
         else:
-            if others is _NO_OTHERS:
-                others = []
             others.append(ch)
     kept = _kept(ctx, others)
     if rgba is None and texture is None and db is not None:
