@@ -25,7 +25,7 @@ sys.path[:0] = [str(_ROOT), str(_ROOT / "tests")]
 from _idyntree_convert import idt, load_idt, model_from_idt  # noqa: E402
 
 import robomodel.transformers as rt  # noqa: E402
-from robomodel.model import with_default_base_link  # noqa: E402
+from robomodel.builders import with_default_base_link  # noqa: E402
 
 ROBOT = "iCubGazeboV2_7"
 

@@ -4,6 +4,20 @@ Load a URDF, reduce it, change its base, attach frames and sensors, read and wri
 parameters and export it again; every step is a pure function returning a new model.
 """
 
+from robomodel.builders import add_frame as add_frame
+from robomodel.builders import add_joint as add_joint
+from robomodel.builders import add_joint_and_link as add_joint_and_link
+from robomodel.builders import add_link as add_link
+from robomodel.builders import add_sensor as add_sensor
+from robomodel.builders import discard_sensor as discard_sensor
+from robomodel.builders import insert_link_to_existing_joint as insert_link_to_existing_joint
+from robomodel.builders import remove_sensor as remove_sensor
+from robomodel.builders import with_collision_shapes as with_collision_shapes
+from robomodel.builders import with_default_base_link as with_default_base_link
+from robomodel.builders import with_inertial_parameters as with_inertial_parameters
+from robomodel.builders import with_link as with_link
+from robomodel.builders import with_package_dirs as with_package_dirs
+from robomodel.builders import with_visual_shapes as with_visual_shapes
 from robomodel.dynamics import InverseDynamics as InverseDynamics
 from robomodel.dynamics import inverse_dynamics as inverse_dynamics
 from robomodel.errors import DuplicateNameError as DuplicateNameError
@@ -31,21 +45,7 @@ from robomodel.model import Frame as Frame
 from robomodel.model import Link as Link
 from robomodel.model import Model as Model
 from robomodel.model import Neighbor as Neighbor
-from robomodel.model import add_frame as add_frame
-from robomodel.model import add_joint as add_joint
-from robomodel.model import add_joint_and_link as add_joint_and_link
-from robomodel.model import add_link as add_link
-from robomodel.model import add_sensor as add_sensor
 from robomodel.model import check_model as check_model
-from robomodel.model import discard_sensor as discard_sensor
-from robomodel.model import insert_link_to_existing_joint as insert_link_to_existing_joint
-from robomodel.model import remove_sensor as remove_sensor
-from robomodel.model import with_collision_shapes as with_collision_shapes
-from robomodel.model import with_default_base_link as with_default_base_link
-from robomodel.model import with_inertial_parameters as with_inertial_parameters
-from robomodel.model import with_link as with_link
-from robomodel.model import with_package_dirs as with_package_dirs
-from robomodel.model import with_visual_shapes as with_visual_shapes
 from robomodel.sensing import predict_sensor_measurements as predict_sensor_measurements
 from robomodel.sensors import Accelerometer as Accelerometer
 from robomodel.sensors import Gyroscope as Gyroscope

@@ -5,7 +5,7 @@ stores their rest pose ``link1_H_link2`` (at ``q = 0``). The motion axis of a mo
 stored in link1 coordinates. Which side is the parent is decided by a traversal, never by the
 joint. ``transform(q, a, b)`` returns ``a_H_b(q)`` for either order of the two ends.
 
-Position-coordinate and DOF offsets are assigned by :func:`robomodel.model.add_joint`.
+Position-coordinate and DOF offsets are assigned by :func:`robomodel.builders.add_joint`.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ frames, sensors and joints, so that the exported URDF has the same kinematics an
 
 from __future__ import annotations
 
+from robomodel.builders import with_default_base_link
 from robomodel.errors import ModelError, UnknownNameError
-from robomodel.model import Model, with_default_base_link
+from robomodel.model import Model
 from robomodel.transformers.frames import _urdf_compatible
 from robomodel.transformers.report import Recorder, register
 
