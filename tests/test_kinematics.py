@@ -365,7 +365,7 @@ def test_errors_are_robomodel_errors():
 )
 def test_batched_fk_sine_and_cosine_match_numpy(xs):
     """The half-angle sin/cos of the batched FK agree with numpy's to 1e-15 absolute."""
-    from robomodel.kinematics import _sincos
+    from robomodel._fk_batch import _sincos
 
     x = np.array(xs)
     s, c = _sincos(x)
