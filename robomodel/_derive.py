@@ -9,6 +9,7 @@ derivation here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyrsistent import PVector, pvector
@@ -118,24 +119,7 @@ def _derive_and_validate(m: Model) -> None:
         assert l1 is not None and l2 is not None
         r1, r2 = root(l1), root(l2)
         if r1 == r2:
-            other = next(
-                (
-                    k
-                    for k, o in enumerate(placed_joints)
-                    if {o.link1, o.link2} == {joint.link1, joint.link2}
-                ),
-                None,
-            )
-            if other is not None:
-                raise TopologyError(
-                    f"joint {jn!r}: links {joint.link1!r} and {joint.link2!r} are already "
-                    f"connected by joint {m.joint_names[other]!r}; a model has at most one "
-                    "joint between two links"
-                )
-            raise TopologyError(
-                f"joint {jn!r} between {joint.link1!r} and {joint.link2!r} would close a "
-                "kinematic loop; robomodel models trees only (replace the joint or remove it)"
-            )
+            raise _connected_error(jn, joint, placed_joints, m.joint_names)
         k1, k2 = uf[r1], uf[r2]
         if k1 > k2:
             uf[r1] = r2
@@ -185,6 +169,24 @@ def _derive_and_validate(m: Model) -> None:
     set_(m, "_nbrs", None)
     set_(m, "_comp", pvector(uf))
     set_(m, "_counts", (npos, ndof))
+
+
+def _connected_error(
+    name: str, joint: Joint, joints: Sequence[Joint], joint_names: Sequence[str]
+) -> TopologyError:
+    """The error for joint ``name`` whose two links are already connected by ``joints``."""
+    ends = {joint.link1, joint.link2}
+    other = next((k for k, o in enumerate(joints) if {o.link1, o.link2} == ends), None)
+    if other is not None:
+        return TopologyError(
+            f"joint {name!r}: links {joint.link1!r} and {joint.link2!r} are already "
+            f"connected by joint {joint_names[other]!r}; a model has at most one "
+            "joint between two links"
+        )
+    return TopologyError(
+        f"joint {name!r} between {joint.link1!r} and {joint.link2!r} would close a "
+        "kinematic loop; robomodel models trees only (replace the joint or remove it)"
+    )
 
 
 def _sensor_problems(m: Model, s: Sensor) -> list[str]:

@@ -13,9 +13,15 @@ import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._derive import _EMPTY_SHAPES, _MOVING, _check_name, _sensor_problems
+from robomodel._derive import (
+    _EMPTY_SHAPES,
+    _MOVING,
+    _check_name,
+    _connected_error,
+    _sensor_problems,
+)
 from robomodel._index import NameIndex
-from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
+from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
 from robomodel.joints import _PLACE, FixedJoint, Joint, replace_joint
 from robomodel.model import Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
@@ -116,24 +122,7 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     comp = _comp(model)
     c1, c2 = _root(comp, l1), _root(comp, l2)
     if c1 == c2:
-        existing = next(
-            (
-                k
-                for k, other in enumerate(model.joints)
-                if {other.link1, other.link2} == {joint.link1, joint.link2}
-            ),
-            None,
-        )
-        if existing is not None:
-            raise TopologyError(
-                f"joint {name!r}: links {joint.link1!r} and {joint.link2!r} are already "
-                f"connected by joint {model.joint_names[existing]!r}; a model has at most one "
-                "joint between two links"
-            )
-        raise TopologyError(
-            f"joint {name!r} between {joint.link1!r} and {joint.link2!r} would close a "
-            "kinematic loop; robomodel models trees only (replace the joint or remove it)"
-        )
+        raise _connected_error(name, joint, model.joints, model.joint_names)
     npos, ndof = model._c
     placed = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
     return _evolve(
