@@ -5,15 +5,19 @@ The peers are optional: each function imports its library when called and raises
 
 * :func:`to_idyntree` builds an ``idyntree.bindings.Model`` element by element, with the same
   link, joint and frame indices: links (inertias), joints (type, link1/link2, rest transform,
-  axis, limits, dynamics), additional frames, the default base and the package dirs.
+  axis, limits, dynamics), additional frames, visual and collision shapes (geometry, name,
+  pose, material colour and texture), sensors (F/T, accelerometers, gyroscopes, in the
+  model's order), the default base and the package dirs.
 * :func:`from_idyntree` reads those back into a :class:`~robomodel.model.Model`.
 * :func:`to_pinocchio` goes through URDF text (:func:`robomodel.urdf.dumps`) and
   ``pinocchio.buildModelFromXML``; Pinocchio numbers joints its own way (depth first from the
   root), so compare by name.
 
 What iDynTree's ``Model`` cannot hold is reported, never silently dropped: :func:`to_idyntree`
-warns (:class:`~robomodel.errors.RobomodelWarning`) when shapes, sensors, mimic relations, kept
-extensions or the robot name are left behind.
+warns (:class:`~robomodel.errors.RobomodelWarning`) when mimic relations, kept extensions (of the
+model, its shapes or materials) or robot-level materials are left behind. iDynTree keeps its
+sensors grouped by kind (F/T, then accelerometers, then gyroscopes), so a model whose sensors
+are in another order comes back from :func:`from_idyntree` in that grouped order.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from robomodel.joints import (
     RevoluteJoint,
 )
 from robomodel.model import Frame, Link, Model
+from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
 __all__ = ["MissingDependencyError", "from_idyntree", "to_idyntree", "to_pinocchio"]
@@ -65,11 +71,10 @@ def _rm_transform(T: Any) -> Transform:
 
 def _lost(model: Model) -> list[str]:
     lost: list[str] = []
-    n_shapes = sum(len(v) for v in model.visuals) + sum(len(c) for c in model.collisions)
-    if n_shapes:
-        lost.append(f"{n_shapes} visual/collision shapes")
-    if model.sensors:
-        lost.append(f"{len(model.sensors)} sensors")
+    shapes = [s for group in (*model.visuals, *model.collisions) for s in group]
+    kept = sum(len(s.extensions) + len(s.material.extensions if s.material else ()) for s in shapes)
+    if kept:
+        lost.append(f"{kept} kept children of shapes and their materials")
     mimics = [
         n
         for n, j in zip(model.joint_names, model.joints, strict=True)
@@ -85,7 +90,7 @@ def _lost(model: Model) -> list[str]:
 
 
 def to_idyntree(model: Model) -> Any:
-    """Return an ``idyntree.bindings.Model`` with the same links, joints and frames.
+    """Return an ``idyntree.bindings.Model`` with the same links, joints, frames, shapes, sensors.
 
     Indices are preserved: link ``i``, joint ``j`` and frame ``f`` of the result are those of
     ``model``. Infinite (unknown) effort and velocity limits are left disabled.
@@ -101,8 +106,9 @@ def to_idyntree(model: Model) -> Any:
         ModelError: iDynTree refused an element (the message names it).
 
     Warns:
-        RobomodelWarning: the model has shapes, sensors, mimic relations, extensions or
-            materials, which this conversion does not carry.
+        RobomodelWarning: the model has mimic relations, kept extensions (its own or inside
+            shapes and materials) or robot-level materials, which this conversion does not
+            carry.
     """
     idt = _idyntree()
     lost = _lost(model)
@@ -131,7 +137,75 @@ def to_idyntree(model: Model) -> Any:
         out.setDefaultBaseLink(model.default_base_index)
     if model.package_dirs:
         out.setPackageDirs(list(model.package_dirs))
+    for shapes, store in (
+        (model.visuals, out.visualSolidShapes()),
+        (model.collisions, out.collisionSolidShapes()),
+    ):
+        for i, group in enumerate(shapes):
+            for shape in group:
+                store.addSingleLinkSolidShape(i, _idt_shape(idt, shape))
+    sensors = out.sensors()
+    for sensor in model.sensors:
+        if sensors.addSensor(_idt_sensor(idt, out, sensor)) < 0:
+            raise ModelError(f"to_idyntree: iDynTree refused sensor {sensor.name!r}")
     return out
+
+
+def _idt_shape(idt: Any, s: SolidShape) -> Any:
+    g = s.geometry
+    match g:
+        case Box():
+            out = idt.Box()
+            out.setX(g.x)
+            out.setY(g.y)
+            out.setZ(g.z)
+        case Sphere():
+            out = idt.Sphere()
+            out.setRadius(g.radius)
+        case Cylinder():
+            out = idt.Cylinder()
+            out.setRadius(g.radius)
+            out.setLength(g.length)
+        case Mesh():
+            out = idt.ExternalMesh()
+            out.setFilename(g.filename)
+            out.setScale(idt.Vector3(list(g.scale)))
+    if s.name is not None:
+        out.setName(s.name)
+    out.setLink_H_geometry(_idt_transform(idt, s.link_H_geometry))
+    if s.material is not None:
+        mat = idt.Material(s.material.name)
+        if s.material.rgba is not None:
+            mat.setColor(idt.Vector4(list(s.material.rgba)))
+        if s.material.texture is not None:
+            mat.setTexture(s.material.texture)
+        out.setMaterial(mat)
+    return out
+
+
+def _idt_sensor(idt: Any, out: Any, s: Sensor) -> Any:
+    match s:
+        case SixAxisForceTorqueSensor():
+            ft = idt.SixAxisForceTorqueSensor()
+            ft.setName(s.name)
+            ft.setParentJoint(s.parent_joint)
+            ft.setParentJointIndex(out.getJointIndex(s.parent_joint))
+            i1, i2 = out.getLinkIndex(s.first_link), out.getLinkIndex(s.second_link)
+            ft.setFirstLinkName(s.first_link)
+            ft.setSecondLinkName(s.second_link)
+            ft.setFirstLinkSensorTransform(i1, _idt_transform(idt, s.first_link_H_sensor))
+            ft.setSecondLinkSensorTransform(i2, _idt_transform(idt, s.second_link_H_sensor))
+            ft.setAppliedWrenchLink(out.getLinkIndex(s.applied_wrench_link))
+            return ft
+        case Accelerometer() | Gyroscope():
+            ls = (
+                idt.AccelerometerSensor() if isinstance(s, Accelerometer) else idt.GyroscopeSensor()
+            )
+            ls.setName(s.name)
+            ls.setParentLink(s.link)
+            ls.setParentLinkIndex(out.getLinkIndex(s.link))
+            ls.setLinkSensorTransform(_idt_transform(idt, s.link_H_sensor))
+            return ls
 
 
 def _idt_joint(idt: Any, model: Model, j: Joint) -> Any:
@@ -176,8 +250,8 @@ def _unclip(x: float) -> float:
 def from_idyntree(idyn_model: Any, *, name: str = "") -> Model:
     """Return the robomodel :class:`~robomodel.model.Model` of an ``idyntree.bindings.Model``.
 
-    Links, joints (fixed, revolute, prismatic), additional frames, the default base and the
-    package dirs are read, with the same indices.
+    Links, joints (fixed, revolute, prismatic), additional frames, visual and collision shapes,
+    sensors, the default base and the package dirs are read, with the same indices.
 
     Args:
         idyn_model: an ``idyntree.bindings.Model``.
@@ -185,7 +259,8 @@ def from_idyntree(idyn_model: Any, *, name: str = "") -> Model:
 
     Raises:
         MissingDependencyError: idyntree is not installed.
-        ModelError: a joint type robomodel does not model (spherical, revolute SO2).
+        ModelError: a joint type robomodel does not model (spherical, revolute SO2), or a solid
+            shape kind it does not model.
     """
     idt = _idyntree()
     m = idyn_model
@@ -216,8 +291,84 @@ def from_idyntree(idyn_model: Any, *, name: str = "") -> Model:
         joints=joints,
         frames=frames,
         default_base=link_names[base] if 0 <= base < n else None,
+        visuals=[[_rm_shape(s) for s in v] for v in m.visualSolidShapes().getLinkSolidShapes()],
+        collisions=[
+            [_rm_shape(s) for s in c] for c in m.collisionSolidShapes().getLinkSolidShapes()
+        ],
+        sensors=_rm_sensors(idt, m),
         package_dirs=list(m.getPackageDirs()),
     )
+
+
+def _rm_shape(s: Any) -> SolidShape:
+    geometry: Geometry
+    if s.isBox():
+        b = s.asBox()
+        geometry = Box(b.getX(), b.getY(), b.getZ())
+    elif s.isSphere():
+        geometry = Sphere(s.asSphere().getRadius())
+    elif s.isCylinder():
+        c = s.asCylinder()
+        geometry = Cylinder(c.getRadius(), c.getLength())
+    elif s.isExternalMesh():
+        e = s.asExternalMesh()
+        sx, sy, sz = e.getScale().toNumPy().tolist()
+        geometry = Mesh(e.getFilename(), (sx, sy, sz))
+    else:
+        raise ModelError(
+            "from_idyntree: a solid shape of a kind robomodel does not model (only box, sphere, "
+            "cylinder and mesh)"
+        )
+    material = None
+    if s.isMaterialSet():
+        mat = s.getMaterial()
+        material = Material(
+            name=mat.name(),
+            rgba=tuple(mat.color().toNumPy().tolist()) if mat.hasColor() else None,
+            texture=mat.texture() if mat.hasTexture() else None,
+        )
+    return SolidShape(
+        geometry=geometry,
+        name=s.getName() if s.isNameValid() else None,
+        link_H_geometry=_rm_transform(s.getLink_H_geometry()),
+        material=material,
+    )
+
+
+def _rm_sensors(idt: Any, m: Any) -> list[Sensor]:
+    sl = m.sensors()
+    out: list[Sensor] = []
+    for k in range(sl.getNrOfSensors(idt.SIX_AXIS_FORCE_TORQUE)):
+        s = sl.getSixAxisForceTorqueSensor(k)
+        i1, i2 = s.getFirstLinkIndex(), s.getSecondLinkIndex()
+        T1, T2 = idt.Transform(), idt.Transform()
+        if not (s.getLinkSensorTransform(i1, T1) and s.getLinkSensorTransform(i2, T2)):
+            raise ModelError(f"from_idyntree: F/T sensor {s.getName()!r} has no link transforms")
+        out.append(
+            SixAxisForceTorqueSensor(
+                name=s.getName(),
+                parent_joint=s.getParentJoint(),
+                first_link=s.getFirstLinkName(),
+                second_link=s.getSecondLinkName(),
+                first_link_H_sensor=_rm_transform(T1),
+                second_link_H_sensor=_rm_transform(T2),
+                applied_wrench_link=m.getLinkName(s.getAppliedWrenchLink()),
+            )
+        )
+    for kind, get, cls in (
+        (idt.ACCELEROMETER, sl.getAccelerometerSensor, Accelerometer),
+        (idt.GYROSCOPE, sl.getGyroscopeSensor, Gyroscope),
+    ):
+        for k in range(sl.getNrOfSensors(kind)):
+            ls = get(k)
+            out.append(
+                cls(
+                    name=ls.getName(),
+                    link=ls.getParentLink(),
+                    link_H_sensor=_rm_transform(ls.getLinkSensorTransform()),
+                )
+            )
+    return out
 
 
 def _rm_joint(idt: Any, m: Any, name: str, j: Any, names: list[str]) -> Joint:
