@@ -1,0 +1,445 @@
+"""The subcommands of the ``robomodel`` command and the reading and writing they share.
+
+:mod:`robomodel.cli` builds the argument parser and runs one of these ``_cmd_*`` functions on
+the parsed arguments; each returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import math
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from robomodel.model import Model
+
+BAD_INPUT = 2
+"""Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
+
+
+class CLIError(Exception):
+    """A problem with the command line itself (reported like bad input, exit status 2)."""
+
+
+# --------------------------------------------------------------------------- reading and writing
+
+
+def _model_source(args: argparse.Namespace) -> str:
+    positional = getattr(args, "model", None)
+    option = getattr(args, "model_option", None)
+    if positional is not None and option is not None and positional != option:
+        raise CLIError(f"two models given ({positional!r} and --model {option!r}); give one")
+    return positional or option or "example"
+
+
+def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
+    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
+
+    Args:
+        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
+        keep_fake_links: keep massless leaf links as links instead of frames.
+
+    Raises:
+        CLIError: the file does not exist or is a directory.
+        URDFError: the URDF is malformed.
+        RobomodelError: the JSON is not a robomodel model.
+    """
+    from robomodel.data import BUNDLED_MODELS, example_path
+
+    if source in BUNDLED_MODELS and not Path(source).exists():
+        path = example_path(source)
+    else:
+        path = Path(source)
+        if not path.exists():
+            raise CLIError(
+                f"{source}: no such file (give a URDF path, or 'example' for the bundled model)"
+            )
+        if path.is_dir():
+            raise CLIError(f"{source}: is a directory, not a model file")
+    if path.suffix.lower() == ".json":
+        from robomodel import io
+
+        return io.from_json(path.read_text(encoding="utf-8"))
+    from robomodel import urdf
+
+    return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
+
+
+def _load(args: argparse.Namespace) -> Model:
+    return read_model(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
+
+
+def _format_of(output: str | None, requested: str | None) -> str:
+    if requested:
+        return requested
+    if output and output != "-" and Path(output).suffix.lower() == ".json":
+        return "json"
+    return "urdf"
+
+
+def _model_text(model: Model, fmt: str) -> str:
+    if fmt == "json":
+        from robomodel import io
+
+        return io.to_json(model)
+    from robomodel import urdf
+
+    return urdf.dumps(model)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """Write ``text`` to the file ``output``, or to standard output for ``None`` or ``-``."""
+    if output is None or output == "-":
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+def _write_model(model: Model, args: argparse.Namespace) -> None:
+    fmt = _format_of(args.output, args.format)
+    _emit(_model_text(model, fmt), args.output)
+    if args.output not in (None, "-"):
+        _note(f"wrote {model_summary(model)} to {args.output}")
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def model_summary(model: Model) -> str:
+    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
+    return (
+        f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
+        f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
+    )
+
+
+def _number(text: str, what: str) -> float:
+    """Parse a number; ``deg`` at the end converts degrees to radians."""
+    t = text.strip()
+    scale = 1.0
+    if t.endswith("deg"):
+        t, scale = t[:-3], math.pi / 180.0
+    try:
+        value = float(t) * scale
+    except ValueError:
+        raise CLIError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise CLIError(f"{what}: {text!r} is not a finite number")
+    return value
+
+
+def _assignments(items: Sequence[str] | None, option: str) -> dict[str, float]:
+    """Parse ``NAME=VALUE`` words (``VALUE`` may end in ``deg``)."""
+    out: dict[str, float] = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CLIError(f"{option} expects JOINT=VALUE, got {item!r}")
+        out[name] = _number(value, f"{option} {name}")
+    return out
+
+
+def _renames(items: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or ():
+        old, sep, new = item.partition("=")
+        if not sep or not old or not new:
+            raise CLIError(f"--map expects OLD=NEW, got {item!r}")
+        out[old] = new
+    return out
+
+
+def _select_joints(model: Model, patterns: Sequence[str]) -> list[str]:
+    """Expand joint names and shell patterns (``'l_*'``) in model order, keeping the given order."""
+    from robomodel.errors import UnknownNameError
+
+    out: list[str] = []
+    for pattern in patterns:
+        if any(c in pattern for c in "*?["):
+            hits = [n for n in model.joint_names if fnmatch.fnmatchcase(n, pattern)]
+            if not hits:
+                raise CLIError(f"the pattern {pattern!r} matches no joint of the model")
+        elif model.is_joint_name_used(pattern):
+            hits = [pattern]
+        else:
+            raise UnknownNameError("joint", pattern, model.joint_names)
+        out.extend(h for h in hits if h not in out)
+    return out
+
+
+# --------------------------------------------------------------------------- subcommands
+
+
+def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.Namespace) -> Model:
+    """Run a transformer; with ``--explain`` print what it did on standard error."""
+    if not getattr(args, "explain", False):
+        return step(model)
+    from robomodel.transformers import explain
+
+    out, report = explain(step, model)
+    _note(str(report))
+    return out
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from robomodel.textview import info_text, tree_lines
+
+    model = _load(args)
+    text = info_text(model, _model_source(args))
+    if not args.no_tree:
+        text += "\n\nkinematic tree:\n" + "\n".join(tree_lines(model))
+    _emit(text, args.output)
+    return 0
+
+
+def _cmd_tree(args: argparse.Namespace) -> int:
+    from robomodel.textview import tree_lines
+
+    model = _load(args)
+    lines = tree_lines(
+        model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors
+    )
+    _emit("\n".join(lines), args.output)
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from robomodel.errors import RobomodelError, RobomodelWarning
+    from robomodel.textview import find_problems
+
+    source = _model_source(args)
+    load_warnings: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model = read_model(source, keep_fake_links=args.keep_fake_links)
+        except (RobomodelError, SyntaxError) as e:
+            # The file was read but is not a valid model: that is a finding, not a usage error.
+            print(f"error: {_one_line(e)}")
+            print(f"{source}: 1 error")
+            return 1
+    load_warnings = [str(w.message) for w in caught if issubclass(w.category, RobomodelWarning)]
+    errors, warns = find_problems(model)
+    warns = load_warnings + warns
+    for problem in errors:
+        print(f"error: {problem}")
+    for problem in warns:
+        print(f"warning: {problem}")
+    verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
+    plural = "s" * (len(warns) != 1)
+    print(f"{source}: {verdict}, {len(warns)} warning{plural} ({model_summary(model)})")
+    return 1 if errors else 0
+
+
+def _cmd_reduce(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers import reduce_model
+
+    model = _load(args)
+    keep = _select_joints(model, args.joints)
+    locked = _assignments(args.lock, "--lock")
+    step = partial(
+        reduce_model, keep_joints=keep, locked_positions=locked, lumped_sensors=args.lumped_sensors
+    )
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_rebase(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers.change_base import change_base
+
+    model = _load(args)
+    step = partial(change_base, new_base=args.base, urdf_compatible=not args.no_urdf_compatible)
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers import remove_fake_links
+
+    model = read_model(_model_source(args), keep_fake_links=True)
+    step = partial(remove_fake_links, iterate=args.iterate, lumped_sensors=args.lumped_sensors)
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_normalize(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers import normalize_joint_order
+
+    model = _load(args)
+    step = partial(normalize_joint_order, base_link=args.base)
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_urdf_compatible(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers import make_urdf_compatible
+
+    model = _load(args)
+    step = partial(make_urdf_compatible, base_link=args.base)
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_attach(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.spatial import Transform
+    from robomodel.transformers.attach import attach
+
+    model = _load(args)
+    other = read_model(args.other)
+    xyz = [_number(v, "--xyz") for v in args.xyz]
+    rpy = [_number(v, "--rpy") for v in args.rpy]
+    pose = Transform.from_rpy_xyz(rpy, xyz)
+    step = partial(
+        attach,
+        other=other,
+        at_frame=args.at,
+        other_base=args.other_base,
+        pose=pose,
+        joint_name=args.joint_name,
+        prefix=args.prefix,
+        on_conflict=args.on_conflict,
+    )
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_prefix(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers.rename import prefix
+
+    model = _load(args)
+    _write_model(_run_explained(partial(prefix, text=args.prefix), model, args), args)
+    return 0
+
+
+def _cmd_rename(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from robomodel.transformers.rename import rename
+
+    model = _load(args)
+    step = partial(rename, mapping=_renames(args.map))
+    _write_model(_run_explained(step, model, args), args)
+    return 0
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from robomodel.diff import diff
+
+    a = read_model(args.a, keep_fake_links=args.keep_fake_links)
+    b = read_model(args.b, keep_fake_links=args.keep_fake_links)
+    d = diff(a, b, atol=args.atol, order=not args.ignore_order)
+    _emit(str(d), args.output)
+    return 1 if d else 0
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    model = read_model(args.input, keep_fake_links=args.keep_fake_links)
+    _write_model(model, args)
+    return 0
+
+
+def _cmd_to_dh(args: argparse.Namespace) -> int:
+    from robomodel.dh.bridge import model_to_chain
+    from robomodel.dh.ikin_text import dumps_ikin
+
+    model = _load(args)
+    chain = model_to_chain(model, args.base_frame, args.end_frame)
+    _emit(dumps_ikin(chain), args.output)
+    if args.output not in (None, "-"):
+        _note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
+    return 0
+
+
+def _cmd_from_dh(args: argparse.Namespace) -> int:
+    from robomodel.dh.bridge import chain_to_model
+
+    if (args.chain is None) == (args.icub is None):
+        raise CLIError("give an iKin chain file or --icub LIMB TYPE (one of them)")
+    if args.icub is not None:
+        from robomodel.dh.presets import icub_chain
+
+        chain = icub_chain(args.icub[0], args.icub[1])
+    else:
+        from robomodel.dh.ikin_text import loads_ikin
+
+        path = Path(args.chain)
+        if not path.is_file():
+            raise CLIError(f"{args.chain}: no such file")
+        chain = loads_ikin(path.read_text(encoding="utf-8"))
+    model = chain_to_model(chain)
+    if _format_of(args.output, args.format) == "urdf":
+        from robomodel.transformers import make_urdf_compatible
+
+        # DH frames sit off the joint axes; URDF needs every child origin on its joint axis.
+        model = make_urdf_compatible(model)
+    if args.name:
+        import attrs
+
+        model = attrs.evolve(model, name=args.name)
+    _write_model(model, args)
+    return 0
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from robomodel.draw import tree_svg
+
+    model = _load(args)
+    svg = tree_svg(model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors)
+    _emit(svg, args.output)
+    if args.output not in (None, "-"):
+        _note(f"wrote the tree of {model_summary(model)} to {args.output}")
+    return 0
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from robomodel.plot import save_pose
+
+    model = _load(args)
+    positions = _assignments(args.q, "--q")
+    for name in positions:
+        model.joint(name)  # an unknown joint is bad input, reported with a suggestion
+    save_pose(
+        model,
+        args.output,
+        positions,
+        base=args.base,
+        frames=not args.no_frames,
+        sensors=not args.no_sensors,
+        labels=not args.no_labels,
+        dpi=args.dpi,
+    )
+    _note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from robomodel.demo import run_demo
+
+    return run_demo(_model_source(args), args.output, svg=args.svg)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    from robomodel.errors import UnknownNameError
+
+    if isinstance(error, UnknownNameError):
+        text = str(error)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)
