@@ -1,7 +1,8 @@
-"""Inverse dynamics (recursive Newton-Euler) of a fixed-base model: a pure function of the state.
+"""Inverse dynamics (recursive Newton-Euler) of a model: a pure function of the state.
 
-The base link moves with a given spatial acceleration (zero by default) and zero velocity; gravity
-is folded in as an upward acceleration of the base, as iDynTree does. The result carries the joint
+The base link moves with a given twist and acceleration (both zero by default: a fixed base),
+each in the base frame (body-fixed, iDynTree's ``BODY_FIXED_REPRESENTATION``); gravity is folded
+in as an upward acceleration of the base, as iDynTree does. The result carries the joint
 torques and, per link, the internal wrench with iDynTree's convention: the wrench the link's
 traversal parent applies on it, expressed in the link frame, ``[f; tau]``, zero for the base.
 
@@ -133,6 +134,7 @@ def _forward_pass(
     base_acceleration: npt.ArrayLike | None,
     gravity: npt.ArrayLike,
     what: str,
+    base_velocity: npt.ArrayLike | None = None,
 ) -> _Forward:
     plan = _plan(model, base)
     _require_complete(plan, model, what)
@@ -141,6 +143,7 @@ def _forward_pass(
     if g.shape != (3,) or not np.all(np.isfinite(g)):
         raise ModelError(f"gravity must be a finite 3-vector, got {g.tolist()}")
     a0 = np.zeros(6) if base_acceleration is None else _six(base_acceleration, "base_acceleration")
+    v0 = None if base_velocity is None else _six(base_velocity, "base_velocity")
     n = len(plan.order)
 
     T = _poses(plan, state.q)
@@ -165,6 +168,12 @@ def _forward_pass(
     # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
     sv = Sb * dq[:, None]
     V = _down(plan, sv)
+    if v0 is not None:
+        # The base frame, frozen at this instant, is the inertial frame of the sums: the base's
+        # body twist is its spatial twist there, and d/dt of the body twist its spatial
+        # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
+        # and the bias terms below see the total twist.
+        V += v0
     c = _cross(
         np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]])
     )
@@ -186,6 +195,7 @@ def link_motion_arrays(
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
     gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    base_velocity: npt.ArrayLike | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Return every link's twist and proper acceleration, ``(n_links, 6)`` each, by link index.
 
@@ -194,7 +204,7 @@ def link_motion_arrays(
     which is what an accelerometer at the link origin feels (plus ``w x v``). This is the
     forward pass of :func:`inverse_dynamics`, with the same arguments.
     """
-    fp = _forward_pass(model, state, base, base_acceleration, gravity, "link motion")
+    fp = _forward_pass(model, state, base, base_acceleration, gravity, "link motion", base_velocity)
     return _by_link(fp, model)
 
 
@@ -213,15 +223,18 @@ def inverse_dynamics(
     base_acceleration: npt.ArrayLike | None = None,
     gravity: npt.ArrayLike = _STANDARD_GRAVITY,
     external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+    base_velocity: npt.ArrayLike | None = None,
 ) -> InverseDynamics:
-    """Return the joint torques and internal wrenches that realise ``state`` (fixed base).
+    """Return the joint torques and internal wrenches that realise ``state``.
 
     Args:
         model: the model; every link must be connected to the base.
         state: joint positions, velocities and accelerations.
         base: the base link (name or index); the model's default base if ``None``.
-        base_acceleration: spatial acceleration ``[a; alpha]`` of the base in the base frame
-            (zero if ``None``). The base velocity is zero.
+        base_acceleration: acceleration ``[a; alpha]`` of the base in the base frame: the time
+            derivative of ``base_velocity`` (zero if ``None``).
+        base_velocity: twist ``[v; w]`` of the base in the base frame, the velocity of its origin
+            and its angular velocity (zero if ``None``: a fixed base).
         gravity: gravity acceleration expressed in the base frame.
         external_wrenches: optional wrenches applied on links by the environment, by link name
             or index, each ``[f; tau]`` in that link's frame (moments about its origin).
@@ -230,7 +243,9 @@ def inverse_dynamics(
         ModelError: a size does not match the model, or a link is not connected to the base.
         UnknownNameError: an external wrench names an unknown link.
     """
-    fp = _forward_pass(model, state, base, base_acceleration, gravity, "inverse dynamics")
+    fp = _forward_pass(
+        model, state, base, base_acceleration, gravity, "inverse dynamics", base_velocity
+    )
     plan, Ad, Adw, Sb, Sd, va = fp.plan, fp.Ad, fp.Adw, fp.Sb, fp.Sd, fp.va
     v = va[:, 0]
     Iva = np.einsum("kij,kmj->kmi", plan.I6, va)

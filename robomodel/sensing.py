@@ -10,7 +10,7 @@ The pieces, from the bottom up:
 * :meth:`robomodel.sensors.Accelerometer.predict_measurement` and
   :meth:`robomodel.sensors.Gyroscope.predict_measurement` from the parent link's motion;
 * :func:`predict_sensor_measurements`: every sensor of a model at once, by name (iDynTree's
-  ``predictSensorsMeasurements`` for a base at rest).
+  ``predictSensorsMeasurements``, the base at rest or moving with a body-fixed twist).
 
 All spatial vectors put the linear part first: twists ``[v; w]``, wrenches ``[f; tau]``.
 
@@ -279,12 +279,14 @@ def link_motion(
     gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
+    base_velocity: npt.ArrayLike | None = None,
 ) -> LinkMotion:
     """Return every link's twist and proper acceleration for a joint state.
 
-    The base has zero velocity and the spatial acceleration ``base_acceleration`` (``[a;
-    alpha]`` in the base frame, zero by default); gravity, expressed in the base frame, is
-    subtracted from the base's linear acceleration, so the result is what accelerometers feel.
+    The base moves with the twist ``base_velocity`` (``[v; w]`` in the base frame) and its time
+    derivative ``base_acceleration`` (``[a; alpha]``), both zero by default; gravity, expressed
+    in the base frame, is subtracted from the base's linear acceleration, so the result is what
+    accelerometers feel.
     Each link moves like its parent plus its joint's motion subspace (``joint.axis(child)``)
     times the joint rate; the sums run in base coordinates and are then moved into link frames.
 
@@ -293,7 +295,12 @@ def link_motion(
     """
     plan = _plan(model, base)
     V, A = link_motion_arrays(
-        model, state, base=base, base_acceleration=base_acceleration, gravity=gravity
+        model,
+        state,
+        base=base,
+        base_acceleration=base_acceleration,
+        gravity=gravity,
+        base_velocity=base_velocity,
     )
     return LinkMotion(model, plan.traversal, V, A)
 
@@ -353,13 +360,15 @@ def predict_sensor_measurements(
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
     external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+    base_velocity: npt.ArrayLike | None = None,
 ) -> dict[str, FloatArray]:
     """Return every sensor's predicted measurement, by sensor name, in the model's sensor order.
 
     Force/torque sensors give a 6-vector ``[f; tau]`` in the sensor frame, accelerometers the
     proper acceleration of the sensor origin (its acceleration minus gravity) and gyroscopes
-    the angular velocity, both 3-vectors in sensor axes. The base is at rest with spatial
-    acceleration ``base_acceleration`` (``[a; alpha]`` in the base frame, zero by default),
+    the angular velocity, both 3-vectors in sensor axes. The base moves with the twist
+    ``base_velocity`` (``[v; w]`` in the base frame) and its time derivative
+    ``base_acceleration`` (``[a; alpha]``), both zero by default,
     ``gravity`` is expressed in the base frame, and ``external_wrenches`` (by link, each in that
     link's frame) act on the links.
 
@@ -370,7 +379,12 @@ def predict_sensor_measurements(
     """
     plan = _plan(model, base)
     out: dict[str, FloatArray] = {}
-    kw: dict[str, Any] = {"base": base, "base_acceleration": base_acceleration, "gravity": gravity}
+    kw: dict[str, Any] = {
+        "base": base,
+        "base_acceleration": base_acceleration,
+        "base_velocity": base_velocity,
+        "gravity": gravity,
+    }
     if plan.ft:
         # One dynamics pass gives both the internal wrenches and the link motion.
         dyn = inverse_dynamics(model, state, external_wrenches=external_wrenches, **kw)

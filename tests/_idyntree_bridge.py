@@ -205,8 +205,10 @@ def idt_rnea(
     base_acceleration: np.ndarray,
     gravity: np.ndarray,
     external: dict[int, np.ndarray] | None = None,
+    base_velocity: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run iDynTree's ForwardPosVelAccKinematics + RNEADynamicPhase from ``base`` at rest.
+    """Run iDynTree's ForwardPosVelAccKinematics + RNEADynamicPhase from ``base`` (at rest, or
+    with the body-fixed twist ``base_velocity``).
 
     Returns (joint torques, internal wrenches (n_links, 6), base wrench).
     """
@@ -223,6 +225,9 @@ def idt_rnea(
         vel.jointVel.setVal(i, float(dq[i]))
         acc.jointAcc.setVal(i, float(ddq[i]))
     vel.baseVel.zero()
+    if base_velocity is not None:
+        for i in range(6):
+            vel.baseVel.setVal(i, float(base_velocity[i]))
     # Gravity enters as an upward (proper) acceleration of the base.
     proper = np.concatenate([base_acceleration[:3] - gravity, base_acceleration[3:]])
     base_acc = acc.baseAcc  # a reference into acc

@@ -102,8 +102,10 @@ def idt_predict(
     *,
     gravity: np.ndarray,
     base_acceleration: np.ndarray,
+    base_velocity: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """Run iDynTree's ``predictSensorsMeasurements`` with the base at rest in the world.
+    """Run iDynTree's ``predictSensorsMeasurements`` with the base at rest in the world (or
+    moving with the body-fixed twist ``base_velocity``).
 
     Returns every sensor's measurement by name.
     """
@@ -120,6 +122,9 @@ def idt_predict(
         vel.jointVel.setVal(i, float(dq[i]))
         acc.jointAcc.setVal(i, float(ddq[i]))
     vel.baseVel.zero()
+    if base_velocity is not None:
+        for i in range(6):
+            vel.baseVel.setVal(i, float(base_velocity[i]))
     base_acc = acc.baseAcc  # a reference into acc
     for i in range(6):
         base_acc.setVal(i, float(base_acceleration[i]))

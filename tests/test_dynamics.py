@@ -40,12 +40,19 @@ def problems(draw: st.DrawFn, max_links: int = 8):
     g = rng.normal(scale=5.0, size=3)
     links = draw(st.lists(st.integers(0, m.n_links - 1), unique=True, max_size=3))
     ext = {i: rng.normal(size=6) for i in links}
-    return m, base, state, a0, g, ext
+    v0 = rng.normal(size=6) if draw(st.booleans()) else None  # a floating base, moving
+    return m, base, state, a0, g, ext, v0
 
 
-def check_against_idyntree(m, base, state, a0, g, ext, im=None):
+def check_against_idyntree(m, base, state, a0, g, ext, v0=None, im=None):
     r = inverse_dynamics(
-        m, state, base=base, base_acceleration=a0, gravity=g, external_wrenches=ext
+        m,
+        state,
+        base=base,
+        base_acceleration=a0,
+        gravity=g,
+        external_wrenches=ext,
+        base_velocity=v0,
     )
     tau, W, bw = idt_rnea(
         to_idyntree(m) if im is None else im,
@@ -56,6 +63,7 @@ def check_against_idyntree(m, base, state, a0, g, ext, im=None):
         base_acceleration=a0,
         gravity=g,
         external=ext,
+        base_velocity=v0,
     )
     np.testing.assert_allclose(r.joint_torques, tau, atol=1e-8)
     np.testing.assert_allclose(r.internal_wrenches, W, atol=1e-8)
@@ -95,6 +103,8 @@ def test_dynamics_errors():
         inverse_dynamics(m, s, gravity=(0, 0))
     with pytest.raises(ModelError, match="base_acceleration must be a finite 6-vector"):
         inverse_dynamics(m, s, base_acceleration=np.zeros(3))
+    with pytest.raises(ModelError, match="base_velocity must be a finite 6-vector"):
+        inverse_dynamics(m, s, base_velocity=[0.0, 0.0, 0.0, 0.0, 0.0, np.nan])
     with pytest.raises(UnknownNameError, match="'hand'"):
         inverse_dynamics(m, s, external_wrenches={"hand": np.zeros(6)})
     with pytest.raises(ModelError, match="external wrench on 'arm'"):
@@ -119,7 +129,7 @@ def test_static_torques_equal_subtree_mass_moments(p):
     """At zero velocity and acceleration, with gravity only, the torque of each joint is the
     moment about its axis of the weight of the subtree it carries (a force for prismatic
     joints), and the internal force on a link is the subtree's weight support."""
-    m, base, state, _, g, _ = p
+    m, base, state, _, g, _, _ = p
     s = JointState(state.q, np.zeros(m.n_dofs), np.zeros(m.n_dofs))
     r = inverse_dynamics(m, s, base=base, gravity=g)
     fk = forward_kinematics(m, s.q, base=base)
@@ -150,13 +160,13 @@ def test_static_torques_equal_subtree_mass_moments(p):
 
 @given(problems())
 def test_base_linear_acceleration_is_equivalent_to_gravity(p):
-    """Only a0 - g matters: accelerating the base by a equals adding -a to gravity."""
-    m, base, state, a0, g, ext = p
+    """Only a0 - g matters: accelerating the base by a equals adding -a to gravity (whether the
+    base moves or not)."""
+    m, base, state, a0, g, ext, v0 = p
     a = np.concatenate([a0[:3], np.zeros(3)])
-    r1 = inverse_dynamics(
-        m, state, base=base, base_acceleration=a, gravity=g, external_wrenches=ext
-    )
-    r2 = inverse_dynamics(m, state, base=base, gravity=g - a0[:3], external_wrenches=ext)
+    kw = {"base": base, "external_wrenches": ext, "base_velocity": v0}
+    r1 = inverse_dynamics(m, state, base_acceleration=a, gravity=g, **kw)
+    r2 = inverse_dynamics(m, state, gravity=g - a0[:3], **kw)
     np.testing.assert_allclose(r1.joint_torques, r2.joint_torques, atol=1e-9)
     np.testing.assert_allclose(r1.internal_wrenches, r2.internal_wrenches, atol=1e-9)
 
@@ -164,8 +174,8 @@ def test_base_linear_acceleration_is_equivalent_to_gravity(p):
 @given(problems())
 def test_external_wrenches_enter_linearly(p):
     """The torques and internal wrenches are affine in the external wrenches."""
-    m, base, state, a0, g, ext = p
-    kw = {"base": base, "base_acceleration": a0, "gravity": g}
+    m, base, state, a0, g, ext, v0 = p
+    kw = {"base": base, "base_acceleration": a0, "gravity": g, "base_velocity": v0}
     r0 = inverse_dynamics(m, state, **kw)
     r1 = inverse_dynamics(m, state, external_wrenches=ext, **kw)
     r2 = inverse_dynamics(m, state, external_wrenches={k: 2 * w for k, w in ext.items()}, **kw)
@@ -186,7 +196,8 @@ def test_external_wrenches_enter_linearly(p):
 @given(problems())
 def test_rnea_matches_idyntree_on_random_trees(p):
     """Torques, internal wrenches and base wrench equal iDynTree's ForwardPosVelAccKinematics +
-    RNEADynamicPhase from the same base, state, base acceleration, gravity and external wrenches."""
+    RNEADynamicPhase from the same base, state, base acceleration, gravity and external wrenches,
+    with the base fixed or moving (a body-fixed base twist)."""
     check_against_idyntree(*p)
 
 
@@ -273,8 +284,9 @@ def test_big_model_loops_equal_the_dense_sums(p):
     """The loop path used for big models gives the ancestor-matrix path's results."""
     from robomodel import kinematics
 
-    m, base, state, a0, g, ext = p
+    m, base, state, a0, g, ext, v0 = p
     kw = {"base": base, "base_acceleration": a0, "gravity": g, "external_wrenches": ext}
+    kw["base_velocity"] = v0
     dense = inverse_dynamics(m, state, **kw)
     saved = kinematics._DENSE_LIMIT
     try:

@@ -106,6 +106,7 @@ def _compare(
     gravity: np.ndarray,
     base_acceleration: np.ndarray,
     atol: float,
+    base_velocity: np.ndarray | None = None,
 ) -> None:
     q, dq, ddq = _idt_vectors(m, im, state)
     ref = idt_predict(
@@ -116,9 +117,15 @@ def _compare(
         ddq,
         gravity=gravity,
         base_acceleration=base_acceleration,
+        base_velocity=base_velocity,
     )
     got = predict_sensor_measurements(
-        m, state, gravity=gravity, base=base, base_acceleration=base_acceleration
+        m,
+        state,
+        gravity=gravity,
+        base=base,
+        base_acceleration=base_acceleration,
+        base_velocity=base_velocity,
     )
     assert sorted(got) == sorted(ref)
     for k, v in ref.items():
@@ -142,20 +149,23 @@ def test_icub_predictions_match_idyntree(name: str) -> None:
             base=m.default_base or "",
             gravity=G + scale * rng.uniform(-1, 1, 3),
             base_acceleration=scale * rng.uniform(-1, 1, 6),
+            base_velocity=scale * rng.uniform(-1, 1, 6),
             atol=1e-8,
         )
 
 
 @given(st.data(), models_with_sensors())
 def test_random_tree_predictions_match_idyntree(data: st.DataObject, m: rm.Model) -> None:
-    """On random trees (joints stored in either direction, any base), every predicted
-    measurement equals iDynTree's predictSensorsMeasurements."""
+    """On random trees (joints stored in either direction, any base, the base fixed or moving),
+    every predicted measurement equals iDynTree's predictSensorsMeasurements."""
     im = add_sensors_to_idyntree(to_idyntree(m), m)
     n = m.n_dofs
     vals = st.lists(st.floats(-2, 2), min_size=n, max_size=n)
     state = JointState(data.draw(vals), data.draw(vals), data.draw(vals))
     base = data.draw(st.sampled_from(list(m.link_names)))
-    a0 = np.array(data.draw(st.lists(st.floats(-2, 2), min_size=6, max_size=6)))
+    six = st.lists(st.floats(-2, 2), min_size=6, max_size=6)
+    a0 = np.array(data.draw(six))
+    v0 = data.draw(st.one_of(st.none(), six.map(np.array)))
     _compare(
         m,
         im,
@@ -163,6 +173,7 @@ def test_random_tree_predictions_match_idyntree(data: st.DataObject, m: rm.Model
         base=base,
         gravity=np.array([0.3, -0.4, -9.81]),
         base_acceleration=a0,
+        base_velocity=v0,
         atol=1e-9,
     )
 
