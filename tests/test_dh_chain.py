@@ -16,6 +16,7 @@ from robomodel.dh import (
     DHLink,
     axis_angle,
     block_link,
+    euler_xyz,
     icub_arm,
     icub_leg,
     release_link,
@@ -24,6 +25,7 @@ from robomodel.dh import (
     with_link_limits,
 )
 from robomodel.errors import ModelError
+from robomodel.spatial import Transform
 
 
 def unconstrained(chain: DHChain, q_deg: list[float]) -> DHChain:
@@ -234,6 +236,45 @@ def test_end_effector_vector_is_position_and_axis_angle(chain: DHChain) -> None:
     K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
     R = np.eye(3) + math.sin(theta) * K + (1 - math.cos(theta)) * K @ K
     np.testing.assert_allclose(R, T.rotation, atol=1e-7)
+
+
+@given(dh_chains(), st.data())
+def test_pose_vectors_in_euler_form(chain: DHChain, data: st.DataObject) -> None:
+    """[x, y, z, r0, r1, r2]: R == (Rx(r0) Ry(r1) Rz(r2))^T, iKin's RotAng formulas, r1 in
+    [-pi/2, pi/2]; the end-effector vector is the last link's."""
+    i = data.draw(st.integers(0, chain.n_links - 1))
+    v = chain.pose_vector(i, euler=True)
+    T = chain.pose(i)
+    np.testing.assert_array_equal(v[:3], T.position)
+    r0, r1, r2 = v[3:]
+    assert -math.pi / 2 <= r1 <= math.pi / 2
+
+    def rot(k: int, a: float) -> np.ndarray:
+        c, s = math.cos(a), math.sin(a)
+        M = np.eye(3)
+        j, m = [(1, 2), (0, 2), (0, 1)][k]
+        M[j, j], M[j, m], M[m, j], M[m, m] = c, -s, s, c
+        if k == 1:  # about y the signs of the sines swap
+            M[j, m], M[m, j] = s, -s
+        return M
+
+    if abs(abs(T.rotation[2, 0]) - 1.0) > 1e-6:  # away from gimbal lock the angles are unique
+        np.testing.assert_allclose((rot(0, r0) @ rot(1, r1) @ rot(2, r2)).T, T.rotation, atol=1e-9)
+    np.testing.assert_array_equal(
+        chain.end_effector_vector(euler=True), chain.pose_vector(chain.n_links - 1, euler=True)
+    )
+    np.testing.assert_array_equal(chain.pose_vector(i), np.concatenate([v[:3], *_aa(T)]))
+
+
+def _aa(T: Transform) -> tuple[np.ndarray, np.ndarray]:
+    axis, theta = axis_angle(T.rotation)
+    return axis, np.array([theta])
+
+
+def test_euler_form_clamps_rounding_past_one() -> None:
+    R = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0 + 1e-15, 0.0, 0.0]])
+    r = euler_xyz(R)
+    assert r[1] == math.pi / 2 and np.isfinite(r).all()
 
 
 @pytest.mark.parametrize("axis", [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1.0, 2.0, -2.0]])

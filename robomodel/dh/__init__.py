@@ -17,6 +17,7 @@ from robomodel.dh.chain import DHLink as DHLink
 from robomodel.dh.chain import axis_angle as axis_angle
 from robomodel.dh.chain import block_link as block_link
 from robomodel.dh.chain import dh_transform as dh_transform
+from robomodel.dh.chain import euler_xyz as euler_xyz
 from robomodel.dh.chain import release_link as release_link
 from robomodel.dh.chain import set_angles as set_angles
 from robomodel.dh.chain import set_link_angle as set_link_angle

@@ -36,6 +36,7 @@ __all__ = [
     "axis_angle",
     "block_link",
     "dh_transform",
+    "euler_xyz",
     "release_link",
     "set_angles",
     "set_link_angle",
@@ -275,18 +276,53 @@ class DHChain:
         """Return the end-effector pose ``H0 @ prod(H_i) @ HN`` in the root frame (``getH``)."""
         return self.pose(len(self.links) - 1)
 
-    def end_effector_vector(self) -> FloatArray:
-        """Return the end-effector pose as ``[x, y, z, ax, ay, az, theta]`` (iKin's ``EndEffPose``).
+    def end_effector_vector(self, *, euler: bool = False) -> FloatArray:
+        """Return the end-effector pose as a vector (iKin's ``EndEffPose(axisRep)``).
 
-        The rotation is given as a unit axis and an angle in ``[0, pi]`` (see :func:`axis_angle`).
+        By default ``[x, y, z, ax, ay, az, theta]``: the rotation as a unit axis and an angle in
+        ``[0, pi]`` (see :func:`axis_angle`); with ``euler=True`` ``[x, y, z, r0, r1, r2]``, iKin's
+        ``axisRep=false`` form (see :func:`euler_xyz`).
         """
-        T = self.end_effector_pose()
+        return self.pose_vector(len(self.links) - 1, euler=euler)
+
+    def pose_vector(self, i: int, *, euler: bool = False) -> FloatArray:
+        """Return link ``i``'s pose as a vector (iKin's ``Pose(i, axisRep)``).
+
+        The forms are those of :meth:`end_effector_vector`; ``i`` indexes all links, as in
+        :meth:`pose`.
+        """
+        T = self.pose(i)
+        if euler:
+            return np.concatenate([T.position, euler_xyz(T.rotation)])
         axis, theta = axis_angle(T.rotation)
         return np.concatenate([T.position, axis, [theta]])
 
 
 def _from4(H: FloatArray) -> Transform:
     return Transform._raw(H[:3, :3].copy(), H[:3, 3].copy())
+
+
+def euler_xyz(R: npt.ArrayLike) -> FloatArray:
+    """Return iKin's Euler angles ``(r0, r1, r2)`` of a rotation matrix (``iKinChain::RotAng``).
+
+    They are the XYZ angles of the direction-cosine matrix ``R^T`` (MATLAB's ``dcm2angle``):
+    ``R == (Rx(r0) @ Ry(r1) @ Rz(r2)).T``, with ``r1`` in ``[-pi/2, pi/2]`` and the others in
+    ``[-pi, pi]``. Where rounding puts ``R[2, 0]`` just outside ``[-1, 1]`` it is clamped (iKin's
+    ``asin`` would give NaN).
+
+    >>> R = dh_transform(0.0, 0.0, 0.0, 0.5).rotation  # a rotation by 0.5 about z
+    >>> (euler_xyz(R) + 0.0).round(12).tolist()
+    [0.0, 0.0, -0.5]
+    """
+    M = np.asarray(R, dtype=np.float64)
+    s = min(1.0, max(-1.0, float(M[2, 0])))
+    return np.array(
+        [
+            math.atan2(-float(M[2, 1]), float(M[2, 2])),
+            math.asin(s),
+            math.atan2(-float(M[1, 0]), float(M[0, 0])),
+        ]
+    )
 
 
 def axis_angle(R: npt.ArrayLike) -> tuple[FloatArray, float]:
