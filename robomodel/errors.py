@@ -10,6 +10,7 @@ import difflib
 from collections.abc import Iterable
 
 __all__ = [
+    "ArgumentError",
     "DuplicateNameError",
     "ModelError",
     "RobomodelError",
@@ -31,6 +32,14 @@ class RobomodelWarning(UserWarning):
 
 class ModelError(RobomodelError, ValueError):
     """A model, or an argument given to build or transform one, is not acceptable."""
+
+
+class ArgumentError(ModelError, TypeError):
+    """An argument has the wrong type or form (a string where numbers go, a float index, NaN).
+
+    Also a ``TypeError`` and (through :class:`ModelError`) a ``ValueError``, so callers catching
+    either builtin keep working.
+    """
 
 
 class UnknownNameError(RobomodelError, KeyError):

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
 
-from robomodel._bulk import gc_paused, trusted
+from robomodel._construct import gc_paused, trusted
 from robomodel.joints import (
     FixedJoint,
     JointDynamics,

@@ -39,7 +39,7 @@ import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._bulk import trusted
+from robomodel._construct import trusted
 from robomodel.errors import ModelError, RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import Joint, replace_joint
 from robomodel.model import Frame, Link, Model

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from robomodel._bulk import trusted
+from robomodel._construct import trusted
 from robomodel.errors import RobomodelWarning, URDFError, suggest
 from robomodel.joints import Joint
 from robomodel.model import Extension, Frame, Link, Model

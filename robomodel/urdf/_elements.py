@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from robomodel._bulk import trusted
+from robomodel._construct import trusted
 from robomodel.joints import (
     FixedJoint,
     Joint,

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from robomodel._bulk import trusted
+from robomodel._construct import trusted
 from robomodel.errors import URDFError
 from robomodel.model import Extension
 from robomodel.shapes import Mesh

@@ -23,7 +23,7 @@ from typing import Any
 
 from lxml import etree
 
-from robomodel._bulk import gc_paused
+from robomodel._construct import gc_paused
 from robomodel.errors import RobomodelError, URDFError
 from robomodel.model import Model
 from robomodel.shapes import Material
