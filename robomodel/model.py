@@ -21,8 +21,8 @@ so every model is a forest and traversals always terminate.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple, TypeVar
 
 import attrs
 import numpy as np
@@ -38,7 +38,18 @@ from robomodel.shapes import Material, SolidShape
 from robomodel.spatial import FloatArray, SpatialInertia, Transform
 from robomodel.traversal import Traversal, compute_traversal
 
-__all__ = ["Extension", "Frame", "Link", "Model", "Neighbor", "check_model", "sensor_kind"]
+__all__ = [
+    "Extension",
+    "Frame",
+    "Link",
+    "Model",
+    "Neighbor",
+    "check_model",
+    "memoized",
+    "sensor_kind",
+]
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -530,6 +541,24 @@ def _adjacency(m: Model) -> tuple[tuple[Neighbor, ...], ...]:
         lists[a].append(Neighbor(b, j))
         lists[b].append(Neighbor(a, j))
     return tuple(map(tuple, lists))
+
+
+def memoized(model: Model, key: Hashable, make: Callable[[], T]) -> T:
+    """Return the value memoised on ``model`` under ``key``, computing it with ``make`` once.
+
+    The per-model cache of derived data (traversals, kinematics plans): never part of ``==`` or
+    the hash, never carried to a new value. Key it by link *index* (``("fk-plan", base)``), not
+    by the raw argument a user gave, so that a name and its index share one entry.
+    """
+    memo = model._memo
+    if memo is None:
+        memo = {}
+        object.__setattr__(model, "_memo", memo)
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        value = memo[key] = make()
+        return value
 
 
 def check_model(model: Model) -> Model:
