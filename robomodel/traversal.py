@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from robomodel._construct import set_derived
 from robomodel.errors import ModelError, TopologyError
 
 __all__ = ["Traversal", "TraversalElement"]
@@ -36,7 +37,8 @@ class Traversal:
     _position: dict[int, int] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_position", {link: k for k, link in enumerate(self.links)})
+        # Derived from ``links`` (and excluded from ``==``): a lookup table for ``position``.
+        set_derived(self, "_position", {link: k for k, link in enumerate(self.links)})
 
     @property
     def base(self) -> int:
