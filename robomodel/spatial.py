@@ -488,11 +488,13 @@ class SpatialInertia:
         m = _mass(mass)
         c = _frozen_array(com, (3,), "centre of mass")
         I_C = _sym3(np.zeros((3, 3)) if inertia_com is None else inertia_com)
-        h = m * c
         if m == 0.0:
-            return cls._raw(0.0, h, I_C.copy())
-        # Products of finite numbers can still overflow: check what the trusted path receives.
-        I_O = I_C - _skew_sq(h) / m
+            return cls._raw(0.0, m * c, I_C.copy())
+        # Products of finite numbers can still overflow: check what the trusted path receives
+        # (and raise that, rather than numpy's overflow warning).
+        with np.errstate(over="ignore", invalid="ignore"):
+            h = m * c
+            I_O = I_C - _skew_sq(h) / m
         _check_finite(h, "the first moment (mass * centre of mass)")
         _check_finite(I_O, "the rotational inertia about the origin")
         return cls._raw(m, h, I_O)
@@ -505,7 +507,9 @@ class SpatialInertia:
         m = _mass(mass)
         c = _frozen_array(com, (3,), "centre of mass")
         I_O = _sym3(np.zeros((3, 3)) if inertia_origin is None else inertia_origin)
-        return cls(m, m * c, I_O)
+        with np.errstate(over="ignore"):
+            h = m * c  # the constructor refuses it if it overflowed
+        return cls(m, h, I_O)
 
     @classmethod
     def from_vector(cls, v: ArrayLike) -> SpatialInertia:
