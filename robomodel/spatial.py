@@ -42,12 +42,11 @@ ArrayLike = npt.ArrayLike
 
 def _frozen_array(value: ArrayLike, shape: tuple[int, ...], what: str) -> FloatArray:
     """Return a read-only float64 copy of ``value`` with the given shape, or raise ModelError."""
-    arr = np.array(value, dtype=np.float64)
+    arr = np.asarray(value, dtype=np.float64)
     if arr.shape != shape:
         raise ModelError(f"{what} must have shape {shape}, got {arr.shape}")
     _check_finite(arr, what)
-    arr.setflags(write=False)
-    return arr
+    return _readonly(arr)
 
 
 def _check_finite(arr: FloatArray, what: str) -> None:
@@ -63,7 +62,23 @@ def _finite_number(value: float, what: str) -> float:
 
 
 def _readonly(arr: FloatArray) -> FloatArray:
-    # Used on arrays this module has just computed: no copy, no checks, only the write lock.
+    """Return a read-only copy of ``arr`` over an immutable ``bytes`` buffer.
+
+    ``setflags(write=False)`` alone can be undone with ``setflags(write=True)`` on the array (or
+    on its base), so a value would not be a value. An array over ``bytes`` can never be made
+    writable again, nor can anything it is a view of.
+    """
+    out: FloatArray = _ndarray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
+    return out
+
+
+_ndarray = np.ndarray
+_F64 = np.dtype(np.float64)
+
+
+def _fresh(arr: FloatArray) -> FloatArray:
+    # For an array computed for the caller and stored nowhere: read-only as a reminder that it
+    # is derived, but a caller re-enabling writes changes no value, so no copy is made.
     arr.setflags(write=False)
     return arr
 
@@ -76,16 +91,22 @@ def _mat33(v: ArrayLike) -> FloatArray:
     return _frozen_array(v, (3, 3), "a rotation matrix")
 
 
+# Shared by every default-constructed value: safe, since no one can make them writable again.
+_ZEROS3 = _readonly(np.zeros(3))
+_EYE3 = _readonly(np.eye(3))
+_ZEROS33 = _readonly(np.zeros((3, 3)))
+
+
 def _zeros3() -> FloatArray:
-    return _readonly(np.zeros(3))
+    return _ZEROS3
 
 
 def _eye3() -> FloatArray:
-    return _readonly(np.eye(3))
+    return _EYE3
 
 
 def _zeros33() -> FloatArray:
-    return _readonly(np.zeros((3, 3)))
+    return _ZEROS33
 
 
 def skew(v: ArrayLike) -> FloatArray:
@@ -211,8 +232,8 @@ class Transform:
 
         Internal: the rows become read-only views of private copies, without per-row checks.
         """
-        R = _readonly(np.array(rotations, dtype=np.float64))
-        p = _readonly(np.array(positions, dtype=np.float64))
+        R = _readonly(np.asarray(rotations, dtype=np.float64))
+        p = _readonly(np.asarray(positions, dtype=np.float64))
         make = _make_transform
         return [make(R[k], p[k]) for k in range(R.shape[0])]
 
@@ -526,15 +547,15 @@ class SpatialInertia:
     def com(self) -> FloatArray:
         """The centre of mass ``h / m`` (zero for a massless body)."""
         if self.mass == 0.0:
-            return _readonly(np.zeros(3))
-        return _readonly(self.first_moment / self.mass)
+            return _fresh(np.zeros(3))
+        return _fresh(self.first_moment / self.mass)
 
     @property
     def inertia_com(self) -> FloatArray:
         """The rotational inertia about the centre of mass, in frame axes."""
         if self.mass == 0.0:
             return self.rotational_inertia
-        return _readonly(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
+        return _fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
 
     def as_vector(self) -> FloatArray:
         """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
