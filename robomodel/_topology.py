@@ -32,11 +32,24 @@ from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint, r
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
 
-__all__ = ["Derived", "ModelIndex", "Neighbor", "derive", "sensor_kind", "sensor_problems"]
+__all__ = [
+    "EMPTY_SHAPES",
+    "JOINT_KINDS",
+    "Derived",
+    "ModelIndex",
+    "Neighbor",
+    "check_name",
+    "derive",
+    "pv",
+    "sensor_kind",
+    "sensor_problems",
+]
 
 EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
+"""The shape list of a link without shapes (one shared empty vector)."""
 _PVECTOR = type(EMPTY_SHAPES)  # the concrete persistent-vector class
 JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+"""The joint classes a model accepts."""
 
 
 def pv(v: Any) -> PVector:  # type: ignore[type-arg]

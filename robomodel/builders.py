@@ -78,14 +78,6 @@ def _link_of(model: Model, name: str, joint_name: str) -> int:
     return i
 
 
-def _check_joint(name: str, joint: Joint, what: str) -> None:
-    check_name(name, "joint")
-    if not isinstance(joint, JOINT_KINDS):
-        raise ModelError(
-            f"{what}expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
-        )
-
-
 def add_joint(model: Model, name: str, joint: Joint) -> Model:
     """Return ``model`` with ``joint`` added as joint ``name`` between its ``link1`` and ``link2``.
 
@@ -93,7 +85,11 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     Raises if the name is used by another joint, if a link is missing, or if the joint would
     connect two links that are already connected (a second joint or a loop).
     """
-    _check_joint(name, joint, "add_joint ")
+    check_name(name, "joint")
+    if not isinstance(joint, JOINT_KINDS):
+        raise ModelError(
+            f"add_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
+        )
     if model.is_joint_name_used(name):
         raise DuplicateNameError("joint", name)
     l1 = _link_of(model, joint.link1, name)

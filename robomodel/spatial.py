@@ -7,7 +7,14 @@ Conventions (the same as iDynTree's):
 * Spatial vectors put the linear part first: a twist is ``[v; w]``, a wrench is ``[f; tau]``.
 * URDF roll-pitch-yaw angles mean ``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
 
-All values are frozen; the numpy arrays they hand out are read-only copies.
+All values are frozen, and the numpy arrays they hold can never be made writable (see
+:mod:`robomodel._arrays`). The public constructors check shapes and finiteness; the algebra
+(``@``, :meth:`Transform.inverse`, ``+``, :meth:`Axis.rotation`, ...) builds its results with the
+trusted constructors of :mod:`robomodel._construct`, since products of valid values are arrays
+of the right shapes, finite barring float overflow (entries beyond ~1e150, which no rigid body
+has). Where a result could break an invariant, it is checked: ``T @ axis`` renormalises a
+direction that a non-rotation matrix took off the unit sphere, :meth:`SpatialInertia.from_com`
+checks what it computed, and angles and distances must be finite.
 """
 
 from __future__ import annotations
@@ -20,8 +27,22 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._arrays import FloatArray as FloatArray  # re-exported: the array type of values
+from robomodel._arrays import (
+    check_finite,
+    eye3,
+    finite_mass,
+    finite_number,
+    fresh,
+    frozen_array,
+    immutable,
+    mat33,
+    vec3,
+    zeros3,
+    zeros33,
+)
 from robomodel._construct import trusted
-from robomodel.errors import ArgumentError, ModelError
+from robomodel.errors import ModelError
 
 __all__ = [
     "Axis",
@@ -36,77 +57,7 @@ __all__ = [
     "wrench_adjoint",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 ArrayLike = npt.ArrayLike
-
-
-def _frozen_array(value: ArrayLike, shape: tuple[int, ...], what: str) -> FloatArray:
-    """Return a read-only float64 copy of ``value`` with the given shape, or raise ModelError."""
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.shape != shape:
-        raise ModelError(f"{what} must have shape {shape}, got {arr.shape}")
-    _check_finite(arr, what)
-    return _readonly(arr)
-
-
-def _check_finite(arr: FloatArray, what: str) -> None:
-    if not np.all(np.isfinite(arr)):
-        raise ModelError(f"{what} must be finite, got {arr.tolist()}")
-
-
-def _finite_number(value: float, what: str) -> float:
-    f = float(value)
-    if not math.isfinite(f):
-        raise ArgumentError(f"{what} must be a finite number, got {f}")
-    return f
-
-
-def _readonly(arr: FloatArray) -> FloatArray:
-    """Return a read-only copy of ``arr`` over an immutable ``bytes`` buffer.
-
-    ``setflags(write=False)`` alone can be undone with ``setflags(write=True)`` on the array (or
-    on its base), so a value would not be a value. An array over ``bytes`` can never be made
-    writable again, nor can anything it is a view of.
-    """
-    out: FloatArray = _ndarray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
-    return out
-
-
-_ndarray = np.ndarray
-_F64 = np.dtype(np.float64)
-
-
-def _fresh(arr: FloatArray) -> FloatArray:
-    # For an array computed for the caller and stored nowhere: read-only as a reminder that it
-    # is derived, but a caller re-enabling writes changes no value, so no copy is made.
-    arr.setflags(write=False)
-    return arr
-
-
-def _vec3(v: ArrayLike) -> FloatArray:
-    return _frozen_array(v, (3,), "a 3-vector")
-
-
-def _mat33(v: ArrayLike) -> FloatArray:
-    return _frozen_array(v, (3, 3), "a rotation matrix")
-
-
-# Shared by every default-constructed value: safe, since no one can make them writable again.
-_ZEROS3 = _readonly(np.zeros(3))
-_EYE3 = _readonly(np.eye(3))
-_ZEROS33 = _readonly(np.zeros((3, 3)))
-
-
-def _zeros3() -> FloatArray:
-    return _ZEROS3
-
-
-def _eye3() -> FloatArray:
-    return _EYE3
-
-
-def _zeros33() -> FloatArray:
-    return _ZEROS33
 
 
 def skew(v: ArrayLike) -> FloatArray:
@@ -186,15 +137,15 @@ class Transform:
     True
     """
 
-    rotation: FloatArray = attrs.field(factory=_eye3, converter=_mat33)
-    position: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
+    rotation: FloatArray = attrs.field(factory=eye3, converter=mat33)
+    position: FloatArray = attrs.field(factory=zeros3, converter=vec3)
 
     @classmethod
     def _raw(cls, rotation: FloatArray, position: FloatArray) -> Transform:
         # Internal constructor for float64 arrays of the right shapes that the caller computed
         # itself from valid values (so finite), and owns: skips the copy and the checks of the
         # public converter, which dominate the cost of composing transforms.
-        return _make_transform(_readonly(rotation), _readonly(position))
+        return _make_transform(immutable(rotation), immutable(position))
 
     @classmethod
     def identity(cls) -> Transform:
@@ -232,8 +183,8 @@ class Transform:
 
         Internal: the rows become read-only views of private copies, without per-row checks.
         """
-        R = _readonly(np.asarray(rotations, dtype=np.float64))
-        p = _readonly(np.asarray(positions, dtype=np.float64))
+        R = immutable(np.asarray(rotations, dtype=np.float64))
+        p = immutable(np.asarray(positions, dtype=np.float64))
         make = _make_transform
         return [make(R[k], p[k]) for k in range(R.shape[0])]
 
@@ -344,7 +295,7 @@ def twist_adjoint(A_H_B: Transform) -> FloatArray:
 
 
 def _unit(v: ArrayLike) -> FloatArray:
-    arr = _frozen_array(v, (3,), "Axis.direction")
+    arr = frozen_array(v, (3,), "Axis.direction")
     with np.errstate(over="ignore"):
         n = float(np.linalg.norm(arr))
     if n == math.inf:  # |v|^2 overflowed (components above ~1e154): scale, then normalise
@@ -354,7 +305,7 @@ def _unit(v: ArrayLike) -> FloatArray:
         raise ModelError(
             f"an axis direction must be a non-zero vector, got {arr.tolist()}; give e.g. (0, 0, 1)"
         )
-    return _readonly(arr / n)
+    return immutable(arr / n)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -366,12 +317,12 @@ class Axis:
     """
 
     direction: FloatArray = attrs.field(converter=_unit)
-    origin: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
+    origin: FloatArray = attrs.field(factory=zeros3, converter=vec3)
 
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
         # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
-        return _make_axis(_readonly(direction), _readonly(origin))
+        return _make_axis(immutable(direction), immutable(origin))
 
     def reversed(self) -> Axis:
         """Return the same line with the opposite direction."""
@@ -380,7 +331,7 @@ class Axis:
     def rotation(self, angle: float) -> Transform:
         """Return the transform rotating by ``angle`` about this line (Rodrigues)."""
         u = self.direction
-        a = _finite_number(angle, "a rotation angle")
+        a = finite_number(angle, "a rotation angle")
         c, s = math.cos(a), math.sin(a)
         K = skew(u)
         R = np.eye(3) + s * K + (1.0 - c) * (K @ K)
@@ -388,7 +339,7 @@ class Axis:
 
     def translation(self, distance: float) -> Transform:
         """Return the transform translating by ``distance`` along this direction."""
-        d = _finite_number(distance, "a translation distance")
+        d = finite_number(distance, "a translation distance")
         return Transform._raw(np.eye(3), self.direction * d)
 
     def closest_point(self, x: ArrayLike) -> FloatArray:
@@ -429,10 +380,10 @@ _make_axis = trusted(Axis)
 def _axis_from_state(direction: list[float], origin: list[float]) -> Axis:
     # Pickled state is data from outside: check it as the constructor does, but keep the unit
     # direction's bits (renormalising could change its last bit).
-    d = _frozen_array(direction, (3,), "Axis.direction")
+    d = frozen_array(direction, (3,), "Axis.direction")
     if abs(float(np.linalg.norm(d)) - 1.0) > 1e-9:
         d = _unit(d)
-    return _make_axis(d, _vec3(origin))
+    return _make_axis(d, vec3(origin))
 
 
 def _rotated_unit(R: FloatArray, u: FloatArray) -> FloatArray:
@@ -447,15 +398,8 @@ def _rotated_unit(R: FloatArray, u: FloatArray) -> FloatArray:
     return d
 
 
-def _mass(value: float) -> float:
-    m = float(value)
-    if not math.isfinite(m):
-        raise ModelError(f"a mass must be finite, got {m}")
-    return m
-
-
 def _sym3(v: ArrayLike) -> FloatArray:
-    arr = _frozen_array(v, (3, 3), "rotational inertia")
+    arr = frozen_array(v, (3, 3), "rotational inertia")
     if not np.allclose(arr, arr.T, rtol=0.0, atol=1e-12 * max(1.0, float(np.abs(arr).max()))):
         raise ModelError(f"a rotational inertia must be symmetric, got {arr.tolist()}")
     return arr
@@ -480,17 +424,17 @@ class SpatialInertia:
     """
 
     mass: float = attrs.field(default=0.0, converter=float)
-    first_moment: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
-    rotational_inertia: FloatArray = attrs.field(factory=_zeros33, converter=_sym3)
+    first_moment: FloatArray = attrs.field(factory=zeros3, converter=vec3)
+    rotational_inertia: FloatArray = attrs.field(factory=zeros33, converter=_sym3)
 
     @mass.validator
     def _check_mass(self, _: attrs.Attribute[float], value: float) -> None:
-        _mass(value)
+        finite_mass(value)
 
     @classmethod
     def _raw(cls, mass: float, h: FloatArray, I_O: FloatArray) -> SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
-        return _make_inertia(float(mass), _readonly(h), _readonly(0.5 * (I_O + I_O.T)))
+        return _make_inertia(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
 
     @classmethod
     def zero(cls) -> SpatialInertia:
@@ -506,8 +450,8 @@ class SpatialInertia:
         ``inertia_com`` is in the body frame's axes (rotate a URDF inertia first). Massless bodies
         keep the given inertia about the origin unchanged.
         """
-        m = _mass(mass)
-        c = _frozen_array(com, (3,), "centre of mass")
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
         I_C = _sym3(np.zeros((3, 3)) if inertia_com is None else inertia_com)
         if m == 0.0:
             return cls._raw(0.0, m * c, I_C.copy())
@@ -516,8 +460,8 @@ class SpatialInertia:
         with np.errstate(over="ignore", invalid="ignore"):
             h = m * c
             I_O = I_C - _skew_sq(h) / m
-        _check_finite(h, "the first moment (mass * centre of mass)")
-        _check_finite(I_O, "the rotational inertia about the origin")
+        check_finite(h, "the first moment (mass * centre of mass)")
+        check_finite(I_O, "the rotational inertia about the origin")
         return cls._raw(m, h, I_O)
 
     @classmethod
@@ -525,8 +469,8 @@ class SpatialInertia:
         cls, mass: float, com: ArrayLike, inertia_origin: ArrayLike | None = None
     ) -> SpatialInertia:
         """Build from the mass, the centre of mass and the inertia **about the frame origin**."""
-        m = _mass(mass)
-        c = _frozen_array(com, (3,), "centre of mass")
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
         I_O = _sym3(np.zeros((3, 3)) if inertia_origin is None else inertia_origin)
         with np.errstate(over="ignore"):
             h = m * c  # the constructor refuses it if it overflowed
@@ -538,7 +482,7 @@ class SpatialInertia:
 
         The six inertia entries are about the frame origin.
         """
-        p = _frozen_array(v, (10,), "inertial parameter vector")
+        p = frozen_array(v, (10,), "inertial parameter vector")
         _, _, _, _, ixx, ixy, ixz, iyy, iyz, izz = p
         I_O = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
         return cls(float(p[0]), p[1:4], I_O)
@@ -547,15 +491,15 @@ class SpatialInertia:
     def com(self) -> FloatArray:
         """The centre of mass ``h / m`` (zero for a massless body)."""
         if self.mass == 0.0:
-            return _fresh(np.zeros(3))
-        return _fresh(self.first_moment / self.mass)
+            return fresh(np.zeros(3))
+        return fresh(self.first_moment / self.mass)
 
     @property
     def inertia_com(self) -> FloatArray:
         """The rotational inertia about the centre of mass, in frame axes."""
         if self.mass == 0.0:
             return self.rotational_inertia
-        return _fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
+        return fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
 
     def as_vector(self) -> FloatArray:
         """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
