@@ -91,8 +91,9 @@ def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links:
     """Return iDynTree's depth-first traversal over an adjacency list.
 
     A link is appended when it is discovered; the stack is popped from the end, so the last
-    child's subtree is expanded first. Revisiting a link means a loop or a double edge, which
-    is reported instead of looped over.
+    child's subtree is expanded first. Every model is a forest (``robomodel._topology`` refuses
+    the joint that would make it otherwise), so a link is never reached twice; if an adjacency
+    list given here had a loop anyway, that is reported instead of looped over.
     """
     if not 0 <= base < n_links:
         raise ModelError(f"traversal base {base} is out of range [0, {n_links})")
