@@ -9,21 +9,34 @@ the model. Also re-exported by the :mod:`robomodel` package.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Literal, overload
 
 import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._topology import EMPTY_SHAPES, JOINT_KINDS, check_name, sensor_problems
-from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
-from robomodel.joints import _PLACE, Joint, replace_joint
+from robomodel.errors import ArgumentError, DuplicateNameError, ModelError, UnknownNameError
+from robomodel.joints import (
+    _PLACE,
+    FixedJoint,
+    Joint,
+    JointDynamics,
+    Mimic,
+    PositionLimits,
+    PrismaticJoint,
+    RevoluteJoint,
+    replace_joint,
+)
 from robomodel.model import Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
 from robomodel.shapes import SolidShape
-from robomodel.spatial import FloatArray, SpatialInertia, Transform
+from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
+from robomodel.validation import check_choice, real_vector
 
 __all__ = [
+    "JointKind",
     "add_frame",
     "add_joint",
     "add_joint_and_link",
@@ -107,6 +120,62 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     )
 
 
+JointKind = Literal["fixed", "revolute", "prismatic"]
+"""The joint kinds the builders accept by name (as :func:`~robomodel.joints.joint_type_name`)."""
+
+_MOVING_KINDS: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
+    "revolute": RevoluteJoint,
+    "prismatic": PrismaticJoint,
+}
+
+
+def _spec_joint(
+    builder: str,
+    kind: str | None,
+    parent: str,
+    child: str,
+    parent_H_child: Transform | None,
+    axis: Axis | Sequence[float] | FloatArray | None,
+    moving: Mapping[str, object],
+) -> Joint:
+    """Build the joint a builder's keyword form describes, from ``parent`` to ``child``.
+
+    ``axis`` is in the child's frame (a direction through the child's origin, or an
+    :class:`Axis`), as URDF and iDynTree's ``setAxis(axis, child)`` give it; it is stored in
+    link1 (the parent) coordinates. ``moving`` holds the one-DOF options the caller was given
+    (``None`` when absent).
+    """
+    if kind is None:
+        raise ArgumentError(
+            f"{builder} needs a joint: give a Joint value, or kind='fixed', 'revolute' or "
+            "'prismatic' with its parent_H_child and axis"
+        )
+    check_choice(kind, ("fixed", *_MOVING_KINDS), "kind", where=builder)
+    rest = Transform.identity() if parent_H_child is None else parent_H_child
+    if not isinstance(rest, Transform):
+        raise ArgumentError(
+            f"{builder}: parent_H_child must be a Transform, got {type(rest).__name__}"
+        )
+    given = {k: v for k, v in moving.items() if v is not None}
+    if kind == "fixed":
+        if axis is not None or given:
+            extra = ", ".join(sorted(given.keys() | ({"axis"} if axis is not None else set())))
+            raise ArgumentError(
+                f"{builder}: a fixed joint has no {extra}; drop them or choose a moving kind"
+            )
+        return FixedJoint(link1=parent, link2=child, link1_H_link2=rest)
+    if axis is None:
+        line = Axis((1.0, 0.0, 0.0))  # URDF's default axis
+    elif isinstance(axis, Axis):
+        line = axis
+    else:
+        line = Axis(real_vector(axis, "axis", size=3))
+    return _MOVING_KINDS[kind].with_axis_in(
+        child, line, link1=parent, link2=child, link1_H_link2=rest, **given
+    )
+
+
+@overload
 def add_joint_and_link(
     model: Model,
     existing_link: str,
@@ -114,12 +183,118 @@ def add_joint_and_link(
     joint: Joint,
     new_link_name: str,
     new_link: Link | None = None,
-) -> Model:
-    """Add link ``new_link_name`` and then ``joint`` between ``existing_link`` and it.
+) -> Model: ...
+@overload
+def add_joint_and_link(
+    model: Model,
+    existing_link: str,
+    joint_name: str,
+    joint: str,
+    *,
+    kind: JointKind,
+    parent_H_child: Transform | None = None,
+    axis: Axis | Sequence[float] | FloatArray | None = None,
+    link: Link | None = None,
+    limits: PositionLimits | None = None,
+    effort_limit: float | None = None,
+    velocity_limit: float | None = None,
+    dynamics: JointDynamics | None = None,
+    mimic: Mimic | None = None,
+) -> Model: ...
 
-    The joint's ``link1``/``link2`` are set to ``(existing_link, new_link_name)``; its rest
-    transform and axis are read relative to those, as iDynTree's ``addJointAndLink`` does.
+
+def add_joint_and_link(
+    model: Model,
+    existing_link: str,
+    joint_name: str,
+    joint: Joint | str,
+    new_link_name: str | None = None,
+    new_link: Link | None = None,
+    *,
+    kind: JointKind | None = None,
+    parent_H_child: Transform | None = None,
+    axis: Axis | Sequence[float] | FloatArray | None = None,
+    link: Link | None = None,
+    limits: PositionLimits | None = None,
+    effort_limit: float | None = None,
+    velocity_limit: float | None = None,
+    dynamics: JointDynamics | None = None,
+    mimic: Mimic | None = None,
+) -> Model:
+    """Add a new link and a joint ``joint_name`` from ``existing_link`` to it (``addJointAndLink``).
+
+    Two forms. With the joint described by keywords, the fourth argument is the new link's
+    name: ``kind`` (``"fixed"``, ``"revolute"`` or ``"prismatic"``), the rest pose
+    ``parent_H_child`` (of the new link in ``existing_link``; identity by default), the motion
+    ``axis`` in the *new link's* frame (a direction through its origin or an :class:`Axis`;
+    URDF's ``(1, 0, 0)`` by default), and the one-DOF options ``limits``, ``effort_limit``,
+    ``velocity_limit``, ``dynamics`` and ``mimic``; ``link`` is the new link (massless by
+    default):
+
+    >>> import robomodel as rm
+    >>> T = rm.Transform.from_rpy_xyz((0, 0, 0), (0, 0, 0.5))
+    >>> m = rm.add_link(rm.Model(), "base", rm.Link())
+    >>> m = rm.add_joint_and_link(m, "base", "j1", "arm", kind="revolute",
+    ...                           parent_H_child=T, axis=(0, 0, 1),
+    ...                           limits=rm.PositionLimits.between(-1.0, 1.0))
+    >>> m.n_links, m.n_dofs, m.joint("j1").link2
+    (2, 1, 'arm')
+    >>> m.joint("j1").axis("arm").direction.tolist()
+    [0.0, 0.0, 1.0]
+
+    Or a joint value whose ``link1``/``link2`` are set to ``(existing_link, new_link_name)``
+    (its rest transform and stored axis are read relative to those), and the new link after
+    its name: ``add_joint_and_link(m, "base", "j1", joint, "arm", link)``.
+
+    Raises:
+        UnknownNameError: ``existing_link`` is not a link of the model.
+        DuplicateNameError: the joint name or the new link's name is used already.
+        ArgumentError: the two forms are mixed, or a keyword does not fit the joint kind.
     """
+    if isinstance(joint, str):
+        if new_link_name is not None or new_link is not None:
+            raise ArgumentError(
+                "add_joint_and_link: with the new link's name in fourth place, give the link "
+                "as link=... and the joint as kind=..., not positionally"
+            )
+        moving = {
+            "limits": limits,
+            "effort_limit": effort_limit,
+            "velocity_limit": velocity_limit,
+            "dynamics": dynamics,
+            "mimic": mimic,
+        }
+        if type(existing_link) is not str or not existing_link:
+            check_name(existing_link, "link")
+        if type(joint) is not str or not joint:
+            check_name(joint, "link")
+        spec = _spec_joint(
+            "add_joint_and_link", kind, existing_link, joint, parent_H_child, axis, moving
+        )
+        return _add_joint_and_link(model, existing_link, joint_name, spec, joint, link)
+    if kind is not None or parent_H_child is not None or axis is not None or link is not None:
+        raise ArgumentError(
+            "add_joint_and_link: give either a joint value and the new link's name, or the new "
+            "link's name and kind=..., parent_H_child=..., axis=..., link=...; not both"
+        )
+    if any(v is not None for v in (limits, effort_limit, velocity_limit, dynamics, mimic)):
+        raise ArgumentError(
+            "add_joint_and_link: with a joint value, its limits and dynamics are the value's; "
+            "set them on the joint"
+        )
+    if new_link_name is None:
+        raise ArgumentError("add_joint_and_link: the new link needs a name (after the joint)")
+    return _add_joint_and_link(model, existing_link, joint_name, joint, new_link_name, new_link)
+
+
+def _add_joint_and_link(
+    model: Model,
+    existing_link: str,
+    joint_name: str,
+    joint: Joint,
+    new_link_name: str,
+    new_link: Link | None,
+) -> Model:
     # This is the hot path of every loader and of step-by-step builds: the checks below are
     # those of add_link + add_joint, inlined (no property or helper calls).
     index = model._index
@@ -161,6 +336,7 @@ def add_joint_and_link(
 _DEFAULT_LINK = Link()
 
 
+@overload
 def insert_link_to_existing_joint(
     model: Model,
     existing_joint: str,
@@ -170,15 +346,142 @@ def insert_link_to_existing_joint(
     joint: Joint,
     new_link_name: str,
     new_link: Link | None = None,
+) -> Model: ...
+@overload
+def insert_link_to_existing_joint(
+    model: Model,
+    existing_joint: str,
+    unmovable_link: str,
+    unmovable_H_new: Transform,
+    joint_name: str,
+    joint: str,
+    *,
+    kind: JointKind,
+    parent_H_child: Transform | None = None,
+    axis: Axis | Sequence[float] | FloatArray | None = None,
+    link: Link | None = None,
+    limits: PositionLimits | None = None,
+    effort_limit: float | None = None,
+    velocity_limit: float | None = None,
+    dynamics: JointDynamics | None = None,
+    mimic: Mimic | None = None,
+) -> Model: ...
+
+
+def insert_link_to_existing_joint(
+    model: Model,
+    existing_joint: str,
+    unmovable_link: str,
+    unmovable_H_new: Transform,
+    joint_name: str,
+    joint: Joint | str,
+    new_link_name: str | None = None,
+    new_link: Link | None = None,
+    *,
+    kind: JointKind | None = None,
+    parent_H_child: Transform | None = None,
+    axis: Axis | Sequence[float] | FloatArray | None = None,
+    link: Link | None = None,
+    limits: PositionLimits | None = None,
+    effort_limit: float | None = None,
+    velocity_limit: float | None = None,
+    dynamics: JointDynamics | None = None,
+    mimic: Mimic | None = None,
 ) -> Model:
     """Splice a new link into an existing joint (iDynTree's ``insertLinkToExistingJoint...``).
 
     Joint ``existing_joint`` between ``unmovable_link`` and a displaced link D becomes a joint
-    between ``unmovable_link`` and the new link, with rest pose ``unmovable_H_new``; ``joint``
-    (named ``joint_name``, its rest transform read as ``new_H_D``) connects the new link to D.
-    The existing joint keeps its name, index, type, limits and stored axis; when
-    ``unmovable_link`` was its link2, the new link takes the link1 slot (rest inverted).
+    between ``unmovable_link`` and the new link, with rest pose ``unmovable_H_new``; a new joint
+    ``joint_name`` connects the new link (its link1, the parent side) to D. The existing joint
+    keeps its name, index, type, limits and stored axis; when ``unmovable_link`` was its link2,
+    the new link takes the link1 slot (rest inverted).
+
+    As for :func:`add_joint_and_link`, the new joint is given in one of two forms. By keywords,
+    with the new link's name in sixth place: ``kind``, ``parent_H_child`` (here ``new_H_D``),
+    ``axis`` in D's frame, the one-DOF options, and ``link`` (the new link):
+
+    >>> import robomodel as rm
+    >>> T = rm.Transform.from_rpy_xyz((0, 0, 0), (0, 0, 1.0))
+    >>> m = rm.add_link(rm.Model(), "base", rm.Link())
+    >>> m = rm.add_joint_and_link(m, "base", "j1", "arm", kind="revolute", parent_H_child=T)
+    >>> half = rm.Transform.from_rpy_xyz((0, 0, 0), (0, 0, 0.5))
+    >>> m = rm.insert_link_to_existing_joint(m, "j1", "base", half, "j2", "elbow",
+    ...                                      kind="fixed", parent_H_child=half)
+    >>> m.link_names.tolist(), m.joint("j1").link2, m.joint("j2").link2
+    (['base', 'arm', 'elbow'], 'elbow', 'arm')
+
+    Or a joint value (its rest transform read as ``new_H_D``, its links overwritten) followed by
+    the new link's name and the new link.
+
+    Raises:
+        UnknownNameError: the joint or the unmovable link does not exist.
+        ModelError: ``unmovable_link`` is not an end of ``existing_joint``, or a name is used.
+        ArgumentError: the two forms are mixed, or a keyword does not fit the joint kind.
     """
+    if isinstance(joint, str):
+        if new_link_name is not None or new_link is not None:
+            raise ArgumentError(
+                "insert_link_to_existing_joint: with the new link's name in sixth place, give "
+                "the link as link=... and the joint as kind=..., not positionally"
+            )
+        old = model.joint(existing_joint)
+        if not joint:
+            check_name(joint, "link")
+        spec = _spec_joint(
+            "insert_link_to_existing_joint",
+            kind,
+            joint,
+            old.other_link(unmovable_link),
+            parent_H_child,
+            axis,
+            {
+                "limits": limits,
+                "effort_limit": effort_limit,
+                "velocity_limit": velocity_limit,
+                "dynamics": dynamics,
+                "mimic": mimic,
+            },
+        )
+        return _insert_link(
+            model, existing_joint, unmovable_link, unmovable_H_new, joint_name, spec, joint, link
+        )
+    if kind is not None or parent_H_child is not None or axis is not None or link is not None:
+        raise ArgumentError(
+            "insert_link_to_existing_joint: give either a joint value and the new link's name, "
+            "or the new link's name and kind=..., parent_H_child=..., axis=..., link=...; "
+            "not both"
+        )
+    if any(v is not None for v in (limits, effort_limit, velocity_limit, dynamics, mimic)):
+        raise ArgumentError(
+            "insert_link_to_existing_joint: with a joint value, its limits and dynamics are "
+            "the value's; set them on the joint"
+        )
+    if new_link_name is None:
+        raise ArgumentError(
+            "insert_link_to_existing_joint: the new link needs a name (after the joint)"
+        )
+    return _insert_link(
+        model,
+        existing_joint,
+        unmovable_link,
+        unmovable_H_new,
+        joint_name,
+        joint,
+        new_link_name,
+        new_link,
+    )
+
+
+def _insert_link(
+    model: Model,
+    existing_joint: str,
+    unmovable_link: str,
+    unmovable_H_new: Transform,
+    joint_name: str,
+    joint: Joint,
+    new_link_name: str,
+    new_link: Link | None,
+) -> Model:
     ji = model.joint_index(existing_joint)
     u = model.link_index(unmovable_link)
     old = model.joints[ji]
