@@ -36,7 +36,7 @@ from robomodel._index import NameIndex
 from robomodel._topology import Adjacency, ModelIndex, Neighbor, derive, sensor_kind
 from robomodel._topology import pv as _pv
 from robomodel._topology import sensor_problems as _sensor_problems
-from robomodel.errors import ModelError, UnknownNameError
+from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.joints import Joint, joint_type_name
 from robomodel.sensors import Sensor
 from robomodel.shapes import Material, SolidShape
@@ -298,6 +298,35 @@ class Model:
         n = len(self.links)
         return [n + k for k, f in enumerate(self.frames) if f.link == name]
 
+    def is_valid_link_index(self, index: int) -> bool:
+        """Whether ``index`` is a link index of the model (``0 <= index < n_links``).
+
+        >>> from robomodel import Model, Link, add_link
+        >>> m = add_link(Model(), "base", Link())
+        >>> m.is_valid_link_index(0), m.is_valid_link_index(1), m.is_valid_link_index(-1)
+        (True, False, False)
+
+        Raises:
+            ArgumentError: ``index`` is not an integer (a ``bool`` or a float is refused).
+        """
+        return _valid(index, len(self.links), "link")
+
+    def is_valid_joint_index(self, index: int) -> bool:
+        """Whether ``index`` is a joint index of the model (``0 <= index < n_joints``).
+
+        Raises:
+            ArgumentError: ``index`` is not an integer.
+        """
+        return _valid(index, len(self.joints), "joint")
+
+    def is_valid_frame_index(self, index: int) -> bool:
+        """Whether ``index`` is a frame index: a link frame or an additional frame.
+
+        Raises:
+            ArgumentError: ``index`` is not an integer.
+        """
+        return _valid(index, self.n_frames, "frame")
+
     def is_link_name_used(self, name: str) -> bool:
         """Whether a link has this name."""
         return name in self._l
@@ -477,14 +506,43 @@ new index (``_index=``); the hash cache and the memo are reset.
 """
 
 
-def _checked(index: int, size: int, kind: str) -> int:
-    if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
-        raise ModelError(f"a {kind} index must be an int, got {index!r}")
-    if not 0 <= index < size:
-        raise UnknownNameError(f"{kind} index", index) from IndexError(
-            f"{kind} index {index} is out of range [0, {size})"
+class _IndexOutOfRangeError(UnknownNameError, IndexError):
+    """An index out of range: an :class:`UnknownNameError` (as a missing name) and an IndexError.
+
+    It carries ``kind`` (``"link index"``, ...), ``name`` (the index) and ``size``, the fields of
+    ``robomodel.errors.UnknownIndexError`` where that exists, with the model's own wording.
+    """
+
+    def __init__(self, kind: str, index: int, size: int) -> None:
+        valid = (
+            f"it has no {kind}s"
+            if not size
+            else "valid: 0"
+            if size == 1
+            else f"valid: 0 to {size - 1}"
         )
+        super().__init__(f"{kind} index", index)
+        self.size = size
+        self.message = f"the model has no {kind} with index {index} ({valid})"
+        self.args = (self.message,)
+
+
+def _is_index(index: object) -> bool:
+    return isinstance(index, (int, np.integer)) and not isinstance(index, bool)
+
+
+def _checked(index: int, size: int, kind: str) -> int:
+    if not _is_index(index):
+        raise ArgumentError(f"a {kind} index must be an int, got {index!r}")
+    if not 0 <= index < size:
+        raise _IndexOutOfRangeError(kind, int(index), size)
     return int(index)
+
+
+def _valid(index: int, size: int, kind: str) -> bool:
+    if not _is_index(index):
+        raise ArgumentError(f"a {kind} index must be an int, got {index!r}")
+    return 0 <= index < size
 
 
 def memoized(model: Model, key: Hashable, make: Callable[[], T]) -> T:

@@ -434,9 +434,9 @@ def test_error_paths_are_robomodel_errors() -> None:
         (lambda: m.link_index("b"), UnknownNameError, "did you mean 'B'"),
         (lambda: m.joint_index("jab"), UnknownNameError, "did you mean 'jAB'"),
         (lambda: m.frame_index("Ax"), UnknownNameError, "did you mean 'A'"),
-        (lambda: m.link_name(3), UnknownNameError, "link index"),
-        (lambda: m.joint(-1), UnknownNameError, "joint index"),
-        (lambda: m.frame_name(3), UnknownNameError, "frame index"),
+        (lambda: m.link_name(3), UnknownNameError, "link with index 3"),
+        (lambda: m.joint(-1), UnknownNameError, "joint with index -1"),
+        (lambda: m.frame_name(3), UnknownNameError, "frame with index 3"),
         (lambda: m.link(1.5), ModelError, "int"),  # type: ignore[arg-type]
         (lambda: m.traversal("Q"), UnknownNameError, "'Q'"),
         (lambda: rm.with_default_base_link(m, "Q"), UnknownNameError, "'Q'"),
