@@ -41,6 +41,7 @@ __all__ = [
     "check_name",
     "derive",
     "pv",
+    "restored_index",
     "sensor_kind",
     "sensor_problems",
 ]
@@ -288,6 +289,30 @@ _EMPTY = ModelIndex(
     components=pvector(),
     counts=(0, 0),
 )
+
+
+def restored_index(
+    link_names: Sequence[str],
+    joint_names: Sequence[str],
+    frame_names: Sequence[str],
+    sensor_names: Sequence[str],
+    components: Sequence[int],
+    counts: tuple[int, int],
+) -> ModelIndex:
+    """Return the index of a model whose elements a previous :func:`derive` or builder checked.
+
+    For a model read back from its pickled state (:mod:`robomodel._pickling`): the names are
+    unique and the union-find and counts are those of the index the state was taken from, so
+    the maps are rebuilt without any check.
+    """
+    return _make(
+        NameIndex.wrap(dict(zip(link_names, range(len(link_names)), strict=True))),
+        NameIndex.wrap(dict(zip(joint_names, range(len(joint_names)), strict=True))),
+        NameIndex.wrap(dict(zip(frame_names, range(len(frame_names)), strict=True))),
+        NameIndex.wrap(dict(zip(sensor_names, range(len(sensor_names)), strict=True))),
+        pvector(components),
+        counts,
+    )
 
 
 # ---------------------------------------------------------------------------- the derivation

@@ -477,12 +477,16 @@ class Model:
         )
 
     # ------------------------------------------------------------------ pickling
-    def __getstate__(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in _PUBLIC_FIELDS}
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The persistent content in flat arrays, rebuilt without re-checking what the
+        # constructor proved (see robomodel._pickling, which imports this module).
+        from robomodel import _pickling
+
+        return (_pickling.model_from_state, (_pickling.model_state(self),))
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Through the checked constructor: a pickle is data from outside. ``restore`` also
-        # resets the attrs hash cache, a slot outside attrs.fields.
+        # Pickles written before the flat layout hold the public fields: those go through the
+        # checked constructor. ``restore`` also resets the attrs hash cache.
         restore(self, Model(**state))
 
     # ------------------------------------------------------------------ helpers
