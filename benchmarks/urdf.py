@@ -1,4 +1,5 @@
-"""URDF load and export of iCubGazeboV2_7: robomodel against iDynTree, Pinocchio and yourdfpy.
+"""URDF load and export of iCubGazeboV2_7 (and load of the bundled example model): robomodel
+against iDynTree, Pinocchio and yourdfpy.
 
 Run ``python benchmarks/urdf.py [--rounds N] [--quick] [--cpu]``. Each pair (robomodel's load
 or export and a peer's) is timed in paired rounds by ``_harness``: the two take turns within
@@ -69,6 +70,15 @@ def main() -> None:
                 lambda: yourdfpy.URDF.load(path, load_meshes=False, build_scene_graph=False),
             )
         )
+    example = h.example_path()
+    cases.append(
+        h.Case(
+            "load (bundled example)",
+            lambda: load(example),
+            "iDynTree",
+            lambda: idt.ModelLoader().loadModelFromFile(example),
+        )
+    )
     h.header(f"{h.ICUB}: URDF load and export (target <= 1.0x against iDynTree)", s)
     h.run(cases, s)
 
