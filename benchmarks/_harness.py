@@ -25,7 +25,7 @@ import statistics
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import robomodel as rm
@@ -143,11 +143,11 @@ class Result:
     case: Case
     ours: list[float]
     theirs: list[float]
-    ratios: list[float] = field(init=False)
 
-    def __post_init__(self) -> None:
-        ratios = [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
-        object.__setattr__(self, "ratios", ratios)
+    @property
+    def ratios(self) -> list[float]:
+        """Per-round ratios robomodel / peer."""
+        return [a / b for a, b in zip(self.ours, self.theirs, strict=True)]
 
     @property
     def ours_median(self) -> float:

@@ -395,7 +395,7 @@ def kindyn(im: Any, q: np.ndarray, base: str) -> Any:
 
 def idt_relative_transform(kd: Any, a: str, b: str) -> np.ndarray:
     """Return iDynTree's ``a_H_b`` as a 4x4 array."""
-    return kd.getRelativeTransform(a, b).asHomogeneousTransform().toNumPy()
+    return np.asarray(kd.getRelativeTransform(a, b).asHomogeneousTransform().toNumPy())
 
 
 def _kinematic_inputs(

@@ -17,7 +17,7 @@ X, Y, Z = np.eye(3)
 
 
 def _apply(T: rm.Transform, p: np.ndarray) -> np.ndarray:
-    return T.rotation @ p + T.position
+    return np.asarray(T.rotation @ p + T.position)
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ def _closed_form(q: np.ndarray, dq: np.ndarray, ddq: np.ndarray, g: float) -> np
     coriolis = np.array([-h * (2 * dq[0] * dq[1] + dq[1] ** 2), h * dq[0] ** 2])
     c1, c12 = math.cos(q[0]), math.cos(q[0] + q[1])
     gravity = g * np.array([(M1 * C1 + M2 * L1) * c1 + M2 * C2 * c12, M2 * C2 * c12])
-    return M @ ddq + coriolis + gravity
+    return np.asarray(M @ ddq + coriolis + gravity)
 
 
 Q = np.array([0.4, -0.7])
