@@ -63,11 +63,6 @@ TABLE = [
 ]
 
 
-def test_table_has_each_boundary_once() -> None:
-    values = [v for v, _ in TABLE]
-    assert len(set(map(repr, values))) == len(values)
-
-
 @pytest.mark.parametrize(("value", "text"), TABLE, ids=[t for _, t in TABLE])
 def test_format_float_at_the_notation_boundaries(value: float, text: str) -> None:
     """Each boundary value is written as the rule says and reads back to the same double."""
