@@ -6,6 +6,8 @@
   extra and is skipped without it.
 * The built API page, opened in headless Chromium (Debian's ``chromium`` package), must list
   ``reduce_model``; skipped when no Chromium is installed.
+* The docstrings' Sphinx roles (``:class:`Model```) become links on the API page
+  (``docs/griffe_roles.py``); none is left as text.
 """
 
 from __future__ import annotations
@@ -75,7 +77,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert p.returncode == 0, p.stdout + p.stderr
+    (out / "build.log").write_text(p.stdout + p.stderr, encoding="utf-8")
     return out
+
+
+RAW_ROLE = re.compile(r":(?:class|func|mod|meth|attr|data|exc|obj):`")
+
+
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
 
 
 def test_mkdocs_build_strict(site: Path) -> None:
@@ -83,6 +93,65 @@ def test_mkdocs_build_strict(site: Path) -> None:
     assert "robomodel" in index
     api = (site / "api" / "index.html").read_text(encoding="utf-8")
     assert 'id="robomodel.transformers.reduce.reduce_model"' in api
+
+
+def test_api_roles_are_links(site: Path) -> None:
+    """No Sphinx role is left as text; roles in prose became autorefs links to their target."""
+    api = (site / "api" / "index.html").read_text(encoding="utf-8")
+    assert not RAW_ROLE.findall(_text(api)), RAW_ROLE.findall(_text(api))[:5]
+    # ":func:`pipeline`" in robomodel/transformers/pipeline.py's docstring, resolved in its module.
+    assert re.search(
+        r'<a class="autorefs autorefs-internal"[^>]*href="#robomodel\.transformers\.pipeline'
+        r'\.pipeline"[^>]*><code>pipeline\(\)</code></a>',
+        api,
+    )
+    # ":class:`~robomodel.model.Model`": the tilde shows the last component only.
+    assert re.search(
+        r'<a class="autorefs autorefs-internal"[^>]*href="#robomodel\.model\.Model"[^>]*>'
+        r"<code>Model</code></a>",
+        api,
+    )
+    source_roles = sum(
+        len(RAW_ROLE.findall(path.read_text(encoding="utf-8")))
+        for path in (ROOT / "robomodel").rglob("*.py")
+    )
+    log = (site / "build.log").read_text(encoding="utf-8")
+    unlinked = re.search(r"griffe_roles: (\d+) reference\(s\) shown as code", log)
+    shown_as_code = int(unlinked[1]) if unlinked else 0
+    # Most roles name public, rendered objects; only private helpers and the stdlib stay code.
+    assert shown_as_code < source_roles / 3, (shown_as_code, source_roles)
+
+
+def test_role_rewriting_rules() -> None:
+    """The extension's rules on the real package: scope lookup, ``~``, titles, fallbacks."""
+    import griffe
+
+    sys.path.insert(0, str(DOCS))
+    try:
+        import griffe_roles
+    finally:
+        sys.path.remove(str(DOCS))
+    ext = griffe_roles.CrossReferences()
+    pkg = griffe.load("robomodel", search_paths=[str(ROOT)], resolve_aliases=False)
+    fn = pkg["transformers.pipeline.pipeline"]
+    fn.docstring = griffe.Docstring(
+        ":func:`explain` :class:`~robomodel.model.Model` :func:`functools.partial` "
+        ":meth:`the problems <robomodel.model.Model.problems>` :mod:`robomodel.urdf.errors` "
+        ":class:`robomodel._topology.ModelIndex` :class:`ModelError`",
+        parent=fn,
+    )
+    griffe_roles.UNRESOLVED.clear()
+    ext.on_package(pkg=pkg)
+    assert fn.docstring.value == (
+        "[`explain()`][robomodel.transformers.pipeline.explain] [`Model`][robomodel.model.Model] "
+        "`functools.partial()` [`the problems`][robomodel.model.Model.problems] "
+        "[`robomodel.urdf.errors`][robomodel.urdf.errors] `robomodel._topology.ModelIndex` "
+        "[`ModelError`][robomodel.errors.ModelError]"
+    )
+    # Counted (the package's own docstrings add their references to the same counter).
+    assert griffe_roles.UNRESOLVED["functools.partial"] >= 1
+    assert griffe_roles.UNRESOLVED["robomodel._topology.ModelIndex"] >= 1
+    assert "robomodel.model.Model" not in griffe_roles.UNRESOLVED
 
 
 def test_api_page_in_headless_chromium(site: Path, tmp_path: Path) -> None:
@@ -116,7 +185,8 @@ def test_api_page_in_headless_chromium(site: Path, tmp_path: Path) -> None:
     assert "Getting started" in dom["index.html"]
     api = dom["api/index.html"]
     assert 'id="robomodel.transformers.reduce.reduce_model"' in api
-    assert "reduce_model" in re.sub(r"<[^>]+>", " ", api)
+    assert "reduce_model" in _text(api)
+    assert not RAW_ROLE.findall(_text(api))
 
 
 def test_readme_quick_start_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
