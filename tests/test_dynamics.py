@@ -8,9 +8,11 @@ import zlib
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import idt_rnea, load_icub, load_idyntree, to_idyntree
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from idyntree_oracle import idt_rnea, load_icub
+from idyntree_oracle import load_idt as load_idyntree
+from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
@@ -19,7 +21,7 @@ from robomodel.errors import ModelError, UnknownNameError
 from robomodel.kinematics import JointState, forward_kinematics
 
 with warnings.catch_warnings():
-    # Same SWIG DeprecationWarning as idyntree's (see _idyntree_bridge).
+    # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).
     warnings.simplefilter("ignore", DeprecationWarning)
     import pinocchio as pin
 

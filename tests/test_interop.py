@@ -173,7 +173,7 @@ def test_shapes_and_sensors_go_to_idyntree_and_back(m: rm.Model) -> None:
     """to_idyntree carries shapes (geometry, name, pose, material) and sensors: the test suite's
     own iDynTree reader finds them, and from_idyntree reads back what the suite's own iDynTree
     writer wrote; both agree with the model as iDynTree can hold it."""
-    from _idyntree_convert import model_from_idt, model_to_idt
+    from idyntree_oracle import model_from_idt, model_to_idt
 
     expected = _as_idyntree_holds(m)
 

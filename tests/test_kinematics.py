@@ -7,9 +7,11 @@ import zlib
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import idt_relative_transform, kindyn, load_icub, load_idyntree, to_idyntree
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from idyntree_oracle import idt_relative_transform, kindyn, load_icub
+from idyntree_oracle import load_idt as load_idyntree
+from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm

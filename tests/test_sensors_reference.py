@@ -12,10 +12,14 @@ from typing import Any
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import load_idyntree, rm_transform, to_idyntree
-from _sensors_bridge import add_sensors_to_idyntree, idt_predict, sensors_from_idyntree
 from hypothesis import given
 from hypothesis import strategies as st
+from idyntree_oracle import add_sensors_to_idt as add_sensors_to_idyntree
+from idyntree_oracle import idt_predict
+from idyntree_oracle import load_idt as load_idyntree
+from idyntree_oracle import model_to_idt as to_idyntree
+from idyntree_oracle import sensors_from_idt as sensors_from_idyntree
+from idyntree_oracle import transform_from_idt as rm_transform
 from strategies import models_with_sensors
 
 import robomodel as rm

@@ -13,7 +13,7 @@ import functools
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_convert import idt, load_idt, model_from_idt, model_to_idt
+from idyntree_oracle import idt, load_idt, model_from_idt, model_to_idt
 
 import robomodel as rm
 import robomodel.transformers as rt

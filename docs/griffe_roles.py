@@ -1,0 +1,143 @@
+"""Griffe extension used by the docs build: turn Sphinx cross-reference roles into links.
+
+robomodel's docstrings name other objects with Sphinx roles (``:class:`Model```,
+``:func:`~robomodel.urdf.load```), which mkdocstrings would show as raw text. Once the package is
+loaded, every role is resolved the way Python would resolve the name from the docstring's object
+(its members, then the enclosing class and modules, their imports, then a unique public name of
+the package) and rewritten as an mkdocs-autorefs link ``[`Model`][robomodel.model.Model]``.
+
+A link is only written to an object the API page renders (a public object with a docstring in a
+module that ``docs/api.md`` lists); any other reference (the standard library, private helpers)
+becomes code text, so ``mkdocs build --strict`` never meets a dangling link. The unresolved
+references are counted in :data:`UNRESOLVED` and reported once in the build log.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import griffe
+
+ROLE = re.compile(
+    r":(?:py:)?(?P<role>class|func|mod|meth|attr|data|exc|obj|const):`(?P<body>[^`]+)`"
+)
+TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
+API_PAGE = Path(__file__).with_name("api.md")
+
+#: References the last build could not link, by their text (read by the docs test and the log).
+UNRESOLVED: Counter[str] = Counter()
+
+_log = logging.getLogger("mkdocs.plugins.griffe_roles")
+
+
+def documented_modules(page: Path = API_PAGE) -> frozenset[str]:
+    """Return the modules the API page renders (its ``::: module`` directives)."""
+    return frozenset(re.findall(r"^:::\s*([\w.]+)\s*$", page.read_text(encoding="utf-8"), re.M))
+
+
+def _final(obj: griffe.Object | griffe.Alias) -> griffe.Object | None:
+    """Return the object an alias points to, or ``None`` when it lies outside the loaded tree."""
+    try:
+        return obj.final_target if isinstance(obj, griffe.Alias) else obj
+    except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return None
+
+
+def _walk(start: griffe.Object | griffe.Alias, parts: list[str]) -> griffe.Object | None:
+    """Follow dotted ``parts`` through members from ``start``, resolving aliases on the way."""
+    obj = _final(start)
+    for part in parts:
+        if obj is None or part not in obj.members:
+            return None
+        obj = _final(obj.members[part])
+    return obj
+
+
+class CrossReferences(griffe.Extension):
+    """Rewrite the Sphinx roles of every docstring of the package as autorefs links."""
+
+    def __init__(self, api_page: str | None = None) -> None:
+        """Read the list of rendered modules from ``api_page`` (default ``docs/api.md``)."""
+        super().__init__()
+        self.modules = documented_modules(Path(api_page) if api_page else API_PAGE)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        """Resolve and rewrite the roles once the whole package is loaded."""
+        by_name: dict[str, set[str]] = {}
+        objects = list(self._objects(pkg))
+        for obj in objects:
+            if self._rendered(obj):
+                by_name.setdefault(obj.name, set()).add(obj.path)
+        for obj in objects:
+            if obj.docstring is not None and ":" in obj.docstring.value:
+                obj.docstring.value = ROLE.sub(
+                    lambda m, o=obj: self._link(m, o, pkg, by_name),  # type: ignore[misc]
+                    obj.docstring.value,
+                )
+        if UNRESOLVED:
+            _log.info(
+                "griffe_roles: %d reference(s) shown as code, not links: %s",
+                sum(UNRESOLVED.values()),
+                ", ".join(sorted(UNRESOLVED)),
+            )
+
+    def _objects(self, root: griffe.Object) -> Any:
+        """Yield every object defined (not imported) in the tree under ``root``."""
+        yield root
+        for member in root.members.values():
+            if not isinstance(member, griffe.Alias):
+                yield from self._objects(member)
+
+    def _rendered(self, obj: griffe.Object) -> bool:
+        """Whether the API page shows ``obj`` (public, documented, in a listed module)."""
+        if obj.is_module:
+            return obj.path in self.modules
+        if obj.module.path not in self.modules:
+            return False
+        inner = obj.path[len(obj.module.path) + 1 :].split(".")
+        return all(not p.startswith("_") for p in inner) and obj.docstring is not None
+
+    def _resolve(
+        self, name: str, where: griffe.Object, pkg: griffe.Module, by_name: dict[str, set[str]]
+    ) -> griffe.Object | None:
+        """Find the object ``name`` means in the docstring of ``where``."""
+        parts = name.split(".")
+        if parts[0] == pkg.name:
+            return _walk(pkg, parts[1:])
+        scope: griffe.Object | None = where
+        while scope is not None:
+            if parts[0] in scope.members:
+                return _walk(scope.members[parts[0]], parts[1:])
+            scope = scope.parent
+        candidates = by_name.get(parts[-1], set())
+        matching = [p for p in candidates if p.endswith("." + name)]
+        if len(matching) == 1:
+            return _walk(pkg, matching[0].split(".")[1:])
+        return None
+
+    def _link(
+        self,
+        match: re.Match[str],
+        where: griffe.Object,
+        pkg: griffe.Module,
+        by_name: dict[str, set[str]],
+    ) -> str:
+        body = match["body"].strip()
+        titled = TITLED.match(body)
+        if titled:
+            title, target = titled["title"], titled["target"]
+        else:
+            target = body.lstrip("~").removesuffix("()")
+            title = target.rsplit(".", 1)[-1] if body.startswith("~") else target
+            # As Sphinx does, a function's name is shown with parentheses.
+            if match["role"] in ("func", "meth"):
+                title += "()"
+        obj = self._resolve(target, where, pkg, by_name)
+        if obj is None or not self._rendered(obj):
+            UNRESOLVED[target] += 1
+            return f"`{title}`"
+        return f"[`{title}`][{obj.path}]"
