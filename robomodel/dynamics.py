@@ -18,7 +18,7 @@ that matrix would be large, use the equivalent loops.
 >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
 >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
 >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
->>> r = inverse_dynamics(m, JointState.zeros(m))
+>>> r = inverse_dynamics(m, rm.JointState.zeros(m))
 >>> r.joint_torques.round(6).tolist()  # 2 kg at 0.5 m held against gravity about +y
 [-9.81]
 """
@@ -26,29 +26,29 @@ that matrix would be large, use the equivalent loops.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ModelError
-from robomodel.kinematics import (
-    FloatArray,
-    JointState,
-    _down,
-    _link_index,
-    _plan,
-    _poses,
-    _require_complete,
-    _skew_stack,
-    _up,
+from robomodel._kinematic_tree import (
+    KinematicTree,
+    down,
+    poses,
+    require_complete,
+    skew_stack,
+    tree_of,
+    up,
 )
+from robomodel.errors import ArgumentError
+from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
+from robomodel.spatial import cross
+from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of
 
 __all__ = ["InverseDynamics", "inverse_dynamics", "link_motion_arrays"]
 
-_STANDARD_GRAVITY = (0.0, 0.0, -9.81)
+FloatArray = npt.NDArray[np.float64]
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -82,7 +82,8 @@ class InverseDynamics:
 
     def internal_wrench(self, link: str | int) -> FloatArray:
         """Return the internal wrench of one link (by name or index)."""
-        w: FloatArray = self.internal_wrenches[_link_index(self.model, link)]
+        i = link_index_of(self.model, link, what="link", allow_none=False)
+        w: FloatArray = self.internal_wrenches[i]
         return w
 
     def __repr__(self) -> str:
@@ -92,26 +93,8 @@ class InverseDynamics:
         )
 
 
-def _six(v: npt.ArrayLike, what: str) -> FloatArray:
-    arr = np.asarray(v, dtype=np.float64)
-    if arr.shape != (6,) or not np.all(np.isfinite(arr)):
-        raise ModelError(f"{what} must be a finite 6-vector [linear; angular], got {arr.tolist()}")
-    return arr
-
-
-def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # Cross products over the last axis. np.cross costs several times more on small inputs, and
-    # callers stack several products into one call because the per-call overhead dominates.
-    a0, a1, a2 = a.reshape(-1, 3).T
-    b0, b1, b2 = b.reshape(-1, 3).T
-    c0 = a1 * b2
-    c0 -= a2 * b1
-    c1 = a2 * b0
-    c1 -= a0 * b2
-    c2 = a0 * b1
-    c2 -= a1 * b0
-    out: FloatArray = np.stack((c0, c1, c2), axis=-1).reshape(a.shape)
-    return out
+def _six(value: object, what: str) -> FloatArray:
+    return fixed_vector(value, what, size=6, layout="[linear; angular]")
 
 
 @attrs.frozen(eq=False)
@@ -119,38 +102,36 @@ class _Forward:
     # The forward (velocity and acceleration) pass, by traversal position: the per-model plan,
     # twist and wrench adjoints of base_H_link, motion subspaces in base coordinates (and the
     # positions that have one), and body twists / proper accelerations stacked as va[:, 0|1].
-    plan: Any
+    plan: KinematicTree
     Ad: FloatArray
     Adw: FloatArray
     Sb: FloatArray
-    Sd: Any
+    Sd: npt.NDArray[np.intp]
     va: FloatArray
 
 
 def _forward_pass(
     model: Model,
-    state: JointState,
+    state: Configuration,
     base: str | int | None,
     base_acceleration: npt.ArrayLike | None,
     gravity: npt.ArrayLike,
     what: str,
     base_velocity: npt.ArrayLike | None = None,
 ) -> _Forward:
-    plan = _plan(model, base)
-    _require_complete(plan, model, what)
-    state.check(model)
-    g = np.asarray(gravity, dtype=np.float64)
-    if g.shape != (3,) or not np.all(np.isfinite(g)):
-        raise ModelError(f"gravity must be a finite 3-vector, got {g.tolist()}")
+    plan = tree_of(model, base)
+    require_complete(plan, model, what)
+    st = state_of(model, state)
+    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
     a0 = np.zeros(6) if base_acceleration is None else _six(base_acceleration, "base_acceleration")
     v0 = None if base_velocity is None else _six(base_velocity, "base_velocity")
     n = len(plan.order)
 
-    T = _poses(plan, state.q)
+    T = poses(plan, st.q)
     R = T[:, :3, :3]
     # Twist adjoint of base_H_link, Ad = [[R, S(p) R], [0, R]], and its wrench counterpart
     # Adw = Ad^-T = [[R, 0], [S(p) R, R]]; Ad^-1 = Adw^T and Adw^-1 = Ad^T.
-    SpR = _skew_stack(T[:, :3, 3]) @ R
+    SpR = skew_stack(T[:, :3, 3]) @ R
     Ad = np.zeros((n, 6, 6))
     Ad[:, :3, :3] = R
     Ad[:, 3:, 3:] = R
@@ -161,26 +142,24 @@ def _forward_pass(
     Sb = np.einsum("kij,kj->ki", Ad, plan.S)  # motion subspaces in base coordinates
     dq = np.zeros(n)
     ddq = np.zeros(n)
-    dq[Sd] = state.dq[plan.dof_idx]
-    ddq[Sd] = state.ddq[plan.dof_idx]
+    dq[Sd] = st.dq[plan.dof_idx]
+    ddq[Sd] = st.ddq[plan.dof_idx]
 
     # Spatial velocities and accelerations (base frame): sums over ancestors. The bias term is
     # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
     sv = Sb * dq[:, None]
-    V = _down(plan, sv)
+    V = down(plan, sv)
     if v0 is not None:
         # The base frame, frozen at this instant, is the inertial frame of the sums: the base's
         # body twist is its spatial twist there, and d/dt of the body twist its spatial
         # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
         # and the bias terms below see the total twist.
         V += v0
-    c = _cross(
-        np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]])
-    )
+    c = cross(np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]]))
     acc = Sb * ddq[:, None]
     acc[:, :3] += c[0] + c[1]
     acc[:, 3:] += c[2]
-    A = _down(plan, acc)
+    A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
@@ -190,11 +169,11 @@ def _forward_pass(
 
 def link_motion_arrays(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
-    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base_velocity: npt.ArrayLike | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Return every link's twist and proper acceleration, ``(n_links, 6)`` each, by link index.
@@ -217,11 +196,11 @@ def _by_link(fp: _Forward, model: Model) -> tuple[FloatArray, FloatArray]:
 
 def inverse_dynamics(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
-    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
     external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
     base_velocity: npt.ArrayLike | None = None,
 ) -> InverseDynamics:
@@ -229,7 +208,9 @@ def inverse_dynamics(
 
     Args:
         model: the model; every link must be connected to the base.
-        state: joint positions, velocities and accelerations.
+        state: joint positions, velocities and accelerations (a :class:`JointState`); joint
+            positions alone (a vector, or a mapping naming every moving joint) mean the model
+            at rest there (zero velocities and accelerations: the gravity torques).
         base: the base link (name or index); the model's default base if ``None``.
         base_acceleration: acceleration ``[a; alpha]`` of the base in the base frame: the time
             derivative of ``base_velocity`` (zero if ``None``).
@@ -240,8 +221,10 @@ def inverse_dynamics(
             or index, each ``[f; tau]`` in that link's frame (moments about its origin).
 
     Raises:
+        ArgumentError: a value is not real numbers of the right form, or ``base`` not a link
+            name or index.
         ModelError: a size does not match the model, or a link is not connected to the base.
-        UnknownNameError: an external wrench names an unknown link.
+        UnknownNameError: the base, or a link of an external wrench, does not exist.
     """
     fp = _forward_pass(
         model, state, base, base_acceleration, gravity, "inverse dynamics", base_velocity
@@ -251,18 +234,21 @@ def inverse_dynamics(
     Iva = np.einsum("kij,kmj->kmi", plan.I6, va)
     Iv = Iva[:, 0]
     f = Iva[:, 1]
-    c = _cross(
-        np.stack([v[:, 3:], v[:, :3], v[:, 3:]]), np.stack([Iv[:, :3], Iv[:, :3], Iv[:, 3:]])
-    )
+    c = cross(np.stack([v[:, 3:], v[:, :3], v[:, 3:]]), np.stack([Iv[:, :3], Iv[:, :3], Iv[:, 3:]]))
     f[:, :3] += c[0]
     f[:, 3:] += c[1] + c[2]
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
     if external_wrenches:
         for link, w in external_wrenches.items():
-            li = _link_index(model, link)
+            li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
             f[plan.position[li]] -= _six(w, f"the external wrench on {model.link_names[li]!r}")
 
     # Wrenches in the base frame, summed over subtrees, then back into each link frame.
-    Fs = _up(plan, np.einsum("kij,kj->ki", Adw, f))
+    Fs = up(plan, np.einsum("kij,kj->ki", Adw, f))
     tau = np.zeros(model.n_dofs)
     tau[plan.dof_idx] = np.einsum("ki,ki->k", Sb[Sd], Fs[Sd])
     internal = np.empty((model.n_links, 6))

@@ -110,7 +110,7 @@ def _derivatives(
     """Return (H, dH/dt, d2H/dt2) of every base_H_link along the quadratic joint trajectory."""
     q, dq, ddq = state.q, state.dq, state.ddq
     Hs = [
-        forward_kinematics(model, q + dq * t + 0.5 * ddq * t * t, base).base_H_link
+        forward_kinematics(model, q + dq * t + 0.5 * ddq * t * t, base=base).base_H_link
         for t in (-2 * h, -h, 0.0, h, 2 * h)
     ]
     d1 = (Hs[0] - 8 * Hs[1] + 8 * Hs[3] - Hs[4]) / (12 * h)
@@ -169,7 +169,7 @@ def _check_subtree_support(data: st.DataObject, m: rm.Model, moving: bool) -> No
     _parent, child = m.joint_parent_child(ft.parent_joint, m.traversal(base))
     child_name = m.link_names[child]
     W_base = subtree_support_wrench(m, state, child, gravity, base)
-    base_H_child = forward_kinematics(m, state.q, base).base_H_link[child]
+    base_H_child = forward_kinematics(m, state.q, base=base).base_H_link[child]
     base_H_sensor = Transform.from_matrix(base_H_child) @ ft.link_H_sensor(child_name)
     expected = base_H_sensor.inverse().apply_wrench(W_base)
     if ft.applied_wrench_link != child_name:
