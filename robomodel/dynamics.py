@@ -50,6 +50,8 @@ __all__ = ["InverseDynamics", "inverse_dynamics", "link_motion_arrays"]
 
 FloatArray = npt.NDArray[np.float64]
 
+_TWIST = "[linear; angular]"
+
 
 @attrs.frozen(eq=False, repr=False)
 class InverseDynamics:
@@ -93,10 +95,6 @@ class InverseDynamics:
         )
 
 
-def _six(value: object, what: str) -> FloatArray:
-    return fixed_vector(value, what, size=6, layout="[linear; angular]")
-
-
 @attrs.frozen(eq=False)
 class _Forward:
     # The forward (velocity and acceleration) pass, by traversal position: the per-model plan,
@@ -123,8 +121,16 @@ def _forward_pass(
     require_complete(plan, model, what)
     st = state_of(model, state)
     g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
-    a0 = np.zeros(6) if base_acceleration is None else _six(base_acceleration, "base_acceleration")
-    v0 = None if base_velocity is None else _six(base_velocity, "base_velocity")
+    a0 = (
+        np.zeros(6)
+        if base_acceleration is None
+        else fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
+    )
+    v0 = (
+        None
+        if base_velocity is None
+        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+    )
     n = len(plan.order)
 
     T = poses(plan, st.q)
@@ -245,7 +251,8 @@ def inverse_dynamics(
     if external_wrenches:
         for link, w in external_wrenches.items():
             li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
-            f[plan.position[li]] -= _six(w, f"the external wrench on {model.link_names[li]!r}")
+            what = f"the external wrench on {model.link_names[li]!r}"
+            f[plan.position[li]] -= fixed_vector(w, what, size=6, layout="[f; tau]")
 
     # Wrenches in the base frame, summed over subtrees, then back into each link frame.
     Fs = up(plan, np.einsum("kij,kj->ki", Adw, f))

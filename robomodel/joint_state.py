@@ -25,7 +25,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ModelError
+from robomodel.errors import ArgumentError, ModelError
 from robomodel.model import Model
 from robomodel.validation import (
     JointValues,
@@ -156,6 +156,12 @@ def positions_of(model: Model, q: Configuration, *, what: str = "q") -> FloatArr
     if isinstance(q, JointState):
         check_length(q.q, model.n_pos_coords, what, count="n_pos_coords")
         return q.q
+    if q is None:
+        # joint_values reads None as all zero; a configuration must be given (JointState.zeros).
+        raise ArgumentError(
+            f"{what} must be joint positions (a vector, a joint-name mapping or a JointState), "
+            "but got None; use JointState.zeros(model) for the zero configuration"
+        )
     return joint_values(model, q, kind="positions", missing="raise", what=what)
 
 

@@ -128,6 +128,11 @@ def sensor_problems(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> tupl
                 )
                 return (f"{kind} {sensor.name!r}: the model has no link {sensor.link!r}{hint}",)
             return ()
+        case _:
+            raise ArgumentError(
+                "sensor must be a SixAxisForceTorqueSensor, Accelerometer or Gyroscope, but got "
+                f"{sensor!r:.80}"
+            )
 
 
 def check_sensor(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> Sensor:
@@ -292,6 +297,11 @@ def predict_measurement(
             wrong shape.
         UnknownNameError: a link of the sensor is not in the model.
     """
+    if not isinstance(sensor, SixAxisForceTorqueSensor):
+        raise ArgumentError(
+            f"sensor must be a SixAxisForceTorqueSensor, but got {sensor!r:.80}; accelerometers "
+            "and gyroscopes have their own predict_measurement"
+        )
     if not isinstance(traversal, Traversal):
         raise ArgumentError(
             f"traversal must be a Traversal (model.traversal(base)), but got {traversal!r:.80}"

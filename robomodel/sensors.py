@@ -44,6 +44,8 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 
+_TWIST = "[v; w]"
+
 
 def _name(value: str) -> str:
     return check_name(value, "sensor")
@@ -56,10 +58,6 @@ def _pose(value: Transform) -> Transform:
             f"{value!r:.80}"
         )
     return value
-
-
-def _twist(value: npt.ArrayLike, what: str) -> FloatArray:
-    return fixed_vector(value, what, size=6, layout="[linear; angular]")
 
 
 def _num(v: float) -> str:
@@ -343,8 +341,10 @@ class Accelerometer:
         ...     [0, 0, 0, 0, 0, 0], [0, 0, 9.81, 0, 0, 0]).tolist()
         [0.0, 0.0, 9.81]
         """
-        v = _twist(link_velocity, "the link velocity")
-        a = _twist(link_proper_acceleration, "the link proper acceleration")
+        v = fixed_vector(link_velocity, "the link velocity", size=6, layout=_TWIST)
+        a = fixed_vector(
+            link_proper_acceleration, "the link proper acceleration", size=6, layout=_TWIST
+        )
         # In link axes, the sensor origin r moves with v + w x r and accelerates with
         # a + alpha x r + w x (v + w x r); rotate that into sensor axes.
         r, w = self.link_H_sensor.position, v[3:]
@@ -393,7 +393,7 @@ class Gyroscope:
         >>> g.predict_measurement([0, 0, 0, 1, 0, 0]).round(12).tolist()
         [0.0, -1.0, 0.0]
         """
-        w = _twist(link_velocity, "the link velocity")[3:]
+        w = fixed_vector(link_velocity, "the link velocity", size=6, layout=_TWIST)[3:]
         return read_only(self.link_H_sensor.rotation.T @ w)
 
     def describe(self) -> str:

@@ -174,7 +174,8 @@ def _as_numbers(value: object, what: str) -> npt.NDArray[Any]:
             return np.array([float(x) for x in raw.flat]).reshape(raw.shape)
         except OverflowError:
             raise ArgumentError(
-                f"{what} holds an integer too large for a float: {_shown(value)}"
+                f"{what} must hold numbers within the float range, but got an integer too "
+                f"large for a float: {_shown(value)}"
             ) from None
     kind = {"b": "boolean", "c": "complex", "U": "string", "S": "bytes", "O": "non-numeric"}
     raise ArgumentError(
@@ -278,7 +279,10 @@ def real_number(value: object, what: str) -> float:
     try:
         x = float(value)
     except OverflowError:
-        raise ArgumentError(f"{what} is too large for a float: {_shown(value)}") from None
+        raise ArgumentError(
+            f"{what} must be a number within the float range, but got an integer too large "
+            f"for a float: {_shown(value)}"
+        ) from None
     if not math.isfinite(x):
         raise ArgumentError(f"{what} must be finite, but got {x}")
     return x
