@@ -19,7 +19,7 @@ from robomodel.errors import ModelError
 from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Model, memoized
 from robomodel.spatial import skew
-from robomodel.validation import link_index_of
+from robomodel.validation import check_type, link_index_of
 
 __all__ = [
     "DENSE_LIMIT",
@@ -44,10 +44,11 @@ def tree_of(model: Model, base: object = None) -> KinematicTree:
     """Return the plan of ``model`` from ``base`` (a link name or index; ``None``: default base).
 
     Raises:
-        ArgumentError: ``base`` is not a link name or index (``1.0`` and ``True`` are refused).
+        ArgumentError: ``model`` is not a Model, or ``base`` not a link name or index (``1.0``
+            and ``True`` are refused).
         UnknownNameError: no such link.
     """
-    b = link_index_of(model, base)
+    b = link_index_of(check_type(model, Model, "model"), base)
     return memoized(model, ("kinematics-plan", b), lambda: KinematicTree(model, b))
 
 

@@ -31,6 +31,7 @@ from robomodel.validation import (
     JointValues,
     Missing,
     check_length,
+    check_type,
     joint_values,
     real_vector,
 )
@@ -83,6 +84,7 @@ class JointState:
     @classmethod
     def zeros(cls, model: Model) -> JointState:
         """Return the state with every position, velocity and acceleration zero."""
+        check_type(model, Model, "model")
         return cls(np.zeros(model.n_pos_coords), np.zeros(model.n_dofs), np.zeros(model.n_dofs))
 
     @classmethod
@@ -111,6 +113,7 @@ class JointState:
             ArgumentError: a value is not a finite real number.
         """
         where = "JointState.from_names"
+        check_type(model, Model, "model")
         return cls(
             joint_values(model, positions, kind="positions", missing=missing, where=where),
             joint_values(model, velocities, kind="velocities", missing=missing, where=where),
@@ -119,6 +122,7 @@ class JointState:
 
     def check(self, model: Model) -> JointState:
         """Return this state if its sizes fit ``model``; raise :class:`ModelError` otherwise."""
+        check_type(model, Model, "model")
         check_length(self.q, model.n_pos_coords, "q (positions)", count="n_pos_coords")
         check_length(self.dq, model.n_dofs, "dq (velocities)", count="n_dofs")
         check_length(self.ddq, model.n_dofs, "ddq (accelerations)", count="n_dofs")
@@ -153,6 +157,7 @@ def positions_of(model: Model, q: Configuration, *, what: str = "q") -> FloatArr
         ModelError: the wrong size, or a mapping leaves out a moving joint.
         UnknownNameError: a mapping names a joint the model does not have.
     """
+    check_type(model, Model, "model")
     if isinstance(q, JointState):
         check_length(q.q, model.n_pos_coords, what, count="n_pos_coords")
         return q.q

@@ -44,7 +44,7 @@ from robomodel.errors import ArgumentError, ModelError
 from robomodel.joint_state import Configuration, JointState, positions_of
 from robomodel.model import Model
 from robomodel.spatial import SpatialInertia, Transform
-from robomodel.validation import frame_index_of, real_array
+from robomodel.validation import check_type, frame_index_of, real_array
 
 __all__ = [
     "Configuration",
@@ -138,7 +138,7 @@ def relative_transform(
 
     Both frames may be links or additional frames; they must be connected by the model's joints.
     """
-    fa = frame_index_of(model, frame_a, what="frame_a")
+    fa = frame_index_of(check_type(model, Model, "model"), frame_a, what="frame_a")
     fb = frame_index_of(model, frame_b, what="frame_b")
     fk = forward_kinematics(model, q, base=model.frame_link(fa))
     T = fk.base_H_frame(fb)

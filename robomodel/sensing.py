@@ -56,7 +56,14 @@ from robomodel.sensors import (
 )
 from robomodel.spatial import cross, wrench_adjoint
 from robomodel.traversal import Traversal
-from robomodel.validation import STANDARD_GRAVITY, link_index_of, read_only, real_array
+from robomodel.validation import (
+    STANDARD_GRAVITY,
+    check_tolerance,
+    check_type,
+    link_index_of,
+    read_only,
+    real_array,
+)
 
 __all__ = [
     "STANDARD_GRAVITY",
@@ -81,7 +88,11 @@ def sensor_problems(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> tupl
     poses that agree with the joint's rest transform (``first_link_H_sensor @
     inverse(second_link_H_sensor) == first_link_H_second_link`` within ``atol``, which every
     URDF sensor satisfies). An accelerometer or gyroscope needs its link.
+
+    Raises:
+        ArgumentError: ``sensor`` is not a sensor, or ``atol`` not a number ``>= 0``.
     """
+    atol = check_tolerance(atol)
     match sensor:
         case SixAxisForceTorqueSensor():
             kind = f"force/torque sensor {sensor.name!r}"
@@ -233,7 +244,7 @@ def _child(sensor: SixAxisForceTorqueSensor, model: Model, traversal: Traversal)
 
 
 def _plan(model: Model, base: object) -> _Plan:
-    b = link_index_of(model, base)
+    b = link_index_of(check_type(model, Model, "model"), base)
     return memoized(model, ("sensing-plan", b), lambda: _Plan(model, b))
 
 
@@ -302,6 +313,7 @@ def predict_measurement(
             f"sensor must be a SixAxisForceTorqueSensor, but got {sensor!r:.80}; accelerometers "
             "and gyroscopes have their own predict_measurement"
         )
+    check_type(model, Model, "model")
     if not isinstance(traversal, Traversal):
         raise ArgumentError(
             f"traversal must be a Traversal (model.traversal(base)), but got {traversal!r:.80}"

@@ -55,6 +55,8 @@ __all__ = [
     "check_length",
     "check_name",
     "check_name_list",
+    "check_tolerance",
+    "check_type",
     "fixed_vector",
     "frame_index_of",
     "joint_values",
@@ -87,6 +89,18 @@ def _shown(value: object) -> str:
 
 def _where(where: str) -> str:
     return f"{where}: " if where else ""
+
+
+def check_type(value: T, cls: type | tuple[type, ...], what: str) -> T:
+    """Return ``value`` if it is an instance of ``cls``, else raise :class:`ArgumentError`.
+
+    >>> check_type(3, int, "n")
+    3
+    """
+    if isinstance(value, cls):
+        return value
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    raise ArgumentError(f"{what} must be a {names}, but got {_shown(value)}")
 
 
 def check_name(name: object, what: str, *, where: str = "") -> str:
@@ -239,7 +253,7 @@ def real_vector(
 def check_length(vector: FloatArray, size: int, what: str, *, count: str = "") -> None:
     """Raise :class:`ModelError` unless the 1-D ``vector`` has ``size`` entries.
 
-    For vectors already checked by :func:`real_vector` (a :class:`~robomodel.kinematics.JointState`
+    For vectors already checked by :func:`real_vector` (a :class:`~robomodel.joint_state.JointState`
     holds such vectors) when they meet a model: ``count`` names the model's size
     (``"n_pos_coords"``).
     """
@@ -265,6 +279,20 @@ def fixed_vector(value: object, what: str, *, size: int, layout: str = "") -> Fl
     except ArgumentError:
         want = f"a finite {size}-vector" + (f" {layout}" if layout else "")
         raise ArgumentError(f"{what} must be {want}, but got {_shown(value)}") from None
+
+
+def check_tolerance(value: object, what: str = "atol") -> float:
+    """Return ``value`` as a ``float`` if it is a real number ``>= 0`` (``inf`` allowed).
+
+    Raises:
+        ArgumentError: not a real number, NaN, or negative.
+    """
+    if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
+        raise ArgumentError(f"{what} must be a number >= 0, but got {_shown(value)}")
+    x = float(value)
+    if not x >= 0.0:
+        raise ArgumentError(f"{what} must be a number >= 0, but got {x}")
+    return x
 
 
 def real_number(value: object, what: str) -> float:

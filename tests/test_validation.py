@@ -168,6 +168,14 @@ def _sensors() -> st.SearchStrategy[Any]:
     return st.sampled_from(["ft", None, 3, M])
 
 
+def _tolerances() -> st.SearchStrategy[Any]:
+    return st.sampled_from(["1e-9", None, -1.0, math.nan, True, [0.1], 1j])
+
+
+def _not_models() -> st.SearchStrategy[Any]:
+    return st.sampled_from([None, "model.urdf", {}, STATE, [M]])
+
+
 def _a2() -> st.SearchStrategy[Any]:
     return bad_arrays(2)
 
@@ -284,6 +292,24 @@ CALLS: list[tuple[str, str, Callable[[Any], object], Callable[[], st.SearchStrat
         _a6,
     ),
     ("sensor", "sensor_problems", lambda x: sen.sensor_problems(M, x), _sensors),
+    ("atol", "check_sensor atol", lambda x: sen.check_sensor(M, _sensor(FT), atol=x), _tolerances),
+    ("model", "forward_kinematics model", lambda x: kin.forward_kinematics(x, Q), _not_models),
+    ("model", "center_of_mass model", lambda x: kin.center_of_mass(x, Q), _not_models),
+    ("model", "inverse_dynamics model", lambda x: dyn.inverse_dynamics(x, STATE), _not_models),
+    ("model", "sensors model", lambda x: sen.predict_sensor_measurements(x, STATE), _not_models),
+    ("model", "JointState.zeros", lambda x: JointState.zeros(x), _not_models),
+    (
+        "model",
+        "relative_transform model",
+        lambda x: kin.relative_transform(x, Q, 0, 1),
+        _not_models,
+    ),
+    (
+        "model",
+        "predict_measurement model",
+        lambda x: sen.predict_measurement(_sensor(FT), x, M.traversal(), np.zeros((4, 6))),
+        _not_models,
+    ),
     ("link velocity", "gyroscope", lambda x: _sensor("gyro").predict_measurement(x), _a6),
     (
         "proper acceleration",
