@@ -5,13 +5,14 @@ is given) and composes each joint's undirected transform, so the result does not
 the joints happen to be stored (``link1``/``link2``). Poses are ``base_H_link``: the pose of a
 link frame in the base frame.
 
-:class:`JointState` carries ``q``, ``dq`` and ``ddq``; :func:`forward_kinematics_batch` does the
-same as :func:`forward_kinematics` for N configurations at once, vectorised over N.
+:func:`forward_kinematics_batch` does the same as :func:`forward_kinematics` for N
+configurations at once, vectorised over N.
 
-Joint positions ``q`` are a :class:`JointState`, a vector in position-coordinate order, or a
-mapping from joint names naming every moving joint (:func:`robomodel.joint_state.positions_of`);
-``base`` is keyword-only, a link name or index. Per model and base, the joint data the loops
-need is gathered once into arrays (:mod:`robomodel._kinematic_tree`), cached on the model.
+Joint positions ``q`` are a :class:`JointState` (from :mod:`robomodel.joint_state`, re-exported
+here), a vector in position-coordinate order, or a mapping from joint names naming every moving
+joint (:func:`robomodel.joint_state.positions_of`); ``base`` is keyword-only, a link name or
+index. Per model and base, the joint data the loops need is gathered once into arrays
+(:mod:`robomodel._kinematic_tree`), cached on the model.
 
 >>> import math
 >>> import robomodel as rm

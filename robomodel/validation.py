@@ -21,11 +21,14 @@ two forms wherever a function takes them:
 
 Which ``missing`` rule applies is part of each function's meaning, and there are two:
 
-* a *configuration* (the ``q`` of forward kinematics, the centre of mass, and the joint state
-  of dynamics and sensor predictions, including :meth:`robomodel.kinematics.JointState.from_names`
+* a *configuration* (the ``q`` of forward kinematics and the centre of mass, the joint state
+  of dynamics and sensor predictions, and :meth:`robomodel.joint_state.JointState.from_names`
   by default) uses ``missing="raise"``: a joint forgotten in a mapping would silently sit at
   zero and give a plausible but wrong pose, so every moving joint must be named. Build a
-  state with ``JointState.from_names(model, positions=..., missing="zero")`` to mean zeros;
+  state with ``JointState.from_names(model, positions=..., missing="zero")`` to mean zeros.
+  Those functions also take a :class:`~robomodel.joint_state.JointState`, whose vectors were
+  checked when it was built (:func:`robomodel.joint_state.positions_of` and
+  :func:`~robomodel.joint_state.state_of` are this rule);
 * *options that pick out some joints* (the positions at which a transformer locks the joints it
   removes) use ``missing="zero"``: leaving a joint out means its zero position, as in
   iDynTree.
@@ -302,6 +305,8 @@ def real_number(value: object, what: str) -> float:
         ArgumentError: not a real number (a string, ``None``, complex), too large for a float,
             or not finite.
     """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()  # a 0-d array from numpy arithmetic is a number too
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
         raise ArgumentError(f"{what} must be a real number, but got {_shown(value)}")
     try:
@@ -361,7 +366,11 @@ def joint_values(
         width = joint.n_pos_coords if pos else joint.n_dofs
         if width == 0:
             raise ModelError(f"{label}: joint {name!r} is fixed and has no {kind}; leave it out")
-        if isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, str):
+        if (
+            isinstance(value, Sequence | np.ndarray)
+            and not isinstance(value, str)
+            and np.ndim(value)
+        ):
             coords = [real_number(v, f"{label} of joint {name!r}") for v in value]
         else:
             coords = [real_number(value, f"{label} of joint {name!r}")]
