@@ -282,4 +282,11 @@ def total_spatial_inertia(
     I_O = (
         R @ plan.I_O @ R.transpose(0, 2, 1) - SRh @ Sp - Sp @ SRh - m[:, None, None] * (Sp @ Sp)
     ).sum(axis=0)
-    return SpatialInertia(float(m.sum()), (Rh + m[:, None] * p).sum(axis=0), 0.5 * (I_O + I_O.T))
+    h = (Rh + m[:, None] * p).sum(axis=0)
+    if not (np.isfinite(I_O).all() and np.isfinite(h).all()):
+        # Finite but huge prismatic positions (beyond ~1e150) overflow the squared distances.
+        raise ModelError(
+            "the total spatial inertia overflows at these positions; give joint positions of "
+            "a physical size"
+        )
+    return SpatialInertia(float(m.sum()), h, 0.5 * (I_O + I_O.T))

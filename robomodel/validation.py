@@ -170,7 +170,10 @@ def _shape_text(shape: Sequence[int | None]) -> str:
 
 def _as_numbers(value: object, what: str) -> npt.NDArray[Any]:
     """``np.asarray(value)`` holding real numbers, or an :class:`ArgumentError` saying why not."""
-    if isinstance(value, (str, bytes, Mapping)):
+    if isinstance(value, (str, bytes)) or (
+        # Lists and tuples, the common case, skip the slower abstract-class check.
+        not isinstance(value, (list, tuple)) and isinstance(value, Mapping)
+    ):
         raise ArgumentError(
             f"{what} must be an array of real numbers, but got {type(value).__name__} "
             f"{_shown(value)}"
@@ -216,26 +219,41 @@ def real_array(
     caller's own): for inputs that are only read during the call, where a copy of a large
     batch would cost more than the work.
     """
-    raw = _as_numbers(value, what)
-    if raw.ndim != len(shape) or any(
-        s is not None and s != a for s, a in zip(shape, raw.shape, strict=True)
-    ):
+    # Arrays of numbers (what the library itself passes around) skip the generic conversion.
+    is_numeric = type(value) is np.ndarray and value.dtype.kind in "iuf"
+    raw: npt.NDArray[Any] = value if is_numeric else _as_numbers(value, what)  # type: ignore[assignment]
+    if raw.shape != shape and not _fits(shape, raw.shape):
         raise ArgumentError(
             f"{what} must have shape {_shape_text(shape)}, but got shape {raw.shape}"
         )
     arr = np.array(raw, dtype=np.float64, copy=copy or None)
-    _check_finite(arr, what)
+    # Per-call overhead dominates for the small vectors of most calls: a Python pass over a
+    # few floats costs less than a numpy reduction.
+    if not (
+        all(map(math.isfinite, arr.ravel().tolist()))
+        if arr.size <= 64
+        else bool(np.isfinite(arr).all())
+    ):
+        _not_finite(arr, what)
     if copy:
         arr.setflags(write=False)
     return arr
 
 
-def _check_finite(arr: FloatArray, what: str) -> None:
-    finite = np.isfinite(arr)
-    if not finite.all():
-        bad = tuple(int(i) for i in np.argwhere(~finite)[0])
-        at = f"{what}[{', '.join(map(str, bad))}]" if bad else what
-        raise ArgumentError(f"{what} must be finite, but {at} is {arr[bad]}")
+def _fits(want: tuple[int | None, ...], got: tuple[int, ...]) -> bool:
+    if len(want) != len(got):
+        return False
+    # A plain loop: all() over a generator costs a microsecond here, on every call.
+    for s, a in zip(want, got, strict=True):  # noqa: SIM110
+        if s is not None and s != a:
+            return False
+    return True
+
+
+def _not_finite(arr: FloatArray, what: str) -> None:
+    bad = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+    at = f"{what}[{', '.join(map(str, bad))}]" if bad else what
+    raise ArgumentError(f"{what} must be finite, but {at} is {arr[bad]}")
 
 
 def real_vector(
