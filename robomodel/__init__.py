@@ -20,6 +20,7 @@ from robomodel.builders import with_package_dirs as with_package_dirs
 from robomodel.builders import with_visual_shapes as with_visual_shapes
 from robomodel.dynamics import InverseDynamics as InverseDynamics
 from robomodel.dynamics import inverse_dynamics as inverse_dynamics
+from robomodel.dynamics import inverse_dynamics_batch as inverse_dynamics_batch
 from robomodel.errors import DuplicateNameError as DuplicateNameError
 from robomodel.errors import ModelError as ModelError
 from robomodel.errors import RobomodelError as RobomodelError

@@ -31,6 +31,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._batch_dynamics import batch_plan, batch_rnea
 from robomodel._kinematic_tree import (
     KinematicTree,
     down,
@@ -44,9 +45,14 @@ from robomodel.errors import ArgumentError
 from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
 from robomodel.spatial import cross
-from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of
+from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of, real_array
 
-__all__ = ["InverseDynamics", "inverse_dynamics", "link_motion_arrays"]
+__all__ = [
+    "InverseDynamics",
+    "inverse_dynamics",
+    "inverse_dynamics_batch",
+    "link_motion_arrays",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -266,3 +272,98 @@ def inverse_dynamics(
         arr.setflags(write=False)
     velocities, accelerations = _by_link(fp, model)
     return InverseDynamics(model, plan.base, tau, internal, base_wrench, velocities, accelerations)
+
+
+def inverse_dynamics_batch(
+    model: Model,
+    Q: npt.ArrayLike,
+    DQ: npt.ArrayLike,
+    DDQ: npt.ArrayLike,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    base_velocity: npt.ArrayLike | None = None,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> FloatArray:
+    """Return the joint torques of many states at once, ``(N, n_dofs)``, one row per state.
+
+    Row ``i`` equals ``inverse_dynamics(model, JointState(Q[i], DQ[i], DDQ[i]), ...)
+    .joint_torques`` with the same keyword arguments (to rounding); the work is vectorised
+    over the N states (a Python loop over the links, none over the states).
+
+    Args:
+        model: the model; every link must be connected to the base.
+        Q: (N, n_pos_coords) joint positions, one state per row.
+        DQ: (N, n_dofs) joint velocities.
+        DDQ: (N, n_dofs) joint accelerations.
+        gravity: gravity acceleration expressed in the base frame, the same for every state.
+        base: the base link (name or index); the model's default base if ``None``.
+        base_acceleration: ``[a; alpha]`` of the base in the base frame (zero if ``None``), the
+            same for every state.
+        base_velocity: twist ``[v; w]`` of the base in the base frame (zero if ``None``), the
+            same for every state.
+        external_wrenches: wrenches applied on links by the environment, by link name or index,
+            each ``[f; tau]`` in that link's frame: a 6-vector (the same for every state) or an
+            (N, 6) array (one row per state).
+
+    Raises:
+        ArgumentError: an array is not finite real numbers of the right shape, or ``base`` not
+            a link name or index.
+        ModelError: a link is not connected to the base.
+        UnknownNameError: the base, or a link of an external wrench, does not exist.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base")
+    >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
+    >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
+    >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
+    >>> Q = np.array([[0.0], [np.pi / 2]])
+    >>> inverse_dynamics_batch(m, Q, np.zeros((2, 1)), np.zeros((2, 1))).round(6).tolist()
+    [[-9.81], [0.0]]
+    """
+    tree = tree_of(model, base)
+    require_complete(tree, model, "inverse dynamics")
+    Qa = real_array(Q, "Q", shape=(None, model.n_pos_coords), copy=False)
+    N = Qa.shape[0]
+    DQa = real_array(DQ, "DQ", shape=(N, model.n_dofs), copy=False)
+    DDQa = real_array(DDQ, "DDQ", shape=(N, model.n_dofs), copy=False)
+    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    a0 = np.zeros(6)
+    if base_acceleration is not None:
+        a0 += fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
+    # Gravity enters as an upward acceleration of the base, as in inverse_dynamics.
+    a0[:3] -= g
+    v0 = (
+        None
+        if base_velocity is None
+        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+    )
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
+    external: list[tuple[int, FloatArray]] = []
+    for link, w in (external_wrenches or {}).items():
+        li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
+        what = f"the external wrench on {model.link_names[li]!r}"
+        if isinstance(w, np.ndarray) and w.ndim == 2:
+            wr = real_array(w, what, shape=(N, 6), copy=False).T
+        else:
+            wr = fixed_vector(w, what, size=6, layout="[f; tau], or an (N, 6) array")
+        external.append((tree.position[li], wr))
+    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks.
+    tau = batch_rnea(
+        batch_plan(model, tree),
+        np.ascontiguousarray(Qa.T),
+        np.ascontiguousarray(DQa.T),
+        np.ascontiguousarray(DDQa.T),
+        a0,
+        v0,
+        external,
+        model.n_dofs,
+    )
+    out = np.ascontiguousarray(tau.T)
+    out.setflags(write=False)
+    return out
