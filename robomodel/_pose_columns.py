@@ -21,10 +21,10 @@ import numpy.typing as npt
 
 from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Model
-from robomodel.spatial import Transform, skew
+from robomodel.spatial import skew
 from robomodel.traversal import Traversal
 
-__all__ = ["ColumnStep", "batch_step", "frame_pose", "run_step"]
+__all__ = ["ColumnStep", "batch_step", "run_step"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -252,12 +252,3 @@ def run_step(
             _combo(scratch[0], Rp, st.slide, tmp)
             np.multiply(scratch[0], Qt[st.qi], out=scratch[0])
             np.add(pc, scratch[0], out=pc)
-
-
-def frame_pose(Hl: FloatArray, F: Transform, Hf: FloatArray, tmp: FloatArray) -> None:
-    """Write ``base_H_link @ link_H_frame`` into ``Hf`` (rows 0-2; row 3 is already set)."""
-    Rl = (Hl[0, :3], Hl[1, :3], Hl[2, :3])
-    F3 = np.asarray(F.rotation)
-    for m in range(3):
-        _combo(Hf[m, :3], Rl, _terms(F3[:, m]), tmp)
-    _combo(Hf[3, :3], Rl, _terms(np.asarray(F.position)), tmp, base=Hl[3, :3])

@@ -40,7 +40,7 @@ from robomodel._kinematic_tree import (
     skew_stack,
     tree_of,
 )
-from robomodel._pose_columns import frame_pose, run_step
+from robomodel._pose_columns import run_step
 from robomodel.errors import ArgumentError, ModelError
 from robomodel.joint_state import Configuration, JointState, positions_of
 from robomodel.model import Model
@@ -167,7 +167,8 @@ def forward_kinematics_batch(
     Returns:
         A dict from frame name to an (N, 4, 4) array of homogeneous transforms, in the order the
         frames were requested. Each array is a read-only transposed view of a (4, 4, N) buffer
-        (``np.ascontiguousarray`` gives a C-ordered copy); all of them share one allocation.
+        (``np.ascontiguousarray`` gives a C-ordered copy); all of them share one allocation,
+        and a frame fixed to its link at the identity shares the link's buffer.
 
     Raises:
         ArgumentError: ``Q`` is not an (N, n_pos_coords) array of finite real numbers, or
@@ -205,14 +206,21 @@ def forward_kinematics_batch(
     # blocks, and the per-frame results are (4, 4, N) buffers handed out as (N, 4, 4) views.
     Qt = np.ascontiguousarray(Qa.T)
     positions = np.nonzero(needed)[0]
-    extra = [i for i in idx if i >= model.n_links]
+    # Additional frames, grouped by link: a frame fixed to its link at the identity shares the
+    # link's buffer; the others of one link are computed together (see _frame_group).
+    groups: dict[int, list[int]] = {}
+    for i in dict.fromkeys(idx):
+        if i >= model.n_links and not _is_identity(model.frame_transform(i)):
+            groups.setdefault(plan.position[model.frame_link(i)], []).append(i)
+    n_extra = sum(len(g) for g in groups.values())
     # One allocation for every result: with a separate megabyte buffer per frame, the first-touch
     # page faults of the allocator's fresh mappings cost more than the arithmetic.
-    buf = np.empty((len(positions) + len(extra), 4, 4, N))
+    buf = np.empty((len(positions) + n_extra, 4, 4, N))
     # Each buffer holds a transform transposed, [column, row, configuration], so that a column
     # of the rotation (the operand of every step) is one contiguous (3, N) block.
-    buf[:, :3, 3] = 0.0
-    buf[:, 3, 3] = 1.0
+    # Row 3 of the link buffers is constant ([0, 0, 0, 1]); _frame_group writes whole buffers.
+    buf[: len(positions), :3, 3] = 0.0
+    buf[: len(positions), 3, 3] = 1.0
     H: dict[int, FloatArray] = {0: buf[0]}
     buf[0, :, :3] = 0.0
     buf[0, 0, 0] = buf[0, 1, 1] = buf[0, 2, 2] = 1.0
@@ -223,18 +231,55 @@ def forward_kinematics_batch(
         Hc = buf[slot]
         run_step(step, H[step.parent], Hc, Qt, tmp, scratch)
         H[k] = Hc
-    out: dict[str, FloatArray] = {}
+    F: dict[int, FloatArray] = {}
     slot = len(positions)
+    for k, frames_of_link in groups.items():
+        block = buf[slot : slot + len(frames_of_link)]
+        _frame_group(H[k], [model.frame_transform(i) for i in frames_of_link], block)
+        F.update(zip(frames_of_link, block, strict=True))
+        slot += len(frames_of_link)
+    out: dict[str, FloatArray] = {}
     for i in idx:
-        Hk = H[plan.position[model.frame_link(i)]]
-        if i >= model.n_links:
-            frame_pose(Hk, model.frame_transform(i), buf[slot], tmp)
-            Hk = buf[slot]
-            slot += 1
+        Hk = F.get(i)
+        if Hk is None:
+            Hk = H[plan.position[model.frame_link(i)]]
         view = Hk.transpose(2, 1, 0)
         view.flags.writeable = False
         out[model.frame_name(i)] = view
     return out
+
+
+def _is_identity(T: Transform) -> bool:
+    return bool(np.array_equal(T.rotation, np.eye(3)) and not np.any(T.position))
+
+
+# OpenBLAS runs a matrix product on several threads above about 2**18 multiply-adds; on a busy
+# machine that costs far more than it saves, so the products of _frame_group stay below.
+_SERIAL_PRODUCT = 2**18
+
+
+def _frame_group(Hl: FloatArray, frames: list[Transform], out: FloatArray) -> None:
+    """Write ``base_H_link @ link_H_frame`` of several frames of one link into ``out``.
+
+    ``Hl`` is the link's (4, 4, N) buffer and ``out`` (n_frames, 4, 4, N), both [column, row,
+    configuration]. Row ``r`` of column ``m`` of a frame is a fixed combination of row ``r`` of
+    the link's four columns, so each row of all the link's frames is one matrix product
+    ``W (4 n_frames, 4) @ Hl[:, r] (4, N)``; row 3 (``[0, 0, 0, 1]`` for both) comes out right
+    too, so every entry of ``out`` is written once.
+    """
+    nf = len(frames)
+    W = np.zeros((nf, 4, 4))
+    for f, T in enumerate(frames):
+        W[f, :3, :3] = np.asarray(T.rotation).T
+        W[f, 3, :3] = T.position
+    W[:, 3, 3] = 1.0
+    W2 = W.reshape(4 * nf, 4)
+    N = Hl.shape[-1]
+    step = max(64, _SERIAL_PRODUCT // (16 * nf))
+    for r in range(4):
+        dst = out[:, :, r].reshape(4 * nf, N)
+        for a in range(0, N, step):
+            np.matmul(W2, Hl[:, r, a : a + step], out=dst[:, a : a + step])
 
 
 # --------------------------------------------------------------------------- mass distribution

@@ -240,6 +240,28 @@ def test_batched_fk_general_axes_and_empty_batch():
     assert empty["c"].shape == (0, 4, 4)
 
 
+def test_batched_fk_of_many_frames_on_one_link():
+    """Many additional frames on one link (computed together, in chunks of configurations),
+    frames at the identity (sharing their link's buffer), and a frame asked for twice all match
+    the single-configuration FK."""
+    rng = np.random.default_rng(11)
+    m = chain()
+    for k in range(40):
+        T = rm.Transform.from_rpy_xyz(rng.normal(size=3), rng.normal(size=3))
+        m = rm.add_frame(m, "arm" if k % 2 else "hand", f"f{k}", T)
+    m = rm.add_frame(m, "arm", "same", rm.Transform.identity())
+    m = rm.add_frame(m, "base", "offset", rm.Transform.from_translation((0, 0, 2)))
+    Q = rng.uniform(-3, 3, (3000, m.n_pos_coords))
+    names = ["f3", "same", "f3", "offset", *(f"f{k}" for k in range(40)), "arm"]
+    out = forward_kinematics_batch(m, Q, frames=names)
+    assert list(out) == list(dict.fromkeys(names))
+    for n in (0, 1364, 1365, 2999):
+        fk = forward_kinematics(m, Q[n])
+        for name, arr in out.items():
+            np.testing.assert_allclose(arr[n], H(fk.base_H_frame(name)), atol=1e-12)
+    np.testing.assert_array_equal(out["same"], out["arm"])
+
+
 def test_batched_results_are_read_only():
     out = forward_kinematics_batch(chain(), np.zeros((2, 1)))
     with pytest.raises(ValueError):
