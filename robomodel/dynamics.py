@@ -318,9 +318,9 @@ def inverse_dynamics_batch(
     >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
     >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
     >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
-    >>> Q = np.array([[0.0], [np.pi / 2]])
+    >>> Q = np.array([[0.0], [np.pi / 3]])  # gravity torque -m g l cos(q)
     >>> inverse_dynamics_batch(m, Q, np.zeros((2, 1)), np.zeros((2, 1))).round(6).tolist()
-    [[-9.81], [0.0]]
+    [[-9.81], [-4.905]]
     """
     tree = tree_of(model, base)
     require_complete(tree, model, "inverse dynamics")
