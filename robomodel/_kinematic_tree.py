@@ -122,6 +122,31 @@ class KinematicTree:
         self.pri_q = np.array([p[1] for p in pri], dtype=np.intp)
         u_p = np.array([p[2] for p in pri]).reshape(-1, 3)
         self.pri_c = np.einsum("kij,kj->ki", X3[self.pri_pos], u_p)
+        # local_transforms in one pass over all positions: rest @ M(q) = L0 + sin(q) Ls
+        # + cos(q) Lc + q Lq, with (1 - c) A2 split into the constant A2 and -c A2; fixed joints
+        # have zero coefficients (and read coordinate 0, or an empty vector's stand-in).
+        self.qidx: IntArray = np.zeros(n, dtype=np.intp)
+        self.qidx[self.rev_pos] = self.rev_q
+        self.qidx[self.pri_pos] = self.pri_q
+        self.L0 = rest.copy()
+        self.Ls = np.zeros((n, 4, 4))
+        self.Lc = np.zeros((n, 4, 4))
+        self.Lq = np.zeros((n, 4, 4))
+        if len(rev):
+            self.L0[self.rev_pos, :3, :3] += self.rev_A2
+            self.L0[self.rev_pos, :3, 3] -= self.rev_b2
+            self.Ls[self.rev_pos, :3, :3] = self.rev_A1
+            self.Ls[self.rev_pos, :3, 3] = -self.rev_b1
+            self.Lc[self.rev_pos, :3, :3] = -self.rev_A2
+            self.Lc[self.rev_pos, :3, 3] = self.rev_b2
+        if len(pri):
+            self.Lq[self.pri_pos, :3, 3] = self.pri_c
+        # Where each link's pose sits in traversal order (complete plans), so that results by
+        # link index are one gather.
+        self.by_link: IntArray | None = None
+        if self.complete:
+            self.by_link = np.empty(n, dtype=np.intp)
+            self.by_link[self.order] = np.arange(n)
         # Inertias (link frame) in traversal order.
         inert = [model.links[lk].inertia for lk in t.links]
         self.mass = np.array([i.mass for i in inert])
@@ -142,17 +167,15 @@ class KinematicTree:
                     anc[k] += anc[p]
             self.anc = anc
             self.desc = np.ascontiguousarray(anc.T)
-        # (child, parent) pairs in traversal order, and the rounds of pointer jumping of poses.
+        # (child, parent) pairs in traversal order, and the jump targets of each round of pointer
+        # jumping of poses (see poses).
         self.steps = list(zip(range(1, n), self.parent[1:], strict=True))
-        self.jumps: list[tuple[IntArray, IntArray]] = []
+        self.jumps: list[IntArray] = []
         J = np.array(self.parent, dtype=np.intp)
-        while True:
-            sel = np.nonzero(J > 0)[0]
-            if not len(sel):
-                break
-            src = J[sel]
-            self.jumps.append((sel, src))
-            J[sel] = J[src]
+        J[0] = 0
+        while (J > 0).any():
+            self.jumps.append(J.copy())
+            J = J[J]
         self.batch_steps = [batch_step(model, t, k, self.parent[k]) for k in range(1, n)]
 
 
@@ -189,15 +212,13 @@ def require_complete(plan: KinematicTree, model: Model, what: str) -> None:
 
 def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``parent_H_child(q)`` of every traversal position as (n, 4, 4) (identity at 0)."""
-    L = plan.rest.copy()
-    if len(plan.rev_pos):
-        a = q[plan.rev_q]
-        s = np.sin(a)[:, None, None]
-        c1 = (1.0 - np.cos(a))[:, None, None]
-        L[plan.rev_pos, :3, :3] = plan.rev_X3 + s * plan.rev_A1 + c1 * plan.rev_A2
-        L[plan.rev_pos, :3, 3] = plan.rev_Xp - s[:, :, 0] * plan.rev_b1 - c1[:, :, 0] * plan.rev_b2
+    if not len(plan.rev_pos) and not len(plan.pri_pos):
+        return plan.rest.copy()
+    a = q[plan.qidx][:, None, None]
+    L = plan.L0 + np.sin(a) * plan.Ls
+    L += np.cos(a) * plan.Lc
     if len(plan.pri_pos):
-        L[plan.pri_pos, :3, 3] += q[plan.pri_q][:, None] * plan.pri_c
+        L += a * plan.Lq
     return L
 
 
@@ -205,10 +226,11 @@ def poses(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``base_H_link`` of every traversal position as (n, 4, 4)."""
     T = local_transforms(plan, q)
     # Pointer jumping: T[k] holds J[k]_H_k for a jump target J[k], first the parent; each round
-    # composes every unfinished link with its target's transform and doubles the jump, so a tree
-    # of depth d needs ceil(log2 d) batched products instead of one small product per link.
-    for sel, src in plan.jumps:
-        T[sel] = T[src] @ T[sel]
+    # composes every link with its target's transform and doubles the jump, so a tree of depth d
+    # needs ceil(log2 d) batched products instead of one small product per link. Finished links
+    # jump to the base, whose pose is the identity, so every round is one product of all links.
+    for J in plan.jumps:
+        T = T[J] @ T
     return T
 
 

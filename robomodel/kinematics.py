@@ -126,8 +126,11 @@ def forward_kinematics(
     """
     plan = tree_of(model, base)
     T = poses(plan, positions_of(model, q))
-    out = np.empty_like(T) if plan.complete else np.full((model.n_links, 4, 4), np.nan)
-    out[plan.order] = T
+    if plan.by_link is not None:
+        out = T[plan.by_link]
+    else:
+        out = np.full((model.n_links, 4, 4), np.nan)
+        out[plan.order] = T
     out.setflags(write=False)
     return ForwardKinematics(model, plan.base, out)
 
