@@ -47,6 +47,7 @@ from robomodel.model import Link as Link
 from robomodel.model import Model as Model
 from robomodel.model import Neighbor as Neighbor
 from robomodel.model import check_model as check_model
+from robomodel.sensing import predict_ft_measurement as predict_ft_measurement
 from robomodel.sensing import predict_sensor_measurements as predict_sensor_measurements
 from robomodel.sensors import Accelerometer as Accelerometer
 from robomodel.sensors import Gyroscope as Gyroscope

@@ -10,7 +10,9 @@ The pieces, from the bottom up:
 * :meth:`robomodel.sensors.Accelerometer.predict_measurement` and
   :meth:`robomodel.sensors.Gyroscope.predict_measurement` from the parent link's motion;
 * :func:`predict_sensor_measurements`: every sensor of a model at once, by name (iDynTree's
-  ``predictSensorsMeasurements``, the base at rest or moving with a body-fixed twist).
+  ``predictSensorsMeasurements``, the base at rest or moving with a body-fixed twist);
+* :func:`predict_ft_measurement`: one force/torque sensor of a model, by name, in one call
+  (the dynamics pass and the traversal that :func:`predict_measurement` needs are done inside).
 
 ``STANDARD_GRAVITY`` is :data:`robomodel.validation.STANDARD_GRAVITY`, the one default gravity
 of every kinematics, dynamics and sensing function, re-exported here where it has always been.
@@ -70,6 +72,7 @@ __all__ = [
     "LinkMotion",
     "check_sensor",
     "link_motion",
+    "predict_ft_measurement",
     "predict_measurement",
     "predict_sensor_measurements",
     "sensor_problems",
@@ -227,6 +230,7 @@ class _Plan:
                 sign = 1.0 if s.applied_wrench_link == cname else -1.0
                 X = sign * wrench_adjoint(s.link_H_sensor(cname).inverse())
                 self.ft.append((s.name, ci, X))
+        self.ft_by_name = {name: (ci, X) for name, ci, X in self.ft}
 
 
 def _child(sensor: SixAxisForceTorqueSensor, model: Model, traversal: Traversal) -> int:
@@ -328,6 +332,57 @@ def predict_measurement(
     child_name = model.link_names[child]
     sign = 1.0 if sensor.applied_wrench_link == child_name else -1.0
     return read_only(move_wrench(sensor.link_H_sensor(child_name).inverse(), W[child], sign))
+
+
+def predict_ft_measurement(
+    model: Model,
+    sensor: str,
+    state: Configuration,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    base_velocity: npt.ArrayLike | None = None,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> FloatArray:
+    """Return what the force/torque sensor named ``sensor`` reads, ``[f; tau]`` in its frame.
+
+    The one-call form of :func:`predict_measurement`: the inverse dynamics with ``base`` and
+    the traversal from it are computed here. The arguments mean what they mean for
+    :func:`predict_sensor_measurements`, whose entry for ``sensor`` this equals; to read several
+    sensors of one state, that function shares one dynamics pass among them.
+
+    Raises:
+        ArgumentError: ``sensor`` is not a name, or names an accelerometer or gyroscope; a
+            value is not real numbers of the right form.
+        UnknownNameError: the model has no sensor ``sensor``, or a link named by ``base`` or
+            ``external_wrenches`` does not exist.
+        ModelError: a size does not match the model, a link is not connected to the base, or a
+            sensor does not fit the model.
+    """
+    if not isinstance(sensor, str):
+        raise ArgumentError(
+            f"sensor must be the name of a force/torque sensor, but got {sensor!r:.80}"
+        )
+    found = check_type(model, Model, "model").sensor(sensor)
+    if not isinstance(found, SixAxisForceTorqueSensor):
+        kind = "an accelerometer" if isinstance(found, Accelerometer) else "a gyroscope"
+        raise ArgumentError(
+            f"sensor {sensor!r} is {kind}; predict_ft_measurement reads force/torque sensors "
+            "(use predict_sensor_measurements for every sensor)"
+        )
+    plan = _plan(model, base)
+    child, X = plan.ft_by_name[sensor]
+    dyn = inverse_dynamics(
+        model,
+        state,
+        base=plan.traversal.base,
+        base_acceleration=base_acceleration,
+        base_velocity=base_velocity,
+        gravity=gravity,
+        external_wrenches=external_wrenches,
+    )
+    return read_only(X @ dyn.internal_wrenches[child])
 
 
 # --------------------------------------------------------------------------- every sensor
