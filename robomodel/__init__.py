@@ -27,6 +27,7 @@ from robomodel.errors import RobomodelError as RobomodelError
 from robomodel.errors import RobomodelWarning as RobomodelWarning
 from robomodel.errors import TopologyError as TopologyError
 from robomodel.errors import UnknownNameError as UnknownNameError
+from robomodel.joint_state import joint_vector_permutation as joint_vector_permutation
 from robomodel.joints import FixedJoint as FixedJoint
 from robomodel.joints import Joint as Joint
 from robomodel.joints import JointDynamics as JointDynamics

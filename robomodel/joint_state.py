@@ -31,13 +31,20 @@ from robomodel.model import Model
 from robomodel.validation import (
     JointValues,
     Missing,
+    check_choice,
     check_length,
     check_type,
     joint_values,
     real_vector,
 )
 
-__all__ = ["Configuration", "JointState", "positions_of", "state_of"]
+__all__ = [
+    "Configuration",
+    "JointState",
+    "joint_vector_permutation",
+    "positions_of",
+    "state_of",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -129,6 +136,32 @@ class JointState:
         check_length(self.ddq, model.n_dofs, "ddq (accelerations)", count="n_dofs")
         return self
 
+    def permute(self, model_from: Model, model_to: Model) -> JointState:
+        """Return this state of ``model_from`` in the coordinate order of ``model_to``.
+
+        Values move by joint name (:func:`joint_vector_permutation`): use it to carry a state
+        between two models of one robot whose joints are numbered differently, such as a URDF
+        loaded by robomodel and the same file loaded by iDynTree.
+
+        Raises:
+            ModelError: the state does not fit ``model_from``, or the two models do not have
+                the same moving joints.
+
+        >>> import robomodel as rm
+        >>> m = rm.add_link(rm.Model(), "a")
+        >>> for i, name in enumerate(["j1", "j2"]):
+        ...     j = rm.RevoluteJoint(link1="a", link2=f"b{i}", axis_in_link1=rm.Axis((0, 0, 1)))
+        ...     m = rm.add_joint_and_link(m, "a", name, j, f"b{i}", rm.Link())
+        >>> from robomodel.transformers import reorder_joints
+        >>> other, _ = reorder_joints(m, ["j2", "j1"])
+        >>> JointState([1.0, 2.0], [3.0, 4.0], [5.0, 6.0]).permute(m, other).q.tolist()
+        [2.0, 1.0]
+        """
+        self.check(model_from)
+        pos = joint_vector_permutation(model_from, model_to, kind="positions")
+        dof = joint_vector_permutation(model_from, model_to, kind="velocities")
+        return JointState(self.q[pos], self.dq[dof], self.ddq[dof])
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JointState):
             return NotImplemented
@@ -200,3 +233,63 @@ def state_of(model: Model, state: Configuration, *, what: str = "state") -> Join
     q = positions_of(model, state, what=f"{what} (positions)")
     zero = np.zeros(model.n_dofs)
     return JointState(q, zero, zero)
+
+
+def joint_vector_permutation(
+    model_from: Model, model_to: Model, *, kind: str = "positions"
+) -> npt.NDArray[np.intp]:
+    """Return the index array ``p`` with ``v_to = v_from[p]``, matching joints by name.
+
+    ``v_from`` is a vector of joint values of ``model_from`` in its coordinate order
+    (``kind="positions"``: ``pos_coord_offset``, size ``n_pos_coords``; ``"velocities"`` or
+    ``"accelerations"``: ``dof_offset``, size ``n_dofs``); ``v_from[p]`` is the same values in
+    ``model_to``'s order. Fixed joints carry no values and are not compared. The values are
+    moved, not converted: a joint of the same name is taken to have the same axis and zero.
+
+    Raises:
+        ArgumentError: a model is not a Model, or ``kind`` is not one of the three kinds.
+        ModelError: the two models do not have the same moving joints with the same numbers
+            of coordinates (the message names the differences).
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "a")
+    >>> for i, name in enumerate(["j1", "j2", "j3"]):
+    ...     j = rm.RevoluteJoint(link1="a", link2=f"b{i}", axis_in_link1=rm.Axis((0, 0, 1)))
+    ...     m = rm.add_joint_and_link(m, "a", name, j, f"b{i}", rm.Link())
+    >>> from robomodel.transformers import reorder_joints
+    >>> other, _ = reorder_joints(m, ["j3", "j1", "j2"])
+    >>> joint_vector_permutation(m, other).tolist()
+    [2, 0, 1]
+    """
+    check_type(model_from, Model, "model_from")
+    check_type(model_to, Model, "model_to")
+    check_choice(kind, ("positions", "velocities", "accelerations"), "kind")
+    pos = kind == "positions"
+
+    def coords(m: Model) -> dict[str, tuple[int, int]]:
+        out: dict[str, tuple[int, int]] = {}
+        for name, j in zip(m.joint_names, m.joints, strict=True):
+            width = j.n_pos_coords if pos else j.n_dofs
+            if width:
+                out[name] = (j.pos_coord_offset if pos else j.dof_offset, width)
+        return out
+
+    a, b = coords(model_from), coords(model_to)
+    if a.keys() != b.keys() or any(a[k][1] != b[k][1] for k in a):
+        only_from = sorted(a.keys() - b.keys())
+        only_to = sorted(b.keys() - a.keys())
+        widths = sorted(k for k in a.keys() & b.keys() if a[k][1] != b[k][1])
+        parts = [
+            f"only model_from moves {only_from}" if only_from else "",
+            f"only model_to moves {only_to}" if only_to else "",
+            f"{widths} have different numbers of coordinates" if widths else "",
+        ]
+        raise ModelError(
+            "joint values can move between two models only when both have the same moving "
+            f"joints: {'; '.join(p for p in parts if p)}"
+        )
+    perm = np.empty(sum(w for _, w in b.values()), dtype=np.intp)
+    for name, (start, width) in b.items():
+        src = a[name][0]
+        perm[start : start + width] = np.arange(src, src + width)
+    return perm
