@@ -37,7 +37,6 @@ from robomodel._kinematic_tree import (
     down,
     poses,
     require_complete,
-    skew_stack,
     tree_of,
     up,
 )
@@ -104,11 +103,11 @@ class InverseDynamics:
 @attrs.frozen(eq=False)
 class _Forward:
     # The forward (velocity and acceleration) pass, by traversal position: the per-model plan,
-    # twist and wrench adjoints of base_H_link, motion subspaces in base coordinates (and the
+    # rotations and positions of base_H_link, motion subspaces in base coordinates (and the
     # positions that have one), and body twists / proper accelerations stacked as va[:, 0|1].
     plan: KinematicTree
-    Ad: FloatArray
-    Adw: FloatArray
+    R: FloatArray
+    p: FloatArray
     Sb: FloatArray
     Sd: npt.NDArray[np.intp]
     va: FloatArray
@@ -141,17 +140,14 @@ def _forward_pass(
 
     T = poses(plan, st.q)
     R = T[:, :3, :3]
-    # Twist adjoint of base_H_link, Ad = [[R, S(p) R], [0, R]], and its wrench counterpart
-    # Adw = Ad^-T = [[R, 0], [S(p) R, R]]; Ad^-1 = Adw^T and Adw^-1 = Ad^T.
-    SpR = skew_stack(T[:, :3, 3]) @ R
-    Ad = np.zeros((n, 6, 6))
-    Ad[:, :3, :3] = R
-    Ad[:, 3:, 3:] = R
-    Adw = Ad.copy()
-    Ad[:, :3, 3:] = SpR
-    Adw[:, 3:, :3] = SpR
+    p = T[:, :3, 3]
+    # Every transform below is one stacked product with R (rows: x @ R^T = (R x)^T) and one
+    # cross product with p; no 6x6 adjoint is built. A twist [v; w] at the link origin is
+    # [R v + p x R w; R w] at the base origin, in base axes.
+    RS = plan.S.reshape(n, 2, 3) @ R.transpose(0, 2, 1)  # rows R s_v, R s_w
+    Sb = RS.reshape(n, 6)
+    Sb[:, :3] += cross(p, RS[:, 1])
     Sd = plan.dof_pos
-    Sb = np.einsum("kij,kj->ki", Ad, plan.S)  # motion subspaces in base coordinates
     dq = np.zeros(n)
     ddq = np.zeros(n)
     dq[Sd] = st.dq[plan.dof_idx]
@@ -167,16 +163,20 @@ def _forward_pass(
         # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
         # and the bias terms below see the total twist.
         V += v0
-    c = cross(np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]]))
+    Vr, svr = V.reshape(n, 2, 3), sv.reshape(n, 2, 3)
+    c = cross(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
     acc = Sb * ddq[:, None]
-    acc[:, :3] += c[0] + c[1]
-    acc[:, 3:] += c[2]
+    acc[:, :3] += c[:, 0] + c[:, 1]
+    acc[:, 3:] += c[:, 2]
     A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
-    va = np.einsum("kji,kmj->kmi", Adw, np.stack([V, A], axis=1))  # body frame: Ad^-1 = Adw^T
-    return _Forward(plan, Ad, Adw, Sb, Sd, va)
+    # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
+    X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
+    X[:, :, 0] -= cross(p[:, None], X[:, :, 1])
+    va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
+    return _Forward(plan, R, p, Sb, Sd, va)
 
 
 def link_motion_arrays(
@@ -241,14 +241,14 @@ def inverse_dynamics(
     fp = _forward_pass(
         model, state, base, base_acceleration, gravity, "inverse dynamics", base_velocity
     )
-    plan, Ad, Adw, Sb, Sd, va = fp.plan, fp.Ad, fp.Adw, fp.Sb, fp.Sd, fp.va
-    v = va[:, 0]
-    Iva = np.einsum("kij,kmj->kmi", plan.I6, va)
-    Iv = Iva[:, 0]
+    plan, R, p, Sb, Sd, va = fp.plan, fp.R, fp.p, fp.Sb, fp.Sd, fp.va
+    n = len(plan.order)
+    Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
+    v, h = va[:, 0].reshape(n, 2, 3), Iva[:, 0].reshape(n, 2, 3)
     f = Iva[:, 1]
-    c = cross(np.stack([v[:, 3:], v[:, :3], v[:, 3:]]), np.stack([Iv[:, :3], Iv[:, :3], Iv[:, 3:]]))
-    f[:, :3] += c[0]
-    f[:, 3:] += c[1] + c[2]
+    c = cross(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
+    f[:, :3] += c[:, 0]
+    f[:, 3:] += c[:, 1] + c[:, 2]
     if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
         raise ArgumentError(
             "external_wrenches must be a mapping from link names or indices to wrenches "
@@ -260,12 +260,21 @@ def inverse_dynamics(
             what = f"the external wrench on {model.link_names[li]!r}"
             f[plan.position[li]] -= fixed_vector(w, what, size=6, layout="[f; tau]")
 
-    # Wrenches in the base frame, summed over subtrees, then back into each link frame.
-    Fs = up(plan, np.einsum("kij,kj->ki", Adw, f))
+    # Wrenches in the base frame ([f; tau] -> [R f; p x R f + R tau]), summed over subtrees,
+    # then back into each link frame ([F; T] -> [R^T F; R^T (T - p x F)]).
+    Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
+    Fb[:, 3:] += cross(p, Fb[:, :3])
+    Fs = up(plan, Fb)
     tau = np.zeros(model.n_dofs)
-    tau[plan.dof_idx] = np.einsum("ki,ki->k", Sb[Sd], Fs[Sd])
-    internal = np.empty((model.n_links, 6))
-    internal[plan.order] = np.einsum("kji,kj->ki", Ad, Fs)  # Adw^-1 = Ad^T
+    tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
+    back = Fs.reshape(n, 2, 3).copy()
+    back[:, 1] -= cross(p, back[:, 0])
+    local = (back @ R).reshape(n, 6)
+    if plan.by_link is not None:
+        internal = local[plan.by_link]
+    else:
+        internal = np.empty((model.n_links, 6))
+        internal[plan.order] = local
     internal[plan.base] = 0.0
     base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):
