@@ -13,6 +13,9 @@ with every quantity expressed in the base frame, both are one product with the t
 operations instead of a Python loop over links. Models with more than a few hundred links, where
 that matrix would be large, use the equivalent loops.
 
+:func:`inverse_dynamics_batch` gives the joint torques of many states at once, vectorised over
+the states (:mod:`robomodel._batch_dynamics`).
+
 >>> import robomodel as rm
 >>> m = rm.add_link(rm.Model(), "base")
 >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
