@@ -20,12 +20,14 @@ from robomodel.builders import with_package_dirs as with_package_dirs
 from robomodel.builders import with_visual_shapes as with_visual_shapes
 from robomodel.dynamics import InverseDynamics as InverseDynamics
 from robomodel.dynamics import inverse_dynamics as inverse_dynamics
+from robomodel.dynamics import inverse_dynamics_batch as inverse_dynamics_batch
 from robomodel.errors import DuplicateNameError as DuplicateNameError
 from robomodel.errors import ModelError as ModelError
 from robomodel.errors import RobomodelError as RobomodelError
 from robomodel.errors import RobomodelWarning as RobomodelWarning
 from robomodel.errors import TopologyError as TopologyError
 from robomodel.errors import UnknownNameError as UnknownNameError
+from robomodel.joint_state import joint_vector_permutation as joint_vector_permutation
 from robomodel.joints import FixedJoint as FixedJoint
 from robomodel.joints import Joint as Joint
 from robomodel.joints import JointDynamics as JointDynamics
@@ -46,6 +48,7 @@ from robomodel.model import Link as Link
 from robomodel.model import Model as Model
 from robomodel.model import Neighbor as Neighbor
 from robomodel.model import check_model as check_model
+from robomodel.sensing import predict_ft_measurement as predict_ft_measurement
 from robomodel.sensing import predict_sensor_measurements as predict_sensor_measurements
 from robomodel.sensors import Accelerometer as Accelerometer
 from robomodel.sensors import Gyroscope as Gyroscope

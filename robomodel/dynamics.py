@@ -13,12 +13,15 @@ with every quantity expressed in the base frame, both are one product with the t
 operations instead of a Python loop over links. Models with more than a few hundred links, where
 that matrix would be large, use the equivalent loops.
 
+:func:`inverse_dynamics_batch` gives the joint torques of many states at once, vectorised over
+the states (:mod:`robomodel._batch_dynamics`).
+
 >>> import robomodel as rm
 >>> m = rm.add_link(rm.Model(), "base")
 >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
 >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
 >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
->>> r = inverse_dynamics(m, JointState.zeros(m))
+>>> r = inverse_dynamics(m, rm.JointState.zeros(m))
 >>> r.joint_torques.round(6).tolist()  # 2 kg at 0.5 m held against gravity about +y
 [-9.81]
 """
@@ -26,29 +29,36 @@ that matrix would be large, use the equivalent loops.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ModelError
-from robomodel.kinematics import (
-    FloatArray,
-    JointState,
-    _down,
-    _link_index,
-    _plan,
-    _poses,
-    _require_complete,
-    _skew_stack,
-    _up,
+from robomodel._batch_dynamics import batch_plan, batch_rnea
+from robomodel._kinematic_tree import (
+    KinematicTree,
+    down,
+    poses,
+    require_complete,
+    tree_of,
+    up,
 )
+from robomodel.errors import ArgumentError
+from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
+from robomodel.spatial import cross
+from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of, real_array
 
-__all__ = ["InverseDynamics", "inverse_dynamics", "link_motion_arrays"]
+__all__ = [
+    "InverseDynamics",
+    "inverse_dynamics",
+    "inverse_dynamics_batch",
+    "link_motion_arrays",
+]
 
-_STANDARD_GRAVITY = (0.0, 0.0, -9.81)
+FloatArray = npt.NDArray[np.float64]
+
+_TWIST = "[linear; angular]"
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -82,7 +92,8 @@ class InverseDynamics:
 
     def internal_wrench(self, link: str | int) -> FloatArray:
         """Return the internal wrench of one link (by name or index)."""
-        w: FloatArray = self.internal_wrenches[_link_index(self.model, link)]
+        i = link_index_of(self.model, link, what="link", allow_none=False)
+        w: FloatArray = self.internal_wrenches[i]
         return w
 
     def __repr__(self) -> str:
@@ -92,109 +103,92 @@ class InverseDynamics:
         )
 
 
-def _six(v: npt.ArrayLike, what: str) -> FloatArray:
-    arr = np.asarray(v, dtype=np.float64)
-    if arr.shape != (6,) or not np.all(np.isfinite(arr)):
-        raise ModelError(f"{what} must be a finite 6-vector [linear; angular], got {arr.tolist()}")
-    return arr
-
-
-def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # Cross products over the last axis. np.cross costs several times more on small inputs, and
-    # callers stack several products into one call because the per-call overhead dominates.
-    a0, a1, a2 = a.reshape(-1, 3).T
-    b0, b1, b2 = b.reshape(-1, 3).T
-    c0 = a1 * b2
-    c0 -= a2 * b1
-    c1 = a2 * b0
-    c1 -= a0 * b2
-    c2 = a0 * b1
-    c2 -= a1 * b0
-    out: FloatArray = np.stack((c0, c1, c2), axis=-1).reshape(a.shape)
-    return out
-
-
 @attrs.frozen(eq=False)
 class _Forward:
     # The forward (velocity and acceleration) pass, by traversal position: the per-model plan,
-    # twist and wrench adjoints of base_H_link, motion subspaces in base coordinates (and the
+    # rotations and positions of base_H_link, motion subspaces in base coordinates (and the
     # positions that have one), and body twists / proper accelerations stacked as va[:, 0|1].
-    plan: Any
-    Ad: FloatArray
-    Adw: FloatArray
+    plan: KinematicTree
+    R: FloatArray
+    p: FloatArray
     Sb: FloatArray
-    Sd: Any
+    Sd: npt.NDArray[np.intp]
     va: FloatArray
 
 
 def _forward_pass(
     model: Model,
-    state: JointState,
+    state: Configuration,
     base: str | int | None,
     base_acceleration: npt.ArrayLike | None,
     gravity: npt.ArrayLike,
     what: str,
     base_velocity: npt.ArrayLike | None = None,
 ) -> _Forward:
-    plan = _plan(model, base)
-    _require_complete(plan, model, what)
-    state.check(model)
-    g = np.asarray(gravity, dtype=np.float64)
-    if g.shape != (3,) or not np.all(np.isfinite(g)):
-        raise ModelError(f"gravity must be a finite 3-vector, got {g.tolist()}")
-    a0 = np.zeros(6) if base_acceleration is None else _six(base_acceleration, "base_acceleration")
-    v0 = None if base_velocity is None else _six(base_velocity, "base_velocity")
+    plan = tree_of(model, base)
+    require_complete(plan, model, what)
+    st = state_of(model, state)
+    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    a0 = (
+        np.zeros(6)
+        if base_acceleration is None
+        else fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
+    )
+    v0 = (
+        None
+        if base_velocity is None
+        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+    )
     n = len(plan.order)
 
-    T = _poses(plan, state.q)
+    T = poses(plan, st.q)
     R = T[:, :3, :3]
-    # Twist adjoint of base_H_link, Ad = [[R, S(p) R], [0, R]], and its wrench counterpart
-    # Adw = Ad^-T = [[R, 0], [S(p) R, R]]; Ad^-1 = Adw^T and Adw^-1 = Ad^T.
-    SpR = _skew_stack(T[:, :3, 3]) @ R
-    Ad = np.zeros((n, 6, 6))
-    Ad[:, :3, :3] = R
-    Ad[:, 3:, 3:] = R
-    Adw = Ad.copy()
-    Ad[:, :3, 3:] = SpR
-    Adw[:, 3:, :3] = SpR
+    p = T[:, :3, 3]
+    # Every transform below is one stacked product with R (rows: x @ R^T = (R x)^T) and one
+    # cross product with p; no 6x6 adjoint is built. A twist [v; w] at the link origin is
+    # [R v + p x R w; R w] at the base origin, in base axes.
+    RS = plan.S.reshape(n, 2, 3) @ R.transpose(0, 2, 1)  # rows R s_v, R s_w
+    Sb = RS.reshape(n, 6)
+    Sb[:, :3] += cross(p, RS[:, 1])
     Sd = plan.dof_pos
-    Sb = np.einsum("kij,kj->ki", Ad, plan.S)  # motion subspaces in base coordinates
     dq = np.zeros(n)
     ddq = np.zeros(n)
-    dq[Sd] = state.dq[plan.dof_idx]
-    ddq[Sd] = state.ddq[plan.dof_idx]
+    dq[Sd] = st.dq[plan.dof_idx]
+    ddq[Sd] = st.ddq[plan.dof_idx]
 
     # Spatial velocities and accelerations (base frame): sums over ancestors. The bias term is
     # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
     sv = Sb * dq[:, None]
-    V = _down(plan, sv)
+    V = down(plan, sv)
     if v0 is not None:
         # The base frame, frozen at this instant, is the inertial frame of the sums: the base's
         # body twist is its spatial twist there, and d/dt of the body twist its spatial
         # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
         # and the bias terms below see the total twist.
         V += v0
-    c = _cross(
-        np.stack([V[:, 3:], V[:, :3], V[:, 3:]]), np.stack([sv[:, :3], sv[:, 3:], sv[:, 3:]])
-    )
+    Vr, svr = V.reshape(n, 2, 3), sv.reshape(n, 2, 3)
+    c = cross(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
     acc = Sb * ddq[:, None]
-    acc[:, :3] += c[0] + c[1]
-    acc[:, 3:] += c[2]
-    A = _down(plan, acc)
+    acc[:, :3] += c[:, 0] + c[:, 1]
+    acc[:, 3:] += c[:, 2]
+    A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
-    va = np.einsum("kji,kmj->kmi", Adw, np.stack([V, A], axis=1))  # body frame: Ad^-1 = Adw^T
-    return _Forward(plan, Ad, Adw, Sb, Sd, va)
+    # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
+    X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
+    X[:, :, 0] -= cross(p[:, None], X[:, :, 1])
+    va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
+    return _Forward(plan, R, p, Sb, Sd, va)
 
 
 def link_motion_arrays(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
-    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base_velocity: npt.ArrayLike | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Return every link's twist and proper acceleration, ``(n_links, 6)`` each, by link index.
@@ -217,11 +211,11 @@ def _by_link(fp: _Forward, model: Model) -> tuple[FloatArray, FloatArray]:
 
 def inverse_dynamics(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     base: str | int | None = None,
     base_acceleration: npt.ArrayLike | None = None,
-    gravity: npt.ArrayLike = _STANDARD_GRAVITY,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
     external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
     base_velocity: npt.ArrayLike | None = None,
 ) -> InverseDynamics:
@@ -229,7 +223,9 @@ def inverse_dynamics(
 
     Args:
         model: the model; every link must be connected to the base.
-        state: joint positions, velocities and accelerations.
+        state: joint positions, velocities and accelerations (a :class:`JointState`); joint
+            positions alone (a vector, or a mapping naming every moving joint) mean the model
+            at rest there (zero velocities and accelerations: the gravity torques).
         base: the base link (name or index); the model's default base if ``None``.
         base_acceleration: acceleration ``[a; alpha]`` of the base in the base frame: the time
             derivative of ``base_velocity`` (zero if ``None``).
@@ -240,36 +236,146 @@ def inverse_dynamics(
             or index, each ``[f; tau]`` in that link's frame (moments about its origin).
 
     Raises:
+        ArgumentError: a value is not real numbers of the right form, or ``base`` not a link
+            name or index.
         ModelError: a size does not match the model, or a link is not connected to the base.
-        UnknownNameError: an external wrench names an unknown link.
+        UnknownNameError: the base, or a link of an external wrench, does not exist.
     """
     fp = _forward_pass(
         model, state, base, base_acceleration, gravity, "inverse dynamics", base_velocity
     )
-    plan, Ad, Adw, Sb, Sd, va = fp.plan, fp.Ad, fp.Adw, fp.Sb, fp.Sd, fp.va
-    v = va[:, 0]
-    Iva = np.einsum("kij,kmj->kmi", plan.I6, va)
-    Iv = Iva[:, 0]
+    plan, R, p, Sb, Sd, va = fp.plan, fp.R, fp.p, fp.Sb, fp.Sd, fp.va
+    n = len(plan.order)
+    Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
+    v, h = va[:, 0].reshape(n, 2, 3), Iva[:, 0].reshape(n, 2, 3)
     f = Iva[:, 1]
-    c = _cross(
-        np.stack([v[:, 3:], v[:, :3], v[:, 3:]]), np.stack([Iv[:, :3], Iv[:, :3], Iv[:, 3:]])
-    )
-    f[:, :3] += c[0]
-    f[:, 3:] += c[1] + c[2]
+    c = cross(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
+    f[:, :3] += c[:, 0]
+    f[:, 3:] += c[:, 1] + c[:, 2]
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
     if external_wrenches:
         for link, w in external_wrenches.items():
-            li = _link_index(model, link)
-            f[plan.position[li]] -= _six(w, f"the external wrench on {model.link_names[li]!r}")
+            li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
+            what = f"the external wrench on {model.link_names[li]!r}"
+            f[plan.position[li]] -= fixed_vector(w, what, size=6, layout="[f; tau]")
 
-    # Wrenches in the base frame, summed over subtrees, then back into each link frame.
-    Fs = _up(plan, np.einsum("kij,kj->ki", Adw, f))
+    # Wrenches in the base frame ([f; tau] -> [R f; p x R f + R tau]), summed over subtrees,
+    # then back into each link frame ([F; T] -> [R^T F; R^T (T - p x F)]).
+    Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
+    Fb[:, 3:] += cross(p, Fb[:, :3])
+    Fs = up(plan, Fb)
     tau = np.zeros(model.n_dofs)
-    tau[plan.dof_idx] = np.einsum("ki,ki->k", Sb[Sd], Fs[Sd])
-    internal = np.empty((model.n_links, 6))
-    internal[plan.order] = np.einsum("kji,kj->ki", Ad, Fs)  # Adw^-1 = Ad^T
+    tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
+    back = Fs.reshape(n, 2, 3).copy()
+    back[:, 1] -= cross(p, back[:, 0])
+    local = (back @ R).reshape(n, 6)
+    if plan.by_link is not None:
+        internal = local[plan.by_link]
+    else:
+        internal = np.empty((model.n_links, 6))
+        internal[plan.order] = local
     internal[plan.base] = 0.0
     base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):
         arr.setflags(write=False)
     velocities, accelerations = _by_link(fp, model)
     return InverseDynamics(model, plan.base, tau, internal, base_wrench, velocities, accelerations)
+
+
+def inverse_dynamics_batch(
+    model: Model,
+    Q: npt.ArrayLike,
+    DQ: npt.ArrayLike,
+    DDQ: npt.ArrayLike,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    base_velocity: npt.ArrayLike | None = None,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> FloatArray:
+    """Return the joint torques of many states at once, ``(N, n_dofs)``, one row per state.
+
+    Row ``i`` equals ``inverse_dynamics(model, JointState(Q[i], DQ[i], DDQ[i]), ...)
+    .joint_torques`` with the same keyword arguments (to rounding); the work is vectorised
+    over the N states (a Python loop over the links, none over the states).
+
+    Args:
+        model: the model; every link must be connected to the base.
+        Q: (N, n_pos_coords) joint positions, one state per row.
+        DQ: (N, n_dofs) joint velocities.
+        DDQ: (N, n_dofs) joint accelerations.
+        gravity: gravity acceleration expressed in the base frame, the same for every state.
+        base: the base link (name or index); the model's default base if ``None``.
+        base_acceleration: ``[a; alpha]`` of the base in the base frame (zero if ``None``), the
+            same for every state.
+        base_velocity: twist ``[v; w]`` of the base in the base frame (zero if ``None``), the
+            same for every state.
+        external_wrenches: wrenches applied on links by the environment, by link name or index,
+            each ``[f; tau]`` in that link's frame: a 6-vector (the same for every state) or an
+            (N, 6) array (one row per state).
+
+    Raises:
+        ArgumentError: an array is not finite real numbers of the right shape, or ``base`` not
+            a link name or index.
+        ModelError: a link is not connected to the base.
+        UnknownNameError: the base, or a link of an external wrench, does not exist.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base")
+    >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
+    >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
+    >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
+    >>> Q = np.array([[0.0], [np.pi / 3]])  # gravity torque -m g l cos(q)
+    >>> inverse_dynamics_batch(m, Q, np.zeros((2, 1)), np.zeros((2, 1))).round(6).tolist()
+    [[-9.81], [-4.905]]
+    """
+    tree = tree_of(model, base)
+    require_complete(tree, model, "inverse dynamics")
+    Qa = real_array(Q, "Q", shape=(None, model.n_pos_coords), copy=False)
+    N = Qa.shape[0]
+    DQa = real_array(DQ, "DQ", shape=(N, model.n_dofs), copy=False)
+    DDQa = real_array(DDQ, "DDQ", shape=(N, model.n_dofs), copy=False)
+    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    a0 = np.zeros(6)
+    if base_acceleration is not None:
+        a0 += fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
+    # Gravity enters as an upward acceleration of the base, as in inverse_dynamics.
+    a0[:3] -= g
+    v0 = (
+        None
+        if base_velocity is None
+        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+    )
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
+    external: list[tuple[int, FloatArray]] = []
+    for link, w in (external_wrenches or {}).items():
+        li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
+        what = f"the external wrench on {model.link_names[li]!r}"
+        if isinstance(w, np.ndarray) and w.ndim == 2:
+            wr = real_array(w, what, shape=(N, 6), copy=False).T
+        else:
+            wr = fixed_vector(w, what, size=6, layout="[f; tau], or an (N, 6) array")
+        external.append((tree.position[li], wr))
+    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks.
+    tau = batch_rnea(
+        batch_plan(model, tree),
+        np.ascontiguousarray(Qa.T),
+        np.ascontiguousarray(DQa.T),
+        np.ascontiguousarray(DDQa.T),
+        a0,
+        v0,
+        external,
+        model.n_dofs,
+    )
+    out = np.ascontiguousarray(tau.T)
+    out.setflags(write=False)
+    return out

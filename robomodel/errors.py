@@ -17,6 +17,7 @@ __all__ = [
     "RobomodelWarning",
     "TopologyError",
     "URDFError",
+    "UnknownIndexError",
     "UnknownNameError",
     "suggest",
 ]
@@ -63,6 +64,27 @@ class UnknownNameError(RobomodelError, KeyError):
     def __str__(self) -> str:
         # KeyError.__str__ would quote the whole message; show it as written.
         return self.message
+
+
+class UnknownIndexError(UnknownNameError, IndexError):
+    """An index (of a link, joint, frame, ...) is out of range for the model.
+
+    An :class:`UnknownNameError` (so ``except KeyError`` and ``except UnknownNameError`` keep
+    working wherever a name or an index is accepted) and an ``IndexError``.
+
+    Attributes:
+        kind: what was looked up (``"link index"``, ``"frame index"``, ...).
+        name: the index that was given.
+        size: how many there are (valid indices are ``0`` to ``size - 1``).
+    """
+
+    def __init__(self, kind: str, index: int, size: int) -> None:
+        self.kind = f"{kind} index"
+        self.name = index
+        self.size = size
+        valid = f"valid indices are 0 to {size - 1}" if size else f"the model has no {kind}s"
+        self.message = f"{kind} index {index} is out of range [0, {size}): {valid}"
+        Exception.__init__(self, self.message)
 
 
 class DuplicateNameError(ModelError):

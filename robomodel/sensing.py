@@ -10,7 +10,12 @@ The pieces, from the bottom up:
 * :meth:`robomodel.sensors.Accelerometer.predict_measurement` and
   :meth:`robomodel.sensors.Gyroscope.predict_measurement` from the parent link's motion;
 * :func:`predict_sensor_measurements`: every sensor of a model at once, by name (iDynTree's
-  ``predictSensorsMeasurements``, the base at rest or moving with a body-fixed twist).
+  ``predictSensorsMeasurements``, the base at rest or moving with a body-fixed twist);
+* :func:`predict_ft_measurement`: one force/torque sensor of a model, by name, in one call
+  (the dynamics pass and the traversal that :func:`predict_measurement` needs are done inside).
+
+``STANDARD_GRAVITY`` is :data:`robomodel.validation.STANDARD_GRAVITY`, the one default gravity
+of every kinematics, dynamics and sensing function, re-exported here where it has always been.
 
 All spatial vectors put the linear part first: twists ``[v; w]``, wrenches ``[f; tau]``.
 
@@ -32,7 +37,6 @@ All spatial vectors put the linear part first: twists ``[v; w]``, wrenches ``[f;
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,48 +44,41 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._kinematic_tree import require_complete, tree_of
 from robomodel.dynamics import inverse_dynamics, link_motion_arrays
-from robomodel.errors import ModelError
-from robomodel.kinematics import JointState
-from robomodel.model import Model
+from robomodel.errors import ArgumentError, ModelError
+from robomodel.joint_state import Configuration
+from robomodel.model import Model, memoized
 from robomodel.sensors import (
     Accelerometer,
     Gyroscope,
     Sensor,
     SixAxisForceTorqueSensor,
-    _move_wrench,
+    move_wrench,
 )
-from robomodel.spatial import wrench_adjoint
+from robomodel.spatial import cross, wrench_adjoint
 from robomodel.traversal import Traversal
+from robomodel.validation import (
+    STANDARD_GRAVITY,
+    check_tolerance,
+    check_type,
+    link_index_of,
+    read_only,
+    real_array,
+)
 
 __all__ = [
     "STANDARD_GRAVITY",
     "LinkMotion",
     "check_sensor",
     "link_motion",
+    "predict_ft_measurement",
     "predict_measurement",
     "predict_sensor_measurements",
     "sensor_problems",
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-STANDARD_GRAVITY: tuple[float, float, float] = (0.0, 0.0, -9.81)
-"""The default gravity acceleration, in the base frame (z up)."""
-
-
-def _readonly(arr: FloatArray) -> FloatArray:
-    arr.setflags(write=False)
-    return arr
-
-
-def _vec(value: npt.ArrayLike | None, size: int, what: str) -> FloatArray:
-    if value is None:
-        return np.zeros(size)
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
-        raise ModelError(f"{what} must be a finite {size}-vector, got {np.asarray(value).tolist()}")
-    return arr
 
 
 # --------------------------------------------------------------------------- model-level checks
@@ -94,7 +91,11 @@ def sensor_problems(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> tupl
     poses that agree with the joint's rest transform (``first_link_H_sensor @
     inverse(second_link_H_sensor) == first_link_H_second_link`` within ``atol``, which every
     URDF sensor satisfies). An accelerometer or gyroscope needs its link.
+
+    Raises:
+        ArgumentError: ``sensor`` is not a sensor, or ``atol`` not a number ``>= 0``.
     """
+    atol = check_tolerance(atol)
     match sensor:
         case SixAxisForceTorqueSensor():
             kind = f"force/torque sensor {sensor.name!r}"
@@ -141,6 +142,11 @@ def sensor_problems(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> tupl
                 )
                 return (f"{kind} {sensor.name!r}: the model has no link {sensor.link!r}{hint}",)
             return ()
+        case _:
+            raise ArgumentError(
+                "sensor must be a SixAxisForceTorqueSensor, Accelerometer or Gyroscope, but got "
+                f"{sensor!r:.80}"
+            )
 
 
 def check_sensor(model: Model, sensor: Sensor, *, atol: float = 1e-9) -> Sensor:
@@ -182,41 +188,26 @@ class LinkMotion:
 
     def velocity(self, link: str | int) -> FloatArray:
         """Return one link's twist ``[v; w]`` in its frame."""
-        out: FloatArray = self.velocities[_link(self.model, link)]
+        i = link_index_of(self.model, link, what="link", allow_none=False)
+        out: FloatArray = self.velocities[i]
         return out
 
     def proper_acceleration(self, link: str | int) -> FloatArray:
         """Return one link's proper acceleration in its frame."""
-        out: FloatArray = self.proper_accelerations[_link(self.model, link)]
+        i = link_index_of(self.model, link, what="link", allow_none=False)
+        out: FloatArray = self.proper_accelerations[i]
         return out
 
     def __repr__(self) -> str:
         return f"LinkMotion(base={self.model.link_names[self.traversal.base]!r})"
 
 
-def _link(model: Model, link: str | int) -> int:
-    if isinstance(link, str):
-        return model.link_index(link)
-    if not 0 <= link < model.n_links:
-        raise ModelError(f"link index {link} is out of range [0, {model.n_links})")
-    return int(link)
-
-
-def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # Row-wise cross products of (n, 3) arrays; np.cross costs several times more on small inputs.
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
-    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
-    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
-    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-    return out
-
-
 class _Plan:
     """Per model and base: the traversal and the sensors' constant data, grouped by kind."""
 
-    def __init__(self, model: Model, base: str | int | None) -> None:
+    def __init__(self, model: Model, base: int) -> None:
         t = model.traversal(base)
-        _require_complete(model, t, "sensor prediction")
+        require_complete(tree_of(model, base), model, "sensor prediction")
         self.traversal = t
         # Sensors, grouped by kind so that each kind is one vectorised product, by link index.
         self.names = [s.name for s in model.sensors]
@@ -239,6 +230,7 @@ class _Plan:
                 sign = 1.0 if s.applied_wrench_link == cname else -1.0
                 X = sign * wrench_adjoint(s.link_H_sensor(cname).inverse())
                 self.ft.append((s.name, ci, X))
+        self.ft_by_name = {name: (ci, X) for name, ci, X in self.ft}
 
 
 def _child(sensor: SixAxisForceTorqueSensor, model: Model, traversal: Traversal) -> int:
@@ -255,26 +247,14 @@ def _child(sensor: SixAxisForceTorqueSensor, model: Model, traversal: Traversal)
     )
 
 
-_PLANS: weakref.WeakKeyDictionary[Model, dict[str | int | None, _Plan]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _plan(model: Model, base: str | int | None) -> _Plan:
-    per_base = _PLANS.get(model)
-    if per_base is None:
-        per_base = {}
-        _PLANS[model] = per_base
-    p = per_base.get(base)
-    if p is None:
-        p = _Plan(model, base)
-        per_base[base] = p
-    return p
+def _plan(model: Model, base: object) -> _Plan:
+    b = link_index_of(check_type(model, Model, "model"), base)
+    return memoized(model, ("sensing-plan", b), lambda: _Plan(model, b))
 
 
 def link_motion(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base: str | int | None = None,
@@ -290,28 +270,23 @@ def link_motion(
     Each link moves like its parent plus its joint's motion subspace (``joint.axis(child)``)
     times the joint rate; the sums run in base coordinates and are then moved into link frames.
 
+    ``state`` is a :class:`~robomodel.joint_state.JointState`, or joint positions alone (a
+    vector or a mapping naming every moving joint) for the model at rest there.
+
     Raises:
+        ArgumentError: a value is not real numbers of the right form, or ``base`` not a link.
         ModelError: a size does not match the model, or a link is not connected to the base.
     """
     plan = _plan(model, base)
     V, A = link_motion_arrays(
         model,
         state,
-        base=base,
+        base=plan.traversal.base,
         base_acceleration=base_acceleration,
         gravity=gravity,
         base_velocity=base_velocity,
     )
     return LinkMotion(model, plan.traversal, V, A)
-
-
-def _require_complete(model: Model, t: Traversal, what: str) -> None:
-    if len(t) != model.n_links:
-        missing = [model.link_names[i] for i in range(model.n_links) if not t.contains(i)]
-        raise ModelError(
-            f"{what} needs every link connected to the base {model.link_names[t.base]!r}, but "
-            f"{missing} are not; join them to the tree or take a submodel first"
-        )
 
 
 # --------------------------------------------------------------------------- force/torque
@@ -337,8 +312,18 @@ def predict_measurement(
             wrong shape.
         UnknownNameError: a link of the sensor is not in the model.
     """
-    W = np.asarray(internal_wrenches, dtype=np.float64)
-    if W.shape != (model.n_links, 6):
+    if not isinstance(sensor, SixAxisForceTorqueSensor):
+        raise ArgumentError(
+            f"sensor must be a SixAxisForceTorqueSensor, but got {sensor!r:.80}; accelerometers "
+            "and gyroscopes have their own predict_measurement"
+        )
+    check_type(model, Model, "model")
+    if not isinstance(traversal, Traversal):
+        raise ArgumentError(
+            f"traversal must be a Traversal (model.traversal(base)), but got {traversal!r:.80}"
+        )
+    W = real_array(internal_wrenches, "internal_wrenches", shape=(None, 6), copy=False)
+    if W.shape[0] != model.n_links:
         raise ModelError(
             f"internal_wrenches must have shape ({model.n_links}, 6) (one wrench per link "
             f"index), got {W.shape}"
@@ -346,7 +331,58 @@ def predict_measurement(
     child = _child(sensor, model, traversal)
     child_name = model.link_names[child]
     sign = 1.0 if sensor.applied_wrench_link == child_name else -1.0
-    return _readonly(_move_wrench(sensor.link_H_sensor(child_name).inverse(), W[child], sign))
+    return read_only(move_wrench(sensor.link_H_sensor(child_name).inverse(), W[child], sign))
+
+
+def predict_ft_measurement(
+    model: Model,
+    sensor: str,
+    state: Configuration,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    base_velocity: npt.ArrayLike | None = None,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None = None,
+) -> FloatArray:
+    """Return what the force/torque sensor named ``sensor`` reads, ``[f; tau]`` in its frame.
+
+    The one-call form of :func:`predict_measurement`: the inverse dynamics with ``base`` and
+    the traversal from it are computed here. The arguments mean what they mean for
+    :func:`predict_sensor_measurements`, whose entry for ``sensor`` this equals; to read several
+    sensors of one state, that function shares one dynamics pass among them.
+
+    Raises:
+        ArgumentError: ``sensor`` is not a name, or names an accelerometer or gyroscope; a
+            value is not real numbers of the right form.
+        UnknownNameError: the model has no sensor ``sensor``, or a link named by ``base`` or
+            ``external_wrenches`` does not exist.
+        ModelError: a size does not match the model, a link is not connected to the base, or a
+            sensor does not fit the model.
+    """
+    if not isinstance(sensor, str):
+        raise ArgumentError(
+            f"sensor must be the name of a force/torque sensor, but got {sensor!r:.80}"
+        )
+    found = check_type(model, Model, "model").sensor(sensor)
+    if not isinstance(found, SixAxisForceTorqueSensor):
+        kind = "an accelerometer" if isinstance(found, Accelerometer) else "a gyroscope"
+        raise ArgumentError(
+            f"sensor {sensor!r} is {kind}; predict_ft_measurement reads force/torque sensors "
+            "(use predict_sensor_measurements for every sensor)"
+        )
+    plan = _plan(model, base)
+    child, X = plan.ft_by_name[sensor]
+    dyn = inverse_dynamics(
+        model,
+        state,
+        base=plan.traversal.base,
+        base_acceleration=base_acceleration,
+        base_velocity=base_velocity,
+        gravity=gravity,
+        external_wrenches=external_wrenches,
+    )
+    return read_only(X @ dyn.internal_wrenches[child])
 
 
 # --------------------------------------------------------------------------- every sensor
@@ -354,7 +390,7 @@ def predict_measurement(
 
 def predict_sensor_measurements(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base: str | int | None = None,
@@ -370,9 +406,12 @@ def predict_sensor_measurements(
     ``base_velocity`` (``[v; w]`` in the base frame) and its time derivative
     ``base_acceleration`` (``[a; alpha]``), both zero by default,
     ``gravity`` is expressed in the base frame, and ``external_wrenches`` (by link, each in that
-    link's frame) act on the links.
+    link's frame) act on the links. ``state`` is a :class:`~robomodel.joint_state.JointState`,
+    or joint positions alone (a vector or a mapping naming every moving joint) for the model
+    at rest there.
 
     Raises:
+        ArgumentError: a value is not real numbers of the right form, or ``base`` not a link.
         ModelError: a size does not match the model, a link is not connected to the base, or a
             sensor does not fit the model.
         UnknownNameError: a sensor or an external wrench names an unknown link or joint.
@@ -380,7 +419,7 @@ def predict_sensor_measurements(
     plan = _plan(model, base)
     out: dict[str, FloatArray] = {}
     kw: dict[str, Any] = {
-        "base": base,
+        "base": plan.traversal.base,
         "base_acceleration": base_acceleration,
         "base_velocity": base_velocity,
         "gravity": gravity,
@@ -389,7 +428,7 @@ def predict_sensor_measurements(
         # One dynamics pass gives both the internal wrenches and the link motion.
         dyn = inverse_dynamics(model, state, external_wrenches=external_wrenches, **kw)
         for name, child, X in plan.ft:
-            out[name] = _readonly(X @ dyn.internal_wrenches[child])
+            out[name] = read_only(X @ dyn.internal_wrenches[child])
         V, A = dyn.velocities, dyn.proper_accelerations
     elif plan.acc_names or plan.gyr_names:
         V, A = link_motion_arrays(model, state, **kw)
@@ -399,12 +438,12 @@ def predict_sensor_measurements(
             vl, wl = V[plan.acc_idx, :3], V[plan.acc_idx, 3:]
             al, alpha = A[plan.acc_idx, :3], A[plan.acc_idx, 3:]
             r = plan.acc_p
-            lin = al + _cross(alpha, r) + _cross(wl, vl + _cross(wl, r))
+            lin = al + cross(alpha, r) + cross(wl, vl + cross(wl, r))
             reading = np.einsum("kij,kj->ki", plan.acc_Rt, lin)
             for name, row in zip(plan.acc_names, reading, strict=True):
-                out[name] = _readonly(row)
+                out[name] = read_only(row)
         if plan.gyr_names:
             reading = np.einsum("kij,kj->ki", plan.gyr_Rt, V[plan.gyr_idx, 3:])
             for name, row in zip(plan.gyr_names, reading, strict=True):
-                out[name] = _readonly(row)
+                out[name] = read_only(row)
     return {name: out[name] for name in plan.names}

@@ -27,8 +27,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ModelError
-from robomodel.spatial import Transform, wrench_adjoint
+from robomodel.errors import ArgumentError, ModelError
+from robomodel.spatial import Transform, cross3, wrench_adjoint
+from robomodel.validation import check_name, fixed_vector, read_only
 
 __all__ = [
     "SENSOR_TYPE_ORDER",
@@ -43,23 +44,20 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 
+_TWIST = "[v; w]"
+
 
 def _name(value: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ModelError(f"a sensor name must be a non-empty string, got {value!r}")
+    return check_name(value, "sensor")
+
+
+def _pose(value: Transform) -> Transform:
+    if not isinstance(value, Transform):
+        raise ArgumentError(
+            f"a sensor pose must be a Transform (e.g. Transform.from_rpy_xyz(rpy, xyz)), but got "
+            f"{value!r:.80}"
+        )
     return value
-
-
-def _vector(value: npt.ArrayLike, size: int, what: str) -> FloatArray:
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.shape != (size,):
-        raise ModelError(f"{what} must be a {size}-vector, got an array of shape {arr.shape}")
-    return arr
-
-
-def _readonly(arr: FloatArray) -> FloatArray:
-    arr.setflags(write=False)
-    return arr
 
 
 def _num(v: float) -> str:
@@ -67,20 +65,16 @@ def _num(v: float) -> str:
     return f"{round(float(v), 12) + 0.0:.6g}"
 
 
-def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    # np.cross costs several times more than this on 3-vectors.
-    return np.array(
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    )
+def move_wrench(A_H_B: Transform, w: FloatArray, sign: float) -> FloatArray:
+    """Return ``sign * (A_H_B . w)``: ``f_A = R f``, ``tau_A = R tau + p x f_A``.
 
-
-def _move_wrench(A_H_B: Transform, w: FloatArray, sign: float) -> FloatArray:
-    """Return ``sign * (A_H_B . w)``: ``f_A = R f``, ``tau_A = R tau + p x f_A``."""
+    ``w`` is a wrench ``[f; tau]`` in frame ``B``; the result is a new, writable array.
+    """
     R = A_H_B.rotation
     f = sign * (R @ w[:3])
     out = np.empty(6)
     out[:3] = f
-    out[3:] = sign * (R @ w[3:]) + _cross(A_H_B.position, f)
+    out[3:] = sign * (R @ w[3:]) + cross3(A_H_B.position, f)
     return out
 
 
@@ -116,22 +110,16 @@ class SixAxisForceTorqueSensor:
     parent_joint: str
     first_link: str
     second_link: str
-    first_link_H_sensor: Transform = attrs.field(factory=Transform)
-    second_link_H_sensor: Transform = attrs.field(factory=Transform)
+    first_link_H_sensor: Transform = attrs.field(factory=Transform, converter=_pose)
+    second_link_H_sensor: Transform = attrs.field(factory=Transform, converter=_pose)
     applied_wrench_link: str
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.parent_joint, str) or not self.parent_joint:
-            raise ModelError(
-                f"force/torque sensor {self.name!r}: the parent joint must be a non-empty "
-                f"joint name, got {self.parent_joint!r}"
-            )
-        for what, link in (("first", self.first_link), ("second", self.second_link)):
-            if not isinstance(link, str) or not link:
-                raise ModelError(
-                    f"force/torque sensor {self.name!r}: the {what} link must be a non-empty "
-                    f"link name, got {link!r}"
-                )
+        where = f"force/torque sensor {self.name!r}"
+        check_name(self.parent_joint, "parent joint", where=where)
+        check_name(self.first_link, "first link", where=where)
+        check_name(self.second_link, "second link", where=where)
+        check_name(self.applied_wrench_link, "applied-wrench link", where=where)
         if self.first_link == self.second_link:
             raise ModelError(
                 f"force/torque sensor {self.name!r}: first and second link are both "
@@ -195,8 +183,10 @@ class SixAxisForceTorqueSensor:
             ModelError: ``link`` is not attached, or ``measured`` is not a 6-vector.
         """
         sign = self._sign(link)
-        w = _vector(measured, 6, f"the measured wrench of sensor {self.name!r}")
-        return _readonly(_move_wrench(self.link_H_sensor(link), w, sign))
+        w = fixed_vector(
+            measured, f"the measured wrench of sensor {self.name!r}", size=6, layout="[f; tau]"
+        )
+        return read_only(move_wrench(self.link_H_sensor(link), w, sign))
 
     def wrench_applied_on_link_matrix(self, link: str) -> FloatArray:
         """Return the 6x6 ``M`` with ``M @ measured == wrench_applied_on_link(link, measured)``.
@@ -206,7 +196,7 @@ class SixAxisForceTorqueSensor:
         Raises:
             ModelError: ``link`` is not attached to the sensor.
         """
-        return _readonly(self._sign(link) * wrench_adjoint(self.link_H_sensor(link)))
+        return read_only(self._sign(link) * wrench_adjoint(self.link_H_sensor(link)))
 
     def wrench_applied_on_link_inverse_matrix(self, link: str) -> FloatArray:
         """Return the inverse of :meth:`wrench_applied_on_link_matrix`.
@@ -218,7 +208,7 @@ class SixAxisForceTorqueSensor:
             ModelError: ``link`` is not attached to the sensor.
         """
         sign = self._sign(link)
-        return _readonly(sign * wrench_adjoint(self.link_H_sensor(link).inverse()))
+        return read_only(sign * wrench_adjoint(self.link_H_sensor(link).inverse()))
 
     # ------------------------------------------------------------------ replacements
     def with_name(self, name: str) -> SixAxisForceTorqueSensor:
@@ -317,7 +307,7 @@ class Accelerometer:
 
     name: str = attrs.field(converter=_name)
     link: str
-    link_H_sensor: Transform = attrs.field(factory=Transform)
+    link_H_sensor: Transform = attrs.field(factory=Transform, converter=_pose)
 
     def __attrs_post_init__(self) -> None:
         _check_link(self, "accelerometer")
@@ -351,13 +341,15 @@ class Accelerometer:
         ...     [0, 0, 0, 0, 0, 0], [0, 0, 9.81, 0, 0, 0]).tolist()
         [0.0, 0.0, 9.81]
         """
-        v = _vector(link_velocity, 6, "the link velocity")
-        a = _vector(link_proper_acceleration, 6, "the link proper acceleration")
+        v = fixed_vector(link_velocity, "the link velocity", size=6, layout=_TWIST)
+        a = fixed_vector(
+            link_proper_acceleration, "the link proper acceleration", size=6, layout=_TWIST
+        )
         # In link axes, the sensor origin r moves with v + w x r and accelerates with
         # a + alpha x r + w x (v + w x r); rotate that into sensor axes.
         r, w = self.link_H_sensor.position, v[3:]
-        lin = a[:3] + _cross(a[3:], r) + _cross(w, v[:3] + _cross(w, r))
-        return _readonly(self.link_H_sensor.rotation.T @ lin)
+        lin = a[:3] + cross3(a[3:], r) + cross3(w, v[:3] + cross3(w, r))
+        return read_only(self.link_H_sensor.rotation.T @ lin)
 
     def describe(self) -> str:
         """Return a one-line description."""
@@ -374,7 +366,7 @@ class Gyroscope:
 
     name: str = attrs.field(converter=_name)
     link: str
-    link_H_sensor: Transform = attrs.field(factory=Transform)
+    link_H_sensor: Transform = attrs.field(factory=Transform, converter=_pose)
 
     def __attrs_post_init__(self) -> None:
         _check_link(self, "gyroscope")
@@ -401,8 +393,8 @@ class Gyroscope:
         >>> g.predict_measurement([0, 0, 0, 1, 0, 0]).round(12).tolist()
         [0.0, -1.0, 0.0]
         """
-        w = _vector(link_velocity, 6, "the link velocity")[3:]
-        return _readonly(self.link_H_sensor.rotation.T @ w)
+        w = fixed_vector(link_velocity, "the link velocity", size=6, layout=_TWIST)[3:]
+        return read_only(self.link_H_sensor.rotation.T @ w)
 
     def describe(self) -> str:
         """Return a one-line description."""
@@ -411,8 +403,7 @@ class Gyroscope:
 
 
 def _check_link(s: Accelerometer | Gyroscope, kind: str) -> None:
-    if not isinstance(s.link, str) or not s.link:
-        raise ModelError(f"{kind} {s.name!r}: the link must be a non-empty name, got {s.link!r}")
+    check_name(s.link, "link", where=f"{kind} {s.name!r}")
 
 
 LinkSensor: TypeAlias = Accelerometer | Gyroscope

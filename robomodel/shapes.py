@@ -9,21 +9,34 @@ model back loses nothing.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterable
 from typing import TypeAlias
 
 import attrs
 
+from robomodel.errors import ArgumentError, ModelError
 from robomodel.spatial import Transform
+from robomodel.validation import real_number
 
 __all__ = ["Box", "Cylinder", "Geometry", "Material", "Mesh", "SolidShape", "Sphere"]
 
 
 def _nonneg(v: float) -> float:
-    f = float(v)
-    if not (math.isfinite(f) and f >= 0.0):
-        raise ValueError(f"a shape dimension must be finite and >= 0, got {v!r}")
+    f = real_number(v, "a shape dimension")
+    if f < 0.0:
+        raise ModelError(f"a shape dimension must be >= 0, but got {f!r}")
     return f
+
+
+def _numbers(v: object, size: int, what: str) -> tuple[float, ...]:
+    if isinstance(v, (str, bytes)):
+        raise ArgumentError(f"{what} must be {size} numbers, but got the string {v!r:.80}")
+    if not isinstance(v, Iterable):
+        raise ArgumentError(f"{what} must be {size} numbers, but got {v!r:.80}")
+    t = tuple(real_number(x, what) for x in v)
+    if len(t) != size:
+        raise ArgumentError(f"{what} must be {size} numbers, but got {len(t)}: {t!r}")
+    return t
 
 
 @attrs.frozen
@@ -51,17 +64,21 @@ class Cylinder:
 
 
 def _scale(v: tuple[float, float, float] | list[float]) -> tuple[float, float, float]:
-    t = tuple(float(x) for x in v)
-    if len(t) != 3 or not all(math.isfinite(x) for x in t):
-        raise ValueError(f"a mesh scale must be 3 finite numbers, got {v!r}")
+    t = _numbers(v, 3, "a mesh scale (x y z)")
     return (t[0], t[1], t[2])
+
+
+def _filename(v: str) -> str:
+    if not isinstance(v, str):
+        raise ArgumentError(f"a mesh filename must be a string, but got {v!r:.80}")
+    return v
 
 
 @attrs.frozen
 class Mesh:
     """A mesh file (kept verbatim, ``package://`` URIs are not resolved) and its scale."""
 
-    filename: str
+    filename: str = attrs.field(converter=_filename)
     scale: tuple[float, float, float] = attrs.field(default=(1.0, 1.0, 1.0), converter=_scale)
 
 
@@ -72,17 +89,22 @@ Geometry: TypeAlias = Box | Sphere | Cylinder | Mesh
 def _rgba(v: tuple[float, ...] | list[float] | None) -> tuple[float, float, float, float] | None:
     if v is None:
         return None
-    t = tuple(float(x) for x in v)
-    if len(t) != 4 or not all(math.isfinite(x) for x in t):
-        raise ValueError(f"a colour must be 4 finite numbers (r g b a), got {v!r}")
+    t = _numbers(v, 4, "a colour (r g b a)")
     return (t[0], t[1], t[2], t[3])
 
 
 def _xml_texts(v: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    if isinstance(v, (str, bytes)):
+        raise ArgumentError(
+            f"extensions must be a list of XML texts, but got one string {v!r:.80}; wrap it in "
+            "a list"
+        )
     t = tuple(v)
     for x in t:
-        if not isinstance(x, str) or not x.lstrip().startswith("<"):
-            raise ValueError(f"an extension must be the XML text of one element, got {x!r}")
+        if not isinstance(x, str):
+            raise ArgumentError(f"an extension must be the XML text of one element, got {x!r:.80}")
+        if not x.lstrip().startswith("<"):
+            raise ModelError(f"an extension must be the XML text of one element, got {x!r:.80}")
     return t
 
 
@@ -101,6 +123,13 @@ class Material:
     extensions: tuple[str, ...] = attrs.field(default=(), converter=_xml_texts)
 
 
+def _check_geometry(v: object) -> None:
+    if not isinstance(v, (Box, Sphere, Cylinder, Mesh)):
+        raise ArgumentError(
+            f"a shape's geometry must be a Box, Sphere, Cylinder or Mesh, but got {v!r:.80}"
+        )
+
+
 @attrs.frozen(kw_only=True)
 class SolidShape:
     """One visual or collision element of a link.
@@ -116,7 +145,7 @@ class SolidShape:
             through every transformer and the URDF writer puts them back inside the element.
     """
 
-    geometry: Geometry
+    geometry: Geometry = attrs.field(validator=lambda _s, _a, v: _check_geometry(v))
     name: str | None = None
     link_H_geometry: Transform = attrs.field(factory=Transform)
     material: Material | None = None

@@ -4,7 +4,11 @@ Each check returns the value in the form the caller needs (an ``int``, a read-on
 vector, a list of names) or raises a :class:`~robomodel.errors.RobomodelError` whose message
 says what was expected and what was given (``"q must be ... but got q='abc'"``). Library code
 calls these instead of writing its own ``isinstance`` and ``np.asarray`` checks, so that one
-kind of mistake gets one kind of error everywhere.
+kind of mistake gets one kind of error everywhere: a value of the wrong type or form (a
+string, a mapping, a ragged list, complex or non-finite numbers, an integer too large for a
+float, ``base=1.0``) is an :class:`~robomodel.errors.ArgumentError` (also a ``TypeError`` and a
+``ValueError``), a size that does not fit the model a :class:`~robomodel.errors.ModelError`,
+and a name or index the model does not have an :class:`~robomodel.errors.UnknownNameError`.
 
 Joint values (positions, velocities, accelerations, locked positions) are accepted in one of
 two forms wherever a function takes them:
@@ -12,8 +16,22 @@ two forms wherever a function takes them:
 * a vector in the model's coordinate order (``joint.pos_coord_offset`` for positions,
   ``joint.dof_offset`` for velocities and accelerations), of exactly the right size;
 * a mapping from joint names to numbers (or to a sequence with one number per coordinate).
-  Joints left out are zero with ``missing="zero"`` and an error with ``missing="raise"``;
-  fixed joints have no coordinates and may not be named.
+  Fixed joints have no coordinates and may not be named. What the joints left out get is the
+  ``missing`` rule: ``"raise"`` (an error naming them) or ``"zero"``.
+
+Which ``missing`` rule applies is part of each function's meaning, and there are two:
+
+* a *configuration* (the ``q`` of forward kinematics and the centre of mass, the joint state
+  of dynamics and sensor predictions, and :meth:`robomodel.joint_state.JointState.from_names`
+  by default) uses ``missing="raise"``: a joint forgotten in a mapping would silently sit at
+  zero and give a plausible but wrong pose, so every moving joint must be named. Build a
+  state with ``JointState.from_names(model, positions=..., missing="zero")`` to mean zeros.
+  Those functions also take a :class:`~robomodel.joint_state.JointState`, whose vectors were
+  checked when it was built (:func:`robomodel.joint_state.positions_of` and
+  :func:`~robomodel.joint_state.state_of` are this rule);
+* *options that pick out some joints* (the positions at which a transformer locks the joints it
+  removes) use ``missing="zero"``: leaving a joint out means its zero position, as in
+  iDynTree.
 """
 
 from __future__ import annotations
@@ -21,12 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import ArgumentError, ModelError, UnknownNameError
+from robomodel.errors import ArgumentError, ModelError, UnknownIndexError
 
 if TYPE_CHECKING:
     from robomodel.model import Model
@@ -37,11 +55,18 @@ __all__ = [
     "Missing",
     "check_choice",
     "check_index",
+    "check_length",
     "check_name",
     "check_name_list",
+    "check_tolerance",
+    "check_type",
+    "fixed_vector",
+    "frame_index_of",
     "joint_values",
     "link_index_of",
+    "read_only",
     "real_array",
+    "real_number",
     "real_vector",
 ]
 
@@ -67,6 +92,18 @@ def _shown(value: object) -> str:
 
 def _where(where: str) -> str:
     return f"{where}: " if where else ""
+
+
+def check_type(value: T, cls: type | tuple[type, ...], what: str) -> T:
+    """Return ``value`` if it is an instance of ``cls``, else raise :class:`ArgumentError`.
+
+    >>> check_type(3, int, "n")
+    3
+    """
+    if isinstance(value, cls):
+        return value
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    raise ArgumentError(f"{what} must be a {names}, but got {_shown(value)}")
 
 
 def check_name(name: object, what: str, *, where: str = "") -> str:
@@ -113,49 +150,110 @@ def check_index(index: object, size: int, kind: str) -> int:
 
     Raises:
         ArgumentError: ``index`` is not an integer (``bool`` and floats are refused).
-        UnknownNameError: ``index`` is out of range (also an ``IndexError``).
+        UnknownIndexError: ``index`` is out of range (an :class:`UnknownNameError` and an
+            ``IndexError``).
     """
     if isinstance(index, bool) or not isinstance(index, (Integral, np.integer)):
         raise ArgumentError(f"a {kind} index must be an int, but got {_shown(index)}")
     i = int(index)
     if not 0 <= i < size:
-        raise UnknownNameError(f"{kind} index", i, (), hint=f"valid indices are 0 to {size - 1}")
+        raise UnknownIndexError(kind, i, size)
     return i
 
 
-def real_array(value: object, what: str, *, shape: tuple[int | None, ...]) -> FloatArray:
-    """Return ``value`` as a read-only float64 array of ``shape`` (``None``: any size).
+def _shape_text(shape: Sequence[int | None]) -> str:
+    if not shape:
+        return "a scalar"
+    dims = ["N" if s is None else str(s) for s in shape]
+    return f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
 
-    Refuses strings, mappings, ragged or object arrays, complex numbers, integers too large for
-    a float and non-finite entries, each with an :class:`ArgumentError` naming ``what``.
-    """
-    if isinstance(value, (str, bytes, Mapping)):
-        raise ArgumentError(f"{what} must be an array of real numbers, but got {_shown(value)}")
+
+def _as_numbers(value: object, what: str) -> npt.NDArray[Any]:
+    """``np.asarray(value)`` holding real numbers, or an :class:`ArgumentError` saying why not."""
+    if isinstance(value, (str, bytes)) or (
+        # Lists and tuples, the common case, skip the slower abstract-class check.
+        not isinstance(value, (list, tuple)) and isinstance(value, Mapping)
+    ):
+        raise ArgumentError(
+            f"{what} must be an array of real numbers, but got {type(value).__name__} "
+            f"{_shown(value)}"
+        )
     try:
         raw = np.asarray(value)
     except (ValueError, TypeError, OverflowError):
         raise ArgumentError(
-            f"{what} must be an array of real numbers of one shape, but got {_shown(value)}"
+            f"{what} must be an array of real numbers with one length per axis (not a ragged "
+            f"list), but got {_shown(value)}"
         ) from None
-    if raw.dtype.kind not in "biuf":
+    if raw.dtype.kind in "iuf":
+        return raw
+    if raw.dtype.kind == "O" and raw.size and all(_is_real(x) for x in raw.flat):
+        # Python integers beyond int64 land in object arrays; they are numbers all the same
+        # unless they exceed the float range.
+        try:
+            return np.array([float(x) for x in raw.flat]).reshape(raw.shape)
+        except OverflowError:
+            raise ArgumentError(
+                f"{what} must hold numbers within the float range, but got an integer too "
+                f"large for a float: {_shown(value)}"
+            ) from None
+    kind = {"b": "boolean", "c": "complex", "U": "string", "S": "bytes", "O": "non-numeric"}
+    raise ArgumentError(
+        f"{what} must hold real numbers, but got {kind.get(raw.dtype.kind, raw.dtype.name)} "
+        f"values: {_shown(value)}"
+    )
+
+
+def _is_real(x: object) -> bool:
+    return isinstance(x, (Real, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
+def real_array(
+    value: object, what: str, *, shape: tuple[int | None, ...], copy: bool = True
+) -> FloatArray:
+    """Return ``value`` as a read-only float64 array of ``shape`` (``None``: any size).
+
+    Refuses strings, mappings, ragged or object arrays, booleans, complex numbers, integers too
+    large for a float and non-finite entries, each with an :class:`ArgumentError` naming
+    ``what``. With ``copy=False`` a float64 array is returned as it is (writable, possibly the
+    caller's own): for inputs that are only read during the call, where a copy of a large
+    batch would cost more than the work.
+    """
+    # Arrays of numbers (what the library itself passes around) skip the generic conversion.
+    is_numeric = type(value) is np.ndarray and value.dtype.kind in "iuf"
+    raw: npt.NDArray[Any] = value if is_numeric else _as_numbers(value, what)  # type: ignore[assignment]
+    if raw.shape != shape and not _fits(shape, raw.shape):
         raise ArgumentError(
-            f"{what} must hold real numbers, but got {raw.dtype.name} values: {_shown(value)}"
+            f"{what} must have shape {_shape_text(shape)}, but got shape {raw.shape}"
         )
-    try:
-        arr = np.array(raw, dtype=np.float64)
-    except (ValueError, TypeError, OverflowError):
-        raise ArgumentError(
-            f"{what} holds a number too large for a float: {_shown(value)}"
-        ) from None
-    if arr.ndim != len(shape) or any(
-        s is not None and s != a for s, a in zip(shape, arr.shape, strict=True)
+    arr = np.array(raw, dtype=np.float64, copy=copy or None)
+    # Per-call overhead dominates for the small vectors of most calls: a Python pass over a
+    # few floats costs less than a numpy reduction.
+    if not (
+        all(map(math.isfinite, arr.ravel().tolist()))
+        if arr.size <= 64
+        else bool(np.isfinite(arr).all())
     ):
-        want = "x".join("n" if s is None else str(s) for s in shape) or "a scalar"
-        raise ArgumentError(f"{what} must have shape ({want}), but got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ArgumentError(f"{what} must be finite, but got {_shown(arr.tolist())}")
-    arr.setflags(write=False)
+        _not_finite(arr, what)
+    if copy:
+        arr.setflags(write=False)
     return arr
+
+
+def _fits(want: tuple[int | None, ...], got: tuple[int, ...]) -> bool:
+    if len(want) != len(got):
+        return False
+    # A plain loop: all() over a generator costs a microsecond here, on every call.
+    for s, a in zip(want, got, strict=True):  # noqa: SIM110
+        if s is not None and s != a:
+            return False
+    return True
+
+
+def _not_finite(arr: FloatArray, what: str) -> None:
+    bad = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+    at = f"{what}[{', '.join(map(str, bad))}]" if bad else what
+    raise ArgumentError(f"{what} must be finite, but {at} is {arr[bad]}")
 
 
 def real_vector(
@@ -163,25 +261,79 @@ def real_vector(
 ) -> FloatArray:
     """Return ``value`` as a read-only finite float64 vector, of ``size`` entries if given.
 
-    ``count`` names the size in the message (``"n_dofs"``).
+    ``size`` is a count of the model (``count`` names it in the message: ``"n_dofs"``), so a
+    wrong size is a :class:`ModelError`; for vectors of a fixed meaning (a gravity 3-vector)
+    use :func:`fixed_vector`.
     """
     arr = real_array(value, what, shape=(None,))
-    if size is not None and arr.shape[0] != size:
-        of = f" = {count}" if count else ""
-        raise ModelError(
-            f"{what} has {arr.shape[0]} entries but the model needs {size}{of}; "
-            "give one value per coordinate, or a mapping from joint names"
-        )
+    if size is not None:
+        check_length(arr, size, what, count=count)
     return arr
 
 
-def _number(value: object, what: str) -> float:
+def check_length(vector: FloatArray, size: int, what: str, *, count: str = "") -> None:
+    """Raise :class:`ModelError` unless the 1-D ``vector`` has ``size`` entries.
+
+    For vectors already checked by :func:`real_vector` (a :class:`~robomodel.joint_state.JointState`
+    holds such vectors) when they meet a model: ``count`` names the model's size
+    (``"n_pos_coords"``).
+    """
+    if vector.shape != (size,):
+        n = vector.shape[0] if vector.ndim == 1 else vector.size
+        of = f"{count} = {size}" if count else str(size)
+        raise ModelError(
+            f"{what} has {n} {'entry' if n == 1 else 'entries'} but the model has {of}; "
+            "give one value per coordinate, or a mapping from joint names"
+        )
+
+
+def fixed_vector(value: object, what: str, *, size: int, layout: str = "") -> FloatArray:
+    """Return ``value`` as a read-only finite float64 vector of exactly ``size`` entries.
+
+    ``layout`` describes the entries in the message (``"[linear; angular]"``).
+
+    Raises:
+        ArgumentError: not ``size`` finite real numbers.
+    """
+    try:
+        return real_array(value, what, shape=(size,))
+    except ArgumentError:
+        want = f"a finite {size}-vector" + (f" {layout}" if layout else "")
+        raise ArgumentError(f"{what} must be {want}, but got {_shown(value)}") from None
+
+
+def check_tolerance(value: object, what: str = "atol") -> float:
+    """Return ``value`` as a ``float`` if it is a real number ``>= 0`` (``inf`` allowed).
+
+    Raises:
+        ArgumentError: not a real number, NaN, or negative.
+    """
+    if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
+        raise ArgumentError(f"{what} must be a number >= 0, but got {_shown(value)}")
+    x = float(value)
+    if not x >= 0.0:
+        raise ArgumentError(f"{what} must be a number >= 0, but got {x}")
+    return x
+
+
+def real_number(value: object, what: str) -> float:
+    """Return ``value`` as a finite ``float`` if it is a real number (``bool`` refused).
+
+    Raises:
+        ArgumentError: not a real number (a string, ``None``, complex), too large for a float,
+            or not finite.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()  # a 0-d array from numpy arithmetic is a number too
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
         raise ArgumentError(f"{what} must be a real number, but got {_shown(value)}")
     try:
         x = float(value)
     except OverflowError:
-        raise ArgumentError(f"{what} is too large for a float: {_shown(value)}") from None
+        raise ArgumentError(
+            f"{what} must be a number within the float range, but got an integer too large "
+            f"for a float: {_shown(value)}"
+        ) from None
     if not math.isfinite(x):
         raise ArgumentError(f"{what} must be finite, but got {x}")
     return x
@@ -194,6 +346,7 @@ def joint_values(
     kind: Coordinates = "positions",
     missing: Missing = "zero",
     where: str = "",
+    what: str = "",
 ) -> FloatArray:
     """Return joint ``values`` of ``model`` as a read-only vector in coordinate order.
 
@@ -206,6 +359,7 @@ def joint_values(
         missing: for a mapping, what the moving joints it leaves out get: ``"zero"`` or
             ``"raise"`` (a :class:`ModelError` naming them).
         where: the function or option name, put in front of every message.
+        what: the argument's name in messages (``"q"``); ``kind`` if empty.
 
     Raises:
         ArgumentError: the values are not numbers, or not finite.
@@ -216,7 +370,7 @@ def joint_values(
     check_choice(missing, ("zero", "raise"), "missing")
     pos = kind == "positions"
     n = model.n_pos_coords if pos else model.n_dofs
-    label = f"{_where(where)}{kind}"
+    label = f"{_where(where)}{what or kind}"
     if values is None:
         return real_vector(np.zeros(n), label)
     if not isinstance(values, Mapping):
@@ -230,10 +384,14 @@ def joint_values(
         width = joint.n_pos_coords if pos else joint.n_dofs
         if width == 0:
             raise ModelError(f"{label}: joint {name!r} is fixed and has no {kind}; leave it out")
-        if isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, str):
-            coords = [_number(v, f"{label} of joint {name!r}") for v in value]
+        if (
+            isinstance(value, Sequence | np.ndarray)
+            and not isinstance(value, str)
+            and np.ndim(value)
+        ):
+            coords = [real_number(v, f"{label} of joint {name!r}") for v in value]
         else:
-            coords = [_number(value, f"{label} of joint {name!r}")]
+            coords = [real_number(value, f"{label} of joint {name!r}")]
         if len(coords) != width:
             raise ModelError(
                 f"{label}: joint {name!r} has {width} coordinate(s), but {len(coords)} value(s) "
@@ -249,25 +407,54 @@ def joint_values(
             if joint.n_dofs and name not in seen
         ]
         if absent:
+            head = f"{label} are" if not what or what == kind else f"{label}: {kind} are"
             raise ModelError(
-                f"{label} are missing for joints {absent}; give a value for every moving joint"
+                f"{head} missing for joints {absent}; give a value for every moving joint"
             )
     out.setflags(write=False)
     return out
 
 
-def link_index_of(model: Model, link: object, *, what: str = "base") -> int:
+def link_index_of(
+    model: Model, link: object, *, what: str = "base", allow_none: bool = True
+) -> int:
     """Return the link index meant by ``link``: a name, an index, or ``None`` (default base).
+
+    With ``allow_none=False``, ``None`` is refused like any other non-link.
 
     Raises:
         ArgumentError: ``link`` is neither a string nor an integer (``1.0`` and ``True`` are
             refused).
-        UnknownNameError: no such link.
+        UnknownNameError: no such link (:class:`UnknownIndexError` for an index).
     """
-    if link is None:
+    if link is None and allow_none:
         return model.default_base_index
     if isinstance(link, str):
         return model.link_index(link)
     if isinstance(link, bool) or not isinstance(link, (Integral, np.integer)):
         raise ArgumentError(f"{what} must be a link name or index, but got {_shown(link)}")
     return check_index(link, model.n_links, "link")
+
+
+def frame_index_of(model: Model, frame: object, *, what: str = "frame") -> int:
+    """Return the frame index meant by ``frame``: a link or additional frame name, or an index.
+
+    Raises:
+        ArgumentError: ``frame`` is neither a string nor an integer.
+        UnknownNameError: no such frame (:class:`UnknownIndexError` for an index).
+    """
+    if isinstance(frame, str):
+        return model.frame_index(frame)
+    if isinstance(frame, bool) or not isinstance(frame, (Integral, np.integer)):
+        raise ArgumentError(f"{what} must be a frame name or index, but got {_shown(frame)}")
+    return check_index(frame, model.n_frames, "frame")
+
+
+def read_only(arr: FloatArray) -> FloatArray:
+    """Return ``arr``, an array the library has just made and owns, made read-only.
+
+    For results, not arguments: an argument is copied by :func:`real_array`, never frozen in
+    place (that would change the caller's array).
+    """
+    arr.setflags(write=False)
+    return arr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import warnings
 import zlib
 
@@ -284,21 +285,21 @@ def test_rnea_matches_pinocchio_on_icub_models(robot):
 @given(problems())
 def test_big_model_loops_equal_the_dense_sums(p):
     """The loop path used for big models gives the ancestor-matrix path's results."""
-    from robomodel import kinematics
+    from robomodel import _kinematic_tree
 
     m, base, state, a0, g, ext, v0 = p
     kw = {"base": base, "base_acceleration": a0, "gravity": g, "external_wrenches": ext}
     kw["base_velocity"] = v0
     dense = inverse_dynamics(m, state, **kw)
-    saved = kinematics._DENSE_LIMIT
+    # A copy of the model starts with an empty cache, so its plans are built under the patch.
+    fresh = pickle.loads(pickle.dumps(m))
+    saved = _kinematic_tree.DENSE_LIMIT
     try:
-        kinematics._DENSE_LIMIT = 0
-        kinematics._PLANS.clear()
-        looped = inverse_dynamics(m, state, **kw)
-        assert kinematics._plan(m, base).anc is None
+        _kinematic_tree.DENSE_LIMIT = 0
+        looped = inverse_dynamics(fresh, state, **kw)
+        assert _kinematic_tree.tree_of(fresh, base).anc is None
     finally:
-        kinematics._DENSE_LIMIT = saved
-        kinematics._PLANS.clear()
+        _kinematic_tree.DENSE_LIMIT = saved
     np.testing.assert_allclose(looped.joint_torques, dense.joint_torques, atol=1e-10)
     np.testing.assert_allclose(looped.internal_wrenches, dense.internal_wrenches, atol=1e-10)
     np.testing.assert_allclose(looped.base_wrench, dense.base_wrench, atol=1e-10)

@@ -121,3 +121,26 @@ def test_errors_name_the_place() -> None:
     with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected finite numbers"):
         from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
     assert issubclass(JSONFormatError, rm.ModelError)
+
+
+def test_malformed_documents_raise_json_format_errors() -> None:
+    """What the JSON parser or numpy would raise on their own (RecursionError,
+    UnicodeDecodeError, OverflowError) and NaN literals are JSONFormatErrors with a path."""
+    m = rm.add_link(rm.Model(), "a")
+    good = to_dict(m)
+    with pytest.raises(JSONFormatError, match="nested too deeply"):
+        from_json("[" * 100_000)
+    with pytest.raises(JSONFormatError, match="not valid JSON"):
+        from_json(b'{"name": "\xff"}')
+    link = good["links"][0]
+    huge = "1" + "0" * 400
+    text = json.dumps({**good, "links": [{**link, "mass": 0}]}).replace(
+        '"mass": 0', f'"mass": {huge}'
+    )
+    with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a number within"):
+        from_json(text)
+    text = json.dumps({**good, "links": [{**link, "first_moment": [0, 0, 0]}]})
+    with pytest.raises(JSONFormatError, match=r"first_moment: expected .*numbers"):
+        from_json(text.replace('"first_moment": [0, 0, 0]', f'"first_moment": [0, 0, {huge}]'))
+    with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a finite number"):
+        from_json(json.dumps({**good, "links": [{**link, "mass": math.nan}]}))

@@ -128,7 +128,7 @@ def test_fk_errors():
         forward_kinematics_batch(m, np.zeros((3, 2)))
     with pytest.raises(UnknownNameError):
         forward_kinematics_batch(m, np.zeros((3, 1)), frames=["nope"])
-    with pytest.raises(ModelError, match="out of range"):
+    with pytest.raises(UnknownNameError, match="out of range"):
         forward_kinematics_batch(m, np.zeros((3, 1)), frames=[17])
     with pytest.raises(ModelError, match=r"Q\[1, 0\] is nan"):
         forward_kinematics_batch(m, [[0.0], [np.nan]])
@@ -240,6 +240,28 @@ def test_batched_fk_general_axes_and_empty_batch():
             np.testing.assert_allclose(arr[n], H(fk.base_H_frame(name)), atol=1e-12)
     empty = forward_kinematics_batch(m, np.zeros((0, m.n_pos_coords)))
     assert empty["c"].shape == (0, 4, 4)
+
+
+def test_batched_fk_of_many_frames_on_one_link():
+    """Many additional frames on one link (computed together, in chunks of configurations),
+    frames at the identity (sharing their link's buffer), and a frame asked for twice all match
+    the single-configuration FK."""
+    rng = np.random.default_rng(11)
+    m = chain()
+    for k in range(40):
+        T = rm.Transform.from_rpy_xyz(rng.normal(size=3), rng.normal(size=3))
+        m = rm.add_frame(m, "arm" if k % 2 else "hand", f"f{k}", T)
+    m = rm.add_frame(m, "arm", "same", rm.Transform.identity())
+    m = rm.add_frame(m, "base", "offset", rm.Transform.from_translation((0, 0, 2)))
+    Q = rng.uniform(-3, 3, (3000, m.n_pos_coords))
+    names = ["f3", "same", "f3", "offset", *(f"f{k}" for k in range(40)), "arm"]
+    out = forward_kinematics_batch(m, Q, frames=names)
+    assert list(out) == list(dict.fromkeys(names))
+    for n in (0, 1364, 1365, 2999):
+        fk = forward_kinematics(m, Q[n])
+        for name, arr in out.items():
+            np.testing.assert_allclose(arr[n], H(fk.base_H_frame(name)), atol=1e-12)
+    np.testing.assert_array_equal(out["same"], out["arm"])
 
 
 def test_batched_results_are_read_only():
@@ -367,7 +389,7 @@ def test_errors_are_robomodel_errors():
 )
 def test_batched_fk_sine_and_cosine_match_numpy(xs):
     """The half-angle sin/cos of the batched FK agree with numpy's to 1e-15 absolute."""
-    from robomodel._fk_batch import _sincos
+    from robomodel._pose_columns import _sincos
 
     x = np.array(xs)
     s, c = _sincos(x)

@@ -17,11 +17,12 @@ from strategies import SLOW, models_with_sensors
 
 import robomodel as rm
 from robomodel.dynamics import inverse_dynamics
-from robomodel.errors import ModelError, UnknownNameError
+from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.kinematics import JointState, forward_kinematics
 from robomodel.sensing import (
     check_sensor,
     link_motion,
+    predict_ft_measurement,
     predict_measurement,
     predict_sensor_measurements,
     sensor_problems,
@@ -110,7 +111,7 @@ def _derivatives(
     """Return (H, dH/dt, d2H/dt2) of every base_H_link along the quadratic joint trajectory."""
     q, dq, ddq = state.q, state.dq, state.ddq
     Hs = [
-        forward_kinematics(model, q + dq * t + 0.5 * ddq * t * t, base).base_H_link
+        forward_kinematics(model, q + dq * t + 0.5 * ddq * t * t, base=base).base_H_link
         for t in (-2 * h, -h, 0.0, h, 2 * h)
     ]
     d1 = (Hs[0] - 8 * Hs[1] + 8 * Hs[3] - Hs[4]) / (12 * h)
@@ -169,7 +170,7 @@ def _check_subtree_support(data: st.DataObject, m: rm.Model, moving: bool) -> No
     _parent, child = m.joint_parent_child(ft.parent_joint, m.traversal(base))
     child_name = m.link_names[child]
     W_base = subtree_support_wrench(m, state, child, gravity, base)
-    base_H_child = forward_kinematics(m, state.q, base).base_H_link[child]
+    base_H_child = forward_kinematics(m, state.q, base=base).base_H_link[child]
     base_H_sensor = Transform.from_matrix(base_H_child) @ ft.link_H_sensor(child_name)
     expected = base_H_sensor.inverse().apply_wrench(W_base)
     if ft.applied_wrench_link != child_name:
@@ -317,3 +318,46 @@ def test_ft_measurement_supports_the_subtree_slow(
 ) -> None:
     """The subtree-support property above, on bigger trees and many more examples."""
     _check_subtree_support(data, m, moving)
+
+
+# --------------------------------------------------------------------------- one call per sensor
+
+
+@given(st.data(), models_with_sensors())
+def test_predict_ft_measurement_is_the_multi_call_path(data: st.DataObject, m: rm.Model) -> None:
+    """predict_ft_measurement(m, name, state, ...) equals predict_measurement on the internal
+    wrenches of inverse_dynamics with the same base (and its traversal), and the entry of
+    predict_sensor_measurements, for any base, base motion and external wrenches."""
+    state = data.draw(states(m, True))
+    base = data.draw(st.sampled_from(list(m.link_names)))
+    six = st.lists(st.floats(-2, 2), min_size=6, max_size=6).map(np.array)
+    kw = {
+        "base": base,
+        "gravity": np.array([0.5, -1.0, -9.81]),
+        "base_acceleration": data.draw(six),
+        "base_velocity": data.draw(st.none() | six),
+        "external_wrenches": {data.draw(st.sampled_from(list(m.link_names))): data.draw(six)},
+    }
+    everything = predict_sensor_measurements(m, state, **kw)
+    dyn = inverse_dynamics(m, state, **kw)
+    for s in m.sensors_of_type(rm.SixAxisForceTorqueSensor):
+        got = predict_ft_measurement(m, s.name, state, **kw)
+        assert not got.flags.writeable
+        multi = predict_measurement(s, m, m.traversal(base), dyn.internal_wrenches)  # type: ignore[arg-type]
+        np.testing.assert_allclose(got, multi, rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(got, everything[s.name])
+
+
+def test_predict_ft_measurement_errors() -> None:
+    """Unknown names, non-names and link sensors are refused, saying what to use instead."""
+    m = rm.add_sensor(two_bodies("child_to_parent"), rm.Accelerometer(name="acc", link="child"))
+    state = JointState.zeros(m)
+    np.testing.assert_allclose(
+        predict_ft_measurement(m, "ft", state), predict_sensor_measurements(m, state)["ft"]
+    )
+    with pytest.raises(UnknownNameError, match="'fx'"):
+        predict_ft_measurement(m, "fx", state)
+    with pytest.raises(ArgumentError, match="accelerometer"):
+        predict_ft_measurement(m, "acc", state)
+    with pytest.raises(ArgumentError, match="name of a force/torque sensor"):
+        predict_ft_measurement(m, 0, state)  # type: ignore[arg-type]

@@ -223,11 +223,11 @@ def test_invalid_sensors_raise(t4: SixAxisForceTorqueSensor) -> None:
         attrs.evolve(t4, applied_wrench_link="x")
     with pytest.raises(ModelError, match="non-empty string"):
         t4.with_name("")
-    with pytest.raises(ModelError, match="parent joint must be a non-empty"):
+    with pytest.raises(ModelError, match="parent joint name must be a non-empty"):
         t4.with_parent_joint("")
     with pytest.raises(ModelError, match="6-vector"):
         t4.wrench_applied_on_link("b", [1, 2, 3])
-    with pytest.raises(ModelError, match="link must be a non-empty"):
+    with pytest.raises(ModelError, match="link name must be a non-empty"):
         Accelerometer(name="a", link="")
     # The errors are also ValueErrors, for callers catching the builtin.
     with pytest.raises(ValueError):
@@ -298,9 +298,9 @@ def test_gyroscope_reads_angular_velocity_in_sensor_axes(
 
 
 def test_link_sensor_inputs_are_checked() -> None:
-    with pytest.raises(ModelError, match="link velocity must be a 6-vector"):
+    with pytest.raises(ModelError, match="link velocity must be a finite 6-vector"):
         Gyroscope(name="g", link="l").predict_measurement([1, 2, 3])
-    with pytest.raises(ModelError, match="proper acceleration must be a 6-vector"):
+    with pytest.raises(ModelError, match="proper acceleration must be a finite 6-vector"):
         Accelerometer(name="a", link="l").predict_measurement(np.zeros(6), np.zeros(3))
 
 

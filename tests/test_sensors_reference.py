@@ -24,7 +24,7 @@ from strategies import models_with_sensors
 
 import robomodel as rm
 from robomodel.kinematics import JointState
-from robomodel.sensing import predict_sensor_measurements, sensor_problems
+from robomodel.sensing import predict_ft_measurement, predict_sensor_measurements, sensor_problems
 from robomodel.transformers import reduce_model
 from robomodel.urdf import load, loads
 
@@ -180,6 +180,32 @@ def test_random_tree_predictions_match_idyntree(data: st.DataObject, m: rm.Model
         base_velocity=v0,
         atol=1e-9,
     )
+
+
+@pytest.mark.parametrize("name", ["iCubGazeboV2_7", "iCubGenova04"])
+def test_icub_one_call_ft_predictions_match_idyntree(name: str) -> None:
+    """predict_ft_measurement, one F/T sensor per call, gives iDynTree's reading of each."""
+    m, im = robot(name)
+    rng = np.random.default_rng(sum(map(ord, name)) + 7)
+    n = m.n_dofs
+    state = JointState(rng.uniform(-1.5, 1.5, n), rng.uniform(-2, 2, n), rng.uniform(-5, 5, n))
+    a0, v0 = rng.uniform(-1, 1, 6), rng.uniform(-1, 1, 6)
+    base = m.default_base or ""
+    ref = idt_predict(
+        im,
+        im.getLinkIndex(base),
+        *_idt_vectors(m, im, state),
+        gravity=G,
+        base_acceleration=a0,
+        base_velocity=v0,
+    )
+    fts = m.sensors_of_type(rm.SixAxisForceTorqueSensor)
+    assert fts
+    for s in fts:
+        got = predict_ft_measurement(
+            m, s.name, state, gravity=G, base=base, base_acceleration=a0, base_velocity=v0
+        )
+        np.testing.assert_allclose(got, ref[s.name], rtol=0, atol=1e-8, err_msg=s.name)
 
 
 # --------------------------------------------------------------------------- T4 end to end

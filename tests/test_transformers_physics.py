@@ -226,8 +226,8 @@ def test_make_urdf_compatible_changes_no_physics(m, data):
     for name, H in old_s.items():
         assert_close(new_s[name], H, f"sensor {name!r}")
     assert_close(
-        total_spatial_inertia(u, q, base).as_matrix(),
-        total_spatial_inertia(m, q, base).as_matrix(),
+        total_spatial_inertia(u, q, base=base).as_matrix(),
+        total_spatial_inertia(m, q, base=base).as_matrix(),
         "total inertia",
     )
     state = JointState(q, dq, ddq)

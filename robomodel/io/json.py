@@ -268,7 +268,7 @@ class _Reader:
         v = self.get(key)
         try:
             arr = np.array(v, dtype=np.float64)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise JSONFormatError(self._at(key), f"expected numbers of shape {shape}") from None
         if arr.shape != shape or not np.all(np.isfinite(arr)):
             raise JSONFormatError(self._at(key), f"expected finite numbers of shape {shape}")
@@ -302,7 +302,15 @@ def _num(v: Any, path: str, inf: bool) -> float:
         return math.inf if v == "inf" else -math.inf
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise JSONFormatError(path, f"expected a number, got {v!r}")
-    return float(v)
+    try:
+        x = float(v)
+    except OverflowError:
+        raise JSONFormatError(path, "expected a number within the float range") from None
+    if not math.isfinite(x):
+        # json.loads reads NaN and Infinity literals, which to_json never writes.
+        hint = ' (write "inf" or "-inf" for an unbounded limit)' if inf else ""
+        raise JSONFormatError(path, f"expected a finite number, got {x}{hint}")
+    return x
 
 
 def _read_T(r: _Reader) -> Transform:
@@ -440,9 +448,9 @@ def from_dict(data: Any) -> Model:
             f"schema version {version} is newer than this robomodel reads ({SCHEMA_VERSION}); "
             "upgrade robomodel",
         )
-    links = r.items("links")
-    joints = [_read_joint(j) for j in r.items("joints")]
     try:
+        links = r.items("links")
+        joints = [_read_joint(j) for j in r.items("joints")]
         return Model(
             name=r.text("name"),
             default_base=r.opt_str("default_base"),
@@ -504,6 +512,8 @@ def from_json(text: str | bytes) -> Model:
     """
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as err:
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise JSONFormatError("", f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise JSONFormatError("", "not valid JSON: nested too deeply") from None
     return from_dict(data)

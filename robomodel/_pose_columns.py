@@ -1,10 +1,13 @@
-"""The inner steps of :func:`robomodel.kinematics.forward_kinematics_batch`.
+"""Poses of many configurations as columns: the inner steps of ``forward_kinematics_batch``.
 
-The batched forward kinematics runs a Python loop over the links that lead to the requested
-frames; each step here is a few whole-array operations on all configurations at once, laid out
-as ``(3, N)`` blocks with the configurations along the contiguous axis. Per model and base, the
-constants of every step (:class:`_BatchStep`: which columns of a rotation a joint mixes, with
-which coefficients) are computed once, by :func:`_batch_step`, into the kinematics plan.
+:func:`robomodel.kinematics.forward_kinematics_batch` runs a Python loop over the links that
+lead to the requested frames; each step here is a few whole-array operations on all
+configurations at once. A pose is held column by column, each column a ``(3, N)`` block with
+the configurations along the contiguous axis, and a joint's step is a short, sparse linear
+combination of its parent's columns. Per model and base, the constants of every step
+(:class:`ColumnStep`: which columns of a rotation a joint mixes, with which coefficients) are
+computed once, by :func:`batch_step`, into the kinematics plan
+(:class:`robomodel._kinematic_tree.KinematicTree`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import numpy.typing as npt
 
 from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Model
-from robomodel.spatial import Transform, skew
+from robomodel.spatial import skew
 from robomodel.traversal import Traversal
+
+__all__ = ["ColumnStep", "batch_step", "run_step"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -52,8 +57,8 @@ Terms = tuple[tuple[int, float], ...]
 
 
 @attrs.frozen
-class _BatchStep:
-    """Constants of one traversal step of the batched FK (see :func:`_batch_step`)."""
+class ColumnStep:
+    """Constants of one traversal step of the batched FK (see :func:`batch_step`)."""
 
     parent: int
     kind: int  # 0 fixed, 1 revolute, 2 prismatic
@@ -85,7 +90,7 @@ def _cols(M: FloatArray) -> tuple[Terms, Terms, Terms]:
     return (_terms(M[:, 0]), _terms(M[:, 1]), _terms(M[:, 2]))
 
 
-def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
+def batch_step(model: Model, t: Traversal, k: int, parent: int) -> ColumnStep:
     child = model.link_names[t.links[k]]
     j = model.joints[t.joints[k]]  # type: ignore[index]
     X = j.rest_transform(model.link_names[t.parents[k]], child)  # type: ignore[index]
@@ -105,7 +110,7 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
                 sign = math.copysign(1.0, u[a])
                 Qm = _axis_basis(sign * np.eye(3)[a], u)
                 Qt = _cols(Qm.T)
-            return _BatchStep(
+            return ColumnStep(
                 parent,
                 1,
                 j.pos_coord_offset,
@@ -119,7 +124,7 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
             )
         case PrismaticJoint():
             u = np.array(j.axis(child).direction)
-            return _BatchStep(
+            return ColumnStep(
                 parent,
                 2,
                 j.pos_coord_offset,
@@ -132,7 +137,7 @@ def _batch_step(model: Model, t: Traversal, k: int, parent: int) -> _BatchStep:
                 _terms(X3 @ u),
             )
         case FixedJoint():
-            return _BatchStep(parent, 0, -1, _cols(X3), 0, 1.0, None, _terms(Xp), none, none)
+            return ColumnStep(parent, 0, -1, _cols(X3), 0, 1.0, None, _terms(Xp), none, none)
 
 
 def _axis_basis(f: FloatArray, u: FloatArray) -> FloatArray:
@@ -205,8 +210,8 @@ def _column(
 _ROTATED = ((1, 2), (2, 0), (0, 1))  # the columns a rotation about x, y, z mixes
 
 
-def _run_step(
-    st: _BatchStep,
+def run_step(
+    st: ColumnStep,
     Hp: FloatArray,
     Hc: FloatArray,
     Qt: FloatArray,
@@ -247,12 +252,3 @@ def _run_step(
             _combo(scratch[0], Rp, st.slide, tmp)
             np.multiply(scratch[0], Qt[st.qi], out=scratch[0])
             np.add(pc, scratch[0], out=pc)
-
-
-def _frame_pose(Hl: FloatArray, F: Transform, Hf: FloatArray, tmp: FloatArray) -> None:
-    """Write ``base_H_link @ link_H_frame`` into ``Hf`` (rows 0-2; row 3 is already set)."""
-    Rl = (Hl[0, :3], Hl[1, :3], Hl[2, :3])
-    F3 = np.asarray(F.rotation)
-    for m in range(3):
-        _combo(Hf[m, :3], Rl, _terms(F3[:, m]), tmp)
-    _combo(Hf[3, :3], Rl, _terms(np.asarray(F.position)), tmp, base=Hl[3, :3])
