@@ -24,31 +24,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from robomodel._cli_commands import (
-    BAD_INPUT,
-    CLIError,
-    _cmd_attach,
-    _cmd_convert,
-    _cmd_demo,
-    _cmd_diff,
-    _cmd_draw,
-    _cmd_from_dh,
-    _cmd_info,
-    _cmd_normalize,
-    _cmd_plot,
-    _cmd_prefix,
-    _cmd_rebase,
-    _cmd_reduce,
-    _cmd_remove_fake_links,
-    _cmd_rename,
-    _cmd_to_dh,
-    _cmd_tree,
-    _cmd_urdf_compatible,
-    _cmd_validate,
-    _one_line,
-    model_summary,
-    read_model,
-)
+from robomodel import commands
+from robomodel._shell import BAD_INPUT, CLIError, model_summary, one_line, read_model
 
 __all__ = ["CLIError", "build_parser", "main", "model_summary", "read_model"]
 
@@ -127,22 +104,24 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(run=run)
         return p
 
-    p = cmd("info", _cmd_info, "counts, mass, DOFs, sensors and the kinematic tree")
+    p = cmd("info", commands.run_info, "counts, mass, DOFs, sensors and the kinematic tree")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--no-tree", action="store_true", help="leave out the kinematic tree")
 
-    p = cmd("tree", _cmd_tree, "print the kinematic tree")
+    p = cmd("tree", commands.run_tree, "print the kinematic tree")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--base", metavar="LINK", help="start from this link (default: default base)")
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
 
-    p = cmd("validate", _cmd_validate, "list every problem; exit status 1 if there are errors")
+    p = cmd(
+        "validate", commands.run_validate, "list every problem; exit status 1 if there are errors"
+    )
     _add_model(p)
 
-    p = cmd("reduce", _cmd_reduce, "keep only some joints, lumping the links of the others")
+    p = cmd("reduce", commands.run_reduce, "keep only some joints, lumping the links of the others")
     _add_model(p)
     _add_output(p)
     p.add_argument(
@@ -162,7 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lumped(p)
     _add_explain(p)
 
-    p = cmd("rebase", _cmd_rebase, "make another link the base (URDF root), moving link frames")
+    p = cmd(
+        "rebase", commands.run_rebase, "make another link the base (URDF root), moving link frames"
+    )
     _add_model(p)
     _add_output(p)
     p.add_argument("--base", required=True, metavar="LINK", help="the new base link")
@@ -173,14 +154,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_explain(p)
 
-    p = cmd("remove-fake-links", _cmd_remove_fake_links, "turn massless leaf links into frames")
+    p = cmd(
+        "remove-fake-links", commands.run_remove_fake_links, "turn massless leaf links into frames"
+    )
     _add_model(p, fake_links=False)
     _add_output(p)
     p.add_argument("--iterate", action="store_true", help="also collapse chains of fake links")
     _add_lumped(p)
     _add_explain(p)
 
-    p = cmd("normalize", _cmd_normalize, "renumber joints: moving first, in traversal order")
+    p = cmd(
+        "normalize", commands.run_normalize, "renumber joints: moving first, in traversal order"
+    )
     _add_model(p)
     _add_output(p)
     p.add_argument("--base", metavar="LINK", help="traversal base (default: default base)")
@@ -188,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = cmd(
         "urdf-compatible",
-        _cmd_urdf_compatible,
+        commands.run_urdf_compatible,
         "move link frames onto their joint axes so that URDF can express the model",
     )
     _add_model(p)
@@ -196,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base", metavar="LINK", help="the URDF root (default: default base)")
     _add_explain(p)
 
-    p = cmd("attach", _cmd_attach, "attach another model to a frame with a fixed joint")
+    p = cmd("attach", commands.run_attach, "attach another model to a frame with a fixed joint")
     _add_model(p)
     _add_output(p)
     p.add_argument("--other", required=True, metavar="MODEL", help="the model to attach")
@@ -214,19 +199,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_explain(p)
 
-    p = cmd("prefix", _cmd_prefix, "put a prefix in front of every name")
+    p = cmd("prefix", commands.run_prefix, "put a prefix in front of every name")
     _add_model(p)
     _add_output(p)
     p.add_argument("--prefix", required=True, metavar="TEXT", help="the prefix, e.g. left_")
     _add_explain(p)
 
-    p = cmd("rename", _cmd_rename, "rename links, joints, frames or sensors")
+    p = cmd("rename", commands.run_rename, "rename links, joints, frames or sensors")
     _add_model(p)
     _add_output(p)
     p.add_argument("--map", nargs="+", required=True, metavar="OLD=NEW", help="renames")
     _add_explain(p)
 
-    p = cmd("diff", _cmd_diff, "compare two models; exit status 1 if they differ")
+    p = cmd("diff", commands.run_diff, "compare two models; exit status 1 if they differ")
     p.add_argument("a", metavar="A", help="first model (file or 'example')")
     p.add_argument("b", metavar="B", help="second model")
     p.add_argument("--atol", type=float, default=1e-9, help="tolerance for numbers (1e-9)")
@@ -234,19 +219,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
     _add_output(p, model=False)
 
-    p = cmd("convert", _cmd_convert, "convert between URDF and robomodel JSON")
+    p = cmd("convert", commands.run_convert, "convert between URDF and robomodel JSON")
     p.add_argument("input", metavar="IN", help="input model (.urdf, .json or 'example')")
     p.add_argument("output", metavar="OUT", help="output file (.urdf or .json), '-' for stdout")
     p.add_argument("--format", choices=("urdf", "json"), help="output format")
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
 
-    p = cmd("to-dh", _cmd_to_dh, "extract the DH chain between two frames (iKin text)")
+    p = cmd("to-dh", commands.run_to_dh, "extract the DH chain between two frames (iKin text)")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--from", dest="base_frame", required=True, metavar="FRAME", help="chain root")
     p.add_argument("--to", dest="end_frame", required=True, metavar="FRAME", help="end-effector")
 
-    p = cmd("from-dh", _cmd_from_dh, "build a model from a DH chain (iKin text or iCub preset)")
+    p = cmd(
+        "from-dh", commands.run_from_dh, "build a model from a DH chain (iKin text or iCub preset)"
+    )
     p.add_argument("chain", nargs="?", metavar="CHAIN", help="an iKin chain file")
     p.add_argument(
         "--icub", nargs=2, metavar=("LIMB", "TYPE"), help="an iCub preset, e.g. arm right_v2.7"
@@ -254,14 +241,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="the robot name")
     _add_output(p)
 
-    p = cmd("draw", _cmd_draw, "draw the kinematic tree as SVG (no Graphviz needed)")
+    p = cmd("draw", commands.run_draw, "draw the kinematic tree as SVG (no Graphviz needed)")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--base", metavar="LINK", help="the tree's root (default: default base)")
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
 
-    p = cmd("plot", _cmd_plot, "draw link and sensor frames in 3D at a configuration (matplotlib)")
+    p = cmd(
+        "plot",
+        commands.run_plot,
+        "draw link and sensor frames in 3D at a configuration (matplotlib)",
+    )
     _add_model(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="image (.png, .svg, .pdf)")
     p.add_argument(
@@ -277,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-labels", action="store_true", help="leave out link names")
     p.add_argument("--dpi", type=int, default=120, help="resolution (120)")
 
-    p = cmd("demo", _cmd_demo, "run a typical pipeline on the bundled model and explain it")
+    p = cmd("demo", commands.run_demo, "run a typical pipeline on the bundled model and explain it")
     p.add_argument("--model", "-m", dest="model_option", metavar="MODEL", help=argparse.SUPPRESS)
     p.add_argument(
         "-o",
@@ -310,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status: int = args.run(args)
         except (RobomodelError, CLIError, OSError, ValueError, KeyError, SyntaxError) as e:
             _report_warnings(caught, args.command)
-            print(f"robomodel {args.command}: error: {_one_line(e)}", file=sys.stderr)
+            print(f"robomodel {args.command}: error: {one_line(e)}", file=sys.stderr)
             return BAD_INPUT
     _report_warnings(caught, args.command)
     return status

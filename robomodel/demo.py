@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from robomodel.cli import CLIError, model_summary, read_model
+from robomodel._files import atomic_write
+from robomodel._shell import CLIError, model_summary, read_model
 from robomodel.model import Model
 
 __all__ = ["leg_joints", "run_demo"]
@@ -137,7 +138,7 @@ def run_demo(
         normalized,
     )
     text = urdf.dumps(ready)
-    out.write_text(text, encoding="utf-8")
+    atomic_write(out, text)
     say(
         f"6. export: wrote {out} ({len(text.splitlines())} lines, root link {ready.default_base!r})"
     )
@@ -175,7 +176,7 @@ def run_demo(
 
         for tag, model in (("before", full), ("after", back)):
             path = out.with_name(f"{out.stem}_{tag}.svg")
-            path.write_text(tree_svg(model), encoding="utf-8")
+            atomic_write(path, tree_svg(model))
             say(f"   drew the tree {tag} the pipeline: {path}")
     say(f"\nNext: robomodel info {out}   robomodel draw {out} -o legs.svg")
     return 1 if problems or worst > 1e-9 else 0

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._files import atomic_path
 from robomodel.errors import ModelError
 from robomodel.model import Model
 from robomodel.sensors import SixAxisForceTorqueSensor
@@ -159,7 +160,9 @@ def save_pose(
 ) -> Path:
     """Draw the model with :func:`pose_figure` and write the picture to ``path``.
 
-    The format follows the file extension (``.png``, ``.svg``, ``.pdf``, ...).
+    The format follows the file extension (``.png``, ``.svg``, ``.pdf``, ...). The picture is
+    written to a temporary file beside ``path`` and renamed over it when complete, so a failure
+    leaves an existing file as it was.
 
     Args:
         model: the model to draw.
@@ -173,5 +176,6 @@ def save_pose(
     """
     out = Path(path)
     fig = pose_figure(model, positions, **options)
-    fig.savefig(out, dpi=dpi)
+    with atomic_path(out) as tmp:
+        fig.savefig(tmp, dpi=dpi)
     return out

@@ -1,7 +1,9 @@
-"""The subcommands of the ``robomodel`` command and the reading and writing they share.
+"""The subcommands of the ``robomodel`` command, one ``run_<command>(args)`` function each.
 
-:mod:`robomodel.cli` builds the argument parser and runs one of these ``_cmd_*`` functions on
-the parsed arguments; each returns the exit status.
+:mod:`robomodel.cli` builds the argument parser and calls one of these functions with the
+parsed arguments; each returns the exit status (0 on success) and raises on bad input, which
+:func:`robomodel.cli.main` reports as one line with status 2. Models are read and written
+through :mod:`robomodel._shell`, which :mod:`robomodel.demo` shares.
 """
 
 from __future__ import annotations
@@ -9,20 +11,42 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import math
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from robomodel._shell import (
+    CLIError,
+    emit,
+    format_of,
+    model_summary,
+    model_text,
+    note,
+    one_line,
+    read_model,
+)
 from robomodel.model import Model
 
-BAD_INPUT = 2
-"""Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
-
-
-class CLIError(Exception):
-    """A problem with the command line itself (reported like bad input, exit status 2)."""
-
+__all__ = [
+    "run_attach",
+    "run_convert",
+    "run_demo",
+    "run_diff",
+    "run_draw",
+    "run_from_dh",
+    "run_info",
+    "run_normalize",
+    "run_plot",
+    "run_prefix",
+    "run_rebase",
+    "run_reduce",
+    "run_remove_fake_links",
+    "run_rename",
+    "run_to_dh",
+    "run_tree",
+    "run_urdf_compatible",
+    "run_validate",
+]
 
 # --------------------------------------------------------------------------- reading and writing
 
@@ -35,86 +59,15 @@ def _model_source(args: argparse.Namespace) -> str:
     return positional or option or "example"
 
 
-def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
-    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
-
-    Args:
-        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
-        keep_fake_links: keep massless leaf links as links instead of frames.
-
-    Raises:
-        CLIError: the file does not exist or is a directory.
-        URDFError: the URDF is malformed.
-        RobomodelError: the JSON is not a robomodel model.
-    """
-    from robomodel.data import BUNDLED_MODELS, example_path
-
-    if source in BUNDLED_MODELS and not Path(source).exists():
-        path = example_path(source)
-    else:
-        path = Path(source)
-        if not path.exists():
-            raise CLIError(
-                f"{source}: no such file (give a URDF path, or 'example' for the bundled model)"
-            )
-        if path.is_dir():
-            raise CLIError(f"{source}: is a directory, not a model file")
-    if path.suffix.lower() == ".json":
-        from robomodel import io
-
-        return io.from_json(path.read_text(encoding="utf-8"))
-    from robomodel import urdf
-
-    return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
-
-
 def _load(args: argparse.Namespace) -> Model:
     return read_model(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
 
 
-def _format_of(output: str | None, requested: str | None) -> str:
-    if requested:
-        return requested
-    if output and output != "-" and Path(output).suffix.lower() == ".json":
-        return "json"
-    return "urdf"
-
-
-def _model_text(model: Model, fmt: str) -> str:
-    if fmt == "json":
-        from robomodel import io
-
-        return io.to_json(model)
-    from robomodel import urdf
-
-    return urdf.dumps(model)
-
-
-def _emit(text: str, output: str | None) -> None:
-    """Write ``text`` to the file ``output``, or to standard output for ``None`` or ``-``."""
-    if output is None or output == "-":
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        return
-    Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-
-
 def _write_model(model: Model, args: argparse.Namespace) -> None:
-    fmt = _format_of(args.output, args.format)
-    _emit(_model_text(model, fmt), args.output)
+    fmt = format_of(args.output, args.format)
+    emit(model_text(model, fmt), args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote {model_summary(model)} to {args.output}")
-
-
-def _note(text: str) -> None:
-    print(text, file=sys.stderr)
-
-
-def model_summary(model: Model) -> str:
-    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
-    return (
-        f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
-        f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
-    )
+        note(f"wrote {model_summary(model)} to {args.output}")
 
 
 def _number(text: str, what: str) -> float:
@@ -181,33 +134,36 @@ def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.
     from robomodel.transformers import explain
 
     out, report = explain(step, model)
-    _note(str(report))
+    note(str(report))
     return out
 
 
-def _cmd_info(args: argparse.Namespace) -> int:
+def run_info(args: argparse.Namespace) -> int:
+    """Run ``robomodel info``."""
     from robomodel.textview import info_text, tree_lines
 
     model = _load(args)
     text = info_text(model, _model_source(args))
     if not args.no_tree:
         text += "\n\nkinematic tree:\n" + "\n".join(tree_lines(model))
-    _emit(text, args.output)
+    emit(text, args.output)
     return 0
 
 
-def _cmd_tree(args: argparse.Namespace) -> int:
+def run_tree(args: argparse.Namespace) -> int:
+    """Run ``robomodel tree``."""
     from robomodel.textview import tree_lines
 
     model = _load(args)
     lines = tree_lines(
         model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors
     )
-    _emit("\n".join(lines), args.output)
+    emit("\n".join(lines), args.output)
     return 0
 
 
-def _cmd_validate(args: argparse.Namespace) -> int:
+def run_validate(args: argparse.Namespace) -> int:
+    """Run ``robomodel validate``."""
     from robomodel.errors import RobomodelError, RobomodelWarning
     from robomodel.textview import find_problems
 
@@ -219,7 +175,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             model = read_model(source, keep_fake_links=args.keep_fake_links)
         except (RobomodelError, SyntaxError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
-            print(f"error: {_one_line(e)}")
+            print(f"error: {one_line(e)}")
             print(f"{source}: 1 error")
             return 1
     load_warnings = [str(w.message) for w in caught if issubclass(w.category, RobomodelWarning)]
@@ -235,7 +191,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def _cmd_reduce(args: argparse.Namespace) -> int:
+def run_reduce(args: argparse.Namespace) -> int:
+    """Run ``robomodel reduce``."""
     from functools import partial
 
     from robomodel.transformers import reduce_model
@@ -250,7 +207,8 @@ def _cmd_reduce(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_rebase(args: argparse.Namespace) -> int:
+def run_rebase(args: argparse.Namespace) -> int:
+    """Run ``robomodel rebase``."""
     from functools import partial
 
     from robomodel.transformers.change_base import change_base
@@ -261,7 +219,8 @@ def _cmd_rebase(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
+def run_remove_fake_links(args: argparse.Namespace) -> int:
+    """Run ``robomodel remove-fake-links``."""
     from functools import partial
 
     from robomodel.transformers import remove_fake_links
@@ -272,7 +231,8 @@ def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_normalize(args: argparse.Namespace) -> int:
+def run_normalize(args: argparse.Namespace) -> int:
+    """Run ``robomodel normalize``."""
     from functools import partial
 
     from robomodel.transformers import normalize_joint_order
@@ -283,7 +243,8 @@ def _cmd_normalize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_urdf_compatible(args: argparse.Namespace) -> int:
+def run_urdf_compatible(args: argparse.Namespace) -> int:
+    """Run ``robomodel urdf-compatible``."""
     from functools import partial
 
     from robomodel.transformers import make_urdf_compatible
@@ -294,7 +255,8 @@ def _cmd_urdf_compatible(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_attach(args: argparse.Namespace) -> int:
+def run_attach(args: argparse.Namespace) -> int:
+    """Run ``robomodel attach``."""
     from functools import partial
 
     from robomodel.spatial import Transform
@@ -319,7 +281,8 @@ def _cmd_attach(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_prefix(args: argparse.Namespace) -> int:
+def run_prefix(args: argparse.Namespace) -> int:
+    """Run ``robomodel prefix``."""
     from functools import partial
 
     from robomodel.transformers.rename import prefix
@@ -329,7 +292,8 @@ def _cmd_prefix(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_rename(args: argparse.Namespace) -> int:
+def run_rename(args: argparse.Namespace) -> int:
+    """Run ``robomodel rename``."""
     from functools import partial
 
     from robomodel.transformers.rename import rename
@@ -340,35 +304,39 @@ def _cmd_rename(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_diff(args: argparse.Namespace) -> int:
+def run_diff(args: argparse.Namespace) -> int:
+    """Run ``robomodel diff``."""
     from robomodel.diff import diff
 
     a = read_model(args.a, keep_fake_links=args.keep_fake_links)
     b = read_model(args.b, keep_fake_links=args.keep_fake_links)
     d = diff(a, b, atol=args.atol, order=not args.ignore_order)
-    _emit(str(d), args.output)
+    emit(str(d), args.output)
     return 1 if d else 0
 
 
-def _cmd_convert(args: argparse.Namespace) -> int:
+def run_convert(args: argparse.Namespace) -> int:
+    """Run ``robomodel convert``."""
     model = read_model(args.input, keep_fake_links=args.keep_fake_links)
     _write_model(model, args)
     return 0
 
 
-def _cmd_to_dh(args: argparse.Namespace) -> int:
+def run_to_dh(args: argparse.Namespace) -> int:
+    """Run ``robomodel to-dh``."""
     from robomodel.dh.bridge import model_to_chain
     from robomodel.dh.ikin_text import dumps_ikin
 
     model = _load(args)
     chain = model_to_chain(model, args.base_frame, args.end_frame)
-    _emit(dumps_ikin(chain), args.output)
+    emit(dumps_ikin(chain), args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
+        note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
     return 0
 
 
-def _cmd_from_dh(args: argparse.Namespace) -> int:
+def run_from_dh(args: argparse.Namespace) -> int:
+    """Run ``robomodel from-dh``."""
     from robomodel.dh.bridge import chain_to_model
 
     if (args.chain is None) == (args.icub is None):
@@ -385,7 +353,7 @@ def _cmd_from_dh(args: argparse.Namespace) -> int:
             raise CLIError(f"{args.chain}: no such file")
         chain = loads_ikin(path.read_text(encoding="utf-8"))
     model = chain_to_model(chain)
-    if _format_of(args.output, args.format) == "urdf":
+    if format_of(args.output, args.format) == "urdf":
         from robomodel.transformers import make_urdf_compatible
 
         # DH frames sit off the joint axes; URDF needs every child origin on its joint axis.
@@ -398,18 +366,20 @@ def _cmd_from_dh(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_draw(args: argparse.Namespace) -> int:
+def run_draw(args: argparse.Namespace) -> int:
+    """Run ``robomodel draw``."""
     from robomodel.draw import tree_svg
 
     model = _load(args)
     svg = tree_svg(model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors)
-    _emit(svg, args.output)
+    emit(svg, args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote the tree of {model_summary(model)} to {args.output}")
+        note(f"wrote the tree of {model_summary(model)} to {args.output}")
     return 0
 
 
-def _cmd_plot(args: argparse.Namespace) -> int:
+def run_plot(args: argparse.Namespace) -> int:
+    """Run ``robomodel plot``."""
     from robomodel.plot import save_pose
 
     model = _load(args)
@@ -426,20 +396,12 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         labels=not args.no_labels,
         dpi=args.dpi,
     )
-    _note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
+    note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
     return 0
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
+def run_demo(args: argparse.Namespace) -> int:
+    """Run ``robomodel demo``."""
     from robomodel.demo import run_demo
 
     return run_demo(_model_source(args), args.output, svg=args.svg)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    from robomodel.errors import UnknownNameError
-
-    if isinstance(error, UnknownNameError):
-        text = str(error)
-    return " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)

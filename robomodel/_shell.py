@@ -1,0 +1,134 @@
+"""What the ``robomodel`` command and ``robomodel demo`` share: models named on a command line.
+
+Reading a model from a file name or a bundled model name, the one-line model summary, writing
+text to a file (atomically) or to standard output, and turning an error into one line. The
+command (:mod:`robomodel.cli`, :mod:`robomodel.commands`) and the demo (:mod:`robomodel.demo`)
+both build on this module; it imports neither.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from robomodel._files import atomic_write
+from robomodel.errors import RobomodelError, UnknownNameError
+from robomodel.model import Model
+
+__all__ = [
+    "BAD_INPUT",
+    "CLIError",
+    "emit",
+    "format_of",
+    "model_summary",
+    "model_text",
+    "note",
+    "one_line",
+    "read_model",
+]
+
+BAD_INPUT = 2
+"""Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
+
+
+class CLIError(Exception):
+    """A problem with the command line itself (reported like bad input, exit status 2)."""
+
+
+def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
+    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
+
+    Args:
+        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
+        keep_fake_links: keep massless leaf links as links instead of frames.
+
+    Raises:
+        CLIError: the file does not exist, is a directory, or is not valid UTF-8 / JSON in a
+            way the readers do not report themselves.
+        URDFError: the URDF is malformed.
+        RobomodelError: the JSON is not a robomodel model.
+    """
+    from robomodel.data import BUNDLED_MODELS, example_path
+
+    if source in BUNDLED_MODELS and not Path(source).exists():
+        path = example_path(source)
+    else:
+        path = Path(source)
+        if not path.exists():
+            raise CLIError(
+                f"{source}: no such file (give a URDF path, or 'example' for the bundled model)"
+            )
+        if path.is_dir():
+            raise CLIError(f"{source}: is a directory, not a model file")
+    try:
+        if path.suffix.lower() == ".json":
+            from robomodel import io
+
+            return io.from_json(path.read_text(encoding="utf-8"))
+        from robomodel import urdf
+
+        return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
+    except (RobomodelError, OSError, SyntaxError):
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as e:
+        # A reader that lets a malformed document reach Python's own checks (deep nesting,
+        # invalid UTF-8, a number too large, a list where a mapping belongs) still met bad
+        # input, not a bug of the command: say which file and what went wrong.
+        raise CLIError(f"{source}: not a valid model file ({type(e).__name__}: {e})") from e
+    except RecursionError as e:
+        raise CLIError(f"{source}: not a valid model file (nested too deeply)") from e
+
+
+def model_summary(model: Model) -> str:
+    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
+    return (
+        f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
+        f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
+    )
+
+
+def format_of(output: str | None, requested: str | None) -> str:
+    """Return the model format to write: ``requested``, else from ``output``'s extension."""
+    if requested:
+        return requested
+    if output and output != "-" and Path(output).suffix.lower() == ".json":
+        return "json"
+    return "urdf"
+
+
+def model_text(model: Model, fmt: str) -> str:
+    """Return ``model`` as URDF (``fmt == "urdf"``) or robomodel JSON (``"json"``) text."""
+    if fmt == "json":
+        from robomodel import io
+
+        return io.to_json(model)
+    from robomodel import urdf
+
+    return urdf.dumps(model)
+
+
+def emit(text: str, output: str | None) -> None:
+    """Write ``text`` (with a final newline) to the file ``output``, or to standard output.
+
+    ``None`` and ``-`` mean standard output. A file is replaced only once the whole text is
+    written (:func:`robomodel._files.atomic_write`), so a failure leaves it as it was.
+    """
+    text = text if text.endswith("\n") else text + "\n"
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        return
+    atomic_write(output, text)
+
+
+def note(text: str) -> None:
+    """Print a remark for the user on standard error (standard output may carry the model)."""
+    print(text, file=sys.stderr)
+
+
+def one_line(error: BaseException) -> str:
+    """Return the message of ``error`` on one line (``KeyError`` without its quotes)."""
+    if isinstance(error, KeyError) and not isinstance(error, UnknownNameError) and error.args:
+        text = str(error.args[0])
+    else:
+        text = str(error)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)
