@@ -13,11 +13,11 @@ JSON writers, the pictures) can use it without import cycles.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
 
 __all__ = ["atomic_path", "atomic_write"]
 
@@ -33,11 +33,16 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> Path:
         The path written.
 
     Raises:
-        OSError: the directory does not exist or is not writable, the disk is full, ...; the
-            target is then left as it was.
+        OSError: ``path`` is a directory, its directory does not exist or is not writable, the
+            disk is full, ... (the error names ``path``); ``path`` is then left as it was.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    return _replace_with(Path(path), lambda f: f.write(payload))
+    target = Path(path)
+    with _staged(target, suffix=".tmp") as tmp, open(tmp, "wb") as f:
+        f.write(payload)
+        f.flush()
+        os.fsync(f.fileno())
+    return target
 
 
 @contextlib.contextmanager
@@ -46,33 +51,41 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
 
     For writers that want a file name rather than data, such as ``matplotlib``'s ``savefig``.
     If the block raises, the temporary file is removed and ``path`` is left as it was.
+
+    Raises:
+        OSError: as for :func:`atomic_write`.
     """
     target = Path(path)
     # The writer may pick the format from the suffix, so the temporary name ends in it too.
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
-    os.close(fd)
+    with _staged(target, suffix=target.suffix) as tmp:
+        yield tmp
+
+
+@contextlib.contextmanager
+def _staged(target: Path, *, suffix: str) -> Iterator[Path]:
+    try:
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+        os.close(fd)
+    except OSError as e:
+        raise _about(e, target) from None
     tmp = Path(name)
     try:
         yield tmp
         _finish(tmp, target)
-    except BaseException:
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename in (None, str(tmp), name):
+            raise _about(e, target) from None
         raise
 
 
-def _replace_with(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        _finish(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target
+def _about(error: OSError, target: Path) -> OSError:
+    # The temporary name means nothing to the user; name the file they asked for.
+    if error.errno is None:
+        return error
+    return type(error)(error.errno, error.strerror, str(target))
 
 
 def _finish(tmp: Path, target: Path) -> None:

@@ -68,7 +68,11 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
         from robomodel import urdf
 
         return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
-    except (RobomodelError, OSError, SyntaxError):
+    except (RobomodelError, OSError, SyntaxError) as e:
+        if str(path) not in str(e) and source not in str(e):
+            # The JSON reader names the place in the document, not the file; keep the error
+            # (callers may catch its class) and say which file it is about.
+            e.add_note(f"in {source}")
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as e:
         # A reader that lets a malformed document reach Python's own checks (deep nesting,
@@ -126,9 +130,14 @@ def note(text: str) -> None:
 
 
 def one_line(error: BaseException) -> str:
-    """Return the message of ``error`` on one line (``KeyError`` without its quotes)."""
+    """Return the message of ``error`` on one line (``KeyError`` without its quotes).
+
+    Notes added to the error (``add_note``, such as the file it is about) follow in parentheses.
+    """
     if isinstance(error, KeyError) and not isinstance(error, UnknownNameError) and error.args:
         text = str(error.args[0])
     else:
         text = str(error)
-    return " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)
+    text = " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)
+    notes = [str(n) for n in getattr(error, "__notes__", ())]
+    return f"{text} ({'; '.join(notes)})" if notes else text

@@ -230,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p, model=False)
     p.add_argument("--from", dest="base_frame", required=True, metavar="FRAME", help="chain root")
     p.add_argument("--to", dest="end_frame", required=True, metavar="FRAME", help="end-effector")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="print every number as stored (by default rounding noise is printed as the value "
+        "it stands for: lengths below 1e-9 m as 0, angles within 1e-8 deg of a multiple of 90 "
+        "deg as that multiple)",
+    )
 
     p = cmd(
         "from-dh", commands.run_from_dh, "build a model from a DH chain (iKin text or iCub preset)"
@@ -239,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--icub", nargs=2, metavar=("LIMB", "TYPE"), help="an iCub preset, e.g. arm right_v2.7"
     )
     p.add_argument("--name", help="the robot name")
+    p.add_argument(
+        "--mass",
+        metavar="KG",
+        help="the mass of every link, at its origin (default 1, as iDynTree's "
+        "CreateModelFromDHChain; 0 for massless links)",
+    )
     _add_output(p)
 
     p = cmd("draw", commands.run_draw, "draw the kinematic tree as SVG (no Graphviz needed)")

@@ -329,7 +329,7 @@ def run_to_dh(args: argparse.Namespace) -> int:
 
     model = _load(args)
     chain = model_to_chain(model, args.base_frame, args.end_frame)
-    emit(dumps_ikin(chain), args.output)
+    emit(dumps_ikin(chain, exact=args.exact), args.output)
     if args.output not in (None, "-"):
         note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
     return 0
@@ -337,8 +337,11 @@ def run_to_dh(args: argparse.Namespace) -> int:
 
 def run_from_dh(args: argparse.Namespace) -> int:
     """Run ``robomodel from-dh``."""
-    from robomodel.dh.bridge import chain_to_model
+    from robomodel.dh.bridge import DEFAULT_LINK_MASS, chain_to_model
 
+    link_mass = DEFAULT_LINK_MASS if args.mass is None else _number(args.mass, "--mass")
+    if link_mass < 0.0:
+        raise CLIError(f"--mass must be a mass >= 0 kg, got {args.mass!r}")
     if (args.chain is None) == (args.icub is None):
         raise CLIError("give an iKin chain file or --icub LIMB TYPE (one of them)")
     if args.icub is not None:
@@ -347,12 +350,16 @@ def run_from_dh(args: argparse.Namespace) -> int:
         chain = icub_chain(args.icub[0], args.icub[1])
     else:
         from robomodel.dh.ikin_text import loads_ikin
+        from robomodel.errors import ModelError
 
         path = Path(args.chain)
         if not path.is_file():
             raise CLIError(f"{args.chain}: no such file")
-        chain = loads_ikin(path.read_text(encoding="utf-8"))
-    model = chain_to_model(chain)
+        try:
+            chain = loads_ikin(path.read_text(encoding="utf-8"))
+        except (ModelError, UnicodeDecodeError) as e:
+            raise CLIError(f"{args.chain}: {e}") from e
+    model = chain_to_model(chain, link_mass=link_mass)
     if format_of(args.output, args.format) == "urdf":
         from robomodel.transformers import make_urdf_compatible
 
@@ -363,6 +370,11 @@ def run_from_dh(args: argparse.Namespace) -> int:
 
         model = attrs.evolve(model, name=args.name)
     _write_model(model, args)
+    # A DH chain has no masses, so these are made up: say so, wherever the model went.
+    default = " (the default, as iDynTree's; set it with --mass KG)" if args.mass is None else ""
+    note(
+        f"every one of the {chain.n_links + 1} links weighs {link_mass:g} kg at its origin{default}"
+    )
     return 0
 
 
