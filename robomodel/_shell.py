@@ -18,6 +18,7 @@ from robomodel.model import Model
 __all__ = [
     "BAD_INPUT",
     "CLIError",
+    "UnreadableModelError",
     "emit",
     "format_of",
     "model_summary",
@@ -35,6 +36,10 @@ class CLIError(Exception):
     """A problem with the command line itself (reported like bad input, exit status 2)."""
 
 
+class UnreadableModelError(CLIError):
+    """A model file that exists but that the readers fail on outside their own error checks."""
+
+
 def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
 
@@ -43,8 +48,9 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
         keep_fake_links: keep massless leaf links as links instead of frames.
 
     Raises:
-        CLIError: the file does not exist, is a directory, or is not valid UTF-8 / JSON in a
-            way the readers do not report themselves.
+        CLIError: the file does not exist or is a directory.
+        UnreadableModelError: a reader failed on the file outside its own checks (invalid
+            UTF-8, nesting too deep, a number too large, ...).
         URDFError: the URDF is malformed.
         RobomodelError: the JSON is not a robomodel model.
     """
@@ -78,9 +84,11 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
         # A reader that lets a malformed document reach Python's own checks (deep nesting,
         # invalid UTF-8, a number too large, a list where a mapping belongs) still met bad
         # input, not a bug of the command: say which file and what went wrong.
-        raise CLIError(f"{source}: not a valid model file ({type(e).__name__}: {e})") from e
+        raise UnreadableModelError(
+            f"{source}: not a valid model file ({type(e).__name__}: {e})"
+        ) from e
     except RecursionError as e:
-        raise CLIError(f"{source}: not a valid model file (nested too deeply)") from e
+        raise UnreadableModelError(f"{source}: not a valid model file (nested too deeply)") from e
 
 
 def model_summary(model: Model) -> str:

@@ -9,6 +9,11 @@ and ``diff`` with 1 when the models differ, like ``diff(1)``.
 Run ``robomodel --help`` or ``robomodel <command> --help`` for the options; ``robomodel demo``
 runs a typical pipeline on the bundled model and says what each step did.
 
+The layers, from the top: this module (the argument parser and the entry point),
+:mod:`robomodel.commands` (one ``run_<command>`` function per subcommand) and
+:mod:`robomodel.demo`, both on ``robomodel._shell`` (reading and writing the models named on a
+command line), which writes files through ``robomodel._files.atomic_write``.
+
 >>> main(["tree", "--no-frames", "--no-sensors", "--base", "l_foot"])  # doctest: +ELLIPSIS
 l_foot  1 kg
 └─ l_ankle_roll (revolute, axis -1 0 0) ─ l_ankle_1  0.3 kg

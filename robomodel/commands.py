@@ -17,6 +17,7 @@ from pathlib import Path
 
 from robomodel._shell import (
     CLIError,
+    UnreadableModelError,
     emit,
     format_of,
     model_summary,
@@ -173,7 +174,7 @@ def run_validate(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         try:
             model = read_model(source, keep_fake_links=args.keep_fake_links)
-        except (RobomodelError, SyntaxError) as e:
+        except (RobomodelError, SyntaxError, UnreadableModelError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
             print(f"error: {one_line(e)}")
             print(f"{source}: 1 error")

@@ -434,6 +434,18 @@ def test_every_bad_file_is_one_line_with_status_2(
     assert name in err[0]
 
 
+@pytest.mark.parametrize("name", sorted(n for n in BAD_FILES if not n.endswith(".ini")))
+def test_validate_reports_a_bad_file_as_a_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / name
+    data = BAD_FILES[name]
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("error: ") and f"{path}: 1 error" in out
+
+
 class _DiskFull:
     """A binary file that takes half of what it is given, then fails like a full disk."""
 
