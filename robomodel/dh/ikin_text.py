@@ -229,7 +229,7 @@ def _degrees_text(radians: float, exact: bool) -> str:
         for _ in range(4):
             d = math.nextafter(d, direction)
             near.append(d)
-    best = min(near, key=lambda d: (abs(d * _DEG - radians), near.index(d)))
+    best = min(near, key=lambda d: abs(d * _DEG - radians))  # the first of equals: degrees
     return repr(best + 0.0)
 
 
