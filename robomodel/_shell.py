@@ -44,7 +44,8 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
 
     Args:
-        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
+        source: a file of one of the formats in :data:`robomodel._formats.FORMATS` (by its
+            extension; any other file is read as URDF), or ``example``.
         keep_fake_links: keep massless leaf links as links instead of frames.
 
     Raises:
@@ -66,14 +67,10 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
             )
         if path.is_dir():
             raise CLIError(f"{source}: is a directory, not a model file")
+    from robomodel._formats import format_for_input
+
     try:
-        if path.suffix.lower() == ".json":
-            from robomodel import io
-
-            return io.from_json(path.read_text(encoding="utf-8"))
-        from robomodel import urdf
-
-        return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
+        return format_for_input(path).read(path, keep_fake_links=keep_fake_links)
     except (RobomodelError, OSError, SyntaxError) as e:
         if str(path) not in str(e) and source not in str(e):
             # The JSON reader names the place in the document, not the file; keep the error
@@ -100,23 +97,24 @@ def model_summary(model: Model) -> str:
 
 
 def format_of(output: str | None, requested: str | None) -> str:
-    """Return the model format to write: ``requested``, else from ``output``'s extension."""
-    if requested:
-        return requested
-    if output and output != "-" and Path(output).suffix.lower() == ".json":
-        return "json"
-    return "urdf"
+    """Return the name of the model format to write to ``output`` (``--to`` is ``requested``).
+
+    See :func:`robomodel._formats.format_for_output`.
+
+    Raises:
+        CLIError: ``output``'s extension is not a format robomodel writes, or contradicts
+            ``requested``.
+    """
+    from robomodel._formats import format_for_output
+
+    return format_for_output(output, requested).name
 
 
 def model_text(model: Model, fmt: str) -> str:
-    """Return ``model`` as URDF (``fmt == "urdf"``) or robomodel JSON (``"json"``) text."""
-    if fmt == "json":
-        from robomodel import io
+    """Return ``model`` as text of the format named ``fmt`` (``"urdf"``, ``"json"``, ...)."""
+    from robomodel._formats import format_named
 
-        return io.to_json(model)
-    from robomodel import urdf
-
-    return urdf.dumps(model)
+    return format_named(fmt).dumps(model)
 
 
 def emit(text: str, output: str | None) -> None:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from robomodel import commands
-from robomodel._shell import BAD_INPUT, CLIError, model_summary, one_line, read_model
+from robomodel._shell import BAD_INPUT, CLIError, format_of, model_summary, one_line, read_model
 
 __all__ = ["CLIError", "build_parser", "main", "model_summary", "read_model"]
 
@@ -57,11 +57,21 @@ def _add_model(p: argparse.ArgumentParser, *, fake_links: bool = True) -> None:
 def _add_output(p: argparse.ArgumentParser, *, model: bool = True) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     if model:
-        p.add_argument(
-            "--format",
-            choices=("urdf", "json"),
-            help="output format (default: from the -o extension, else urdf)",
-        )
+        _add_format(p)
+
+
+def _add_format(p: argparse.ArgumentParser) -> None:
+    from robomodel._formats import FORMATS
+
+    p.add_argument(
+        "--to",
+        "--format",
+        dest="format",
+        choices=[f.name for f in FORMATS],
+        help="output format (default: from the output file's extension: "
+        + ", ".join(f"{'/'.join(f.extensions)} for {f.name}" for f in FORMATS)
+        + "; urdf on standard output); other extensions are refused",
+    )
 
 
 def _add_explain(p: argparse.ArgumentParser) -> None:
@@ -93,6 +103,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``robomodel`` argument parser (exposed for documentation tools)."""
     from robomodel import __version__
+    from robomodel._formats import FORMATS
 
     parser = _Parser(
         prog="robomodel",
@@ -224,10 +235,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
     _add_output(p, model=False)
 
-    p = cmd("convert", commands.run_convert, "convert between URDF and robomodel JSON")
-    p.add_argument("input", metavar="IN", help="input model (.urdf, .json or 'example')")
-    p.add_argument("output", metavar="OUT", help="output file (.urdf or .json), '-' for stdout")
-    p.add_argument("--format", choices=("urdf", "json"), help="output format")
+    p = cmd(
+        "convert",
+        commands.run_convert,
+        "convert between model formats (" + ", ".join(f.description for f in FORMATS) + ")",
+    )
+    p.add_argument("input", metavar="IN", help="input model (a file or 'example')")
+    p.add_argument(
+        "output",
+        metavar="OUT",
+        help="output file (" + ", ".join(f.extensions[0] for f in FORMATS) + "), '-' for stdout",
+    )
+    _add_format(p)
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
 
     p = cmd("to-dh", commands.run_to_dh, "extract the DH chain between two frames (iKin text)")
@@ -316,6 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RobomodelWarning)
         try:
+            if hasattr(args, "format"):
+                # Refuse an output format or extension robomodel cannot write before any work.
+                format_of(args.output, args.format)
             status: int = args.run(args)
         except (RobomodelError, CLIError, OSError, ValueError, KeyError, SyntaxError) as e:
             _report_warnings(caught, args.command)
