@@ -17,10 +17,10 @@ fails instead of writing URDF text into ``out.sdf``.
 ['urdf', 'json']
 >>> format_for_output("robot.JSON", None).name
 'json'
->>> format_for_output("robot.sdf", None)
+>>> format_for_output("robot.sdf", None)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-robomodel._shell.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf (urdf), .json (json); name the file with one of these extensions, or give --to FORMAT
+robomodel._shell.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf ...
 """
 
 from __future__ import annotations

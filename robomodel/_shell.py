@@ -89,10 +89,20 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
 
 
 def model_summary(model: Model) -> str:
-    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
+    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors.
+
+    The DOF count says how many are actuated and how many mimic another joint, if any.
+    """
+    from robomodel.errors import ModelError
+    from robomodel.mimic import dof_counts
+
+    try:
+        dofs = dof_counts(model)  # "44 DOFs (20 actuated, 24 mimic)"
+    except ModelError:
+        dofs = f"{model.n_dofs} DOFs"  # mimic relations that do not resolve: validate says why
     return (
         f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
-        f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
+        f"{dofs}, {len(model.frames)} frames, {len(model.sensors)} sensors)"
     )
 
 

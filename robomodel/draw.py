@@ -23,6 +23,7 @@ import attrs
 from robomodel.joints import FixedJoint, Joint, joint_type_name
 from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
+from robomodel.textview import mimic_phrase
 
 __all__ = ["tree_svg"]
 
@@ -56,6 +57,7 @@ text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; fill: #1b1f2
 .edge { fill: none; stroke: #2f5e9e; stroke-width: 1.5; }
 .edge.fixed { stroke: #8c959f; stroke-dasharray: 5 3; }
 .edge.prismatic { stroke: #8250df; }
+.edge.mimic { stroke: #1a7f37; stroke-dasharray: 6 2 1 2; }
 .edge.attach { stroke: #c0c6cc; stroke-width: 1; stroke-dasharray: 2 2; }
 .jname { font-size: 11px; font-weight: bold; }
 .jidx { font-weight: normal; fill: #57606a; }
@@ -110,6 +112,16 @@ def _fmt(x: float) -> str:
     return "0" if r == 0 else f"{r:g}"
 
 
+def _dofs(model: Model) -> str:
+    from robomodel.errors import ModelError
+    from robomodel.mimic import dof_counts
+
+    try:
+        return dof_counts(model)
+    except ModelError:  # relations that do not resolve: robomodel validate says why
+        return f"{model.n_dofs} DOFs"
+
+
 def _joint_info(model: Model, joint: Joint, child: str) -> str:
     kind = joint_type_name(joint)
     if isinstance(joint, FixedJoint):
@@ -118,6 +130,8 @@ def _joint_info(model: Model, joint: Joint, child: str) -> str:
     text = f"{kind}  axis ({_fmt(axis[0])}, {_fmt(axis[1])}, {_fmt(axis[2])})"
     if joint.limits.enabled:
         text += f"  [{_fmt(joint.limits.lower)}, {_fmt(joint.limits.upper)}]"
+    if joint.mimic is not None:
+        text += f"  {mimic_phrase(joint.mimic)}"
     return text
 
 
@@ -264,7 +278,7 @@ def tree_svg(
     if title is None:
         title = (
             f"{model.name or 'model'}: {model.n_links} links, {model.n_joints} joints, "
-            f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors"
+            f"{_dofs(model)}, {len(model.frames)} frames, {len(model.sensors)} sensors"
         )
     width = max(width, _text_width(title, 15.0) + 2 * _MARGIN)
     out = [
@@ -289,7 +303,10 @@ def tree_svg(
         y1 = y[k]
         xm = col_x[it.depth] - gap_w[it.depth] + _CURVE
         if it.kind == "link" and it.joint is not None:
-            css = "edge " + joint_type_name(model.joints[it.joint])
+            joint = model.joints[it.joint]
+            css = "edge " + joint_type_name(joint)
+            if getattr(joint, "mimic", None) is not None:
+                css += " mimic"
         else:
             css = "edge attach"
         xs = col_x[it.depth - 1] + col_w[it.depth - 1]
