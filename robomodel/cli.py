@@ -133,9 +133,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
 
     p = cmd(
-        "validate", commands.run_validate, "list every problem; exit status 1 if there are errors"
+        "validate",
+        commands.run_validate,
+        "list every finding (error, warning, note); exit status 1 if there are errors",
     )
     _add_model(p)
+    p.add_argument(
+        "--show",
+        choices=("error", "warning", "note"),
+        default="warning",
+        help="list findings of this severity and graver (default: warning; 'note' lists "
+        "every finding)",
+    )
+    p.add_argument("--strict", action="store_true", help="exit status 1 on warnings too")
 
     p = cmd("reduce", commands.run_reduce, "keep only some joints, lumping the links of the others")
     _add_model(p)

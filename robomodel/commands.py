@@ -164,32 +164,45 @@ def run_tree(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Run ``robomodel validate``."""
+    """Run ``robomodel validate``: every finding of :mod:`robomodel.checks`, gravest first."""
+    from robomodel.checks import SEVERITIES, Finding, count_text, findings
     from robomodel.errors import RobomodelError, RobomodelWarning
-    from robomodel.textview import find_problems
 
     source = _model_source(args)
-    load_warnings: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             model = read_model(source, keep_fake_links=args.keep_fake_links)
         except (RobomodelError, SyntaxError, UnreadableModelError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
-            print(f"error: {one_line(e)}")
-            print(f"{source}: 1 error")
+            text = one_line(e)
+            print(f"error: {text if source in text else f'{source}: {text}'} [load]")
+            print(f"{source}: not valid (1 error, 0 warnings, 0 notes)")
             return 1
-    load_warnings = [str(w.message) for w in caught if issubclass(w.category, RobomodelWarning)]
-    errors, warns = find_problems(model)
-    warns = load_warnings + warns
-    for problem in errors:
-        print(f"error: {problem}")
-    for problem in warns:
-        print(f"warning: {problem}")
-    verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
-    plural = "s" * (len(warns) != 1)
-    print(f"{source}: {verdict}, {len(warns)} warning{plural} ({model_summary(model)})")
-    return 1 if errors else 0
+    loading = [
+        Finding(
+            severity="warning",
+            check="load",
+            element=source,
+            message=" ".join(str(w.message).split()),
+        )
+        for w in caught
+        if issubclass(w.category, RobomodelWarning)
+    ]
+    found = sorted([*loading, *findings(model)], key=lambda f: SEVERITIES.index(f.severity))
+    shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
+    for f in found:
+        if f.severity in shown:
+            print(f"{f.severity}: {f}")
+    n_errors = sum(1 for f in found if f.severity == "error")
+    n_warnings = sum(1 for f in found if f.severity == "warning")
+    hidden = sum(1 for f in found if f.severity not in shown)
+    more = f"; --show {SEVERITIES[-1]} lists every one" if hidden else ""
+    verdict = "not valid" if n_errors else "valid"
+    print(f"{source}: {verdict} ({count_text(found)}{more}) ({model_summary(model)})")
+    if n_errors or (args.strict and n_warnings):
+        return 1
+    return 0
 
 
 def run_reduce(args: argparse.Namespace) -> int:

@@ -82,6 +82,7 @@ def run_demo(
     import numpy as np
 
     from robomodel import urdf
+    from robomodel.checks import errors
     from robomodel.kinematics import relative_transform
     from robomodel.transformers import (
         explain,
@@ -143,7 +144,7 @@ def run_demo(
         f"6. export: wrote {out} ({len(text.splitlines())} lines, root link {ready.default_base!r})"
     )
     back = urdf.load(out)
-    problems = back.problems()
+    problems = [str(f) for f in errors(back)]
     # The exported legs must move like the full robot with the other joints at 0.
     rng = np.random.default_rng(0)
     worst = 0.0

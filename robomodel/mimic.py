@@ -44,6 +44,7 @@ from robomodel.model import Model, memoized
 from robomodel.validation import real_array
 
 __all__ = [
+    "MimicError",
     "MimicMap",
     "MimicRelation",
     "dof_counts",
@@ -53,6 +54,21 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
+
+
+class MimicError(ModelError):
+    """Mimic relations that do not resolve: a leader that is not a moving joint, or a cycle.
+
+    Attributes:
+        joints: the joints concerned (the follower, or the joints of the cycle).
+        reason: the message without the joint names in front.
+    """
+
+    def __init__(self, joints: tuple[str, ...], reason: str) -> None:
+        self.joints = joints
+        self.reason = reason
+        names = ", ".join(repr(j) for j in joints)
+        super().__init__(f"joint{'s' * (len(joints) > 1)} {names}: {reason}")
 
 
 def _readonly(values: Any) -> FloatArray:
@@ -267,8 +283,8 @@ def mimic_map(model: Model) -> MimicMap:
     Computed once per model value.
 
     Raises:
-        ModelError: a mimic relation names a joint the model lacks or a fixed joint, or mimic
-            relations form a cycle.
+        MimicError: a mimic relation names a joint the model lacks or a fixed joint, or mimic
+            relations form a cycle (a :class:`~robomodel.errors.ModelError`).
     """
     return memoized(model, "mimic-map", lambda: _build(model))
 
@@ -288,10 +304,11 @@ def _build(model: Model) -> MimicMap:
     for r in direct.values():
         if r.leader not in full_names:
             what = "a fixed joint" if model.is_joint_name_used(r.leader) else "not a joint"
-            raise ModelError(
-                f"joint {r.follower!r} mimics {r.leader!r}, which is {what} of the model"
-                f"{suggest(r.leader, full_names) if what == 'not a joint' else ''}; "
-                "name a moving joint in its <mimic joint=...>"
+            hint = suggest(r.leader, full_names) if what == "not a joint" else ""
+            raise MimicError(
+                (r.follower,),
+                f"mimics {r.leader!r}, which is {what} of the model{hint}; name a moving joint "
+                "in its <mimic joint=...>",
             )
 
     # Resolve chains: follow leaders up to an actuated joint, composing the affine maps.
@@ -303,11 +320,12 @@ def _build(model: Model) -> MimicMap:
         leader = direct[follower].leader
         while leader in direct and leader not in resolved:
             if leader in path:
-                cycle = [*path[path.index(leader) :], leader]
-                raise ModelError(
-                    "mimic joints follow each other in a cycle ("
-                    + " -> ".join(cycle)
-                    + "), so none of them is driven; remove the <mimic> of one of them"
+                cycle = path[path.index(leader) :]
+                raise MimicError(
+                    tuple(cycle),
+                    "these mimic joints follow each other in a cycle ("
+                    + " -> ".join([*cycle, leader])
+                    + "), so none of them is driven; remove the <mimic> of one of them",
                 )
             path.append(leader)
             leader = direct[leader].leader

@@ -126,7 +126,12 @@ def _dofs_text(model: Model) -> str:
 
 
 def info_text(model: Model, source: str = "") -> str:
-    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames."""
+    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames.
+
+    Its last line is the verdict of :mod:`robomodel.checks` (as ``robomodel validate``'s):
+    ``valid: yes`` when no check finds an error, with the counts of what they found.
+    """
+    from robomodel.checks import count_text, findings
     from robomodel.joints import FixedJoint
     from robomodel.mimic import mimic_relations
     from robomodel.sensors import SENSOR_TYPE_ORDER
@@ -156,51 +161,23 @@ def info_text(model: Model, source: str = "") -> str:
             f"  mimic:       {shown}"
             + (f", ... ({more} more; robomodel tree shows each)" if more > 0 else "")
         )
-    problems = model.problems() if model.n_links else ()
-    lines.append(f"  valid:       {'yes' if not problems else 'no, see robomodel validate'}")
+    found = findings(model)
+    valid = not any(f.severity == "error" for f in found)
+    hint = "; robomodel validate lists them" if found else ""
+    lines.append(f"  valid:       {'yes' if valid else 'no'} ({count_text(found)}{hint})")
     return "\n".join(lines)
 
 
 def find_problems(model: Model) -> tuple[list[str], list[str]]:
-    """Return ``(errors, warnings)``: every problem of ``model``, as readable sentences.
+    """Return ``(errors, warnings)``: the error and warning findings of ``model`` as text.
 
-    Errors are :meth:`Model.problems <robomodel.model.Model.problems>` (unreachable links,
-    inconsistent sensors), an empty model and physically inconsistent inertias. Warnings are
-    legal but suspicious: a moving joint whose axis misses its child origin (URDF export needs
-    :func:`~robomodel.transformers.make_urdf_compatible`), limits that allow no motion, and
-    massless links that are not leaves.
+    The findings are those of :func:`robomodel.checks.findings` (notes are left out), each as
+    ``"element: message [check]"``.
     """
-    from robomodel.joints import FixedJoint
+    from robomodel.checks import findings
 
-    errors = list(model.problems())
-    warns: list[str] = []
-    if model.n_links == 0:
-        errors.append("the model has no links")
-        return errors, warns
-    for name, link in zip(model.link_names, model.links, strict=True):
-        inertia = link.inertia
-        if not inertia.is_physically_consistent():
-            errors.append(
-                f"link {name!r}: the inertia is not physically consistent (mass {inertia.mass:g});"
-                " check the mass, the centre of mass and the triangle inequalities of the tensor"
-            )
-    trav = model.traversal()
-    for el in trav:
-        if el.joint is None or el.parent is None:
-            continue
-        joint = model.joints[el.joint]
-        jname = model.joint_names[el.joint]
-        child = model.link_names[el.link]
-        if isinstance(joint, FixedJoint):
-            continue
-        if joint.axis(child).distance([0.0, 0.0, 0.0]) > 1e-7:
-            warns.append(
-                f"joint {jname!r}: its axis does not pass through the origin of {child!r}; "
-                "URDF export needs make_urdf_compatible (robomodel rebase does it)"
-            )
-        if joint.limits.enabled and joint.limits.lower == joint.limits.upper:
-            warns.append(f"joint {jname!r}: its position limits allow no motion")
-    for name, link in zip(model.link_names, model.links, strict=True):
-        if link.mass == 0 and len(model.neighbors(name)) > 1:
-            warns.append(f"link {name!r} has zero mass and is not a leaf")
-    return errors, warns
+    found = findings(model)
+    return (
+        [str(f) for f in found if f.severity == "error"],
+        [str(f) for f in found if f.severity == "warning"],
+    )

@@ -443,7 +443,7 @@ def test_validate_reports_a_bad_file_as_a_finding(
     path.write_bytes(data.encode() if isinstance(data, str) else data)
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("error: ") and f"{path}: 1 error" in out
+    assert out.startswith("error: ") and f"{path}: not valid (1 error," in out
 
 
 class _DiskFull:
