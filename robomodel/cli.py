@@ -294,6 +294,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base", metavar="LINK", help="the tree's root (default: default base)")
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
+    p.add_argument("--subtree", metavar="LINK", help="draw only LINK and what hangs below it")
+    p.add_argument(
+        "--depth", type=int, metavar="N", help="draw links at most N joints below the top"
+    )
+    p.add_argument(
+        "--collapse",
+        choices=("fixed",),
+        help="'fixed': draw links on fixed joints inside their parent's box",
+    )
+    p.add_argument(
+        "--max-aspect",
+        type=float,
+        default=3.0,
+        metavar="R",
+        help="wrap wide families until the picture is at most R times wider than tall (3)",
+    )
 
     p = cmd(
         "plot",

@@ -397,7 +397,16 @@ def run_draw(args: argparse.Namespace) -> int:
     from robomodel.draw import tree_svg
 
     model = _load(args)
-    svg = tree_svg(model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors)
+    svg = tree_svg(
+        model,
+        base=args.base,
+        frames=not args.no_frames,
+        sensors=not args.no_sensors,
+        subtree=args.subtree,
+        depth=args.depth,
+        collapse=args.collapse,
+        max_aspect=args.max_aspect,
+    )
     emit(svg, args.output)
     if args.output not in (None, "-"):
         note(f"wrote the tree of {model_summary(model)} to {args.output}")
