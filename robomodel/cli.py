@@ -329,6 +329,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
     p.add_argument("--no-labels", action="store_true", help="leave out link names")
+    p.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="name every link (by default names closer than 1/25 of the robot's size to a "
+        "heavier link's are left out)",
+    )
+    p.add_argument(
+        "--label-size",
+        type=float,
+        metavar="PT",
+        help="font size of the names (default: 8 pt for a dozen names, down to 5 for a hundred)",
+    )
     p.add_argument("--dpi", type=int, default=120, help="resolution (120)")
 
     p = cmd("demo", commands.run_demo, "run a typical pipeline on the bundled model and explain it")

@@ -421,6 +421,12 @@ def run_plot(args: argparse.Namespace) -> int:
     positions = _assignments(args.q, "--q")
     for name in positions:
         model.joint(name)  # an unknown joint is bad input, reported with a suggestion
+    # The title shows the positions as typed ('r_elbow=-30deg'), not converted to radians.
+    typed = ", ".join(
+        item.replace(" ", "") for item in args.q or () if positions[item.partition("=")[0]] != 0
+    )
+    base = args.base or model.default_base
+    title = f"{model.name or 'model'} in {base} frame{': ' + typed if typed else ' at q = 0'}"
     save_pose(
         model,
         args.output,
@@ -428,7 +434,9 @@ def run_plot(args: argparse.Namespace) -> int:
         base=args.base,
         frames=not args.no_frames,
         sensors=not args.no_sensors,
-        labels=not args.no_labels,
+        labels=False if args.no_labels else ("all" if args.all_labels else True),
+        label_size=args.label_size,
+        title=title,
         dpi=args.dpi,
     )
     note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
