@@ -346,12 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = cmd("demo", commands.run_demo, "run a typical pipeline on the bundled model and explain it")
     p.add_argument("--model", "-m", dest="model_option", metavar="MODEL", help=argparse.SUPPRESS)
     p.add_argument(
-        "-o",
-        "--output",
-        default="example_legs.urdf",
-        metavar="FILE",
-        help="where to write the result (default: example_legs.urdf)",
+        "--out",
+        metavar="DIR",
+        help="write example_legs.urdf (and the pictures) into DIR, made if missing (default: a "
+        "new temporary directory, printed at the start)",
     )
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead")
     p.add_argument("--svg", action="store_true", help="also draw the trees before and after")
     return parser
 

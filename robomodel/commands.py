@@ -447,4 +447,4 @@ def run_demo(args: argparse.Namespace) -> int:
     """Run ``robomodel demo``."""
     from robomodel.demo import run_demo
 
-    return run_demo(_model_source(args), args.output, svg=args.svg)
+    return run_demo(_model_source(args), args.output, svg=args.svg, out_dir=args.out)

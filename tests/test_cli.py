@@ -128,11 +128,12 @@ def test_usage_errors_exit_2() -> None:
 
 @pytest.mark.reference
 def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> None:
-    p = run("demo", "--svg", cwd=tmp_path)
+    p = run("demo", "--svg", "--out", "demo", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     for step in ("remove_fake_links", "reduce_model", "normalize_joint_order", "make_urdf_compat"):
         assert step in p.stdout
-    out = tmp_path / "example_legs.urdf"
+    assert [f.name for f in tmp_path.iterdir()] == ["demo"]
+    out = tmp_path / "demo" / "example_legs.urdf"
     model = robomodel.urdf.load(out)
     assert model.is_valid()
     assert model.default_base == "l_foot"
@@ -140,7 +141,7 @@ def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> N
     assert sorted(moving) == sorted(LEG_JOINTS)
     # The leg F/T sensors were kept (their fixed joints were kept), the arm ones dropped.
     assert {s.name for s in model.sensors if "ft" in s.name} == {"l_leg_ft", "r_leg_ft"}
-    assert (tmp_path / "example_legs_before.svg").exists()
+    assert (tmp_path / "demo" / "example_legs_before.svg").exists()
     # Oracle: iDynTree on the original bundled URDF and on the exported one.
     rng = np.random.default_rng(7)
     q = {n: float(rng.uniform(-0.6, 0.6)) for n in LEG_JOINTS}
@@ -212,6 +213,28 @@ def test_validate_finds_inconsistent_inertia(
     out = capsys.readouterr().out
     assert "error: link 'base_link'" in out
     assert main(["validate"]) == 0
+
+
+def test_demo_writes_nothing_into_the_current_directory(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    p = run("demo", cwd=work)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert list(work.iterdir()) == []
+    first = p.stdout.splitlines()[0]
+    assert "Output in " in first
+    where = Path(first.split("Output in ")[1])
+    try:
+        assert sorted(f.name for f in where.iterdir()) == ["example_legs.urdf"]
+        assert f"robomodel info {where / 'example_legs.urdf'}" in p.stdout
+    finally:
+        shutil.rmtree(where)
+    explicit = tmp_path / "legs.urdf"
+    assert run("demo", "-o", str(explicit), cwd=work).returncode == 0
+    assert explicit.exists() and list(work.iterdir()) == []
+    assert_one_line_error(run("demo", "-o", "x.urdf", "--out", "d", cwd=work), "not both")
+    (work / "file").write_text("")
+    assert_one_line_error(run("demo", "--out", "file", cwd=work), "not a directory")
 
 
 @pytest.mark.reference
