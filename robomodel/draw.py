@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
-from robomodel.errors import ModelError
+from robomodel.errors import ArgumentError, ModelError
 from robomodel.joints import FixedJoint, Joint, joint_type_name
 from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
@@ -404,11 +404,14 @@ def tree_svg(
         UnknownNameError: ``base`` or ``subtree`` is not a link of the model.
         ModelError: the model is empty, ``subtree`` is not below ``base``, ``depth`` is
             negative or ``max_aspect`` is not above 1.
+        ArgumentError: ``depth`` is not an int.
     """
     if model.n_links == 0:
         raise ModelError("cannot draw an empty model; add a link first")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ModelError(f"depth must be an int >= 0 (levels below the top), got {depth!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
+        raise ArgumentError(f"depth must be an int (levels below the top), got {depth!r}")
+    if depth is not None and depth < 0:
+        raise ModelError(f"depth must be >= 0 (levels below the top), got {depth}")
     if collapse not in (None, "fixed"):
         raise ModelError(f"collapse must be None or 'fixed', got {collapse!r}")
     if not max_aspect > 1.0:

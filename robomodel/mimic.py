@@ -27,6 +27,14 @@ order (``joint.pos_coord_offset``), actuated vectors in :attr:`MimicMap.actuated
 [0.3]
 >>> print(mm.relations[0])
 twin = -1 * jaw
+
+Full vectors are what kinematics and dynamics take, so a configuration of the actuated joints
+is one call away from forward kinematics:
+
+>>> from robomodel.kinematics import forward_kinematics
+>>> fk = forward_kinematics(m, mm.full_positions({"jaw": 0.3}))
+>>> round(float(fk.base_H_frame("b").rotation[2, 1]), 4)  # sin(-0.3): twin turned by -0.3
+-0.2955
 """
 
 from __future__ import annotations

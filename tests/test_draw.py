@@ -18,6 +18,7 @@ import robomodel as rm
 import robomodel.urdf
 from robomodel.data import example_path
 from robomodel.draw import tree_svg
+from robomodel.errors import ArgumentError
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -213,6 +214,8 @@ def test_bad_drawing_options() -> None:
         tree_svg(m, subtree="l_fot")
     with pytest.raises(rm.ModelError, match="depth"):
         tree_svg(m, depth=-1)
+    with pytest.raises(ArgumentError, match="depth must be an int"):
+        tree_svg(m, depth=1.5)  # type: ignore[arg-type]
     with pytest.raises(rm.ModelError, match="max_aspect"):
         tree_svg(m, max_aspect=1.0)
 
