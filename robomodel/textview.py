@@ -155,12 +155,11 @@ def info_text(model: Model, source: str = "") -> str:
     ]
     relations = mimic_relations(model)
     if relations:
-        shown = ", ".join(str(r) for r in relations[:_MIMIC_SHOWN])
+        lines.append(f"  mimic:       {len(relations)} joints follow another one")
+        lines += [f"                 {r}" for r in relations[:_MIMIC_SHOWN]]
         more = len(relations) - _MIMIC_SHOWN
-        lines.append(
-            f"  mimic:       {shown}"
-            + (f", ... ({more} more; robomodel tree shows each)" if more > 0 else "")
-        )
+        if more > 0:
+            lines.append(f"                 ... {more} more (robomodel tree shows each)")
     found = findings(model)
     valid = not any(f.severity == "error" for f in found)
     hint = "; robomodel validate lists them" if found else ""
