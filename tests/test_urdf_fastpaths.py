@@ -33,7 +33,8 @@ from robomodel.sensors import Accelerometer, Gyroscope
 from robomodel.shapes import Material, Mesh, SolidShape
 from robomodel.spatial import SpatialInertia, Transform
 from robomodel.urdf import dumps, loads
-from robomodel.urdf._reading import _leaf_xml, _parse_triples
+from robomodel.urdf._document import parse_triples
+from robomodel.urdf._extensions import leaf_xml
 from robomodel.urdf.errors import URDFValueError
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
@@ -152,16 +153,16 @@ def test_leaf_xml_is_what_lxml_writes_or_declines(tag: str, attrs_: list[tuple[s
         return
     # What the loader sees: the element as parsed back from its text.
     parsed = etree.fromstring(etree.tostring(el))
-    fast = _leaf_xml(parsed.tag, parsed.items())
+    fast = leaf_xml(parsed.tag, parsed.items())
     if fast is not None:
         assert fast == etree.tostring(parsed, encoding="unicode", with_tail=False)
 
 
 def test_leaf_xml_declines_values_that_need_escaping() -> None:
-    assert _leaf_xml("a", [("b", "x&y")]) is None
-    assert _leaf_xml("a", [("b", "tab\there")]) is None
-    assert _leaf_xml("a", [("b", "ünï")]) is None
-    assert _leaf_xml("a", [("b", "1"), ("c", "2")]) == '<a b="1" c="2"/>'
+    assert leaf_xml("a", [("b", "x&y")]) is None
+    assert leaf_xml("a", [("b", "tab\there")]) is None
+    assert leaf_xml("a", [("b", "ünï")]) is None
+    assert leaf_xml("a", [("b", "1"), ("c", "2")]) == '<a b="1" c="2"/>'
 
 
 # ---------------------------------------------------------------------- batched numbers
@@ -191,7 +192,7 @@ def _one_by_one(texts: list[str]) -> list[float] | None:
 
 @given(st.lists(_texts, min_size=1, max_size=6))
 def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> None:
-    batched = _parse_triples(texts)
+    batched = parse_triples(texts)
     expected = _one_by_one(texts)
     if expected is None:
         assert batched is None

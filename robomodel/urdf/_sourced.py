@@ -9,13 +9,32 @@ loader is deterministic) and computes the text otherwise.
 
 The subclasses compare, hash and pickle exactly like their base classes; any operation on them
 returns a plain value, so a transformed model never carries stale numbers.
+
+The makers at the end build them from fields the loader computed itself, through
+:mod:`robomodel._construct`: :func:`~robomodel._construct.trusted` stores the base class's
+fields, and :func:`~robomodel._construct.set_derived` the number record. That record is the
+kind of slot ``set_derived`` is for: outside ``==`` and ``hash``, and consistent with the
+fields by construction (they were computed from it), so filling it never changes the value.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from robomodel._construct import set_derived, trusted
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
 Vec3 = tuple[float, float, float]
+
+__all__ = [
+    "SourcedAxis",
+    "SourcedInertia",
+    "SourcedTransform",
+    "Vec3",
+    "sourced_axis",
+    "sourced_inertia",
+    "sourced_transform",
+]
 
 
 class SourcedTransform(Transform):
@@ -49,3 +68,36 @@ class SourcedAxis(Axis):
 
     __slots__ = ("urdf_axis",)
     urdf_axis: tuple[Vec3, Transform]
+
+
+_TRANSFORM = trusted(SourcedTransform)
+_INERTIA = trusted(SourcedInertia)
+_AXIS = trusted(SourcedAxis)
+
+
+def sourced_transform(
+    rotation: Any, position: Any, origin: tuple[Vec3, Vec3, bool]
+) -> SourcedTransform:
+    """Return the transform ``(rotation, position)`` read from ``origin`` (read-only arrays)."""
+    t = _TRANSFORM(rotation, position)
+    set_derived(t, "urdf_origin", origin)
+    return t
+
+
+def sourced_inertia(
+    mass: float,
+    first_moment: Any,
+    rotational_inertia: Any,
+    inertial: tuple[float, Vec3, Vec3, tuple[float, ...]],
+) -> SourcedInertia:
+    """Return the inertia computed from ``inertial`` (read-only arrays, a symmetric matrix)."""
+    inertia = _INERTIA(mass, first_moment, rotational_inertia)
+    set_derived(inertia, "urdf_inertial", inertial)
+    return inertia
+
+
+def sourced_axis(direction: Any, origin: Any, xyz: Vec3, rest: Transform) -> SourcedAxis:
+    """Return the axis computed from ``<axis xyz>`` and ``rest`` (a unit direction, read-only)."""
+    axis = _AXIS(direction, origin)
+    set_derived(axis, "urdf_axis", (xyz, rest))
+    return axis
