@@ -1,13 +1,14 @@
 """``<visual>``, ``<collision>``, ``<geometry>`` and ``<material>``: each read beside written.
 
 A shape's origin is read with the other origins of the document (:mod:`robomodel.urdf._origin`),
-so :func:`read_shape` returns a :class:`RawShape` record that :func:`shape_value` turns into a
+so :func:`read_shape` returns a :class:`RawShape` record that :func:`shape_values` turns into a
 :class:`~robomodel.shapes.SolidShape` once the numbers are read. Unknown children of a shape
 or a material are kept in that value's ``extensions`` and written back at its end.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from robomodel._construct import trusted
@@ -35,7 +36,7 @@ __all__ = [
     "read_material",
     "read_materials",
     "read_shape",
-    "shape_value",
+    "shape_values",
     "write_material",
     "write_shape",
 ]
@@ -202,10 +203,10 @@ def read_shape(r: Reader, el: Any, what: str, db: dict[str, Material]) -> RawSha
     return raw
 
 
-def shape_value(raw: RawShape) -> SolidShape:
-    """Return the shape of ``raw`` once its origin is read."""
+def shape_values(raws: Iterable[RawShape]) -> list[SolidShape]:
+    """Return the shapes of ``raws`` once their origins are read."""
     # Every field was checked as SolidShape checks it (a geometry, a checked material).
-    return _SOLID_SHAPE(raw.geometry, raw.name, raw.origin, raw.material, raw.extensions)
+    return [_SOLID_SHAPE(s.geometry, s.name, s.origin, s.material, s.extensions) for s in raws]
 
 
 def write_shape(w: Writer, tag: str, s: SolidShape) -> None:

@@ -26,7 +26,7 @@ from robomodel.urdf._document import (
 )
 from robomodel.urdf._extensions import keep, write_kept
 from robomodel.urdf._origin import ZERO3, rotations
-from robomodel.urdf._sourced import SourcedInertia, Vec3, sourced_inertia
+from robomodel.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
 from robomodel.urdf.errors import URDFValueError
 from robomodel.urdf.numbers import format_float
 
@@ -68,7 +68,7 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
         six: tuple[float, ...] = (0.0,) * 6
     else:
         get = inertia_el.get
-        parsed = parse_numbers([get(a) for a in _INERTIA_ATTRS])
+        parsed = parse_numbers(list(map(get, _INERTIA_ATTRS)))
         # The checked path names the culprit.
         six = (
             parsed
@@ -119,7 +119,7 @@ def inertial_values(
     h.setflags(write=False)
     I_O.setflags(write=False)
     sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
-    return list(map(sourced_inertia, masses, h, I_O, sources))
+    return sourced_inertias(masses, h, I_O, sources)
 
 
 def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:

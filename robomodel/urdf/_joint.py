@@ -40,7 +40,7 @@ from robomodel.urdf._document import (
 )
 from robomodel.urdf._extensions import keep, write_kept
 from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
-from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axis
+from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
 from robomodel.urdf.errors import (
     URDFExportError,
     URDFTopologyError,
@@ -228,10 +228,8 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
     Org = R @ _ZEROS3 + P
     D.setflags(write=False)
     Org.setflags(write=False)
-    return [
-        None if norm < 1e-12 else sourced_axis(d, o, r.axis, r.origin)
-        for r, d, o, norm in zip(raws, D, Org, norms.tolist(), strict=True)
-    ]
+    axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
+    return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
 
 
 def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:

@@ -20,7 +20,12 @@ import numpy as np
 
 from robomodel.spatial import Transform, rpy_from_rotation
 from robomodel.urdf._document import Reader, fmt3, strict_numbers
-from robomodel.urdf._sourced import SourcedTransform, Vec3, sourced_transform
+from robomodel.urdf._sourced import (
+    SourcedTransform,
+    Vec3,
+    sourced_transform,
+    sourced_transforms,
+)
 
 __all__ = [
     "IDENTITY_ORIGIN",
@@ -155,7 +160,7 @@ def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> li
     R = R[inverse]
     R.setflags(write=False)
     P.setflags(write=False)
-    return list(map(sourced_transform, R, P, zip(xyz, rpy, repeat(False, n), strict=True)))
+    return sourced_transforms(R, P, zip(xyz, rpy, repeat(False, n), strict=True))
 
 
 def write_origin(T: Transform, invert: bool = False) -> str:

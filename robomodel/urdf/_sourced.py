@@ -19,6 +19,9 @@ fields by construction (they were computed from it), so filling it never changes
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import Any
 
 from robomodel._construct import set_derived, trusted
@@ -31,9 +34,10 @@ __all__ = [
     "SourcedInertia",
     "SourcedTransform",
     "Vec3",
-    "sourced_axis",
-    "sourced_inertia",
+    "sourced_axes",
+    "sourced_inertias",
     "sourced_transform",
+    "sourced_transforms",
 ]
 
 
@@ -73,6 +77,7 @@ class SourcedAxis(Axis):
 _TRANSFORM = trusted(SourcedTransform)
 _INERTIA = trusted(SourcedInertia)
 _AXIS = trusted(SourcedAxis)
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C
 
 
 def sourced_transform(
@@ -84,20 +89,35 @@ def sourced_transform(
     return t
 
 
-def sourced_inertia(
-    mass: float,
-    first_moment: Any,
-    rotational_inertia: Any,
-    inertial: tuple[float, Vec3, Vec3, tuple[float, ...]],
-) -> SourcedInertia:
-    """Return the inertia computed from ``inertial`` (read-only arrays, a symmetric matrix)."""
-    inertia = _INERTIA(mass, first_moment, rotational_inertia)
-    set_derived(inertia, "urdf_inertial", inertial)
-    return inertia
+# The loader builds hundreds of these per document: the batch makers below run their loops in
+# C (``map``), calling only the generated constructor and set_derived per value.
+def sourced_transforms(
+    rotations: Iterable[Any],
+    positions: Iterable[Any],
+    origins: Iterable[tuple[Vec3, Vec3, bool]],
+) -> list[SourcedTransform]:
+    """Return :func:`sourced_transform` of each ``(rotation, position, origin)``."""
+    out = list(map(_TRANSFORM, rotations, positions))
+    _drain(map(set_derived, out, repeat("urdf_origin"), origins))
+    return out
 
 
-def sourced_axis(direction: Any, origin: Any, xyz: Vec3, rest: Transform) -> SourcedAxis:
-    """Return the axis computed from ``<axis xyz>`` and ``rest`` (a unit direction, read-only)."""
-    axis = _AXIS(direction, origin)
-    set_derived(axis, "urdf_axis", (xyz, rest))
-    return axis
+def sourced_inertias(
+    masses: Iterable[float],
+    first_moments: Iterable[Any],
+    rotational_inertias: Iterable[Any],
+    inertials: Iterable[tuple[float, Vec3, Vec3, tuple[float, ...]]],
+) -> list[SourcedInertia]:
+    """Return the inertias computed from ``inertials`` (read-only arrays, symmetric matrices)."""
+    out = list(map(_INERTIA, masses, first_moments, rotational_inertias))
+    _drain(map(set_derived, out, repeat("urdf_inertial"), inertials))
+    return out
+
+
+def sourced_axes(
+    directions: Iterable[Any], origins: Iterable[Any], sources: Iterable[tuple[Vec3, Transform]]
+) -> list[SourcedAxis]:
+    """Return the axes computed from ``(<axis xyz>, rest transform)`` (unit directions)."""
+    out = list(map(_AXIS, directions, origins))
+    _drain(map(set_derived, out, repeat("urdf_axis"), sources))
+    return out

@@ -26,7 +26,7 @@ from robomodel.shapes import Material, Mesh, SolidShape
 from robomodel.spatial import Transform
 from robomodel.urdf._document import Reader, Writer, q
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
-from robomodel.urdf._geometry import shape_value
+from robomodel.urdf._geometry import shape_values
 from robomodel.urdf._joint import RawJoint, joint_values, write_joint
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
 from robomodel.urdf._origin import canonical, sourced_origin, write_origin
@@ -181,8 +181,9 @@ def assemble(
     fake_frame: dict[str, Frame] = {}
     fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
     markers: dict[str, Extension] = {}
-    visuals = [list(map(shape_value, links[i].visuals)) for i in t_links]
-    collisions = [list(map(shape_value, links[i].collisions)) for i in t_links]
+    # (Most links of a document have no shapes, or only visuals.)
+    visuals = [shape_values(links[i].visuals) if links[i].visuals else [] for i in t_links]
+    collisions = [shape_values(links[i].collisions) if links[i].collisions else [] for i in t_links]
     if n_real != n:
         fakes = list(compress(range(n), fake))
         if fake[root_i]:
@@ -207,9 +208,9 @@ def assemble(
             if rj.name != fname + "_fixed_joint":
                 markers[fname] = frame_joint_marker(fname, rj.name)
             if raw.visuals:
-                visuals[pos] += [_moved(shape_value(s), T) for s in raw.visuals]
+                visuals[pos] += [_moved(s, T) for s in shape_values(raw.visuals)]
             if raw.collisions:
-                collisions[pos] += [_moved(shape_value(s), T) for s in raw.collisions]
+                collisions[pos] += [_moved(s, T) for s in shape_values(raw.collisions)]
 
     # ------------------------------------------------------------------ sensors
     model_joints = {joints[k].name: joints[k] for k in joint_order}

@@ -12,6 +12,11 @@ joints become frames; links are then numbered in traversal order from the root, 
 moving joints in traversal order followed by the fixed joints in traversal order. Frames are
 grouped by link in traversal order: on each link the frames of its fake links (a fake root
 first, then document order), then its sensor frames (F/T, accelerometers, gyroscopes).
+
+A load has three steps: the element pass reads each element with its module's reader
+(:mod:`robomodel.urdf._link`, ``_joint``, ``_sensor``, ...), which checks it and registers its
+origins, inertials and axes; :func:`_read_numbers` reads those numbers for the whole document at
+once and hands each record its values; :func:`robomodel.urdf._tree.assemble` builds the model.
 """
 
 from __future__ import annotations
