@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from robomodel.urdf._sensor import RawSensor
 
 __all__ = [
+    "NO_KEPT",
     "blob_xml",
     "canonical_order",
     "frame_joint_marker",
@@ -43,6 +44,9 @@ __all__ = [
 ]
 
 _EXTENSION = trusted(Extension)
+
+NO_KEPT: list[Extension] = []
+"""The class-level default of a record's kept-element list: replaced before the first append."""
 _ESCAPED = re.compile(r'[<>&"]')
 
 

@@ -24,7 +24,7 @@ from robomodel.urdf._document import (
     pick_children,
     strict_numbers,
 )
-from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
 from robomodel.urdf._origin import ZERO3, rotations
 from robomodel.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
 from robomodel.urdf.errors import URDFValueError
@@ -47,7 +47,7 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     """
     (origin, mass_el, inertia_el), others = pick_children(r, el, what, _CHILDREN)
     if others:  # kept inside the <inertial> (owner kind "inertial": the link's)
-        if not raw.inertial_exts:
+        if raw.inertial_exts is NO_KEPT:
             raw.inertial_exts = []
         for ch in others:
             keep(r, "inertial", raw.name, ch, raw.inertial_exts)

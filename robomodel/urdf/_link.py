@@ -14,7 +14,7 @@ from robomodel._construct import trusted
 from robomodel.model import Extension, Link
 from robomodel.shapes import Material
 from robomodel.urdf._document import Reader, Writer, q, required
-from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
 from robomodel.urdf._geometry import RawShape, read_shape, write_shape
 from robomodel.urdf._inertial import read_inertial, write_inertial
 from robomodel.urdf._sourced import SourcedInertia
@@ -23,7 +23,6 @@ from robomodel.urdf.errors import URDFValueError
 __all__ = ["RawLink", "link_value", "read_link", "write_bare_link", "write_link"]
 
 _NO_SHAPES: tuple[RawShape, ...] = ()
-_NO_EXTS: list[Extension] = []  # a class-level default, replaced before the first append
 
 
 class RawLink:
@@ -34,7 +33,7 @@ class RawLink:
     inertia: SourcedInertia | None = None
     visuals: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
     collisions: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
-    inertial_exts: list[Extension] = _NO_EXTS  # kept children of its <inertial>
+    inertial_exts: list[Extension] = NO_KEPT  # kept children of its <inertial>
 
     def __init__(self, name: str, el: Any) -> None:
         self.name = name

@@ -29,7 +29,7 @@ from robomodel.model import Extension, Frame
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.spatial import Transform
 from robomodel.urdf._document import Reader, Writer, duplicate, q, required
-from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
 from robomodel.urdf._origin import IDENTITY_ORIGIN, canonical, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedTransform
 from robomodel.urdf.errors import URDFSensorError
@@ -42,7 +42,6 @@ __all__ = ["RawSensor", "add_sensor_frames", "read_sensor", "sensor_values", "wr
 _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
 _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
-_NO_EXTS: list[Extension] = []  # a class-level default, replaced before the first append
 _ACCELEROMETER = trusted(Accelerometer)
 _GYROSCOPE = trusted(Gyroscope)
 
@@ -57,7 +56,7 @@ class RawSensor:
     parent_attr = ""
     frame = ""
     direction = ""
-    ft_exts: list[Extension] = _NO_EXTS  # kept children of its <force_torque>
+    ft_exts: list[Extension] = NO_KEPT  # kept children of its <force_torque>
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
@@ -104,7 +103,7 @@ def read_sensor(r: Reader, el: Any) -> RawSensor | None:
                 elif sub.tag == "measure_direction":
                     raw.direction = (sub.text or "").strip()
                 else:  # kept inside the <force_torque> (owner kind "force_torque")
-                    if raw.ft_exts is _NO_EXTS:
+                    if raw.ft_exts is NO_KEPT:
                         raw.ft_exts = []
                     keep(r, "force_torque", name, sub, raw.ft_exts)
             if raw.frame not in _FT_FRAMES:
