@@ -9,6 +9,7 @@ code uses instead, the way attrs keeps its own code generation in one helper:
 * :func:`trusted` -- ``make(*fields)`` storing every field as given, in attrs field order;
 * :func:`replacer` -- ``replace(value, **changes)``, a copy with some fields replaced;
 * :func:`set_derived` -- fills a derived slot (a cache, excluded from ``==``) of a frozen value;
+* :func:`finish` -- stores the fields a value's own ``__attrs_post_init__`` normalised or derived;
 * :func:`restore` -- fills a value's slots from a pickled state (``__setstate__``).
 
 Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``. The contract of
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["MADE", "gc_paused", "replacer", "restore", "set_derived", "trusted"]
+__all__ = ["MADE", "finish", "gc_paused", "replacer", "restore", "set_derived", "trusted"]
 
 T = TypeVar("T")
 
@@ -140,6 +141,17 @@ def set_derived(value: object, name: str, derived: object) -> None:
     Computing one twice in two threads is harmless, so no lock is taken.
     """
     _set(value, name, derived)
+
+
+def finish(value: object, **fields: object) -> None:
+    """Store ``fields`` in a frozen value from inside its own ``__attrs_post_init__``.
+
+    For fields the value derives from the others as a whole (a model's placed joints and its
+    index), which no per-field converter can compute. Only while the value is being built: once
+    it is handed out, it must not change.
+    """
+    for name, v in fields.items():
+        _set(value, name, v)
 
 
 def restore(value: T, source: T) -> T:

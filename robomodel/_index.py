@@ -38,6 +38,14 @@ class NameIndex:
         d = {name: i for i, name in enumerate(names)}
         return cls(_Table(d, len(d)), len(d))
 
+    @classmethod
+    def wrap(cls, names: dict[str, int]) -> NameIndex:
+        """Return an index over ``names``, a dict mapping each name to its index ``0..n-1``.
+
+        The dict is taken over, not copied: the caller must not change it afterwards.
+        """
+        return cls(_Table(names, len(names)), len(names))
+
     def get(self, name: str, default: int | None = None) -> int | None:
         """Return the index of ``name``, or ``default``."""
         i = self._t.d.get(name)

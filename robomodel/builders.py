@@ -1,28 +1,23 @@
 """The pure functions that build a model element by element.
 
-Each returns a new :class:`~robomodel.model.Model` and leaves its input untouched; they update
-the model's name maps and union-find persistently, so adding a link, joint or frame costs
-``O(log n)``, not a copy of the model. Also re-exported by the :mod:`robomodel` package.
+Each returns a new :class:`~robomodel.model.Model` and leaves its input untouched. A builder
+checks its arguments and the names it adds, then asks the model's
+:class:`~robomodel._topology.ModelIndex` for the index one element larger (which also refuses a
+joint that would close a loop), so adding a link, joint or frame costs ``O(log n)``, not a copy of
+the model. Also re-exported by the :mod:`robomodel` package.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._derive import (
-    _EMPTY_SHAPES,
-    _MOVING,
-    _check_name,
-    _connected_error,
-    _sensor_problems,
-)
-from robomodel._index import NameIndex
+from robomodel._topology import EMPTY_SHAPES, JOINT_KINDS, check_name, sensor_problems
 from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
-from robomodel.joints import _PLACE, FixedJoint, Joint, replace_joint
+from robomodel.joints import _PLACE, Joint, replace_joint
 from robomodel.model import Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
 from robomodel.shapes import SolidShape
@@ -37,7 +32,6 @@ __all__ = [
     "discard_sensor",
     "insert_link_to_existing_joint",
     "iter_joints",
-    "joint_positions_from",
     "remove_sensor",
     "with_collision_shapes",
     "with_default_base_link",
@@ -54,9 +48,9 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
     The name must not be used by a link or an additional frame. The first link becomes the
     default base. Every additional frame's index shifts by one.
     """
-    _check_name(name, "link")
+    check_name(name, "link")
     if model.is_frame_name_used(name):
-        kind = "link" if name in model._l else "additional frame"
+        kind = "link" if model.is_link_name_used(name) else "additional frame"
         raise DuplicateNameError(kind, name, "links and frames share one namespace")
     lk = Link() if link is None else link
     if not isinstance(lk, Link):
@@ -66,35 +60,22 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
         link_names=model.link_names.append(name),
         links=model.links.append(lk),
         default_base=name if model.default_base is None else model.default_base,
-        visuals=model.visuals.append(_EMPTY_SHAPES),
-        collisions=model.collisions.append(_EMPTY_SHAPES),
-        _lmap=model._l.appended(name),
-        _nbrs=None,
-        _comp=_comp(model).append(-1),
+        visuals=model.visuals.append(EMPTY_SHAPES),
+        collisions=model.collisions.append(EMPTY_SHAPES),
+        _index=model._index.with_link(name),
     )
 
 
-def _comp(m: Model) -> PVectorT[int]:
-    assert m._comp is not None
-    return m._comp
-
-
-def _root(parent: PVectorT[int], i: int) -> int:
-    while True:
-        p = parent[i]
-        if p < 0:
-            return i
-        i = p
-
-
-def _union(uf: PVectorT[int], r1: int, r2: int) -> PVectorT[int]:
-    """Join the components of roots ``r1 != r2`` (union by rank)."""
-    k1, k2 = uf[r1], uf[r2]  # -1 - rank
-    if k1 > k2:  # r1 has the lower rank: hang it below r2
-        return uf.set(r1, r2)
-    if k1 < k2:
-        return uf.set(r2, r1)
-    return uf.set(r2, r1).set(r1, k1 - 1)
+def _link_of(model: Model, name: str, joint_name: str) -> int:
+    i = model._index.links.get(name)
+    if i is None:
+        raise UnknownNameError(
+            "link",
+            name,
+            model.link_names,
+            hint=f"joint {joint_name!r} needs it; add the link first",
+        )
+    return i
 
 
 def add_joint(model: Model, name: str, joint: Joint) -> Model:
@@ -104,35 +85,25 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     Raises if the name is used by another joint, if a link is missing, or if the joint would
     connect two links that are already connected (a second joint or a loop).
     """
-    _check_name(name, "joint")
-    if not isinstance(joint, (FixedJoint, *_MOVING)):
+    check_name(name, "joint")
+    if not isinstance(joint, JOINT_KINDS):
         raise ModelError(
             f"add_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
         )
-    if name in model._j:
+    if model.is_joint_name_used(name):
         raise DuplicateNameError("joint", name)
-    l1 = model._l.get(joint.link1)
-    l2 = model._l.get(joint.link2)
-    for ln, li in ((joint.link1, l1), (joint.link2, l2)):
-        if li is None:
-            raise UnknownNameError(
-                "link", ln, model.link_names, hint=f"joint {name!r} needs it; add the link first"
-            ) from None
-    assert l1 is not None and l2 is not None
-    comp = _comp(model)
-    c1, c2 = _root(comp, l1), _root(comp, l2)
-    if c1 == c2:
-        raise _connected_error(name, joint, model.joints, model.joint_names)
-    npos, ndof = model._c
+    l1 = _link_of(model, joint.link1, name)
+    l2 = _link_of(model, joint.link2, name)
+    index = model._index.with_joint(
+        name, joint, l1, l2, joints=model.joints, joint_names=model.joint_names
+    )
+    npos, ndof = model._index.counts
     placed = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
     return _evolve(
         model,
         joint_names=model.joint_names.append(name),
         joints=model.joints.append(placed),
-        _jmap=model._j.appended(name),
-        _nbrs=None,
-        _comp=_union(comp, c1, c2),
-        _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
+        _index=index,
     )
 
 
@@ -151,62 +122,43 @@ def add_joint_and_link(
     """
     # This is the hot path of every loader and of step-by-step builds: the checks below are
     # those of add_link + add_joint, inlined (no property or helper calls).
-    lmap, jmap, fmap = model._lmap, model._jmap, model._fmap
-    assert lmap is not None and jmap is not None and fmap is not None
+    index = model._index
+    lmap = index.links
     e = lmap.get(existing_link)
     if e is None:
         raise UnknownNameError(
             "link", existing_link, model.link_names, hint=f"joint {joint_name!r} needs it"
         )
     if type(joint_name) is not str or not joint_name:
-        _check_name(joint_name, "joint")
-    if joint_name in jmap:
+        check_name(joint_name, "joint")
+    if joint_name in index.joints:
         raise DuplicateNameError("joint", joint_name)
     place = _PLACE.get(type(joint))
     if place is None:
-        if not isinstance(joint, (FixedJoint, *_MOVING)):
-            raise ModelError(
-                f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
-            )
-        place = _replace_placer
+        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
     if type(new_link_name) is not str or not new_link_name:
-        _check_name(new_link_name, "link")
-    if new_link_name in lmap or new_link_name in fmap:
+        check_name(new_link_name, "link")
+    if new_link_name in lmap or new_link_name in index.frames:
         raise DuplicateNameError("link or frame", new_link_name, "links and frames share names")
     lk = _DEFAULT_LINK if new_link is None else new_link
     if type(lk) is not Link and not isinstance(lk, Link):
         raise ModelError(f"add_joint_and_link expects a Link, got {type(lk).__name__}")
-    # The new link is a singleton component, so joining it to the existing link can never close
-    # a loop: this fused path does in one step what add_link + add_joint do in two.
-    npos, ndof = model._counts  # type: ignore[misc]
+    npos, ndof = index.counts
+    # The two link names are checked above: non-empty, and different (one is new).
     placed = place(joint, existing_link, new_link_name, npos, ndof)
-    comp = model._comp
-    assert comp is not None
-    root = _root(comp, e)
-    if comp[root] == -1:  # a lone root gains rank 1 from its first leaf
-        comp = comp.set(root, -2)
     return _evolve(
         model,
         link_names=model.link_names.append(new_link_name),
         links=model.links.append(lk),
-        visuals=model.visuals.append(_EMPTY_SHAPES),
-        collisions=model.collisions.append(_EMPTY_SHAPES),
+        visuals=model.visuals.append(EMPTY_SHAPES),
+        collisions=model.collisions.append(EMPTY_SHAPES),
         joint_names=model.joint_names.append(joint_name),
         joints=model.joints.append(placed),
-        _lmap=lmap.appended(new_link_name),
-        _jmap=jmap.appended(joint_name),
-        _nbrs=None,
-        _comp=comp.append(root),
-        _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
+        _index=index.with_leaf(new_link_name, joint_name, joint, e),
     )
 
 
 _DEFAULT_LINK = Link()
-
-
-def _replace_placer(joint: Joint, link1: str, link2: str, npos: int, ndof: int) -> Joint:
-    # For subclasses of the joint kinds, which have no generated placer.
-    return replace_joint(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
 
 
 def insert_link_to_existing_joint(
@@ -236,46 +188,27 @@ def insert_link_to_existing_joint(
             f"({old.link1!r}, {old.link2!r})"
         )
     displaced = old.other_link(unmovable_link)
-    d = model._l[displaced]
     m = add_link(model, new_link_name, new_link)
-    n = m._l[new_link_name]
+    check_name(joint_name, "joint")
+    if m.is_joint_name_used(joint_name):
+        raise DuplicateNameError("joint", joint_name)
+    if not isinstance(joint, JOINT_KINDS):
+        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
     if unmovable_link == old.link1:
         moved = replace_joint(old, link2=new_link_name, link1_H_link2=unmovable_H_new)
     else:
         moved = replace_joint(old, link1=new_link_name, link1_H_link2=unmovable_H_new.inverse())
-    # Adjacency follows from the joint list (the moved joint keeps its index, so U's entry keeps
-    # its place and D's entry moves to the end, as in iDynTree). Connectivity is unchanged
-    # overall (U - N - D is one component again once the new joint is in): N joins U's
-    # component now, and the N-D joint is appended below without the loop check, which would
-    # see N and D as already connected.
-    comp = _comp(m)
-    m = _evolve(
-        m,
-        joints=m.joints.set(ji, moved),
-        _nbrs=None,
-        _comp=_union(comp, _root(comp, u), n),
+    npos, ndof = model._index.counts
+    placed = replace_joint(
+        joint, link1=new_link_name, link2=displaced, pos_coord_offset=npos, dof_offset=ndof
     )
-    return _append_joint(m, joint_name, joint, new_link_name, displaced, n, d)
-
-
-def _append_joint(
-    m: Model, name: str, joint: Joint, link1: str, link2: str, l1: int, l2: int
-) -> Model:
-    # Appends a joint between links already known to be in one tree without creating a loop.
-    _check_name(name, "joint")
-    if name in m._j:
-        raise DuplicateNameError("joint", name)
-    if not isinstance(joint, (FixedJoint, *_MOVING)):
-        raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
-    npos, ndof = m._c
-    placed = replace_joint(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
+    # Adjacency follows from the joint list (the moved joint keeps its index, so U's entry keeps
+    # its place and D's entry moves to the end, as in iDynTree).
     return _evolve(
         m,
-        joint_names=m.joint_names.append(name),
-        joints=m.joints.append(placed),
-        _jmap=m._j.appended(name),
-        _nbrs=None,
-        _counts=(npos + joint.n_pos_coords, ndof + joint.n_dofs),
+        joint_names=m.joint_names.append(joint_name),
+        joints=model.joints.set(ji, moved).append(placed),
+        _index=model._index.with_spliced_link(new_link_name, u, joint_name, joint),
     )
 
 
@@ -285,9 +218,13 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
     Frames attach to links only (not to other frames). The name must not be used by a link or
     frame. The frame gets index ``n_frames`` of the result.
     """
-    _check_name(name, "frame")
-    if link not in model._l:
-        hint = "; frames attach to links, not to other frames" if link in model._f else ""
+    check_name(name, "frame")
+    if not model.is_link_name_used(link):
+        hint = (
+            "; frames attach to links, not to other frames"
+            if model.is_frame_name_used(link)
+            else ""
+        )
         raise UnknownNameError(
             "link", link, model.link_names, hint=f"cannot attach frame {name!r} to it{hint}"
         ) from None
@@ -297,7 +234,7 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
     return _evolve(
         model,
         frames=model.frames.append(Frame(name, link, T)),
-        _fmap=model._f.appended(name),
+        _index=model._index.with_frame(name),
     )
 
 
@@ -365,43 +302,34 @@ def add_sensor(model: Model, sensor: Sensor) -> Model:
     Sensor names are unique across all sensor kinds; the links and joint a sensor refers to
     must exist (an F/T sensor's two links must be its joint's two ends).
     """
-    if sensor.name in model._s:
+    if model.is_sensor_name_used(sensor.name):
         raise DuplicateNameError("sensor", sensor.name)
-    bad = _sensor_problems(model, sensor)
+    bad = sensor_problems(sensor, model._index.links, model._index.joints, model.joints)
     if bad:
         raise ModelError(bad[0] + "; fix the sensor or add the missing element first")
     return _evolve(
         model,
         sensors=model.sensors.append(sensor),
-        _smap=model._s.appended(sensor.name),
+        _index=model._index.with_sensor(sensor.name),
     )
 
 
 def remove_sensor(model: Model, name: str) -> Model:
     """Return ``model`` without sensor ``name``; raise if there is none."""
-    k = model._s.get(name)
+    k = model._index.sensors.get(name)
     if k is None:
         raise UnknownNameError("sensor", name, [s.name for s in model.sensors])
     sensors = model.sensors.delete(k)
-    return _evolve(model, sensors=sensors, _smap=NameIndex.build(s.name for s in sensors))
+    return _evolve(
+        model, sensors=sensors, _index=model._index.with_sensors(s.name for s in sensors)
+    )
 
 
 def discard_sensor(model: Model, name: str) -> Model:
     """Return ``model`` without sensor ``name``; the model itself if there is none."""
-    return remove_sensor(model, name) if name in model._s else model
+    return remove_sensor(model, name) if model.is_sensor_name_used(name) else model
 
 
 def iter_joints(model: Model) -> Iterator[tuple[str, Joint]]:
     """Yield ``(name, joint)`` pairs in joint-index order."""
     return zip(model.joint_names, model.joints, strict=True)
-
-
-def joint_positions_from(model: Model, values: Mapping[str, float]) -> FloatArray:
-    """Return a position vector of size ``n_pos_coords`` from a joint-name mapping (others 0)."""
-    q = np.zeros(model.n_pos_coords)
-    for name, v in values.items():
-        j = model.joint(name)
-        if j.n_pos_coords == 0:
-            raise ModelError(f"joint {name!r} is fixed and has no position")
-        q[j.pos_coord_offset] = float(v)
-    return q

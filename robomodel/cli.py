@@ -9,6 +9,11 @@ and ``diff`` with 1 when the models differ, like ``diff(1)``.
 Run ``robomodel --help`` or ``robomodel <command> --help`` for the options; ``robomodel demo``
 runs a typical pipeline on the bundled model and says what each step did.
 
+The layers, from the top: this module (the argument parser and the entry point),
+:mod:`robomodel.commands` (one ``run_<command>`` function per subcommand) and
+:mod:`robomodel.demo`, both on ``robomodel._shell`` (reading and writing the models named on a
+command line), which writes files through ``robomodel._files.atomic_write``.
+
 >>> main(["tree", "--no-frames", "--no-sensors", "--base", "l_foot"])  # doctest: +ELLIPSIS
 l_foot  1 kg
 └─ l_ankle_roll (revolute, axis -1 0 0) ─ l_ankle_1  0.3 kg
@@ -24,31 +29,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from robomodel._cli_commands import (
-    BAD_INPUT,
-    CLIError,
-    _cmd_attach,
-    _cmd_convert,
-    _cmd_demo,
-    _cmd_diff,
-    _cmd_draw,
-    _cmd_from_dh,
-    _cmd_info,
-    _cmd_normalize,
-    _cmd_plot,
-    _cmd_prefix,
-    _cmd_rebase,
-    _cmd_reduce,
-    _cmd_remove_fake_links,
-    _cmd_rename,
-    _cmd_to_dh,
-    _cmd_tree,
-    _cmd_urdf_compatible,
-    _cmd_validate,
-    _one_line,
-    model_summary,
-    read_model,
-)
+from robomodel import commands
+from robomodel._shell import BAD_INPUT, CLIError, format_of, model_summary, one_line, read_model
 
 __all__ = ["CLIError", "build_parser", "main", "model_summary", "read_model"]
 
@@ -75,11 +57,21 @@ def _add_model(p: argparse.ArgumentParser, *, fake_links: bool = True) -> None:
 def _add_output(p: argparse.ArgumentParser, *, model: bool = True) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     if model:
-        p.add_argument(
-            "--format",
-            choices=("urdf", "json"),
-            help="output format (default: from the -o extension, else urdf)",
-        )
+        _add_format(p)
+
+
+def _add_format(p: argparse.ArgumentParser) -> None:
+    from robomodel._formats import FORMATS
+
+    p.add_argument(
+        "--to",
+        "--format",
+        dest="format",
+        choices=[f.name for f in FORMATS],
+        help="output format (default: from the output file's extension: "
+        + ", ".join(f"{'/'.join(f.extensions)} for {f.name}" for f in FORMATS)
+        + "; urdf on standard output); other extensions are refused",
+    )
 
 
 def _add_explain(p: argparse.ArgumentParser) -> None:
@@ -111,6 +103,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``robomodel`` argument parser (exposed for documentation tools)."""
     from robomodel import __version__
+    from robomodel._formats import FORMATS
 
     parser = _Parser(
         prog="robomodel",
@@ -127,22 +120,34 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(run=run)
         return p
 
-    p = cmd("info", _cmd_info, "counts, mass, DOFs, sensors and the kinematic tree")
+    p = cmd("info", commands.run_info, "counts, mass, DOFs, sensors and the kinematic tree")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--no-tree", action="store_true", help="leave out the kinematic tree")
 
-    p = cmd("tree", _cmd_tree, "print the kinematic tree")
+    p = cmd("tree", commands.run_tree, "print the kinematic tree")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--base", metavar="LINK", help="start from this link (default: default base)")
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
 
-    p = cmd("validate", _cmd_validate, "list every problem; exit status 1 if there are errors")
+    p = cmd(
+        "validate",
+        commands.run_validate,
+        "list every finding (error, warning, note); exit status 1 if there are errors",
+    )
     _add_model(p)
+    p.add_argument(
+        "--show",
+        choices=("error", "warning", "note"),
+        default="warning",
+        help="list findings of this severity and graver (default: warning; 'note' lists "
+        "every finding)",
+    )
+    p.add_argument("--strict", action="store_true", help="exit status 1 on warnings too")
 
-    p = cmd("reduce", _cmd_reduce, "keep only some joints, lumping the links of the others")
+    p = cmd("reduce", commands.run_reduce, "keep only some joints, lumping the links of the others")
     _add_model(p)
     _add_output(p)
     p.add_argument(
@@ -162,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lumped(p)
     _add_explain(p)
 
-    p = cmd("rebase", _cmd_rebase, "make another link the base (URDF root), moving link frames")
+    p = cmd(
+        "rebase", commands.run_rebase, "make another link the base (URDF root), moving link frames"
+    )
     _add_model(p)
     _add_output(p)
     p.add_argument("--base", required=True, metavar="LINK", help="the new base link")
@@ -173,14 +180,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_explain(p)
 
-    p = cmd("remove-fake-links", _cmd_remove_fake_links, "turn massless leaf links into frames")
+    p = cmd(
+        "remove-fake-links", commands.run_remove_fake_links, "turn massless leaf links into frames"
+    )
     _add_model(p, fake_links=False)
     _add_output(p)
     p.add_argument("--iterate", action="store_true", help="also collapse chains of fake links")
     _add_lumped(p)
     _add_explain(p)
 
-    p = cmd("normalize", _cmd_normalize, "renumber joints: moving first, in traversal order")
+    p = cmd(
+        "normalize", commands.run_normalize, "renumber joints: moving first, in traversal order"
+    )
     _add_model(p)
     _add_output(p)
     p.add_argument("--base", metavar="LINK", help="traversal base (default: default base)")
@@ -188,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = cmd(
         "urdf-compatible",
-        _cmd_urdf_compatible,
+        commands.run_urdf_compatible,
         "move link frames onto their joint axes so that URDF can express the model",
     )
     _add_model(p)
@@ -196,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base", metavar="LINK", help="the URDF root (default: default base)")
     _add_explain(p)
 
-    p = cmd("attach", _cmd_attach, "attach another model to a frame with a fixed joint")
+    p = cmd("attach", commands.run_attach, "attach another model to a frame with a fixed joint")
     _add_model(p)
     _add_output(p)
     p.add_argument("--other", required=True, metavar="MODEL", help="the model to attach")
@@ -214,19 +225,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_explain(p)
 
-    p = cmd("prefix", _cmd_prefix, "put a prefix in front of every name")
+    p = cmd("prefix", commands.run_prefix, "put a prefix in front of every name")
     _add_model(p)
     _add_output(p)
     p.add_argument("--prefix", required=True, metavar="TEXT", help="the prefix, e.g. left_")
     _add_explain(p)
 
-    p = cmd("rename", _cmd_rename, "rename links, joints, frames or sensors")
+    p = cmd("rename", commands.run_rename, "rename links, joints, frames or sensors")
     _add_model(p)
     _add_output(p)
     p.add_argument("--map", nargs="+", required=True, metavar="OLD=NEW", help="renames")
     _add_explain(p)
 
-    p = cmd("diff", _cmd_diff, "compare two models; exit status 1 if they differ")
+    p = cmd("diff", commands.run_diff, "compare two models; exit status 1 if they differ")
     p.add_argument("a", metavar="A", help="first model (file or 'example')")
     p.add_argument("b", metavar="B", help="second model")
     p.add_argument("--atol", type=float, default=1e-9, help="tolerance for numbers (1e-9)")
@@ -234,34 +245,77 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
     _add_output(p, model=False)
 
-    p = cmd("convert", _cmd_convert, "convert between URDF and robomodel JSON")
-    p.add_argument("input", metavar="IN", help="input model (.urdf, .json or 'example')")
-    p.add_argument("output", metavar="OUT", help="output file (.urdf or .json), '-' for stdout")
-    p.add_argument("--format", choices=("urdf", "json"), help="output format")
+    p = cmd(
+        "convert",
+        commands.run_convert,
+        "convert between model formats (" + ", ".join(f.description for f in FORMATS) + ")",
+    )
+    p.add_argument("input", metavar="IN", help="input model (a file or 'example')")
+    p.add_argument(
+        "output",
+        metavar="OUT",
+        help="output file (" + ", ".join(f.extensions[0] for f in FORMATS) + "), '-' for stdout",
+    )
+    _add_format(p)
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
 
-    p = cmd("to-dh", _cmd_to_dh, "extract the DH chain between two frames (iKin text)")
+    p = cmd("to-dh", commands.run_to_dh, "extract the DH chain between two frames (iKin text)")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--from", dest="base_frame", required=True, metavar="FRAME", help="chain root")
     p.add_argument("--to", dest="end_frame", required=True, metavar="FRAME", help="end-effector")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="print every number as stored (by default rounding noise is printed as the value "
+        "it stands for: lengths below 1e-9 m as 0, angles within 1e-8 deg of a multiple of 90 "
+        "deg as that multiple)",
+    )
 
-    p = cmd("from-dh", _cmd_from_dh, "build a model from a DH chain (iKin text or iCub preset)")
+    p = cmd(
+        "from-dh", commands.run_from_dh, "build a model from a DH chain (iKin text or iCub preset)"
+    )
     p.add_argument("chain", nargs="?", metavar="CHAIN", help="an iKin chain file")
     p.add_argument(
         "--icub", nargs=2, metavar=("LIMB", "TYPE"), help="an iCub preset, e.g. arm right_v2.7"
     )
     p.add_argument("--name", help="the robot name")
+    p.add_argument(
+        "--mass",
+        metavar="KG",
+        help="the mass of every link, at its origin (default 1, as iDynTree's "
+        "CreateModelFromDHChain; 0 for massless links)",
+    )
     _add_output(p)
 
-    p = cmd("draw", _cmd_draw, "draw the kinematic tree as SVG (no Graphviz needed)")
+    p = cmd("draw", commands.run_draw, "draw the kinematic tree as SVG (no Graphviz needed)")
     _add_model(p)
     _add_output(p, model=False)
     p.add_argument("--base", metavar="LINK", help="the tree's root (default: default base)")
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
+    p.add_argument("--subtree", metavar="LINK", help="draw only LINK and what hangs below it")
+    p.add_argument(
+        "--depth", type=int, metavar="N", help="draw links at most N joints below the top"
+    )
+    p.add_argument(
+        "--collapse",
+        choices=("fixed",),
+        help="'fixed': draw links on fixed joints inside their parent's box",
+    )
+    p.add_argument(
+        "--max-aspect",
+        type=float,
+        default=3.0,
+        metavar="R",
+        help="wrap wide families until the picture is at most R times wider than tall (3)",
+    )
 
-    p = cmd("plot", _cmd_plot, "draw link and sensor frames in 3D at a configuration (matplotlib)")
+    p = cmd(
+        "plot",
+        commands.run_plot,
+        "draw link and sensor frames in 3D at a configuration (matplotlib)",
+    )
     _add_model(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="image (.png, .svg, .pdf)")
     p.add_argument(
@@ -275,17 +329,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-frames", action="store_true", help="leave out additional frames")
     p.add_argument("--no-sensors", action="store_true", help="leave out sensors")
     p.add_argument("--no-labels", action="store_true", help="leave out link names")
+    p.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="name every link (by default names closer than 1/25 of the robot's size to a "
+        "heavier link's are left out)",
+    )
+    p.add_argument(
+        "--label-size",
+        type=float,
+        metavar="PT",
+        help="font size of the names (default: 8 pt for a dozen names, down to 5 for a hundred)",
+    )
     p.add_argument("--dpi", type=int, default=120, help="resolution (120)")
 
-    p = cmd("demo", _cmd_demo, "run a typical pipeline on the bundled model and explain it")
+    p = cmd("demo", commands.run_demo, "run a typical pipeline on the bundled model and explain it")
     p.add_argument("--model", "-m", dest="model_option", metavar="MODEL", help=argparse.SUPPRESS)
     p.add_argument(
-        "-o",
-        "--output",
-        default="example_legs.urdf",
-        metavar="FILE",
-        help="where to write the result (default: example_legs.urdf)",
+        "--out",
+        metavar="DIR",
+        help="write example_legs.urdf (and the pictures) into DIR, made if missing (default: a "
+        "new temporary directory, printed at the start)",
     )
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead")
     p.add_argument("--svg", action="store_true", help="also draw the trees before and after")
     return parser
 
@@ -307,10 +373,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RobomodelWarning)
         try:
+            if hasattr(args, "format"):
+                # Refuse an output format or extension robomodel cannot write before any work.
+                format_of(args.output, args.format)
             status: int = args.run(args)
         except (RobomodelError, CLIError, OSError, ValueError, KeyError, SyntaxError) as e:
             _report_warnings(caught, args.command)
-            print(f"robomodel {args.command}: error: {_one_line(e)}", file=sys.stderr)
+            print(f"robomodel {args.command}: error: {one_line(e)}", file=sys.stderr)
             return BAD_INPUT
     _report_warnings(caught, args.command)
     return status

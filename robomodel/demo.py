@@ -13,10 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from robomodel.cli import CLIError, model_summary, read_model
+from robomodel._files import atomic_write
+from robomodel._shell import CLIError, model_summary, read_model
 from robomodel.model import Model
 
-__all__ = ["leg_joints", "run_demo"]
+__all__ = ["DEMO_FILE", "demo_output", "leg_joints", "run_demo"]
 
 
 def _report_lines(report: Any) -> list[str]:
@@ -63,15 +64,49 @@ def leg_joints(model: Model) -> list[str]:
     return moving + [j for j in ft if j not in moving]
 
 
+DEMO_FILE = "example_legs.urdf"
+"""The name of the URDF file the demo writes in its output directory."""
+
+
+def demo_output(output: str | Path | None = None, out_dir: str | Path | None = None) -> Path:
+    """Return the file the demo writes: ``output``, else ``out_dir/example_legs.urdf``.
+
+    Without either, a new temporary directory is made (and left for the user to look at), so
+    that the demo never writes into the current directory unasked.
+
+    Raises:
+        CLIError: both are given, or ``out_dir`` exists and is not a directory.
+    """
+    import tempfile
+
+    if output is not None and out_dir is not None:
+        raise CLIError("give either an output file (-o FILE) or a directory (--out DIR), not both")
+    if output is not None:
+        return Path(output)
+    if out_dir is None:
+        return Path(tempfile.mkdtemp(prefix="robomodel-demo-")) / DEMO_FILE
+    directory = Path(out_dir)
+    if directory.exists() and not directory.is_dir():
+        raise CLIError(f"--out {out_dir}: exists and is not a directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / DEMO_FILE
+
+
 def run_demo(
-    source: str = "example", output: str | Path = "example_legs.urdf", *, svg: bool = False
+    source: str = "example",
+    output: str | Path | None = None,
+    *,
+    svg: bool = False,
+    out_dir: str | Path | None = None,
 ) -> int:
-    """Run the demo on ``source`` (a URDF path or ``example``), print each step, write ``output``.
+    """Run the demo on ``source`` (a URDF path or ``example``), print each step, write a URDF.
 
     Args:
         source: the model to start from.
-        output: the URDF file written.
+        output: the URDF file to write; by default ``example_legs.urdf`` in ``out_dir``.
         svg: also write ``<output>_before.svg`` and ``<output>_after.svg`` tree pictures.
+        out_dir: the directory to write into (made if missing); by default a new temporary
+            directory, whose path the demo prints.
 
     Returns:
         0 when the exported model reloads valid and moves like the input; 1 otherwise.
@@ -81,6 +116,7 @@ def run_demo(
     import numpy as np
 
     from robomodel import urdf
+    from robomodel.checks import errors
     from robomodel.kinematics import relative_transform
     from robomodel.transformers import (
         explain,
@@ -90,7 +126,7 @@ def run_demo(
         remove_fake_links,
     )
 
-    out = Path(output)
+    out = demo_output(output, out_dir)
 
     def say(text: str) -> None:
         print(text)
@@ -104,7 +140,7 @@ def run_demo(
 
     say(
         "robomodel demo: load, remove fake links, reduce to the legs, normalize, make the model "
-        "URDF-compatible from the left foot, export, and check.\n"
+        f"URDF-compatible from the left foot, export, and check. Output in {out.parent}\n"
     )
     full = read_model(source, keep_fake_links=True)
     say(f"1. load {source} keeping every URDF link\n   -> {model_summary(full)}")
@@ -137,12 +173,12 @@ def run_demo(
         normalized,
     )
     text = urdf.dumps(ready)
-    out.write_text(text, encoding="utf-8")
+    atomic_write(out, text)
     say(
         f"6. export: wrote {out} ({len(text.splitlines())} lines, root link {ready.default_base!r})"
     )
     back = urdf.load(out)
-    problems = back.problems()
+    problems = [str(f) for f in errors(back)]
     # The exported legs must move like the full robot with the other joints at 0.
     rng = np.random.default_rng(0)
     worst = 0.0
@@ -175,7 +211,7 @@ def run_demo(
 
         for tag, model in (("before", full), ("after", back)):
             path = out.with_name(f"{out.stem}_{tag}.svg")
-            path.write_text(tree_svg(model), encoding="utf-8")
+            atomic_write(path, tree_svg(model))
             say(f"   drew the tree {tag} the pipeline: {path}")
-    say(f"\nNext: robomodel info {out}   robomodel draw {out} -o legs.svg")
+    say(f"\nNext: robomodel info {out}   robomodel draw {out} -o {out.parent / 'legs.svg'}")
     return 1 if problems or worst > 1e-9 else 0

@@ -16,7 +16,8 @@ from typing import Any, Literal, Self, TypeAlias
 
 import attrs
 
-from robomodel.errors import ModelError, TopologyError
+from robomodel._construct import replacer
+from robomodel.errors import ArgumentError, ModelError, TopologyError
 from robomodel.spatial import Axis, Transform
 
 __all__ = [
@@ -35,7 +36,7 @@ __all__ = [
 def _limit_value(v: float) -> float:
     f = float(v)
     if math.isnan(f):
-        raise ValueError("a joint limit must not be NaN")
+        raise ModelError("a joint limit must not be NaN")
     return f
 
 
@@ -231,52 +232,62 @@ MovingJoint: TypeAlias = RevoluteJoint | PrismaticJoint
 
 
 def replace_joint(joint: Joint, **changes: Any) -> Joint:
-    """Return ``joint`` with some fields replaced (a fast ``attrs.evolve`` for trusted values).
+    """Return ``joint`` with some fields replaced: ``attrs.evolve`` without its generic overhead.
 
-    Only the link names are re-checked; the other fields keep the types the caller gives.
+    The replaced fields go through the same converters and link-name checks as the constructor
+    (which does not check the types of its other fields either), so the result is what
+    ``attrs.evolve(joint, **changes)`` builds.
+
+    Raises:
+        ArgumentError: ``joint`` is not one of the joint kinds, or a change names no field.
+        ModelError: the link names are empty or equal, or a limit is NaN.
     """
     cls = type(joint)
-    new = object.__new__(cls)
-    set_ = object.__setattr__
-    for name in _FIELD_NAMES[cls]:
-        set_(new, name, changes[name] if name in changes else getattr(joint, name))
+    replace = _REPLACE.get(cls)
+    if replace is None:
+        raise ArgumentError(
+            "replace_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, "
+            f"got {cls.__name__}"
+        )
+    unknown = changes.keys() - _FIELDS[cls]
+    if unknown:
+        raise ArgumentError(
+            f"{cls.__name__} has no field {', '.join(sorted(unknown))}; "
+            f"its fields are {', '.join(_FIELDS[cls])}"
+        )
+    converters = _CONVERTERS[cls]
+    for name in changes.keys() & converters.keys():
+        changes[name] = converters[name](changes[name])
+    new: Joint = replace(joint, **changes)
     _check_links(new.link1, new.link2)
     return new
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in attrs.fields(cls))
-    for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
+_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in _KINDS
 }
-
-
-def _make_placer(cls: type) -> Callable[[Any, str, str, int, int], Any]:
-    # Builders place a joint between two links already checked to be distinct and non-empty:
-    # a straight-line copy of the other fields (generated once per class) costs a fraction of
-    # ``replace_joint``'s loop over a keyword dict, which matters when building large models.
-    moved = ("link1", "link2", "pos_coord_offset", "dof_offset")
-    body = "\n".join(
-        f"    set_(new, {f!r}, joint.{f})" for f in _FIELD_NAMES[cls] if f not in moved
-    )
-    src = (
-        "def place(joint, link1, link2, pos_coord_offset, dof_offset):\n"
-        "    new = new_(cls)\n"
-        "    set_(new, 'link1', link1)\n"
-        "    set_(new, 'link2', link2)\n"
-        "    set_(new, 'pos_coord_offset', pos_coord_offset)\n"
-        "    set_(new, 'dof_offset', dof_offset)\n"
-        f"{body}\n"
-        "    return new\n"
-    )
-    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__, "set_": object.__setattr__}
-    exec(src, scope)
-    return scope["place"]  # type: ignore[no-any-return]
-
-
-_PLACE: dict[type, Callable[[Any, str, str, int, int], Any]] = {
-    cls: _make_placer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
+# Changing a field that has a converter (the limits) runs it, as the constructor would.
+_CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {
+    cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)} for cls in _KINDS
 }
-"""Per joint class: ``place(joint, link1, link2, pos_offset, dof_offset)``, a trusted fast copy."""
+_REPLACE: dict[type, Callable[..., Any]] = {cls: replacer(cls) for cls in _KINDS}
+
+
+def _placer(cls: type) -> Callable[[Any, str, str, int, int], Any]:
+    replace = _REPLACE[cls]
+
+    def place(joint: Any, link1: str, link2: str, npos: int, ndof: int) -> Any:
+        return replace(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
+
+    return place
+
+
+_PLACE: dict[type, Callable[[Any, str, str, int, int], Any]] = {cls: _placer(cls) for cls in _KINDS}
+"""Per joint class: ``place(joint, link1, link2, pos_offset, dof_offset)``, a trusted fast copy.
+
+For builders that have checked the two link names (non-empty, different) themselves.
+"""
 
 
 def joint_type_name(joint: Joint) -> str:

@@ -5,7 +5,9 @@ dirs in persistent vectors, with name-to-index maps that are updated persistentl
 (:func:`~robomodel.builders.add_link`, :func:`~robomodel.builders.add_joint`,
 :func:`~robomodel.builders.add_frame`, ...) live in :mod:`robomodel.builders`; each returns a
 new model and leaves its input untouched, and adding an element costs ``O(log n)``, not a copy
-of the model. A model given whole is derived and checked by :mod:`robomodel._derive`.
+of the model. Everything a model derives from its element lists (name maps, connectivity, counts,
+adjacency) is one :class:`~robomodel._topology.ModelIndex`, made either by the builders' append
+operations or, for a model given whole, by :func:`robomodel._topology.derive`, which validates it.
 
 Index rules (the same as iDynTree's):
 
@@ -22,15 +24,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._derive import _derive_and_validate, _pv, _sensor_problems, sensor_kind
+from robomodel._construct import finish, replacer, restore, set_derived
 from robomodel._index import NameIndex
+from robomodel._topology import Adjacency, ModelIndex, Neighbor, derive, sensor_kind
+from robomodel._topology import pv as _pv
+from robomodel._topology import sensor_problems as _sensor_problems
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.joints import Joint, joint_type_name
 from robomodel.sensors import Sensor
@@ -71,13 +76,6 @@ class Frame:
     name: str
     link: str
     link_H_frame: Transform = attrs.field(factory=Transform)
-
-
-class Neighbor(NamedTuple):
-    """One entry of a link's adjacency list: the neighbouring link and the joint to it (indices)."""
-
-    link: int
-    joint: int
 
 
 @attrs.frozen(kw_only=True)
@@ -145,32 +143,33 @@ class Model:
     materials: PVectorT[Material] = attrs.field(factory=pvector, converter=_pv)
     extensions: PVectorT[Extension] = attrs.field(factory=pvector, converter=_pv)
 
-    # Derived data, updated persistently by the builders so that adding an element never rebuilds
-    # it. ``None`` means "not given": the constructor then derives (and validates) it all.
-    _lmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_lmap")
-    _jmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_jmap")
-    _fmap: NameIndex | None = attrs.field(default=None, eq=False, alias="_fmap")
-    _smap: NameIndex | None = attrs.field(default=None, eq=False, alias="_smap")
-    # Adjacency lists, derived lazily from ``joints`` on first use (``None`` until then) and kept
-    # by builders that do not touch the joints. A link's adjacency order is always increasing
-    # joint index (iDynTree appends on addJoint and, on insertLinkToExisting..., replaces an
-    # entry in place with the same joint), so it is a function of the joint list. Not
-    # maintaining it per step saves two persistent-vector updates and two GC-tracked objects.
-    _nbrs: tuple[tuple[Neighbor, ...], ...] | None = attrs.field(
-        default=None, eq=False, alias="_nbrs"
-    )
-    # Connectivity for loop detection: a persistent union-find over link indices. Entry ``i`` is
-    # the parent of link ``i``, or ``-1 - rank`` when ``i`` is a root. Union by rank keeps every
-    # find within log2(n) steps; attaching a new leaf changes only the new entry (and the root's
-    # rank when the root was alone), so a chain build does one append per link.
-    _comp: PVectorT[int] | None = attrs.field(default=None, eq=False, alias="_comp")
-    _counts: tuple[int, int] | None = attrs.field(default=None, eq=False, alias="_counts")
-    # Per-value memo (traversals), created on first use; never carried to a new value.
+    # Everything derived from the fields above, as one value: made by ``derive`` in
+    # ``__attrs_post_init__`` (so ``Model(...)`` and ``attrs.evolve`` always re-derive and
+    # validate), or by the builders' append operations, which hand it to ``_evolve``.
+    _index: ModelIndex = attrs.field(init=False, eq=False)
+    # Per-value memo (traversals, plans: see ``memoized``); never carried to a new value.
     _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        if self._lmap is None:
-            _derive_and_validate(self)
+        d = derive(
+            link_names=self.link_names,
+            links=self.links,
+            joint_names=self.joint_names,
+            joints=self.joints,
+            frames=self.frames,
+            default_base=self.default_base,
+            visuals=self.visuals,
+            collisions=self.collisions,
+            sensors=self.sensors,
+        )
+        finish(
+            self,
+            joints=d.joints,
+            default_base=d.default_base,
+            visuals=d.visuals,
+            collisions=d.collisions,
+            _index=d.model_index,
+        )
 
     # ------------------------------------------------------------------ counts
     @property
@@ -186,51 +185,42 @@ class Model:
     @property
     def n_pos_coords(self) -> int:
         """Size of the joint position vector ``q``."""
-        return self._c[0]
+        return self._index.counts[0]
 
     @property
     def n_dofs(self) -> int:
         """Number of degrees of freedom (size of the joint velocity vector)."""
-        return self._c[1]
+        return self._index.counts[1]
 
     @property
     def n_frames(self) -> int:
         """Number of frames: one per link plus the additional frames."""
         return len(self.links) + len(self.frames)
 
+    # Read-only views of the index, for the modules that look names up in bulk.
     @property
     def _c(self) -> tuple[int, int]:
-        assert self._counts is not None  # set by the constructor
-        return self._counts
+        return self._index.counts
 
     @property
     def _l(self) -> NameIndex:
-        assert self._lmap is not None
-        return self._lmap
+        return self._index.links
 
     @property
     def _j(self) -> NameIndex:
-        assert self._jmap is not None
-        return self._jmap
+        return self._index.joints
 
     @property
     def _f(self) -> NameIndex:
-        assert self._fmap is not None
-        return self._fmap
+        return self._index.frames
 
     @property
     def _s(self) -> NameIndex:
-        assert self._smap is not None
-        return self._smap
+        return self._index.sensors
 
     @property
-    def _n(self) -> tuple[tuple[Neighbor, ...], ...]:
-        nb = self._nbrs
-        if nb is None:
-            nb = _adjacency(self)
-            # A derived cache on a frozen value: computing it twice in two threads is harmless.
-            object.__setattr__(self, "_nbrs", nb)
-        return nb
+    def _n(self) -> Adjacency:
+        return self._index.neighbors(self.joints)
 
     # ------------------------------------------------------------------ names and indices
     def link_index(self, name: str) -> int:
@@ -344,15 +334,9 @@ class Model:
         are not visited.
         """
         b = self.default_base_index if base is None else self._link_idx(base)
-        memo = self._memo
-        if memo is None:
-            memo = {}
-            object.__setattr__(self, "_memo", memo)
-        t = memo.get(("traversal", b))
-        if t is None:
-            t = compute_traversal(self._n, b, len(self.links))
-            memo[("traversal", b)] = t
-        return t
+        return memoized(
+            self, ("traversal", b), lambda: compute_traversal(self._n, b, len(self.links))
+        )
 
     def joint_parent_child(
         self, joint: str | int, traversal: Traversal | None = None
@@ -422,7 +406,7 @@ class Model:
                     + ", ".join(repr(n) for n in missing)
                 )
         for s in self.sensors:
-            out.extend(_sensor_problems(self, s))
+            out.extend(_sensor_problems(s, self._l, self._j, self.joints))
         return tuple(out)
 
     def is_valid(self) -> bool:
@@ -468,13 +452,9 @@ class Model:
         return {f.name: getattr(self, f.name) for f in _PUBLIC_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        rebuilt = Model(**state)
-        for f in attrs.fields(Model):
-            object.__setattr__(self, f.name, getattr(rebuilt, f.name))
-        object.__setattr__(self, "_memo", None)
-        # The attrs hash cache is a slot outside attrs.fields: without this, hash() of an
-        # unpickled model raised AttributeError.
-        object.__setattr__(self, "_attrs_cached_hash", None)
+        # Through the checked constructor: a pickle is data from outside. ``restore`` also
+        # resets the attrs hash cache, a slot outside attrs.fields.
+        restore(self, Model(**state))
 
     # ------------------------------------------------------------------ helpers
     def _link_idx(self, link: str | int) -> int:
@@ -489,37 +469,12 @@ class Model:
 
 
 _PUBLIC_FIELDS = [f for f in attrs.fields(Model) if not f.name.startswith("_")]
-_ALL_FIELDS = tuple(f.name for f in attrs.fields(Model) if f.name != "_memo")
+_evolve: Callable[..., Model] = replacer(Model, reset={"_memo": None})
+"""Return a copy of a model with some fields replaced, without re-running converters or checks.
 
-
-def _make_evolve() -> Any:
-    # Builders hand over values that are already persistent and consistent; ``attrs.evolve``
-    # would re-run every converter and check, which dominated the cost of adding a link. This
-    # generates a straight-line copy with keyword defaults instead of a loop over a kwargs dict.
-    params = ", ".join(f"{n}=_KEEP" for n in _ALL_FIELDS)
-    body = "\n".join(
-        f"    set_(new, {n!r}, model.{n} if {n} is _KEEP else {n})" for n in _ALL_FIELDS
-    )
-    src = (
-        f"def _evolve(model, *, {params}):\n"
-        "    new = new_(Model)\n"
-        f"{body}\n"
-        "    set_(new, '_memo', None)\n"
-        "    set_(new, '_attrs_cached_hash', None)\n"
-        "    return new\n"
-    )
-    scope: dict[str, Any] = {
-        "_KEEP": object(),
-        "Model": Model,
-        "new_": object.__new__,
-        "set_": object.__setattr__,
-    }
-    exec(src, scope)
-    return scope["_evolve"]
-
-
-_evolve: Callable[..., Model] = _make_evolve()
-"""Return a copy of a model with some fields replaced, without re-running converters."""
+For the builders, which hand over persistent values consistent with each other and the model's
+new index (``_index=``); the hash cache and the memo are reset.
+"""
 
 
 def _checked(index: int, size: int, kind: str) -> int:
@@ -532,17 +487,6 @@ def _checked(index: int, size: int, kind: str) -> int:
     return int(index)
 
 
-def _adjacency(m: Model) -> tuple[tuple[Neighbor, ...], ...]:
-    """Return every link's adjacency list: for each joint in index order, link1 then link2."""
-    lists: list[list[Neighbor]] = [[] for _ in range(len(m.links))]
-    index = m._l.__getitem__
-    for j, joint in enumerate(m.joints):
-        a, b = index(joint.link1), index(joint.link2)
-        lists[a].append(Neighbor(b, j))
-        lists[b].append(Neighbor(a, j))
-    return tuple(map(tuple, lists))
-
-
 def memoized(model: Model, key: Hashable, make: Callable[[], T]) -> T:
     """Return the value memoised on ``model`` under ``key``, computing it with ``make`` once.
 
@@ -553,7 +497,7 @@ def memoized(model: Model, key: Hashable, make: Callable[[], T]) -> T:
     memo = model._memo
     if memo is None:
         memo = {}
-        object.__setattr__(model, "_memo", memo)
+        set_derived(model, "_memo", memo)
     try:
         return memo[key]  # type: ignore[no-any-return]
     except KeyError:

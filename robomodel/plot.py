@@ -10,13 +10,15 @@ for force/torque sensors, triangles for accelerometers and gyroscopes).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._files import atomic_path
 from robomodel.errors import ModelError
 from robomodel.model import Model
 from robomodel.sensors import SixAxisForceTorqueSensor
@@ -58,6 +60,32 @@ def _triad(ax: Any, T: Transform, length: float, width: float) -> None:
         )
 
 
+_CROWDED = 1.0 / 25.0  # labels closer than this fraction of the extent are left out
+
+
+def _label_size(n: int) -> float:
+    return float(min(8.0, max(5.0, 8.0 * math.sqrt(12.0 / max(n, 1)))))
+
+
+def _labelled(
+    model: Model, poses: Mapping[int, Transform], extent: float, *, every: bool
+) -> list[int]:
+    """The links to name: all, or heavier links first, each far enough from those named."""
+    links = list(poses)
+    if every:
+        return links
+    # The heavier link is the better landmark; ties keep the traversal order.
+    order = sorted(links, key=lambda k: -model.links[k].mass)
+    chosen: list[int] = []
+    spots: list[npt.NDArray[np.float64]] = []
+    for link in order:
+        p = poses[link].position
+        if all(float(np.linalg.norm(p - q)) >= _CROWDED * extent for q in spots):
+            chosen.append(link)
+            spots.append(p)
+    return sorted(chosen, key=links.index)
+
+
 def pose_figure(
     model: Model,
     positions: Mapping[str, float] | None = None,
@@ -65,7 +93,8 @@ def pose_figure(
     base: str | None = None,
     frames: bool = True,
     sensors: bool = True,
-    labels: bool = True,
+    labels: bool | Literal["all"] = True,
+    label_size: float | None = None,
     axis_length: float | None = None,
     title: str | None = None,
 ) -> Any:
@@ -77,7 +106,12 @@ def pose_figure(
         base: the link drawn at the origin; the default base by default.
         frames: draw the additional frames.
         sensors: draw the sensor frames.
-        labels: write each link's name next to its origin.
+        labels: write link names next to their origins: ``True`` names the links that are
+            not crowded (a link closer than 1/25 of the model's extent to a named one is left
+            out, so a hand is one name, not five on top of each other), ``"all"`` names every
+            link, ``False`` none.
+        label_size: the font size of the names, in points; by default it shrinks with the
+            number of names, from 8 points for a dozen to 5 for a hundred.
         axis_length: the length of a link triad; a tenth of the model's extent by default.
         title: the figure title; the model name and the non-zero positions by default.
 
@@ -108,11 +142,14 @@ def pose_figure(
             continue
         a, b = poses[el.parent].position, poses[el.link].position
         ax.plot([a[0], b[0]], [a[1], b[1]], [a[2], b[2]], color="#8c959f", linewidth=2.0)
-    for link, T in poses.items():
+    for T in poses.values():
         _triad(ax, T, length, 2.0)
-        if labels:
-            p = T.position
-            ax.text(p[0], p[1], p[2], " " + model.link_name(link), fontsize=6, color="#1b1f24")
+    if labels:
+        shown = _labelled(model, poses, extent, every=labels == "all")
+        size = label_size if label_size is not None else _label_size(len(shown))
+        for link in shown:
+            p = poses[link].position
+            ax.text(p[0], p[1], p[2], " " + model.link_name(link), fontsize=size, color="#1b1f24")
     if frames:
         for f in model.frames:
             if trav.contains(model.link_index(f.link)):
@@ -159,7 +196,9 @@ def save_pose(
 ) -> Path:
     """Draw the model with :func:`pose_figure` and write the picture to ``path``.
 
-    The format follows the file extension (``.png``, ``.svg``, ``.pdf``, ...).
+    The format follows the file extension (``.png``, ``.svg``, ``.pdf``, ...). The picture is
+    written to a temporary file beside ``path`` and renamed over it when complete, so a failure
+    leaves an existing file as it was.
 
     Args:
         model: the model to draw.
@@ -173,5 +212,6 @@ def save_pose(
     """
     out = Path(path)
     fig = pose_figure(model, positions, **options)
-    fig.savefig(out, dpi=dpi)
+    with atomic_path(out) as tmp:
+        fig.savefig(tmp, dpi=dpi)
     return out

@@ -7,7 +7,14 @@ Conventions (the same as iDynTree's):
 * Spatial vectors put the linear part first: a twist is ``[v; w]``, a wrench is ``[f; tau]``.
 * URDF roll-pitch-yaw angles mean ``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
 
-All values are frozen; the numpy arrays they hand out are read-only copies.
+All values are frozen, and the numpy arrays they hold can never be made writable (see
+:mod:`robomodel._arrays`). The public constructors check shapes and finiteness; the algebra
+(``@``, :meth:`Transform.inverse`, ``+``, :meth:`Axis.rotation`, ...) builds its results with the
+trusted constructors of :mod:`robomodel._construct`, since products of valid values are arrays
+of the right shapes, finite barring float overflow (entries beyond ~1e150, which no rigid body
+has). Where a result could break an invariant, it is checked: ``T @ axis`` renormalises a
+direction that a non-rotation matrix took off the unit sphere, :meth:`SpatialInertia.from_com`
+checks what it computed, and angles and distances must be finite.
 """
 
 from __future__ import annotations
@@ -19,6 +26,23 @@ from typing import Any, overload
 import attrs
 import numpy as np
 import numpy.typing as npt
+
+from robomodel._arrays import FloatArray as FloatArray  # re-exported: the array type of values
+from robomodel._arrays import (
+    check_finite,
+    eye3,
+    finite_mass,
+    finite_number,
+    fresh,
+    frozen_array,
+    immutable,
+    mat33,
+    vec3,
+    zeros3,
+    zeros33,
+)
+from robomodel._construct import trusted
+from robomodel.errors import ModelError
 
 __all__ = [
     "Axis",
@@ -33,45 +57,7 @@ __all__ = [
     "wrench_adjoint",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 ArrayLike = npt.ArrayLike
-
-
-def _frozen_array(value: ArrayLike, shape: tuple[int, ...], what: str) -> FloatArray:
-    """Return a read-only float64 copy of ``value`` with the given shape, or raise ValueError."""
-    arr = np.array(value, dtype=np.float64)
-    if arr.shape != shape:
-        raise ValueError(f"{what} must have shape {shape}, got {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{what} must be finite, got {arr.tolist()}")
-    arr.setflags(write=False)
-    return arr
-
-
-def _readonly(arr: FloatArray) -> FloatArray:
-    # Used on arrays this module has just computed: no copy, no checks, only the write lock.
-    arr.setflags(write=False)
-    return arr
-
-
-def _vec3(v: ArrayLike) -> FloatArray:
-    return _frozen_array(v, (3,), "a 3-vector")
-
-
-def _mat33(v: ArrayLike) -> FloatArray:
-    return _frozen_array(v, (3, 3), "a rotation matrix")
-
-
-def _zeros3() -> FloatArray:
-    return _readonly(np.zeros(3))
-
-
-def _eye3() -> FloatArray:
-    return _readonly(np.eye(3))
-
-
-def _zeros33() -> FloatArray:
-    return _readonly(np.zeros((3, 3)))
 
 
 def skew(v: ArrayLike) -> FloatArray:
@@ -151,17 +137,15 @@ class Transform:
     True
     """
 
-    rotation: FloatArray = attrs.field(factory=_eye3, converter=_mat33)
-    position: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
+    rotation: FloatArray = attrs.field(factory=eye3, converter=mat33)
+    position: FloatArray = attrs.field(factory=zeros3, converter=vec3)
 
     @classmethod
     def _raw(cls, rotation: FloatArray, position: FloatArray) -> Transform:
-        # Internal constructor for arrays this module computed itself: skips the copy and the
-        # checks of the public converter, which dominate the cost of composing transforms.
-        self = object.__new__(cls)
-        object.__setattr__(self, "rotation", _readonly(rotation))
-        object.__setattr__(self, "position", _readonly(position))
-        return self
+        # Internal constructor for float64 arrays of the right shapes that the caller computed
+        # itself from valid values (so finite), and owns: skips the copy and the checks of the
+        # public converter, which dominate the cost of composing transforms.
+        return _make_transform(immutable(rotation), immutable(position))
 
     @classmethod
     def identity(cls) -> Transform:
@@ -173,7 +157,7 @@ class Transform:
         """Build a transform from a 4x4 homogeneous matrix (the last row is not checked)."""
         m = np.asarray(H, dtype=np.float64)
         if m.shape != (4, 4):
-            raise ValueError(f"a homogeneous matrix must have shape (4, 4), got {m.shape}")
+            raise ModelError(f"a homogeneous matrix must have shape (4, 4), got {m.shape}")
         return cls(m[:3, :3], m[:3, 3])
 
     @classmethod
@@ -199,21 +183,15 @@ class Transform:
 
         Internal: the rows become read-only views of private copies, without per-row checks.
         """
-        R = np.array(rotations, dtype=np.float64)
-        p = np.array(positions, dtype=np.float64)
-        R.setflags(write=False)
-        p.setflags(write=False)
-        out = []
-        new, set_ = object.__new__, object.__setattr__
-        for k in range(R.shape[0]):
-            t = new(cls)
-            set_(t, "rotation", R[k])
-            set_(t, "position", p[k])
-            out.append(t)
-        return out
+        R = immutable(np.asarray(rotations, dtype=np.float64))
+        p = immutable(np.asarray(positions, dtype=np.float64))
+        make = _make_transform
+        return [make(R[k], p[k]) for k in range(R.shape[0])]
 
     def inverse(self) -> Transform:
         """Return ``B_H_A`` for this ``A_H_B``."""
+        # Finite entries give finite results here and in ``@`` (barring float overflow, which
+        # needs entries beyond ~1e150 that no rigid transform has): no check on this hot path.
         Rt = self.rotation.T.copy()
         return Transform._raw(Rt, -(Rt @ self.position))
 
@@ -248,13 +226,13 @@ class Transform:
         if isinstance(other, SpatialInertia):
             return other.transformed(self)
         if isinstance(other, Axis):
-            return Axis._raw(self.rotation @ other.direction, self @ other.origin)
+            return Axis._raw(_rotated_unit(self.rotation, other.direction), self @ other.origin)
         if isinstance(other, np.ndarray):
             if other.shape == (3,):
                 return self.rotation @ other + self.position
             if other.ndim == 2 and other.shape[1] == 3:
                 return other @ self.rotation.T + self.position
-            raise ValueError(f"a Transform maps points of shape (3,) or (N, 3), got {other.shape}")
+            raise ModelError(f"a Transform maps points of shape (3,) or (N, 3), got {other.shape}")
         return NotImplemented
 
     def apply_wrench(self, f_B: ArrayLike) -> FloatArray:
@@ -292,6 +270,7 @@ class Transform:
         return (Transform, (self.rotation, self.position))
 
 
+_make_transform = trusted(Transform)
 _IDENTITY = Transform()
 
 
@@ -316,17 +295,17 @@ def twist_adjoint(A_H_B: Transform) -> FloatArray:
 
 
 def _unit(v: ArrayLike) -> FloatArray:
-    arr = _frozen_array(v, (3,), "Axis.direction")
+    arr = frozen_array(v, (3,), "Axis.direction")
     with np.errstate(over="ignore"):
         n = float(np.linalg.norm(arr))
     if n == math.inf:  # |v|^2 overflowed (components above ~1e154): scale, then normalise
         arr = arr / np.abs(arr).max()
         n = float(np.linalg.norm(arr))
     if n < 1e-12:
-        raise ValueError(
+        raise ModelError(
             f"an axis direction must be a non-zero vector, got {arr.tolist()}; give e.g. (0, 0, 1)"
         )
-    return _readonly(arr / n)
+    return immutable(arr / n)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -338,14 +317,12 @@ class Axis:
     """
 
     direction: FloatArray = attrs.field(converter=_unit)
-    origin: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
+    origin: FloatArray = attrs.field(factory=zeros3, converter=vec3)
 
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
-        self = object.__new__(cls)
-        object.__setattr__(self, "direction", _readonly(direction))
-        object.__setattr__(self, "origin", _readonly(origin))
-        return self
+        # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
+        return _make_axis(immutable(direction), immutable(origin))
 
     def reversed(self) -> Axis:
         """Return the same line with the opposite direction."""
@@ -354,14 +331,16 @@ class Axis:
     def rotation(self, angle: float) -> Transform:
         """Return the transform rotating by ``angle`` about this line (Rodrigues)."""
         u = self.direction
-        c, s = math.cos(angle), math.sin(angle)
+        a = finite_number(angle, "a rotation angle")
+        c, s = math.cos(a), math.sin(a)
         K = skew(u)
         R = np.eye(3) + s * K + (1.0 - c) * (K @ K)
         return Transform._raw(R, (np.eye(3) - R) @ self.origin)
 
     def translation(self, distance: float) -> Transform:
         """Return the transform translating by ``distance`` along this direction."""
-        return Transform._raw(np.eye(3), self.direction * distance)
+        d = finite_number(distance, "a translation distance")
+        return Transform._raw(np.eye(3), self.direction * d)
 
     def closest_point(self, x: ArrayLike) -> FloatArray:
         """Return the point of the line closest to ``x``."""
@@ -395,14 +374,34 @@ class Axis:
         return (_axis_from_state, (self.direction.tolist(), self.origin.tolist()))
 
 
+_make_axis = trusted(Axis)
+
+
 def _axis_from_state(direction: list[float], origin: list[float]) -> Axis:
-    return Axis._raw(np.array(direction, dtype=np.float64), np.array(origin, dtype=np.float64))
+    # Pickled state is data from outside: check it as the constructor does, but keep the unit
+    # direction's bits (renormalising could change its last bit).
+    d = frozen_array(direction, (3,), "Axis.direction")
+    if abs(float(np.linalg.norm(d)) - 1.0) > 1e-9:
+        d = _unit(d)
+    return _make_axis(d, vec3(origin))
+
+
+def _rotated_unit(R: FloatArray, u: FloatArray) -> FloatArray:
+    """Return ``R @ u`` for a unit ``u``: unit itself when ``R`` is a rotation, else normalised.
+
+    A Transform's rotation is only checked to be finite, so its product with a unit direction is
+    renormalised when it is not unit (a proper rotation keeps the product's bits unchanged).
+    """
+    d = R @ u
+    if abs(float(d @ d) - 1.0) > 1e-9:
+        return _unit(d)
+    return d
 
 
 def _sym3(v: ArrayLike) -> FloatArray:
-    arr = _frozen_array(v, (3, 3), "rotational inertia")
+    arr = frozen_array(v, (3, 3), "rotational inertia")
     if not np.allclose(arr, arr.T, rtol=0.0, atol=1e-12 * max(1.0, float(np.abs(arr).max()))):
-        raise ValueError(f"a rotational inertia must be symmetric, got {arr.tolist()}")
+        raise ModelError(f"a rotational inertia must be symmetric, got {arr.tolist()}")
     return arr
 
 
@@ -425,21 +424,17 @@ class SpatialInertia:
     """
 
     mass: float = attrs.field(default=0.0, converter=float)
-    first_moment: FloatArray = attrs.field(factory=_zeros3, converter=_vec3)
-    rotational_inertia: FloatArray = attrs.field(factory=_zeros33, converter=_sym3)
+    first_moment: FloatArray = attrs.field(factory=zeros3, converter=vec3)
+    rotational_inertia: FloatArray = attrs.field(factory=zeros33, converter=_sym3)
 
     @mass.validator
     def _check_mass(self, _: attrs.Attribute[float], value: float) -> None:
-        if not math.isfinite(value):
-            raise ValueError(f"a mass must be finite, got {value}")
+        finite_mass(value)
 
     @classmethod
     def _raw(cls, mass: float, h: FloatArray, I_O: FloatArray) -> SpatialInertia:
-        self = object.__new__(cls)
-        object.__setattr__(self, "mass", float(mass))
-        object.__setattr__(self, "first_moment", _readonly(h))
-        object.__setattr__(self, "rotational_inertia", _readonly(0.5 * (I_O + I_O.T)))
-        return self
+        # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
+        return _make_inertia(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
 
     @classmethod
     def zero(cls) -> SpatialInertia:
@@ -455,23 +450,31 @@ class SpatialInertia:
         ``inertia_com`` is in the body frame's axes (rotate a URDF inertia first). Massless bodies
         keep the given inertia about the origin unchanged.
         """
-        m = float(mass)
-        c = _frozen_array(com, (3,), "centre of mass")
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
         I_C = _sym3(np.zeros((3, 3)) if inertia_com is None else inertia_com)
-        h = m * c
         if m == 0.0:
-            return cls._raw(0.0, h, I_C.copy())
-        return cls._raw(m, h, I_C - _skew_sq(h) / m)
+            return cls._raw(0.0, m * c, I_C.copy())
+        # Products of finite numbers can still overflow: check what the trusted path receives
+        # (and raise that, rather than numpy's overflow warning).
+        with np.errstate(over="ignore", invalid="ignore"):
+            h = m * c
+            I_O = I_C - _skew_sq(h) / m
+        check_finite(h, "the first moment (mass * centre of mass)")
+        check_finite(I_O, "the rotational inertia about the origin")
+        return cls._raw(m, h, I_O)
 
     @classmethod
     def from_origin(
         cls, mass: float, com: ArrayLike, inertia_origin: ArrayLike | None = None
     ) -> SpatialInertia:
         """Build from the mass, the centre of mass and the inertia **about the frame origin**."""
-        m = float(mass)
-        c = _frozen_array(com, (3,), "centre of mass")
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
         I_O = _sym3(np.zeros((3, 3)) if inertia_origin is None else inertia_origin)
-        return cls(m, m * c, I_O)
+        with np.errstate(over="ignore"):
+            h = m * c  # the constructor refuses it if it overflowed
+        return cls(m, h, I_O)
 
     @classmethod
     def from_vector(cls, v: ArrayLike) -> SpatialInertia:
@@ -479,7 +482,7 @@ class SpatialInertia:
 
         The six inertia entries are about the frame origin.
         """
-        p = _frozen_array(v, (10,), "inertial parameter vector")
+        p = frozen_array(v, (10,), "inertial parameter vector")
         _, _, _, _, ixx, ixy, ixz, iyy, iyz, izz = p
         I_O = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
         return cls(float(p[0]), p[1:4], I_O)
@@ -488,15 +491,15 @@ class SpatialInertia:
     def com(self) -> FloatArray:
         """The centre of mass ``h / m`` (zero for a massless body)."""
         if self.mass == 0.0:
-            return _readonly(np.zeros(3))
-        return _readonly(self.first_moment / self.mass)
+            return fresh(np.zeros(3))
+        return fresh(self.first_moment / self.mass)
 
     @property
     def inertia_com(self) -> FloatArray:
         """The rotational inertia about the centre of mass, in frame axes."""
         if self.mass == 0.0:
             return self.rotational_inertia
-        return _readonly(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
+        return fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
 
     def as_vector(self) -> FloatArray:
         """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
@@ -581,6 +584,7 @@ class SpatialInertia:
         return (SpatialInertia, (self.mass, self.first_moment, self.rotational_inertia))
 
 
+_make_inertia = trusted(SpatialInertia)
 _ZERO_INERTIA = SpatialInertia()
 
 

@@ -15,9 +15,10 @@ r_foot  1 kg
 
 from __future__ import annotations
 
+from robomodel.joints import Mimic
 from robomodel.model import Model
 
-__all__ = ["find_problems", "info_text", "tree_lines"]
+__all__ = ["find_problems", "info_text", "mimic_phrase", "tree_lines"]
 
 
 def _fmt(x: float) -> str:
@@ -33,7 +34,18 @@ def _joint_text(model: Model, joint_index: int, child: str) -> str:
     if isinstance(joint, FixedJoint):
         return f"{name} (fixed)"
     u = joint.axis(child).direction
-    return f"{name} ({joint_type_name(joint)}, axis {_fmt(u[0])} {_fmt(u[1])} {_fmt(u[2])})"
+    mimic = f", {mimic_phrase(joint.mimic)}" if joint.mimic is not None else ""
+    return f"{name} ({joint_type_name(joint)}, axis {_fmt(u[0])} {_fmt(u[1])} {_fmt(u[2])}{mimic})"
+
+
+def mimic_phrase(mimic: Mimic) -> str:
+    """Return ``"mimics j1"``, ``"mimics j1 x -1 + 0.1"``: a mimic relation in few words."""
+    text = f"mimics {mimic.joint}"
+    if mimic.multiplier != 1.0:
+        text += f" x {mimic.multiplier:.6g}"
+    if mimic.offset:
+        text += f" {'-' if mimic.offset < 0 else '+'} {abs(mimic.offset):.6g}"
+    return text
 
 
 def tree_lines(
@@ -42,7 +54,8 @@ def tree_lines(
     """Return the kinematic tree of ``model`` as lines of text, from ``base`` (default base).
 
     Each line shows a link with its mass, reached through its joint (name, type, axis in the
-    child frame); additional frames and sensors are listed under their link.
+    child frame, and the joint it mimics, if any); additional frames and sensors are listed
+    under their link.
 
     Args:
         model: the model.
@@ -95,9 +108,32 @@ def tree_lines(
     return lines
 
 
+_MIMIC_SHOWN = 4  # mimic relations written out on the info line
+
+
+def _dofs_text(model: Model) -> str:
+    from robomodel.errors import ModelError
+    from robomodel.mimic import mimic_map, mimic_relations
+
+    coords = f"position coordinates: {model.n_pos_coords}"
+    try:
+        mm = mimic_map(model)
+    except ModelError:
+        n_mimic = len(mimic_relations(model))
+        return f"{model.n_dofs} ({n_mimic} mimic, unresolved: see robomodel validate; {coords})"
+    detail = f"{mm.n_actuated} actuated, {mm.n_mimic} mimic; " if mm.n_mimic else ""
+    return f"{model.n_dofs} ({detail}{coords})"
+
+
 def info_text(model: Model, source: str = "") -> str:
-    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames."""
+    """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames.
+
+    Its last line is the verdict of :mod:`robomodel.checks` (as ``robomodel validate``'s):
+    ``valid: yes`` when no check finds an error, with the counts of what they found.
+    """
+    from robomodel.checks import count_text, findings
     from robomodel.joints import FixedJoint
+    from robomodel.mimic import mimic_relations
     from robomodel.sensors import SENSOR_TYPE_ORDER
 
     moving = sum(1 for j in model.joints if not isinstance(j, FixedJoint))
@@ -111,57 +147,36 @@ def info_text(model: Model, source: str = "") -> str:
         f"model {model.name!r}" + (f" from {source}" if source else ""),
         f"  links:       {model.n_links} (total mass {model.total_mass:.6g} kg)",
         f"  joints:      {model.n_joints} ({moving} moving, {model.n_joints - moving} fixed)",
-        f"  DOFs:        {model.n_dofs} (position coordinates: {model.n_pos_coords})",
+        f"  DOFs:        {_dofs_text(model)}",
         f"  frames:      {len(model.frames)} additional ({model.n_frames} with the link frames)",
         f"  sensors:     {len(model.sensors)} ({kinds})",
         f"  shapes:      {n_vis} visual, {n_col} collision",
         f"  base:        {model.default_base}",
     ]
-    problems = model.problems() if model.n_links else ()
-    lines.append(f"  valid:       {'yes' if not problems else 'no, see robomodel validate'}")
+    relations = mimic_relations(model)
+    if relations:
+        lines.append(f"  mimic:       {len(relations)} joints follow another one")
+        lines += [f"                 {r}" for r in relations[:_MIMIC_SHOWN]]
+        more = len(relations) - _MIMIC_SHOWN
+        if more > 0:
+            lines.append(f"                 ... {more} more (robomodel tree shows each)")
+    found = findings(model)
+    valid = not any(f.severity == "error" for f in found)
+    hint = "; robomodel validate lists them" if found else ""
+    lines.append(f"  valid:       {'yes' if valid else 'no'} ({count_text(found)}{hint})")
     return "\n".join(lines)
 
 
 def find_problems(model: Model) -> tuple[list[str], list[str]]:
-    """Return ``(errors, warnings)``: every problem of ``model``, as readable sentences.
+    """Return ``(errors, warnings)``: the error and warning findings of ``model`` as text.
 
-    Errors are :meth:`Model.problems <robomodel.model.Model.problems>` (unreachable links,
-    inconsistent sensors), an empty model and physically inconsistent inertias. Warnings are
-    legal but suspicious: a moving joint whose axis misses its child origin (URDF export needs
-    :func:`~robomodel.transformers.make_urdf_compatible`), limits that allow no motion, and
-    massless links that are not leaves.
+    The findings are those of :func:`robomodel.checks.findings` (notes are left out), each as
+    ``"element: message [check]"``.
     """
-    from robomodel.joints import FixedJoint
+    from robomodel.checks import findings
 
-    errors = list(model.problems())
-    warns: list[str] = []
-    if model.n_links == 0:
-        errors.append("the model has no links")
-        return errors, warns
-    for name, link in zip(model.link_names, model.links, strict=True):
-        inertia = link.inertia
-        if not inertia.is_physically_consistent():
-            errors.append(
-                f"link {name!r}: the inertia is not physically consistent (mass {inertia.mass:g});"
-                " check the mass, the centre of mass and the triangle inequalities of the tensor"
-            )
-    trav = model.traversal()
-    for el in trav:
-        if el.joint is None or el.parent is None:
-            continue
-        joint = model.joints[el.joint]
-        jname = model.joint_names[el.joint]
-        child = model.link_names[el.link]
-        if isinstance(joint, FixedJoint):
-            continue
-        if joint.axis(child).distance([0.0, 0.0, 0.0]) > 1e-7:
-            warns.append(
-                f"joint {jname!r}: its axis does not pass through the origin of {child!r}; "
-                "URDF export needs make_urdf_compatible (robomodel rebase does it)"
-            )
-        if joint.limits.enabled and joint.limits.lower == joint.limits.upper:
-            warns.append(f"joint {jname!r}: its position limits allow no motion")
-    for name, link in zip(model.link_names, model.links, strict=True):
-        if link.mass == 0 and len(model.neighbors(name)) > 1:
-            warns.append(f"link {name!r} has zero mass and is not a leaf")
-    return errors, warns
+    found = findings(model)
+    return (
+        [str(f) for f in found if f.severity == "error"],
+        [str(f) for f in found if f.severity == "warning"],
+    )

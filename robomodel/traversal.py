@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from robomodel._construct import set_derived
 from robomodel.errors import ModelError, TopologyError
 
 __all__ = ["Traversal", "TraversalElement"]
@@ -36,7 +37,8 @@ class Traversal:
     _position: dict[int, int] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_position", {link: k for k, link in enumerate(self.links)})
+        # Derived from ``links`` (and excluded from ``==``): a lookup table for ``position``.
+        set_derived(self, "_position", {link: k for k, link in enumerate(self.links)})
 
     @property
     def base(self) -> int:
@@ -89,8 +91,9 @@ def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links:
     """Return iDynTree's depth-first traversal over an adjacency list.
 
     A link is appended when it is discovered; the stack is popped from the end, so the last
-    child's subtree is expanded first. Revisiting a link means a loop or a double edge, which
-    is reported instead of looped over.
+    child's subtree is expanded first. Every model is a forest (``robomodel._topology`` refuses
+    the joint that would make it otherwise), so a link is never reached twice; if an adjacency
+    list given here had a loop anyway, that is reported instead of looped over.
     """
     if not 0 <= base < n_links:
         raise ModelError(f"traversal base {base} is out of range [0, {n_links})")

@@ -8,6 +8,7 @@ and, for the geometry, against iDynTree on the original URDF.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -127,11 +128,12 @@ def test_usage_errors_exit_2() -> None:
 
 @pytest.mark.reference
 def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> None:
-    p = run("demo", "--svg", cwd=tmp_path)
+    p = run("demo", "--svg", "--out", "demo", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     for step in ("remove_fake_links", "reduce_model", "normalize_joint_order", "make_urdf_compat"):
         assert step in p.stdout
-    out = tmp_path / "example_legs.urdf"
+    assert [f.name for f in tmp_path.iterdir()] == ["demo"]
+    out = tmp_path / "demo" / "example_legs.urdf"
     model = robomodel.urdf.load(out)
     assert model.is_valid()
     assert model.default_base == "l_foot"
@@ -139,7 +141,7 @@ def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> N
     assert sorted(moving) == sorted(LEG_JOINTS)
     # The leg F/T sensors were kept (their fixed joints were kept), the arm ones dropped.
     assert {s.name for s in model.sensors if "ft" in s.name} == {"l_leg_ft", "r_leg_ft"}
-    assert (tmp_path / "example_legs_before.svg").exists()
+    assert (tmp_path / "demo" / "example_legs_before.svg").exists()
     # Oracle: iDynTree on the original bundled URDF and on the exported one.
     rng = np.random.default_rng(7)
     q = {n: float(rng.uniform(-0.6, 0.6)) for n in LEG_JOINTS}
@@ -211,6 +213,28 @@ def test_validate_finds_inconsistent_inertia(
     out = capsys.readouterr().out
     assert "error: link 'base_link'" in out
     assert main(["validate"]) == 0
+
+
+def test_demo_writes_nothing_into_the_current_directory(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    p = run("demo", cwd=work)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert list(work.iterdir()) == []
+    first = p.stdout.splitlines()[0]
+    assert "Output in " in first
+    where = Path(first.split("Output in ")[1])
+    try:
+        assert sorted(f.name for f in where.iterdir()) == ["example_legs.urdf"]
+        assert f"robomodel info {where / 'example_legs.urdf'}" in p.stdout
+    finally:
+        shutil.rmtree(where)
+    explicit = tmp_path / "legs.urdf"
+    assert run("demo", "-o", str(explicit), cwd=work).returncode == 0
+    assert explicit.exists() and list(work.iterdir()) == []
+    assert_one_line_error(run("demo", "-o", "x.urdf", "--out", "d", cwd=work), "not both")
+    (work / "file").write_text("")
+    assert_one_line_error(run("demo", "--out", "file", cwd=work), "not a directory")
 
 
 @pytest.mark.reference
@@ -344,3 +368,183 @@ def test_more_bad_input_in_process(
     assert len(err) == 1 and "Traceback" not in err[0]
     for w in words:
         assert w in err[0]
+
+
+# --------------------------------------------------------------------------- DH output
+
+
+def test_to_dh_prints_no_rounding_noise(capsys: pytest.CaptureFixture[str]) -> None:
+    icub = icub_models.get_model_file("iCubGazeboV2_7")
+    assert main(["to-dh", str(icub), "--from", "chest", "--to", "r_hand"]) == 0
+    text = capsys.readouterr().out
+    # The extracted chain holds lengths like 4.2e-17 m and angles like 90.00000000000001 deg;
+    # printed, they are 0 and 90 (robomodel.dh.LENGTH_NOISE, ANGLE_NOISE).
+    assert "e-1" not in text and "e-2" not in text and "e-3" not in text
+    assert "90.00000000000" not in text and "89.9999999999" not in text
+    assert "(min 15.0)" in text  # 15 degrees in the URDF, not 14.999999999999998
+    assert main(["to-dh", str(icub), "--from", "chest", "--to", "r_hand", "--exact"]) == 0
+    exact = capsys.readouterr().out
+    assert "e-17" in exact or "e-18" in exact
+
+
+def test_from_dh_mass_is_an_option_and_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "arm.urdf"
+    assert main(["from-dh", "--icub", "arm", "right_v2.7", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "11 links weighs 1 kg" in err and "--mass" in err
+    assert robomodel.urdf.load(out).total_mass == pytest.approx(11.0)
+    assert main(["from-dh", "--icub", "arm", "right_v2.7", "--mass", "0.5", "-o", str(out)]) == 0
+    assert "11 links weighs 0.5 kg" in capsys.readouterr().err
+    model = robomodel.urdf.load(out, options=robomodel.urdf.LoadOptions(remove_fake_links=False))
+    assert sorted({link.inertia.mass for link in model.links} - {0.0}) == [0.5]
+    # Standard output carries the model; the remark still goes to standard error.
+    assert main(["from-dh", "--icub", "leg", "left_v2.5", "--mass", "0", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert from_json(captured.out).total_mass == 0.0
+    assert "7 links weighs 0 kg" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--icub", "foo", "bar"], ("'foo'", "'bar'")),
+        (["--icub", "arm", "rght_v2.x"], ("'rght'", "'2.x'")),
+        (["--icub", "arm", "right_v2.7", "--mass", "-1"], ("--mass", ">= 0")),
+        (["--icub", "arm", "right_v2.7", "--mass", "heavy"], ("--mass", "not a number")),
+        (["{dir}/bad.ini"], ("bad.ini", "unknown key 'B'")),
+    ],
+)
+def test_from_dh_reports_every_bad_name_at_once(
+    args: list[str], words: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.ini").write_text("numLinks 1\nlink_0 (A 1) (B 2)\n")
+    assert main(["from-dh", *(a.format(dir=tmp_path) for a in args)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    for w in words:
+        assert w in err[0]
+
+
+# --------------------------------------------------------------------------- bad files, safe writes
+
+BAD_FILES = {
+    "deep.json": "[" * 100_000,
+    "utf8.json": b'{"format": "robomodel", "name": "\xff\xfe"}',
+    "huge_number.json": '{"format": "robomodel", "version": 1, "x": ' + "9" * 400 + "}",
+    "list.json": "[1, 2]",
+    "empty.urdf": "",
+    "binary.urdf": b"\x00\x01\xff\xfe garbage",
+    "not_a_robot.urdf": "<foo/>",
+    "deep.urdf": "<robot name='r'>" + "<a>" * 10_000 + "</a>" * 10_000 + "</robot>",
+    "entities.urdf": '<!DOCTYPE robot [<!ENTITY x "y">]><robot name="r"><link name="a"/></robot>',
+    "bad_utf8.ini": b"numLinks \xff",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_every_bad_file_is_one_line_with_status_2(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / name
+    data = BAD_FILES[name]
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    command = ["from-dh", str(path)] if name.endswith(".ini") else ["info", str(path)]
+    assert main(command) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    assert name in err[0]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in BAD_FILES if not n.endswith(".ini")))
+def test_validate_reports_a_bad_file_as_a_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / name
+    data = BAD_FILES[name]
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("error: ") and f"{path}: not valid (1 error," in out
+
+
+class _DiskFull:
+    """A binary file that takes half of what it is given, then fails like a full disk."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: str) -> None:
+        self._file = open(path, mode)  # noqa: SIM115 - closed in __exit__
+
+    def __enter__(self) -> _DiskFull:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def write(self, data: bytes) -> int:
+        self._file.write(data[: len(data) // 2])
+        self._file.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_failing_write_leaves_the_input_byte_identical(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import robomodel._files
+
+    model = tmp_path / "a.urdf"
+    shutil.copy(EXAMPLE, model)
+    before = model.read_bytes()
+    monkeypatch.setattr(robomodel._files, "open", _DiskFull, raising=False)
+    assert main(["prefix", str(model), "--prefix", "left_", "-o", str(model)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "No space left on device" in err[0] and str(model) in err[0]
+    assert model.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["a.urdf"]  # no temporary file left
+    monkeypatch.undo()
+    assert main(["prefix", str(model), "--prefix", "left_", "-o", str(model)]) == 0
+    assert robomodel.urdf.load(model).link_names[0].startswith("left_")
+
+
+def test_a_failing_picture_leaves_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "pose.png"
+    out.write_bytes(b"the old picture")
+
+    def half_then_fail(self: Figure, fname: Path, **kwargs: object) -> None:
+        Path(fname).write_bytes(b"\x89PNG half")
+        raise OSError(errno.EFBIG, os.strerror(errno.EFBIG), str(fname))
+
+    monkeypatch.setattr(Figure, "savefig", half_then_fail)
+    assert main(["plot", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(out) in err and ".tmp" not in err and "pose.png." not in err
+    assert out.read_bytes() == b"the old picture"
+    assert [p.name for p in tmp_path.iterdir()] == ["pose.png"]
+
+
+def test_atomic_write_keeps_modes_and_names_the_target(tmp_path: Path) -> None:
+    from robomodel._files import atomic_write
+
+    fresh = tmp_path / "new.txt"
+    atomic_write(fresh, "héllo\n")
+    assert fresh.read_bytes() == "héllo\n".encode()
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
+    private = tmp_path / "private.bin"
+    private.write_bytes(b"old")
+    private.chmod(0o600)
+    atomic_write(private, b"\x00new")
+    assert private.read_bytes() == b"\x00new" and private.stat().st_mode & 0o777 == 0o600
+    with pytest.raises(IsADirectoryError) as info:
+        atomic_write(tmp_path, "x")
+    assert info.value.filename == str(tmp_path)
+    with pytest.raises(FileNotFoundError) as missing:
+        atomic_write(tmp_path / "no" / "x.txt", "x")
+    assert missing.value.filename == str(tmp_path / "no" / "x.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.txt", "private.bin"]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,6 +18,7 @@ import robomodel as rm
 import robomodel.urdf
 from robomodel.data import example_path
 from robomodel.draw import tree_svg
+from robomodel.errors import ArgumentError
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -95,3 +100,194 @@ def test_plot_png(tmp_path: Path) -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     with pytest.raises(rm.ModelError, match="fixed"):
         save_pose(m, tmp_path / "x.png", {"l_leg_ft_joint": 1.0})
+
+
+# --------------------------------------------------------------------------- pictures that scale
+
+ICUB_27 = icub_models.get_model_file("iCubGazeboV2_7")
+
+
+def size_of(svg: str) -> tuple[float, float]:
+    root = ET.fromstring(svg.encode("utf-8"))
+    w, h = float(root.get("width", "0")), float(root.get("height", "0"))
+    # Drawn at its own size: the viewBox is the width and height, nothing is scaled.
+    assert root.get("viewBox") == f"0 0 {w:.0f} {h:.0f}"
+    assert not any(el.get("transform") for el in root.iter())
+    return w, h
+
+
+def font_sizes(svg: str) -> list[float]:
+    """Every font size the SVG sets (in its style sheet or on an element), in px."""
+    sizes = [float(v) for v in re.findall(r"font-size:\s*([\d.]+)px", svg)]
+    sizes += [float(v) for v in re.findall(r'font-size="([\d.]+)', svg)]
+    return sizes
+
+
+def cards(svg: str) -> list[tuple[tuple[float, float, float, float], list[ET.Element]]]:
+    """(rect x, y, width, height) of each card box and the texts drawn in it."""
+    root = ET.fromstring(svg.encode("utf-8"))
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if "card" not in (g.get("class") or ""):
+            continue
+        rect = g.find(f"{SVG}rect")
+        assert rect is not None
+        box = tuple(float(rect.get(k, "0")) for k in ("x", "y", "width", "height"))
+        inside = [t for t in g.iter(f"{SVG}text") if float(t.get("y", "0")) > box[1]]
+        out.append((box, inside))
+    return out
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("keep_fake_links", [False, True])
+def test_a_humanoid_fits_in_three_to_one_with_legible_text(keep_fake_links: bool) -> None:
+    options = robomodel.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+    with warnings.catch_warnings():
+        # Kept as links, iCub's sensor frames share names with links: the loader says so.
+        warnings.simplefilter("ignore", rm.RobomodelWarning)
+        m = robomodel.urdf.load(ICUB_27, options=options)
+    svg = tree_svg(m)
+    w, h = size_of(svg)
+    assert max(w / h, h / w) <= 3.0, (w, h)
+    # The old left-to-right strip was 7182 x 726 for a 58-link humanoid.
+    assert min(font_sizes(svg)) >= 11.0
+    boxes = cards(svg)
+    assert len(boxes) == m.n_links
+    for k, (a, _) in enumerate(boxes):
+        for b, _ in boxes[k + 1 :]:
+            assert not overlap(a, b), (a, b)
+
+
+def test_text_stays_inside_its_box() -> None:
+    """Each line in a card is narrower than the card, at 0.62 em per monospace character."""
+    m = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
+    for box, lines in cards(tree_svg(m)):
+        for t in lines:
+            size = 13.0 if t.get("class") == "link" else 11.0
+            x = float(t.get("x", "0"))
+            assert box[0] <= x and box[1] <= float(t.get("y", "0")) <= box[1] + box[3]
+            if t.get("class") != "mass":
+                assert x + len("".join(t.itertext())) * 0.6 * size <= box[0] + box[2] + 1
+
+
+def test_subtree_depth_and_collapse() -> None:
+    m = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
+    trav = m.traversal()
+    below: set[int] = {m.link_index("chest")}
+    for el in trav:
+        if el.parent in below:
+            below.add(el.link)
+    words = texts(tree_svg(m, subtree="chest", frames=False))
+    assert {m.link_name(i) for i in below} <= set(words)
+    assert not set(m.link_names) - {m.link_name(i) for i in below} & set(words)
+    assert "torso_yaw" in words  # the joint into the top link is shown
+
+    level = {trav.base: 0}
+    for el in trav:
+        if el.parent is not None:
+            level[el.link] = level[el.parent] + 1
+    shallow = texts(tree_svg(m, depth=2, frames=False))
+    assert {n for n in m.link_names if level[m.link_index(n)] <= 2} <= set(shallow)
+    assert not {n for n in m.link_names if level[m.link_index(n)] > 2} & set(shallow)
+    deeper = [w for w in shallow if "more links below" in w or "more link below" in w]
+    assert sum(int(w.split()[1]) for w in deeper) == sum(1 for v in level.values() if v > 2)
+
+    fixed = {
+        m.link_name(el.link)
+        for el in trav
+        if el.joint is not None and isinstance(m.joints[el.joint], rm.FixedJoint)
+    }
+    assert fixed
+    collapsed = tree_svg(m, collapse="fixed", frames=False)
+    assert len(cards(collapsed)) == m.n_links - len(fixed)
+    merged = [w for w in texts(collapsed) if w.startswith("+ ")]
+    assert {w.split()[1] for w in merged} == fixed
+    assert "F/T l_leg_ft" in " ".join(merged)
+
+
+def test_bad_drawing_options() -> None:
+    m = robomodel.urdf.load(example_path())
+    with pytest.raises(rm.UnknownNameError):
+        tree_svg(m, subtree="l_fot")
+    with pytest.raises(rm.ModelError, match="depth"):
+        tree_svg(m, depth=-1)
+    with pytest.raises(ArgumentError, match="depth must be an int"):
+        tree_svg(m, depth=1.5)  # type: ignore[arg-type]
+    with pytest.raises(rm.ModelError, match="max_aspect"):
+        tree_svg(m, max_aspect=1.0)
+
+
+def test_a_wide_family_wraps() -> None:
+    """A base with 60 children is wrapped onto rows instead of one 60-box strip."""
+    m = rm.add_link(rm.Model(name="star"), "hub", rm.Link())
+    for k in range(60):
+        j = rm.RevoluteJoint(link1="hub", link2=f"spoke_{k}")
+        m = rm.add_joint_and_link(m, "hub", f"joint_{k}", j, f"spoke_{k}", rm.Link())
+    w, h = size_of(tree_svg(m))
+    assert w / h <= 3.0
+    w2, h2 = size_of(tree_svg(m, max_aspect=8.0))
+    assert 3.0 < w2 / h2 <= 8.0
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def test_large_tree_is_legible_in_headless_chromium(tmp_path: Path) -> None:
+    """Chromium shows the iCub tree at its own size with no text under 11 px or outside a box."""
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("no Chromium (apt-get install chromium)")
+    (tmp_path / "tree.svg").write_text(tree_svg(robomodel.urdf.load(ICUB_27)))
+    page = tmp_path / "page.html"
+    page.write_text(
+        """<!doctype html><html><body style="margin:0">
+<img id="pic" src="tree.svg"><object id="doc" data="tree.svg" type="image/svg+xml"></object>
+<script>
+window.addEventListener("load", () => {
+  const svg = document.getElementById("doc").contentDocument.documentElement;
+  const pic = document.getElementById("pic");
+  let small = 0, outside = 0;
+  for (const g of svg.querySelectorAll("g.card")) {
+    const box = g.querySelector("rect").getBBox();
+    for (const t of g.querySelectorAll("text")) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      if (size < 11) small++;
+      const b = t.getBBox();
+      if (b.y >= box.y && b.x + b.width > box.x + box.width + 1) outside++;
+    }
+  }
+  document.body.setAttribute("data-result",
+    [pic.naturalWidth, svg.width.baseVal.value, small, outside].join(" "));
+});
+</script></body></html>"""
+    )
+    p = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    found = re.search(r'data-result="([\d. ]+)"', p.stdout)
+    assert found, p.stdout[-2000:]
+    natural, width, small, outside = (float(v) for v in found.group(1).split())
+    assert natural == width and small == 0 and outside == 0

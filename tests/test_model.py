@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import pickle
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,6 +22,7 @@ from strategies import (
 )
 
 import robomodel as rm
+from robomodel._topology import ModelIndex
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
 
 
@@ -240,6 +242,59 @@ def test_bulk_constructor_equals_incremental(steps: tuple) -> None:
     zeroed = [rm.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
     assert rm.Model(**{**public_fields(m), "joints": zeroed}) == m
     assert bulk.traversal().links == m.traversal().links
+
+
+def _partition(index: ModelIndex) -> set[frozenset[int]]:
+    comp = index.components
+    groups: dict[int, set[int]] = {}
+    for i in range(len(comp)):
+        r = i
+        while comp[r] >= 0:
+            r = comp[r]
+        groups.setdefault(r, set()).add(i)
+    return {frozenset(g) for g in groups.values()}
+
+
+@given(model_steps(max_links=8), st.integers(0, 3))
+def test_index_of_bulk_equals_index_of_appends(steps: tuple, spliced: int) -> None:
+    """The whole-model derivation and the builders' append operations make the same index.
+
+    Same name maps, counts and adjacency, and union-finds describing the same components (the
+    trees may differ: they record the order of the unions).
+    """
+    m = replay(steps)
+    for k in range(min(spliced, m.n_joints)):  # the splice is the one append with its own path
+        j = m.joints[k]
+        m = rm.insert_link_to_existing_joint(
+            m,
+            m.joint_names[k],
+            j.link1,
+            rm.Transform(),
+            f"S{k}",
+            rm.FixedJoint(link1="x", link2="y"),
+            f"N{k}",
+        )
+    m = rm.add_sensor(m, rm.Accelerometer(name="acc", link="L0", link_H_sensor=rm.Transform()))
+    a, b = m._index, rm.Model(**public_fields(m))._index
+    for name in ("links", "joints", "frames", "sensors"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert len(x) == len(y) and dict((n, x[n]) for n in x) == dict((n, y[n]) for n in y)
+    assert a.counts == b.counts == (m.n_pos_coords, m.n_dofs)
+    assert a.neighbors(m.joints) == b.neighbors(m.joints)
+    assert _partition(a) == _partition(b)
+
+
+@given(models(min_links=2, max_links=5, max_frames=0))
+def test_evolve_re_derives_and_validates(m: rm.Model) -> None:
+    """``attrs.evolve`` on a model goes through the checks and re-derives the index."""
+    with pytest.raises(DuplicateNameError):
+        attrs.evolve(m, link_names=["L0"] * m.n_links)
+    with pytest.raises(UnknownNameError, match="no link named 'L0'"):  # the old names are gone
+        attrs.evolve(m, link_names=[f"R{i}" for i in range(m.n_links)])
+    rebased = attrs.evolve(m, default_base="L1")
+    assert rebased.default_base_index == 1 and rebased.traversal().base == 1
+    zeroed = [rm.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
+    assert attrs.evolve(m, joints=zeroed) == m
 
 
 @given(models(max_links=6), transforms(), joints("L0", "new"))

@@ -91,6 +91,43 @@ def test_transform_constructor_copies_its_input() -> None:
     assert T.position.tolist() == [1.0, 2.0, 3.0]
 
 
+def _stored_arrays(T: rm.Transform, m: rm.SpatialInertia, axis: rm.Axis) -> list[np.ndarray]:
+    """Every array stored in values made by each way robomodel makes them."""
+    made = [
+        T,
+        T @ T,
+        T.inverse(),
+        pickle.loads(pickle.dumps(T)),
+        rm.Transform.identity(),
+        rm.Transform(),
+        *rm.Transform._raw_many(np.stack([T.rotation] * 2), np.zeros((2, 3))),
+        axis.rotation(0.3),
+        axis.translation(0.3),
+    ]
+    arrays = [a for X in made for a in (X.rotation, X.position)]
+    for inertia in (m, T @ m, m + m, rm.SpatialInertia.zero(), rm.SpatialInertia()):
+        arrays += [inertia.first_moment, inertia.rotational_inertia]
+    for ax in (axis, axis.reversed(), T @ axis, pickle.loads(pickle.dumps(axis))):
+        arrays += [ax.direction, ax.origin]
+    return arrays
+
+
+@given(transforms(), inertias(), st.builds(rm.Axis, unit_vectors()))
+def test_stored_arrays_can_never_be_made_writable(
+    T: rm.Transform, m: rm.SpatialInertia, axis: rm.Axis
+) -> None:
+    """No array inside a value (nor the array it is a view of) can be made writable again, so
+    shared values such as ``Transform.identity()`` cannot be corrupted through ``setflags``."""
+    for arr in _stored_arrays(T, m, axis):
+        assert arr.dtype == np.float64 and not arr.flags.writeable
+        for x in (arr, arr.base):
+            if isinstance(x, np.ndarray):
+                with pytest.raises(ValueError, match="WRITEABLE"):
+                    x.setflags(write=True)
+    assert rm.Transform.identity().is_identity(0.0)
+    assert rm.SpatialInertia.zero() == rm.SpatialInertia()
+
+
 def test_transform_rejects_bad_shapes_and_nan() -> None:
     with pytest.raises(ValueError, match="shape"):
         rm.Transform(np.eye(3), [1.0, 2.0])

@@ -10,6 +10,7 @@
 * :mod:`robomodel.dh.bridge`: :func:`chain_to_model` and :func:`model_to_chain`.
 """
 
+from robomodel.dh.bridge import DEFAULT_LINK_MASS as DEFAULT_LINK_MASS
 from robomodel.dh.bridge import chain_to_model as chain_to_model
 from robomodel.dh.bridge import model_to_chain as model_to_chain
 from robomodel.dh.chain import DHChain as DHChain
@@ -26,6 +27,9 @@ from robomodel.dh.geometry import JointBinding as JointBinding
 from robomodel.dh.geometry import JointCommand as JointCommand
 from robomodel.dh.geometry import LinkGeometry as LinkGeometry
 from robomodel.dh.geometry import link_geometry as link_geometry
+from robomodel.dh.ikin_text import ANGLE_NOISE as ANGLE_NOISE
+from robomodel.dh.ikin_text import LENGTH_NOISE as LENGTH_NOISE
+from robomodel.dh.ikin_text import ROTATION_NOISE as ROTATION_NOISE
 from robomodel.dh.ikin_text import dumps_ikin as dumps_ikin
 from robomodel.dh.ikin_text import loads_ikin as loads_ikin
 from robomodel.dh.presets import ICUB_PRESETS as ICUB_PRESETS

@@ -10,32 +10,45 @@ on them.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import numpy.typing as npt
 
 from robomodel.dh.chain import DHChain, DHLink, dh_transform
-from robomodel.errors import ModelError
+from robomodel.errors import ArgumentError, ModelError
 from robomodel.joints import FixedJoint, PositionLimits, PrismaticJoint, RevoluteJoint
 from robomodel.model import Frame, Link, Model
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
-__all__ = ["chain_to_model", "model_to_chain"]
+__all__ = ["DEFAULT_LINK_MASS", "chain_to_model", "model_to_chain"]
 
 FloatArray = npt.NDArray[np.float64]
 
 _Z = Axis((0.0, 0.0, 1.0))
 
 
-def chain_to_model(chain: DHChain, *, blocked_as_fixed: bool = False) -> Model:
+DEFAULT_LINK_MASS = 1.0
+"""The mass (kg) :func:`chain_to_model` gives every link unless told otherwise: iDynTree's
+``CreateModelFromDHChain`` gives each link 1 kg at its origin, so models built by either library
+have the same dynamics. A DH chain says nothing about masses: pass the real ones, or 0 for
+massless links when only the kinematics matters."""
+
+
+def chain_to_model(
+    chain: DHChain, *, blocked_as_fixed: bool = False, link_mass: float = DEFAULT_LINK_MASS
+) -> Model:
     """Return a model whose ``base_frame -> distal_frame`` transform is the chain's pose.
 
     Link ``link0`` carries the first DH frame (``H0`` after the root), link ``k+1`` carries DH
     frame ``k``; joint ``k`` (named after ``chain.links[k].name``, or ``joint<k>``) is revolute
     about link k's z axis with the DH link's limits, so that the model's joint position is the
     DH angle ``q`` (the offset is part of the rest transform). Frame ``base_frame`` on ``link0``
-    is the chain root and ``distal_frame`` on the last link is the end-effector. Each link weighs
-    1 kg at its origin, as in iDynTree.
+    is the chain root and ``distal_frame`` on the last link is the end-effector.
+
+    A DH chain has no masses. Every link gets ``link_mass`` kg at its origin, with no rotational
+    inertia: by default :data:`DEFAULT_LINK_MASS` (1 kg, as iDynTree's
+    ``CreateModelFromDHChain``); give 0 for massless links.
 
     With ``blocked_as_fixed`` blocked links become fixed joints at their blocked angle; by default
     every link is a revolute joint, so the model's joint vector is ``chain.all_angles``.
@@ -44,9 +57,14 @@ def chain_to_model(chain: DHChain, *, blocked_as_fixed: bool = False) -> Model:
     >>> m = chain_to_model(icub_arm("right", "2.7"))
     >>> m.n_links, m.n_dofs, m.frames[1].name
     (11, 10, 'distal_frame')
+    >>> chain_to_model(icub_arm("right", "2.7"), link_mass=0.0).total_mass
+    0.0
+
+    Raises:
+        ModelError: ``link_mass`` is negative or not finite.
     """
     n = chain.n_links
-    mass = SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0))
+    mass = SpatialInertia.from_com(_link_mass(link_mass), (0.0, 0.0, 0.0))
     links = [Link(mass) for _ in range(n + 1)]
     link_names = [f"link{k}" for k in range(n + 1)]
     joints: list[RevoluteJoint | FixedJoint] = []
@@ -76,6 +94,15 @@ def chain_to_model(chain: DHChain, *, blocked_as_fixed: bool = False) -> Model:
     return Model(
         link_names=link_names, links=links, joint_names=names, joints=joints, frames=frames
     )
+
+
+def _link_mass(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentError(f"link_mass must be a number of kilograms, got {value!r}")
+    m = float(value)
+    if not math.isfinite(m) or m < 0.0:
+        raise ModelError(f"link_mass must be a finite mass >= 0 kg, got {m}; give 0 for massless")
+    return m
 
 
 # ---------------------------------------------------------------------- extraction

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._construct import replacer
 from robomodel.errors import ModelError
 from robomodel.spatial import Transform
 
@@ -61,7 +62,6 @@ def _finite(what: str, value: Any) -> float:
 
 
 _FIELDS = ("a", "d", "alpha", "offset", "min", "max", "angle")
-_ALL_FIELDS = (*_FIELDS, "blocked", "name")
 
 
 def _lower_limit(link: DHLink) -> float:
@@ -152,13 +152,9 @@ def _dh_matrix(a: float, d: float, alpha: float, theta: float) -> FloatArray:
 
 
 def _with_angle(link: DHLink, value: float) -> DHLink:
-    # Fast copy for a value already checked (finite, clamped as needed): attrs.evolve would rerun
-    # every converter and check, which dominates the cost of setting a chain's angles.
-    new = object.__new__(DHLink)
-    for name in _ALL_FIELDS:
-        object.__setattr__(new, name, getattr(link, name))
-    object.__setattr__(new, "angle", value)
-    return new
+    # For a value already checked (finite, clamped as needed): attrs.evolve would rerun every
+    # converter and check, which dominates the cost of setting a chain's angles.
+    return _replace_link(link, angle=value)
 
 
 def _links(value: Iterable[DHLink]) -> PVectorT[DHLink]:
@@ -298,6 +294,10 @@ class DHChain:
         return np.concatenate([T.position, axis, [theta]])
 
 
+_replace_link = replacer(DHLink)
+_replace_chain = replacer(DHChain)
+
+
 def _from4(H: FloatArray) -> Transform:
     return Transform._raw(H[:3, :3].copy(), H[:3, 3].copy())
 
@@ -357,11 +357,7 @@ def axis_angle(R: npt.ArrayLike) -> tuple[FloatArray, float]:
 # ---------------------------------------------------------------------- operations
 def _with_links(chain: DHChain, links: PVectorT[DHLink]) -> DHChain:
     # The links are DHLink values already; skip the converter's per-link checks.
-    new = object.__new__(DHChain)
-    for f in attrs.fields(DHChain):
-        object.__setattr__(new, f.name, getattr(chain, f.name))
-    object.__setattr__(new, "links", links)
-    return new
+    return _replace_chain(chain, links=links)
 
 
 def _with_link(chain: DHChain, i: int, link: DHLink) -> DHChain:

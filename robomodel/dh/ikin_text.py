@@ -25,7 +25,7 @@ from robomodel.dh.chain import DHChain, DHLink
 from robomodel.errors import ModelError
 from robomodel.spatial import Transform
 
-__all__ = ["dumps_ikin", "loads_ikin"]
+__all__ = ["ANGLE_NOISE", "LENGTH_NOISE", "ROTATION_NOISE", "dumps_ikin", "loads_ikin"]
 
 _TOKEN = re.compile(r'\(|\)|"[^"]*"|[^\s()]+')
 _LINK_KEYS = ("A", "D", "alpha", "offset", "min", "max", "blocked")
@@ -175,17 +175,95 @@ def _link(key: str, line: int, items: list[Item]) -> DHLink:
     )
 
 
-def dumps_ikin(chain: DHChain) -> str:
+LENGTH_NOISE = 1e-9
+"""Lengths (m) smaller than this are printed as 0 by :func:`dumps_ikin`: a nanometre is far below
+any robot's dimensions and the precision of URDF files, and far above the rounding left by
+extracting a chain (about 1e-17 m on icub-models robots)."""
+
+ANGLE_NOISE = 1e-8
+"""Angles (degrees) closer than this to a multiple of 90 are printed as that multiple by
+:func:`dumps_ikin` (rounding leaves ``179.99999999971945`` where the model says 180)."""
+
+ROTATION_NOISE = 1e-12
+"""Entries of ``H0``/``HN``'s rotation closer than this to -1, 0 or 1 are printed as that value by
+:func:`dumps_ikin`. Only rounding noise (about 1e-16) is meant: a larger snap would print a
+rotation visibly less orthogonal than the one stored."""
+
+
+def _snapped(x: float, grid: float, tolerance: float) -> float:
+    near = grid * round(x / grid)
+    return near if abs(x - near) <= tolerance else x
+
+
+def _length_text(x: float, exact: bool) -> str:
+    value = float(x) if exact or abs(x) >= LENGTH_NOISE else 0.0
+    return repr(value + 0.0)  # + 0.0 prints -0.0 as 0.0
+
+
+def _rotation_text(x: float, exact: bool) -> str:
+    value = float(x)
+    return repr((value if exact else _snapped(value, 1.0, ROTATION_NOISE)) + 0.0)
+
+
+def _degrees_text(radians: float, exact: bool) -> str:
+    """The shortest decimal number of degrees that :func:`loads_ikin` reads back as ``radians``.
+
+    ``math.degrees(math.radians(30.0))`` is ``29.999999999999996``; printing ``30.0`` instead
+    loses nothing, since reading it multiplies by the same factor and gives the same radians.
+    Multiplying by ``pi / 180`` does not reach every float, so for some values no number of
+    degrees reads back exactly; the one that reads back closest is printed (one rounding off).
+    """
+    degrees = math.degrees(radians)
+    if not exact:
+        snapped = _snapped(degrees, 90.0, ANGLE_NOISE)
+        if snapped != degrees:
+            return repr(snapped + 0.0)
+    for digits in range(1, 18):
+        candidate = float(f"{degrees:.{digits}g}")
+        if candidate * _DEG == radians:
+            return repr(candidate + 0.0)
+    # No short decimal reads back exactly: try the floats next to the conversion itself.
+    near = [degrees]
+    for direction in (math.inf, -math.inf):
+        d = degrees
+        for _ in range(4):
+            d = math.nextafter(d, direction)
+            near.append(d)
+    best = min(near, key=lambda d: abs(d * _DEG - radians))  # the first of equals: degrees
+    return repr(best + 0.0)
+
+
+def dumps_ikin(chain: DHChain, *, exact: bool = False) -> str:
     """Write ``chain`` in iKin's text format (angles in degrees); :func:`loads_ikin` reads it back.
 
+    Each number is the shortest decimal that reads back as the stored value (for angles, the
+    shortest number of degrees that converts back to the stored radians). Rounding noise is
+    printed as the value it stands for: lengths below :data:`LENGTH_NOISE` as 0, angles within
+    :data:`ANGLE_NOISE` of a multiple of 90 degrees as that multiple, rotation entries within
+    :data:`ROTATION_NOISE` of -1, 0 or 1 as that value. Only the text changes; ``chain`` keeps
+    its exact values, and ``exact=True`` prints them all unchanged, so that
+    ``loads_ikin(dumps_ikin(chain, exact=True))`` has the same parameters as ``chain`` (angles to
+    one rounding at most: multiplying degrees by ``pi / 180`` does not reach every float).
+
     Joint names and the angles of free links are not part of the format and are not written.
+
+    >>> from robomodel.dh import DHChain, DHLink
+    >>> noisy = math.radians(179.99999999971945)
+    >>> link = DHLink(0.1, -1.93e-17, math.pi / 2, noisy, math.radians(-30), math.radians(30))
+    >>> print(dumps_ikin(DHChain(links=[link])).splitlines()[-1])
+    link_0 (A 0.1) (D 0.0) (alpha 90.0) (offset 180.0) (min -30.0) (max 30.0)
     """
 
-    def num(x: float) -> str:
-        return repr(float(x))
-
     def mat(T: Transform) -> str:
-        return "(" + " ".join(num(v) for v in T.as_matrix().ravel()) + ")"
+        H = T.as_matrix()
+        rows = [
+            [_rotation_text(v, exact) for v in H[r, :3]] + [_length_text(H[r, 3], exact)]
+            for r in range(3)
+        ]
+        return "(" + " ".join([*(t for row in rows for t in row), "0.0 0.0 0.0 1.0"]) + ")"
+
+    def deg(x: float) -> str:
+        return _degrees_text(x, exact)
 
     lines = []
     if chain.limb_type:
@@ -193,14 +271,14 @@ def dumps_ikin(chain: DHChain) -> str:
     lines += [f"numLinks {chain.n_links}", f"H0 {mat(chain.H0)}", f"HN {mat(chain.HN)}"]
     for i, link in enumerate(chain.links):
         parts = [
-            f"(A {num(link.a)})",
-            f"(D {num(link.d)})",
-            f"(alpha {num(math.degrees(link.alpha))})",
-            f"(offset {num(math.degrees(link.offset))})",
-            f"(min {num(math.degrees(link.min))})",
-            f"(max {num(math.degrees(link.max))})",
+            f"(A {_length_text(link.a, exact)})",
+            f"(D {_length_text(link.d, exact)})",
+            f"(alpha {deg(link.alpha)})",
+            f"(offset {deg(link.offset)})",
+            f"(min {deg(link.min)})",
+            f"(max {deg(link.max)})",
         ]
         if link.blocked:
-            parts.append(f"(blocked {num(math.degrees(link.angle))})")
+            parts.append(f"(blocked {deg(link.angle)})")
         lines.append(f"link_{i} " + " ".join(parts))
     return "\n".join(lines) + "\n"

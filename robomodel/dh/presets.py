@@ -79,19 +79,27 @@ def parse_limb_type(limb_type: str) -> tuple[str, IKinVersion]:
     >>> parse_limb_type("left")
     ('left', IKinVersion(major=1, minor=0))
     """
+    side, version, problems = _limb_type_parts(limb_type)
+    if problems:
+        raise ModelError(f"iKin limb type {limb_type!r}: " + "; ".join(problems))
+    return side, version
+
+
+def _limb_type_parts(limb_type: str) -> tuple[str, IKinVersion, list[str]]:
+    """Side, version and every problem found (both parts are checked, whatever the first gives)."""
     side, sep, rest = str(limb_type).partition("_")
+    problems = []
     if side not in _SIDES:
-        raise ModelError(
-            f"iKin limb type {limb_type!r}: the side must be 'left' or 'right', got {side!r}"
-        )
-    if not sep:
-        return side, IKinVersion(1, 0)
-    if not rest.startswith("v"):
-        raise ModelError(
-            f"iKin limb type {limb_type!r}: write the version as '_v<major>.<minor>', "
-            "e.g. 'right_v2.5'"
-        )
-    return side, IKinVersion.parse(rest[1:])
+        problems.append(f"the side must be 'left' or 'right', got {side!r}")
+    version = IKinVersion(1, 0)
+    if sep and not rest.startswith("v"):
+        problems.append("write the version as '_v<major>.<minor>', e.g. 'right_v2.5'")
+    elif sep:
+        try:
+            version = IKinVersion.parse(rest[1:])
+        except ModelError as e:
+            problems.append(str(e))
+    return side, version, problems
 
 
 def _side(side: str) -> str:
@@ -225,15 +233,28 @@ def icub_chain(limb: str, limb_type: str) -> DHChain:
 
     >>> icub_chain("leg", "right_v2.6").limb_type
     'right_v2.6'
+
+    Raises:
+        ModelError: the limb, the side or the version is unknown (every one of them that is,
+            in one message).
     """
-    side, version = parse_limb_type(limb_type)
-    if limb == "arm":
-        return icub_arm(side, version)
-    if limb == "leg":
-        return icub_leg(side, version)
-    raise ModelError(
-        f"unknown iCub limb {limb!r}; use 'arm' or 'leg' (or icub_torso(version) for the torso)"
-    )
+    problems = []
+    if limb not in ("arm", "leg"):
+        problems.append(
+            f"unknown iCub limb {limb!r}; use 'arm' or 'leg' (or icub_torso(version) for the torso)"
+        )
+    side, version, type_problems = _limb_type_parts(limb_type)
+    if type_problems:
+        problems.append(f"iKin limb type {limb_type!r}: " + "; ".join(type_problems))
+    elif limb in ("arm", "leg"):
+        try:
+            _no_v3(limb, version)
+        except ModelError as e:
+            problems.append(str(e))
+    # Every problem at once: fixing the limb only to be told the type is wrong too wastes a run.
+    if problems:
+        raise ModelError("; ".join(problems))
+    return icub_arm(side, version) if limb == "arm" else icub_leg(side, version)
 
 
 ICUB_PRESETS: Mapping[str, tuple[str, str, str]] = MappingProxyType(

@@ -19,6 +19,7 @@ from pyrsistent import PMap, PVector, pmap, pvector
 from pyrsistent.typing import PMap as PMapT
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._construct import set_derived
 from robomodel.dh.chain import DHChain, set_link_angle
 from robomodel.dh.geometry import LinkGeometry, link_geometry
 from robomodel.dh.presets import IKinVersion, icub_arm, icub_leg, icub_torso
@@ -111,7 +112,7 @@ class Rig:
                     f"the members of buddy group {group.members} have different angles "
                     f"{sorted(angles)}; build the rig with make_rig() to align them to the master"
                 )
-        object.__setattr__(self, "_group_of", group_of)
+        set_derived(self, "_group_of", group_of)
 
     def _check_ref(self, ref: LinkRef) -> None:
         chain, i = ref

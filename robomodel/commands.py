@@ -1,7 +1,9 @@
-"""The subcommands of the ``robomodel`` command and the reading and writing they share.
+"""The subcommands of the ``robomodel`` command, one ``run_<command>(args)`` function each.
 
-:mod:`robomodel.cli` builds the argument parser and runs one of these ``_cmd_*`` functions on
-the parsed arguments; each returns the exit status.
+:mod:`robomodel.cli` builds the argument parser and calls one of these functions with the
+parsed arguments; each returns the exit status (0 on success) and raises on bad input, which
+:func:`robomodel.cli.main` reports as one line with status 2. Models are read and written
+through :mod:`robomodel._shell`, which :mod:`robomodel.demo` shares.
 """
 
 from __future__ import annotations
@@ -9,20 +11,43 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import math
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from robomodel._shell import (
+    CLIError,
+    UnreadableModelError,
+    emit,
+    format_of,
+    model_summary,
+    model_text,
+    note,
+    one_line,
+    read_model,
+)
 from robomodel.model import Model
 
-BAD_INPUT = 2
-"""Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
-
-
-class CLIError(Exception):
-    """A problem with the command line itself (reported like bad input, exit status 2)."""
-
+__all__ = [
+    "run_attach",
+    "run_convert",
+    "run_demo",
+    "run_diff",
+    "run_draw",
+    "run_from_dh",
+    "run_info",
+    "run_normalize",
+    "run_plot",
+    "run_prefix",
+    "run_rebase",
+    "run_reduce",
+    "run_remove_fake_links",
+    "run_rename",
+    "run_to_dh",
+    "run_tree",
+    "run_urdf_compatible",
+    "run_validate",
+]
 
 # --------------------------------------------------------------------------- reading and writing
 
@@ -35,86 +60,15 @@ def _model_source(args: argparse.Namespace) -> str:
     return positional or option or "example"
 
 
-def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
-    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
-
-    Args:
-        source: a ``.urdf`` (or any XML) path, a ``.json`` path, or ``example``.
-        keep_fake_links: keep massless leaf links as links instead of frames.
-
-    Raises:
-        CLIError: the file does not exist or is a directory.
-        URDFError: the URDF is malformed.
-        RobomodelError: the JSON is not a robomodel model.
-    """
-    from robomodel.data import BUNDLED_MODELS, example_path
-
-    if source in BUNDLED_MODELS and not Path(source).exists():
-        path = example_path(source)
-    else:
-        path = Path(source)
-        if not path.exists():
-            raise CLIError(
-                f"{source}: no such file (give a URDF path, or 'example' for the bundled model)"
-            )
-        if path.is_dir():
-            raise CLIError(f"{source}: is a directory, not a model file")
-    if path.suffix.lower() == ".json":
-        from robomodel import io
-
-        return io.from_json(path.read_text(encoding="utf-8"))
-    from robomodel import urdf
-
-    return urdf.load(path, options=urdf.LoadOptions(remove_fake_links=not keep_fake_links))
-
-
 def _load(args: argparse.Namespace) -> Model:
     return read_model(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
 
 
-def _format_of(output: str | None, requested: str | None) -> str:
-    if requested:
-        return requested
-    if output and output != "-" and Path(output).suffix.lower() == ".json":
-        return "json"
-    return "urdf"
-
-
-def _model_text(model: Model, fmt: str) -> str:
-    if fmt == "json":
-        from robomodel import io
-
-        return io.to_json(model)
-    from robomodel import urdf
-
-    return urdf.dumps(model)
-
-
-def _emit(text: str, output: str | None) -> None:
-    """Write ``text`` to the file ``output``, or to standard output for ``None`` or ``-``."""
-    if output is None or output == "-":
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        return
-    Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-
-
 def _write_model(model: Model, args: argparse.Namespace) -> None:
-    fmt = _format_of(args.output, args.format)
-    _emit(_model_text(model, fmt), args.output)
+    fmt = format_of(args.output, args.format)
+    emit(model_text(model, fmt), args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote {model_summary(model)} to {args.output}")
-
-
-def _note(text: str) -> None:
-    print(text, file=sys.stderr)
-
-
-def model_summary(model: Model) -> str:
-    """Return a one-line summary: name and counts of links, joints, DOFs, frames, sensors."""
-    return (
-        f"{model.name or 'model'} ({model.n_links} links, {model.n_joints} joints, "
-        f"{model.n_dofs} DOFs, {len(model.frames)} frames, {len(model.sensors)} sensors)"
-    )
+        note(f"wrote {model_summary(model)} to {args.output}")
 
 
 def _number(text: str, what: str) -> float:
@@ -181,61 +135,78 @@ def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.
     from robomodel.transformers import explain
 
     out, report = explain(step, model)
-    _note(str(report))
+    note(str(report))
     return out
 
 
-def _cmd_info(args: argparse.Namespace) -> int:
+def run_info(args: argparse.Namespace) -> int:
+    """Run ``robomodel info``."""
     from robomodel.textview import info_text, tree_lines
 
     model = _load(args)
     text = info_text(model, _model_source(args))
     if not args.no_tree:
         text += "\n\nkinematic tree:\n" + "\n".join(tree_lines(model))
-    _emit(text, args.output)
+    emit(text, args.output)
     return 0
 
 
-def _cmd_tree(args: argparse.Namespace) -> int:
+def run_tree(args: argparse.Namespace) -> int:
+    """Run ``robomodel tree``."""
     from robomodel.textview import tree_lines
 
     model = _load(args)
     lines = tree_lines(
         model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors
     )
-    _emit("\n".join(lines), args.output)
+    emit("\n".join(lines), args.output)
     return 0
 
 
-def _cmd_validate(args: argparse.Namespace) -> int:
+def run_validate(args: argparse.Namespace) -> int:
+    """Run ``robomodel validate``: every finding of :mod:`robomodel.checks`, gravest first."""
+    from robomodel.checks import SEVERITIES, Finding, count_text, findings
     from robomodel.errors import RobomodelError, RobomodelWarning
-    from robomodel.textview import find_problems
 
     source = _model_source(args)
-    load_warnings: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             model = read_model(source, keep_fake_links=args.keep_fake_links)
-        except (RobomodelError, SyntaxError) as e:
+        except (RobomodelError, SyntaxError, UnreadableModelError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
-            print(f"error: {_one_line(e)}")
-            print(f"{source}: 1 error")
+            text = one_line(e)
+            print(f"error: {text if source in text else f'{source}: {text}'} [load]")
+            print(f"{source}: not valid (1 error, 0 warnings, 0 notes)")
             return 1
-    load_warnings = [str(w.message) for w in caught if issubclass(w.category, RobomodelWarning)]
-    errors, warns = find_problems(model)
-    warns = load_warnings + warns
-    for problem in errors:
-        print(f"error: {problem}")
-    for problem in warns:
-        print(f"warning: {problem}")
-    verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
-    plural = "s" * (len(warns) != 1)
-    print(f"{source}: {verdict}, {len(warns)} warning{plural} ({model_summary(model)})")
-    return 1 if errors else 0
+    loading = [
+        Finding(
+            severity="warning",
+            check="load",
+            element=source,
+            message=" ".join(str(w.message).split()),
+        )
+        for w in caught
+        if issubclass(w.category, RobomodelWarning)
+    ]
+    found = sorted([*loading, *findings(model)], key=lambda f: SEVERITIES.index(f.severity))
+    shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
+    for f in found:
+        if f.severity in shown:
+            print(f"{f.severity}: {f}")
+    n_errors = sum(1 for f in found if f.severity == "error")
+    n_warnings = sum(1 for f in found if f.severity == "warning")
+    hidden = sum(1 for f in found if f.severity not in shown)
+    more = f"; --show {SEVERITIES[-1]} lists every one" if hidden else ""
+    verdict = "not valid" if n_errors else "valid"
+    print(f"{source}: {verdict} ({count_text(found)}{more}) ({model_summary(model)})")
+    if n_errors or (args.strict and n_warnings):
+        return 1
+    return 0
 
 
-def _cmd_reduce(args: argparse.Namespace) -> int:
+def run_reduce(args: argparse.Namespace) -> int:
+    """Run ``robomodel reduce``."""
     from functools import partial
 
     from robomodel.transformers import reduce_model
@@ -250,7 +221,8 @@ def _cmd_reduce(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_rebase(args: argparse.Namespace) -> int:
+def run_rebase(args: argparse.Namespace) -> int:
+    """Run ``robomodel rebase``."""
     from functools import partial
 
     from robomodel.transformers.change_base import change_base
@@ -261,7 +233,8 @@ def _cmd_rebase(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
+def run_remove_fake_links(args: argparse.Namespace) -> int:
+    """Run ``robomodel remove-fake-links``."""
     from functools import partial
 
     from robomodel.transformers import remove_fake_links
@@ -272,7 +245,8 @@ def _cmd_remove_fake_links(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_normalize(args: argparse.Namespace) -> int:
+def run_normalize(args: argparse.Namespace) -> int:
+    """Run ``robomodel normalize``."""
     from functools import partial
 
     from robomodel.transformers import normalize_joint_order
@@ -283,7 +257,8 @@ def _cmd_normalize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_urdf_compatible(args: argparse.Namespace) -> int:
+def run_urdf_compatible(args: argparse.Namespace) -> int:
+    """Run ``robomodel urdf-compatible``."""
     from functools import partial
 
     from robomodel.transformers import make_urdf_compatible
@@ -294,7 +269,8 @@ def _cmd_urdf_compatible(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_attach(args: argparse.Namespace) -> int:
+def run_attach(args: argparse.Namespace) -> int:
+    """Run ``robomodel attach``."""
     from functools import partial
 
     from robomodel.spatial import Transform
@@ -319,7 +295,8 @@ def _cmd_attach(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_prefix(args: argparse.Namespace) -> int:
+def run_prefix(args: argparse.Namespace) -> int:
+    """Run ``robomodel prefix``."""
     from functools import partial
 
     from robomodel.transformers.rename import prefix
@@ -329,7 +306,8 @@ def _cmd_prefix(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_rename(args: argparse.Namespace) -> int:
+def run_rename(args: argparse.Namespace) -> int:
+    """Run ``robomodel rename``."""
     from functools import partial
 
     from robomodel.transformers.rename import rename
@@ -340,37 +318,44 @@ def _cmd_rename(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_diff(args: argparse.Namespace) -> int:
+def run_diff(args: argparse.Namespace) -> int:
+    """Run ``robomodel diff``."""
     from robomodel.diff import diff
 
     a = read_model(args.a, keep_fake_links=args.keep_fake_links)
     b = read_model(args.b, keep_fake_links=args.keep_fake_links)
     d = diff(a, b, atol=args.atol, order=not args.ignore_order)
-    _emit(str(d), args.output)
+    emit(str(d), args.output)
     return 1 if d else 0
 
 
-def _cmd_convert(args: argparse.Namespace) -> int:
+def run_convert(args: argparse.Namespace) -> int:
+    """Run ``robomodel convert``."""
     model = read_model(args.input, keep_fake_links=args.keep_fake_links)
     _write_model(model, args)
     return 0
 
 
-def _cmd_to_dh(args: argparse.Namespace) -> int:
+def run_to_dh(args: argparse.Namespace) -> int:
+    """Run ``robomodel to-dh``."""
     from robomodel.dh.bridge import model_to_chain
     from robomodel.dh.ikin_text import dumps_ikin
 
     model = _load(args)
     chain = model_to_chain(model, args.base_frame, args.end_frame)
-    _emit(dumps_ikin(chain), args.output)
+    emit(dumps_ikin(chain, exact=args.exact), args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
+        note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
     return 0
 
 
-def _cmd_from_dh(args: argparse.Namespace) -> int:
-    from robomodel.dh.bridge import chain_to_model
+def run_from_dh(args: argparse.Namespace) -> int:
+    """Run ``robomodel from-dh``."""
+    from robomodel.dh.bridge import DEFAULT_LINK_MASS, chain_to_model
 
+    link_mass = DEFAULT_LINK_MASS if args.mass is None else _number(args.mass, "--mass")
+    if link_mass < 0.0:
+        raise CLIError(f"--mass must be a mass >= 0 kg, got {args.mass!r}")
     if (args.chain is None) == (args.icub is None):
         raise CLIError("give an iKin chain file or --icub LIMB TYPE (one of them)")
     if args.icub is not None:
@@ -379,13 +364,17 @@ def _cmd_from_dh(args: argparse.Namespace) -> int:
         chain = icub_chain(args.icub[0], args.icub[1])
     else:
         from robomodel.dh.ikin_text import loads_ikin
+        from robomodel.errors import ModelError
 
         path = Path(args.chain)
         if not path.is_file():
             raise CLIError(f"{args.chain}: no such file")
-        chain = loads_ikin(path.read_text(encoding="utf-8"))
-    model = chain_to_model(chain)
-    if _format_of(args.output, args.format) == "urdf":
+        try:
+            chain = loads_ikin(path.read_text(encoding="utf-8"))
+        except (ModelError, UnicodeDecodeError) as e:
+            raise CLIError(f"{args.chain}: {e}") from e
+    model = chain_to_model(chain, link_mass=link_mass)
+    if format_of(args.output, args.format) == "urdf":
         from robomodel.transformers import make_urdf_compatible
 
         # DH frames sit off the joint axes; URDF needs every child origin on its joint axis.
@@ -395,27 +384,49 @@ def _cmd_from_dh(args: argparse.Namespace) -> int:
 
         model = attrs.evolve(model, name=args.name)
     _write_model(model, args)
+    # A DH chain has no masses, so these are made up: say so, wherever the model went.
+    default = " (the default, as iDynTree's; set it with --mass KG)" if args.mass is None else ""
+    note(
+        f"every one of the {chain.n_links + 1} links weighs {link_mass:g} kg at its origin{default}"
+    )
     return 0
 
 
-def _cmd_draw(args: argparse.Namespace) -> int:
+def run_draw(args: argparse.Namespace) -> int:
+    """Run ``robomodel draw``."""
     from robomodel.draw import tree_svg
 
     model = _load(args)
-    svg = tree_svg(model, base=args.base, frames=not args.no_frames, sensors=not args.no_sensors)
-    _emit(svg, args.output)
+    svg = tree_svg(
+        model,
+        base=args.base,
+        frames=not args.no_frames,
+        sensors=not args.no_sensors,
+        subtree=args.subtree,
+        depth=args.depth,
+        collapse=args.collapse,
+        max_aspect=args.max_aspect,
+    )
+    emit(svg, args.output)
     if args.output not in (None, "-"):
-        _note(f"wrote the tree of {model_summary(model)} to {args.output}")
+        note(f"wrote the tree of {model_summary(model)} to {args.output}")
     return 0
 
 
-def _cmd_plot(args: argparse.Namespace) -> int:
+def run_plot(args: argparse.Namespace) -> int:
+    """Run ``robomodel plot``."""
     from robomodel.plot import save_pose
 
     model = _load(args)
     positions = _assignments(args.q, "--q")
     for name in positions:
         model.joint(name)  # an unknown joint is bad input, reported with a suggestion
+    # The title shows the positions as typed ('r_elbow=-30deg'), not converted to radians.
+    typed = ", ".join(
+        item.replace(" ", "") for item in args.q or () if positions[item.partition("=")[0]] != 0
+    )
+    base = args.base or model.default_base
+    title = f"{model.name or 'model'} in {base} frame{': ' + typed if typed else ' at q = 0'}"
     save_pose(
         model,
         args.output,
@@ -423,23 +434,17 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         base=args.base,
         frames=not args.no_frames,
         sensors=not args.no_sensors,
-        labels=not args.no_labels,
+        labels=False if args.no_labels else ("all" if args.all_labels else True),
+        label_size=args.label_size,
+        title=title,
         dpi=args.dpi,
     )
-    _note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
+    note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
     return 0
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
+def run_demo(args: argparse.Namespace) -> int:
+    """Run ``robomodel demo``."""
     from robomodel.demo import run_demo
 
-    return run_demo(_model_source(args), args.output, svg=args.svg)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    from robomodel.errors import UnknownNameError
-
-    if isinstance(error, UnknownNameError):
-        text = str(error)
-    return " ".join(line.strip() for line in text.splitlines() if line.strip()) or repr(error)
+    return run_demo(_model_source(args), args.output, svg=args.svg, out_dir=args.out)

@@ -1,0 +1,159 @@
+"""One verdict: ``info``, ``validate`` and ``robomodel.checks`` judge a model by the same checks.
+
+Oracles: the URDF text itself, read with ``xml.etree`` (which links are massless, how many
+joints touch them), and inertia values written by the tests.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import icub_models
+import pytest
+
+import robomodel.urdf
+from robomodel import Link, Model, RevoluteJoint, add_joint_and_link, add_link
+from robomodel.checks import CHECKS, count_text, errors, findings, verdict
+from robomodel.cli import main
+from robomodel.joints import PositionLimits
+from robomodel.spatial import Axis, Transform
+from robomodel.textview import find_problems, info_text
+
+ROBOTS = icub_models.get_robot_names()
+
+
+def massless_links(path: Path) -> dict[str, int]:
+    """Massless URDF links and how many joints touch them, from the file text."""
+    root = ET.parse(path).getroot()
+    touching: dict[str, int] = {}
+    for joint in root.iter("joint"):
+        for end in ("parent", "child"):
+            el = joint.find(end)
+            if el is not None:
+                touching[el.get("link", "")] = touching.get(el.get("link", ""), 0) + 1
+    out = {}
+    for link in root.iter("link"):
+        mass = link.find("inertial/mass")
+        if mass is None or float(mass.get("value", "0")) == 0.0:
+            out[link.get("name", "")] = touching.get(link.get("name", ""), 0)
+    return out
+
+
+@pytest.mark.parametrize("name", ROBOTS)
+def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = icub_models.get_model_file(name)
+    model = robomodel.urdf.load(path)
+    found = findings(model)
+    status = main(["validate", str(path)])
+    out = capsys.readouterr().out
+    has_errors = any(f.severity == "error" for f in found)
+    assert status == (1 if has_errors else 0)
+    assert f"{'not valid' if has_errors else 'valid'} ({count_text(found)}" in out
+    info = info_text(model)
+    assert f"valid:       {'no' if has_errors else 'yes'} ({count_text(found)}" in info
+    assert verdict(model).startswith("not valid" if has_errors else "valid")
+    assert [str(f) for f in errors(model)] == find_problems(model)[0]
+
+
+def test_massless_links_in_the_middle_are_notes_not_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """iCubLisboa01 writes massless links between joints; they are notes, the model is valid."""
+    path = icub_models.get_model_file("iCubLisboa01")
+    inner = {n for n, k in massless_links(path).items() if k > 1}
+    assert len(inner) >= 4
+    model = robomodel.urdf.load(path)
+    found = findings(model)
+    assert not errors(model)
+    flagged = {f.element.split("'")[1] for f in found if f.check == "mass"}
+    assert flagged == inner
+    notes = {f.element.split("'")[1] for f in found if f.severity == "note"}
+    # A massless link with rotational inertia is a warning instead (torso_1 and torso_2 here).
+    warned = {f.element.split("'")[1] for f in found if f.severity == "warning"}
+    assert notes | warned == inner and not notes & warned
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note:" not in out and "--show note lists every one" in out
+    assert main(["validate", str(path), "--show", "note"]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.startswith("note: ") for line in out.splitlines()) == len(notes)
+    assert "massless link between 2 links" in out and "[mass]" in out
+    assert main(["validate", str(path), "--strict"]) == (1 if warned else 0)
+
+
+def test_a_bad_inertia_names_the_check_the_link_and_the_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = icub_models.get_model_file("iCubNancy01")
+    bad = [f for f in findings(robomodel.urdf.load(path)) if f.severity == "error"]
+    assert {f.element for f in bad} == {"link 'l_ankle_1'", "link 'r_ankle_1'"}
+    assert all(f.check == "inertia" and "triangle inequality" in f.message for f in bad)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "error: link 'l_ankle_1': inertia violates the triangle inequality" in out
+    assert "I1 + I2 = 0.0077623 < I3 = 4.76593 kg m^2 [inertia]" in out
+    assert main(["info", str(path), "--no-tree"]) == 0  # info reports, it does not fail
+    assert "valid:       no (2 errors," in capsys.readouterr().out
+
+
+def inertial_urdf(tmp_path: Path, ixx: float, iyy: float, izz: float, mass: float = 1.0) -> Path:
+    path = tmp_path / "one.urdf"
+    path.write_text(
+        f'<robot name="one"><link name="sensor_mount_link"><inertial><mass value="{mass}"/>'
+        f'<inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/>'
+        "</inertial></link></robot>"
+    )
+    return path
+
+
+def test_triangle_inequality_on_a_written_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", str(inertial_urdf(tmp_path, 0.001, 0.001, 0.01))]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "error: link 'sensor_mount_link': inertia violates the triangle inequality at the centre "
+        "of mass: ixx + iyy = 0.002 < izz = 0.01 kg m^2 [inertia]"
+    ) in out
+    assert main(["validate", str(inertial_urdf(tmp_path, -0.01, 0.001, 0.001))]) == 1
+    assert "not positive semi-definite: principal moments -0.01" in capsys.readouterr().out
+    assert main(["validate", str(inertial_urdf(tmp_path, 1, 1, 1, mass=-2))]) == 1
+    assert "negative mass -2 kg [mass]" in capsys.readouterr().out
+    assert main(["validate", str(inertial_urdf(tmp_path, 0.01, 0.01, 0.01))]) == 0
+
+
+def test_joint_checks_are_warnings() -> None:
+    m = add_link(Model(name="arm"), "base", Link())
+    off_axis = RevoluteJoint(
+        link1="base",
+        link2="a",
+        link1_H_link2=Transform.from_rpy_xyz([0, 0, 0], [0, 0, 0.3]),
+        axis_in_link1=Axis((0, 0, 1), origin=(0.1, 0, 0)),
+    )
+    m = add_joint_and_link(m, "base", "j1", off_axis, "a", Link())
+    stuck = RevoluteJoint(
+        link1="a", link2="b", limits=PositionLimits(enabled=True, lower=0.5, upper=0.5)
+    )
+    m = add_joint_and_link(m, "a", "j2", stuck, "b", Link())
+    by_check = {f.check: f for f in findings(m)}
+    assert by_check["axis-through-origin"].severity == "warning"
+    assert by_check["axis-through-origin"].element == "joint 'j1'"
+    assert "passes 0.1 m from the origin of 'a'" in by_check["axis-through-origin"].message
+    assert str(by_check["limits"]) == (
+        "joint 'j2': its position limits allow no motion: lower = upper = 0.5 [limits]"
+    )
+    assert not errors(m)
+    # Massless links: the base (fine for a fixed base) and 'a' between two joints are notes;
+    # 'b' at the end of a moving joint is a warning.
+    mass = {f.element: f.severity for f in findings(m) if f.check == "mass"}
+    assert mass == {"link 'base'": "note", "link 'a'": "note", "link 'b'": "warning"}
+
+
+def test_every_check_has_a_name_and_a_description() -> None:
+    names = [c.name for c in CHECKS]
+    assert len(set(names)) == len(names)
+    assert all(c.description and c.name.islower() for c in CHECKS)
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    for name in names:
+        assert f"`{name}`" in docs, name
