@@ -31,9 +31,13 @@ from robomodel.joints import (
 from robomodel.model import Extension, Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope
 from robomodel.shapes import Material, Mesh, SolidShape
-from robomodel.spatial import SpatialInertia, Transform
+from robomodel.spatial import Axis, SpatialInertia, Transform
 from robomodel.urdf import dumps, loads
-from robomodel.urdf._reading import _leaf_xml, _parse_triples
+from robomodel.urdf._document import parse_triples
+from robomodel.urdf._extensions import leaf_xml
+from robomodel.urdf._inertial import inertial_values
+from robomodel.urdf._origin import sourced_origin
+from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, sourced_axes
 from robomodel.urdf.errors import URDFValueError
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
@@ -102,6 +106,46 @@ def test_trusted_moving_joints(cls: type) -> None:
     assert trusted(cls)(*values) == checked
 
 
+@given(
+    rpy=st.tuples(*[st.floats(-4.0, 4.0)] * 3),
+    xyz=st.tuples(*[st.floats(-10.0, 10.0)] * 3),
+    mass=st.floats(0.0, 10.0),
+    inverted=st.booleans(),
+)
+def test_sourced_values_are_their_checked_base_values(
+    rpy: tuple[float, float, float], xyz: tuple[float, float, float], mass: float, inverted: bool
+) -> None:
+    """The loader's makers build what the checked constructors build, plus the numbers read."""
+    origin = sourced_origin(xyz, rpy, inverted)
+    checked = Transform.from_rpy_xyz(rpy, xyz)
+    if inverted:
+        checked = checked.inverse()
+    assert isinstance(origin, SourcedTransform)
+    assert np.allclose(origin.rotation, checked.rotation, atol=1e-12)
+    assert np.allclose(origin.position, checked.position, atol=1e-12)
+    assert Transform(origin.rotation, origin.position) == origin
+    assert hash(Transform(origin.rotation, origin.position)) == hash(origin)
+    assert origin.urdf_origin == (xyz, rpy, inverted)
+    assert not origin.rotation.flags.writeable and not origin.position.flags.writeable
+
+    six = (1.0, 0.1, 0.0, 2.0, 0.0, 3.0)
+    (inertia,) = inertial_values([(mass, six)], [xyz], [rpy])
+    I_C = np.array([[1.0, 0.1, 0.0], [0.1, 2.0, 0.0], [0.0, 0.0, 3.0]])
+    R = Transform.from_rpy_xyz(rpy, xyz).rotation
+    expected = SpatialInertia.from_com(mass, xyz, R @ I_C @ R.T)
+    assert isinstance(inertia, SourcedInertia)
+    assert inertia == SpatialInertia(inertia.mass, inertia.first_moment, inertia.rotational_inertia)
+    assert inertia.mass == mass
+    assert np.allclose(inertia.first_moment, expected.first_moment, atol=1e-9)
+    assert np.allclose(inertia.rotational_inertia, expected.rotational_inertia, atol=1e-9)
+    assert inertia.urdf_inertial == (mass, xyz, rpy, six)
+
+    (axis,) = sourced_axes([np.array([0.0, 0.0, 1.0])], [np.zeros(3)], [((0.0, 0.0, 2.0), origin)])
+    assert isinstance(axis, SourcedAxis)
+    assert axis == Axis((0.0, 0.0, 1.0))
+    assert axis.urdf_axis[1] is origin
+
+
 def test_trusted_refuses_classes_it_cannot_build() -> None:
     with pytest.raises(TypeError, match="caches its hash"):
         trusted(Model)
@@ -152,16 +196,16 @@ def test_leaf_xml_is_what_lxml_writes_or_declines(tag: str, attrs_: list[tuple[s
         return
     # What the loader sees: the element as parsed back from its text.
     parsed = etree.fromstring(etree.tostring(el))
-    fast = _leaf_xml(parsed.tag, parsed.items())
+    fast = leaf_xml(parsed.tag, parsed.items())
     if fast is not None:
         assert fast == etree.tostring(parsed, encoding="unicode", with_tail=False)
 
 
 def test_leaf_xml_declines_values_that_need_escaping() -> None:
-    assert _leaf_xml("a", [("b", "x&y")]) is None
-    assert _leaf_xml("a", [("b", "tab\there")]) is None
-    assert _leaf_xml("a", [("b", "ünï")]) is None
-    assert _leaf_xml("a", [("b", "1"), ("c", "2")]) == '<a b="1" c="2"/>'
+    assert leaf_xml("a", [("b", "x&y")]) is None
+    assert leaf_xml("a", [("b", "tab\there")]) is None
+    assert leaf_xml("a", [("b", "ünï")]) is None
+    assert leaf_xml("a", [("b", "1"), ("c", "2")]) == '<a b="1" c="2"/>'
 
 
 # ---------------------------------------------------------------------- batched numbers
@@ -191,7 +235,7 @@ def _one_by_one(texts: list[str]) -> list[float] | None:
 
 @given(st.lists(_texts, min_size=1, max_size=6))
 def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> None:
-    batched = _parse_triples(texts)
+    batched = parse_triples(texts)
     expected = _one_by_one(texts)
     if expected is None:
         assert batched is None

@@ -11,7 +11,7 @@ import pytest
 from lxml import etree
 
 import robomodel as rm
-from robomodel.errors import RobomodelWarning, URDFError
+from robomodel.errors import RobomodelWarning, TopologyError, URDFError
 from robomodel.spatial import rotation_from_rpy
 from robomodel.transformers import reduce_model
 from robomodel.urdf import (
@@ -540,6 +540,17 @@ def test_bad_input_raises_a_urdf_error(case: str) -> None:
     assert isinstance(info.value, URDFError)
     assert re.search(pattern, str(info.value)), str(info.value)
     assert str(info.value).startswith("<string>")
+
+
+@pytest.mark.parametrize("case", [c for c in BAD if BAD[c][1] is URDFTopologyError])
+def test_urdf_topology_errors_are_topology_errors(case: str) -> None:
+    """A document that is not one tree fails as every model that is not a forest does."""
+    text, _, _ = BAD[case]
+    with pytest.raises(TopologyError) as info:
+        loads(text)
+    assert isinstance(info.value, URDFError)
+    assert isinstance(info.value, ValueError)
+    assert info.value.file == "<string>"
 
 
 def test_t12_loader_leniency_is_replaced_by_errors() -> None:

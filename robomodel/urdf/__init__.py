@@ -2,6 +2,25 @@
 
 See ``docs/urdf.md`` for the sensor dialect, what is kept verbatim, the number formatting rule
 and the options.
+
+Layout. ``load.py`` and ``dump.py`` are the entry points and hold only the ``<robot>`` level;
+every URDF element is read and written by one private module, the reader beside the writer, so
+that the round trip of a field can be checked on one screen:
+
+* ``_link``: ``<link>``; ``_inertial``: ``<inertial>``; ``_geometry``: ``<visual>``,
+  ``<collision>``, ``<geometry>``, ``<material>``; ``_joint``: ``<joint>`` with ``<axis>``,
+  ``<limit>``, ``<dynamics>``, ``<mimic>``; ``_sensor``: iDynTree's ``<sensor>`` dialect;
+  ``_origin``: ``<origin>``; ``_extensions``: the elements kept verbatim;
+* ``_tree``: the links and joints as one tree (fake links, traversal order) and its layout;
+* ``_document``: the state of one load or export and the attribute codecs all elements share;
+  ``_sourced``: the values that remember the numbers they were read from.
+
+One module per element family rather than one table of element codecs: reading an element
+needs more than the element (a joint's offsets and a sensor's links are known only once the
+whole tree is; origins and inertials are computed for the whole document in one vectorised
+pass, for speed), and writing one needs the traversal (a joint is written from parent to
+child), so the readers and writers do not share one signature a table could hold. Each module
+states in which steps its elements are read.
 """
 
 from robomodel.errors import URDFError as URDFError

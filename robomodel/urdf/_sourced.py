@@ -9,13 +9,36 @@ loader is deterministic) and computes the text otherwise.
 
 The subclasses compare, hash and pickle exactly like their base classes; any operation on them
 returns a plain value, so a transformed model never carries stale numbers.
+
+The makers at the end build them from fields the loader computed itself, through
+:mod:`robomodel._construct`: :func:`~robomodel._construct.trusted` stores the base class's
+fields, and :func:`~robomodel._construct.set_derived` the number record. That record is the
+kind of slot ``set_derived`` is for: outside ``==`` and ``hash``, and consistent with the
+fields by construction (they were computed from it), so filling it never changes the value.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable
+from itertools import repeat
+from typing import Any
+
+from robomodel._construct import set_derived, trusted
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
 Vec3 = tuple[float, float, float]
+
+__all__ = [
+    "SourcedAxis",
+    "SourcedInertia",
+    "SourcedTransform",
+    "Vec3",
+    "sourced_axes",
+    "sourced_inertias",
+    "sourced_transform",
+    "sourced_transforms",
+]
 
 
 class SourcedTransform(Transform):
@@ -49,3 +72,52 @@ class SourcedAxis(Axis):
 
     __slots__ = ("urdf_axis",)
     urdf_axis: tuple[Vec3, Transform]
+
+
+_TRANSFORM = trusted(SourcedTransform)
+_INERTIA = trusted(SourcedInertia)
+_AXIS = trusted(SourcedAxis)
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C
+
+
+def sourced_transform(
+    rotation: Any, position: Any, origin: tuple[Vec3, Vec3, bool]
+) -> SourcedTransform:
+    """Return the transform ``(rotation, position)`` read from ``origin`` (read-only arrays)."""
+    t = _TRANSFORM(rotation, position)
+    set_derived(t, "urdf_origin", origin)
+    return t
+
+
+# The loader builds hundreds of these per document: the batch makers below run their loops in
+# C (``map``), calling only the generated constructor and set_derived per value.
+def sourced_transforms(
+    rotations: Iterable[Any],
+    positions: Iterable[Any],
+    origins: Iterable[tuple[Vec3, Vec3, bool]],
+) -> list[SourcedTransform]:
+    """Return :func:`sourced_transform` of each ``(rotation, position, origin)``."""
+    out = list(map(_TRANSFORM, rotations, positions))
+    _drain(map(set_derived, out, repeat("urdf_origin"), origins))
+    return out
+
+
+def sourced_inertias(
+    masses: Iterable[float],
+    first_moments: Iterable[Any],
+    rotational_inertias: Iterable[Any],
+    inertials: Iterable[tuple[float, Vec3, Vec3, tuple[float, ...]]],
+) -> list[SourcedInertia]:
+    """Return the inertias computed from ``inertials`` (read-only arrays, symmetric matrices)."""
+    out = list(map(_INERTIA, masses, first_moments, rotational_inertias))
+    _drain(map(set_derived, out, repeat("urdf_inertial"), inertials))
+    return out
+
+
+def sourced_axes(
+    directions: Iterable[Any], origins: Iterable[Any], sources: Iterable[tuple[Vec3, Transform]]
+) -> list[SourcedAxis]:
+    """Return the axes computed from ``(<axis xyz>, rest transform)`` (unit directions)."""
+    out = list(map(_AXIS, directions, origins))
+    _drain(map(set_derived, out, repeat("urdf_axis"), sources))
+    return out

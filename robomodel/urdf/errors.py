@@ -5,7 +5,7 @@ Each message reads ``file:line: element: what is wrong; what to do``.
 
 from __future__ import annotations
 
-from robomodel.errors import URDFError
+from robomodel.errors import TopologyError, URDFError
 
 __all__ = [
     "URDFExportError",
@@ -30,8 +30,12 @@ class URDFReferenceError(URDFError):
     """A name is unknown (a joint's link, a sensor's link or joint) or defined twice."""
 
 
-class URDFTopologyError(URDFError):
-    """The links and joints do not form one tree (two parents, a loop, several roots or none)."""
+class URDFTopologyError(URDFError, TopologyError):
+    """The links and joints do not form one tree (two parents, a loop, several roots or none).
+
+    Also a :class:`robomodel.errors.TopologyError`, the error of a model that would not be a
+    forest, so that one ``except TopologyError`` catches both.
+    """
 
 
 class URDFUnsupportedError(URDFError):

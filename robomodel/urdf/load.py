@@ -12,32 +12,37 @@ joints become frames; links are then numbered in traversal order from the root, 
 moving joints in traversal order followed by the fixed joints in traversal order. Frames are
 grouped by link in traversal order: on each link the frames of its fake links (a fake root
 first, then document order), then its sensor frames (F/T, accelerometers, gyroscopes).
+
+A load has three steps: the element pass reads each element with its module's reader
+(:mod:`robomodel.urdf._link`, ``_joint``, ``_sensor``, ...), which checks it and registers its
+origins, inertials and axes; :func:`_read_numbers` reads those numbers for the whole document at
+once and hands each record its values; :func:`robomodel.urdf._tree.assemble` builds the model.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from robomodel._construct import gc_paused
 from robomodel.errors import RobomodelError, URDFError
 from robomodel.model import Model
-from robomodel.shapes import Material
-from robomodel.urdf._assembly import Elements, assemble
-from robomodel.urdf._elements import (
-    _joint,
-    _link,
-    _material,
-    _RawJoint,
-    _RawLink,
-    _RawSensor,
-    _sensor,
-)
-from robomodel.urdf._reading import _Ctx, _DoubtError, _required
+from robomodel.urdf._document import DoubtError, Reader, parse_triples
+from robomodel.urdf._extensions import keep
+from robomodel.urdf._geometry import read_materials
+from robomodel.urdf._inertial import inertial_values
+from robomodel.urdf._joint import RawJoint, read_joint
+from robomodel.urdf._link import RawLink, read_link
+from robomodel.urdf._origin import origin_values
+from robomodel.urdf._sensor import RawSensor, read_sensor
+from robomodel.urdf._tree import Elements, assemble
 from robomodel.urdf.errors import (
     URDFReferenceError,
     URDFSyntaxError,
@@ -211,56 +216,47 @@ def _load_document(
 ) -> Model:
     root = _parse_xml(data, file)
     plain = b"xmlns" not in data
-    ctx = _Ctx(file, options.keep_extensions, plain)
+    r = Reader(file, options.keep_extensions, plain)
     try:
         try:
-            model = _build(ctx, root, options, package_dirs, resolver)
-        except _DoubtError:
+            model = _build(r, root, options, package_dirs, resolver)
+        except DoubtError:
             # A number did not read: build again checking every number where it is read, which
             # raises the precise error of the first bad one in document order.
-            ctx = _Ctx(file, options.keep_extensions, plain, eager=True)
-            model = _build(ctx, root, options, package_dirs, resolver)
+            r = Reader(file, options.keep_extensions, plain, eager=True)
+            model = _build(r, root, options, package_dirs, resolver)
     except URDFError:
         raise
     except (RobomodelError, ValueError, TypeError) as e:
-        # A value the element parsers did not anticipate (the core constructors check more);
+        # A value the element readers did not anticipate (the core constructors check more);
         # report it as a URDF problem instead of leaking a model-building error.
         raise URDFValueError(f"{e}", file=file, element="robot") from e
     return model
 
 
 def _build(
-    ctx: _Ctx,
+    r: Reader,
     root: Any,
     options: LoadOptions,
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
 ) -> Model:
     # Robot-level materials first: shapes may refer to a material defined after them.
-    db: dict[str, Material] = {}
-    materials: list[Material] = []
-    for el in root.iterchildren("material"):
-        name = _required(ctx, el, "material", "name")
-        if name in db:
-            raise ctx.err(
-                URDFReferenceError, el, f"material {name!r}", "defined twice at robot level"
-            )
-        mat = _material(ctx, el, f"material {name!r}", None)
-        db[name] = mat
-        materials.append(mat)
+    db, materials = read_materials(r, root)
 
-    links: list[_RawLink] = []
+    # ------------------------------------------------------------------ the elements
+    links: list[RawLink] = []
     link_idx: dict[str, int] = {}
-    joints: list[_RawJoint] = []
+    joints: list[RawJoint] = []
     joint_idx: dict[str, int] = {}
-    sensors: list[_RawSensor] = []
-    sensor_names: dict[str, _RawSensor] = {}
+    sensors: list[RawSensor] = []
+    sensor_names: dict[str, RawSensor] = {}
     for el in root:
         tag = el.tag
         if tag == "link":
-            raw = _link(ctx, el, db)
+            raw = read_link(r, el, db)
             if raw.name in link_idx:
-                raise ctx.err(
+                raise r.err(
                     URDFReferenceError,
                     el,
                     f"link {raw.name!r}",
@@ -270,9 +266,9 @@ def _build(
             link_idx[raw.name] = len(links)
             links.append(raw)
         elif tag == "joint":
-            rj = _joint(ctx, el)
+            rj = read_joint(r, el)
             if rj.name in joint_idx:
-                raise ctx.err(
+                raise r.err(
                     URDFReferenceError,
                     el,
                     f"joint {rj.name!r}",
@@ -282,10 +278,10 @@ def _build(
             joint_idx[rj.name] = len(joints)
             joints.append(rj)
         elif tag == "sensor":
-            rs = _sensor(ctx, el)
+            rs = read_sensor(r, el)
             if rs is not None:
                 if rs.name in sensor_names:
-                    raise ctx.err(
+                    raise r.err(
                         URDFReferenceError,
                         el,
                         f"sensor {rs.name!r}",
@@ -297,8 +293,56 @@ def _build(
         elif tag == "material":
             pass
         else:
-            ctx.keep_ext("robot", "", el, ctx.exts)
-    ctx.fill()
+            keep(r, "robot", "", el, r.exts)
+
+    # ------------------------------------------------------------------ the numbers
+    _read_numbers(r)
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
-    return assemble(ctx, root, options, package_dirs, resolver, read)
+    return assemble(r, root, options, package_dirs, resolver, read)
+
+
+def _read_numbers(r: Reader) -> None:
+    """Read every deferred number and hand each record its origin, inertia or axis.
+
+    Per element, building small arrays costs far more than the arithmetic: the texts are parsed
+    in one pass and the arrays computed in one vectorised pass per kind
+    (:func:`~robomodel.urdf._origin.origin_values`,
+    :func:`~robomodel.urdf._inertial.inertial_values`), each value getting read-only views into
+    a few shared arrays.
+
+    Raises:
+        DoubtError: a deferred text is not three finite decimal numbers.
+    """
+    n, m = len(r.origin_owners), len(r.inertial_owners)
+    texts = r.origin_texts + r.inertial_texts + r.axis_texts
+    if not texts:
+        return
+    # Documents repeat texts (a visual and its collision, common angles): each distinct text
+    # is parsed once, and each distinct rpy becomes a rotation once.
+    uniq = list(dict.fromkeys(texts))
+    nums = parse_triples(uniq)
+    U = np.array(nums if nums is not None else (), dtype=np.float64)
+    if nums is None or not np.isfinite(U).all():
+        if r.eager:
+            raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
+        raise DoubtError
+    U = U.reshape(-1, 3)
+    it = iter(nums)
+    triples = list(zip(it, it, it, strict=True))
+    index = dict(zip(uniq, range(len(uniq)), strict=True))
+    ix = list(map(index.__getitem__, texts))
+    read = list(map(triples.__getitem__, ix))
+    # Three C-level loops: the records take their values by attribute.
+    if n:
+        values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
+        _drain(map(setattr, r.origin_owners, repeat("origin"), values))
+    if m:
+        inertias = inertial_values(
+            r.inertial_data, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2]
+        )
+        _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
+    _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+
+
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C

@@ -1,0 +1,146 @@
+"""``<inertial>``: mass, centre of mass and inertia, read beside written.
+
+A URDF gives the inertia about the centre of mass in the axes of ``<origin rpy>``; robomodel
+stores a :class:`~robomodel.spatial.SpatialInertia` about the link origin in link axes. Like
+origins, inertials are read in two steps: :func:`read_inertial` checks the element and registers
+its numbers, :func:`inertial_values` computes every inertia of the document at once.
+:func:`write_inertial` writes the numbers read when the inertia still carries them, and the
+central inertia in link axes (iDynTree's layout) otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robomodel.spatial import SpatialInertia
+from robomodel.urdf._document import (
+    Reader,
+    Writer,
+    fmt3,
+    number,
+    parse_numbers,
+    pick_children,
+    strict_numbers,
+)
+from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
+from robomodel.urdf._origin import ZERO3, rotations
+from robomodel.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
+from robomodel.urdf.errors import URDFValueError
+from robomodel.urdf.numbers import format_float
+
+if TYPE_CHECKING:
+    from robomodel.urdf._link import RawLink
+
+__all__ = ["inertial_values", "read_inertial", "write_inertial"]
+
+_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+_CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
+_DIAG = np.arange(3)
+
+
+def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
+    """Check ``<inertial>`` ``el`` of link ``raw``; its inertia becomes ``raw.inertia``.
+
+    The origin's numbers and the arrays come later, all at once (:func:`inertial_values`).
+    """
+    (origin, mass_el, inertia_el), others = pick_children(r, el, what, _CHILDREN)
+    if others:  # kept inside the <inertial> (owner kind "inertial": the link's)
+        if raw.inertial_exts is NO_KEPT:
+            raw.inertial_exts = []
+        for ch in others:
+            keep(r, "inertial", raw.name, ch, raw.inertial_exts)
+    if mass_el is None:
+        raise r.err(
+            URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
+        )
+    m = number(r, mass_el, what, "value")
+    if origin is None:
+        xs = rs = None
+    else:
+        xs = origin.get("xyz")
+        rs = origin.get("rpy")
+        if r.eager:
+            strict_numbers(r, origin, what, "xyz", 3, ZERO3)
+            strict_numbers(r, origin, what, "rpy", 3, ZERO3)
+    if inertia_el is None:
+        six: tuple[float, ...] = (0.0,) * 6
+    else:
+        get = inertia_el.get
+        parsed = parse_numbers(list(map(get, _INERTIA_ATTRS)))
+        # The checked path names the culprit.
+        six = (
+            parsed
+            if parsed is not None
+            else tuple(number(r, inertia_el, what, a) for a in _INERTIA_ATTRS)
+        )
+    r.inertial_owners.append(raw)
+    r.inertial_data.append((m, six))
+    texts = r.inertial_texts
+    texts.append("0 0 0" if xs is None else xs)
+    texts.append("0 0 0" if rs is None else rs)
+
+
+def inertial_values(
+    data: list[tuple[float, tuple[float, ...]]], xyz: list[Vec3], rpy: list[Vec3]
+) -> list[SourcedInertia]:
+    """Return the inertias of the registered inertials (mass and moments, origin numbers).
+
+    ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
+    that the result does not depend on how many inertials a document has.
+    """
+    n = len(data)
+    masses = [d[0] for d in data]
+    m = np.array(masses)
+    c = np.array(xyz, dtype=np.float64).reshape(n, 3)
+    six = np.array([d[1] for d in data], dtype=np.float64).reshape(n, 6)
+    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(n, 3, 3)
+    rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
+    A = I_C.copy()
+    if rotated:
+        R = rotations([a for k in rotated for a in rpy[k]], len(rotated))
+        Ic = I_C[rotated]
+        B = R[:, :, 0, None] * Ic[:, None, 0, :]
+        B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
+        B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
+        Ar = B[:, :, None, 0] * R[:, None, :, 0]
+        Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
+        Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
+        A[rotated] = Ar
+    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is).
+    with np.errstate(all="ignore"):
+        h = m[:, None] * c
+        hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
+        outer = h[:, :, None] * h[:, None, :]
+        outer[:, _DIAG, _DIAG] -= hh[:, None]
+        A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
+    I_O = 0.5 * (A + A.transpose(0, 2, 1))  # numpy's warnings here, as before
+    h.setflags(write=False)
+    I_O.setflags(write=False)
+    sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
+    return sourced_inertias(masses, h, I_O, sources)
+
+
+def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
+    """Write the ``<inertial>`` of link ``name``."""
+    out = w.out
+    src = getattr(inertia, "urdf_inertial", None)
+    out.append("    <inertial>")
+    if src is not None:
+        mass, xyz, rpy, six = src
+    else:
+        mass = inertia.mass
+        xyz = inertia.com
+        rpy = (0.0, -0.0, 0.0)  # iDynTree writes the central inertia in link axes
+        I_C = inertia.inertia_com
+        six = (I_C[0, 0], I_C[0, 1], I_C[0, 2], I_C[1, 1], I_C[1, 2], I_C[2, 2])
+    out.append(f'      <mass value="{format_float(float(mass))}"/>')
+    out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>')
+    f = [format_float(float(v)) for v in six]
+    out.append(
+        f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '
+        f'izz="{f[5]}"/>'
+    )
+    write_kept(w, "inertial", name, "      ")
+    out.append("    </inertial>")

@@ -1,0 +1,409 @@
+"""``<joint>`` and its ``<axis>``, ``<limit>``, ``<dynamics>``, ``<mimic>``: read beside written.
+
+Reading is in two steps. :func:`read_joint` checks the element and returns a :class:`RawJoint`
+record naming its links (the tree is checked in :mod:`robomodel.urdf._tree`); once the
+document's numbers are read and the joints ordered, :func:`joint_values` builds the joints with
+their final offsets, the axes of all moving joints in one batch. :func:`write_joint` writes a
+joint as the exporter's traversal orients it (parent and child), and the axis in the child as
+URDF wants it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from robomodel._construct import trusted
+from robomodel.joints import (
+    FixedJoint,
+    Joint,
+    JointDynamics,
+    Mimic,
+    PositionLimits,
+    PrismaticJoint,
+    RevoluteJoint,
+)
+from robomodel.model import Extension
+from robomodel.urdf._document import (
+    Reader,
+    Writer,
+    duplicate,
+    fmt3,
+    number,
+    parse_numbers,
+    q,
+    required,
+    strict_numbers,
+)
+from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
+from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
+from robomodel.urdf.errors import (
+    URDFExportError,
+    URDFTopologyError,
+    URDFUnsupportedError,
+    URDFValueError,
+)
+from robomodel.urdf.numbers import format_float
+
+__all__ = ["RawJoint", "joint_values", "read_joint", "write_joint"]
+
+_MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
+    "revolute": RevoluteJoint,
+    "continuous": RevoluteJoint,
+    "prismatic": PrismaticJoint,
+}
+_UNSUPPORTED_TYPES = {
+    "floating": "a floating joint (6 DOFs) is not a URDF tree joint robomodel models; remove it "
+    "and use the child as the base link",
+    "planar": "planar joints are not modelled; replace it with two prismatic joints and one "
+    "revolute joint",
+    "spherical": "spherical joints are not modelled; replace it with three revolute joints",
+    "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
+}
+_AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
+_BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
+
+
+# ---------------------------------------------------------------------- reading
+class RawJoint:
+    """One ``<joint>`` as read; its origin and axis numbers arrive after the element pass."""
+
+    # The defaults live on the class: a joint sets only what it holds, and a document has
+    # hundreds of joints.
+    origin: SourcedTransform = IDENTITY_ORIGIN
+    parent = ""
+    child = ""
+    axis: Vec3 = (1.0, 0.0, 0.0)
+    axis_el: Any = None
+    limit: Any = None
+    dynamics: Any = None
+    mimic: Mimic | None = None
+
+    def __init__(self, name: str, kind: str, el: Any) -> None:
+        self.name = name
+        self.kind = kind
+        self.el = el
+        self.exts: list[Extension] = []
+
+
+def read_joint(r: Reader, el: Any) -> RawJoint:
+    """Return the record of ``<joint>`` ``el``, every attribute checked."""
+    name = el.get("name")
+    if not name or name.isspace():
+        name = required(r, el, "joint", "name")
+    what = f"joint {name!r}"
+    kind = el.get("type")
+    if kind is None:
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            "<joint> needs a 'type' attribute (fixed, revolute, continuous or prismatic)",
+        )
+    moving = kind != "fixed"
+    if moving and kind not in _MOVING_TYPES:
+        if kind in _UNSUPPORTED_TYPES:
+            raise r.err(
+                URDFUnsupportedError, el, what, f"type {kind!r}: {_UNSUPPORTED_TYPES[kind]}"
+            )
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"unknown joint type {kind!r}; use fixed, revolute, continuous or prismatic",
+        )
+    raw = RawJoint(name, kind, el)
+    origin = parent = child = None
+    for ch in el:
+        tag = ch.tag
+        if tag == "origin":
+            if origin is not None:
+                raise duplicate(r, ch, what)
+            origin = ch
+            read_origin(r, ch, what, raw)
+        elif tag == "parent" or tag == "child":
+            is_parent = tag == "parent"
+            if (parent if is_parent else child) is not None:
+                raise duplicate(r, ch, what)
+            ref = ch.get("link")
+            if not ref or ref.isspace():
+                ref = required(r, ch, what, "link")
+            if is_parent:
+                parent, raw.parent = ch, ref
+            else:
+                child, raw.child = ch, ref
+        elif moving and tag == "axis":
+            if raw.axis_el is not None:
+                raise duplicate(r, ch, what)
+            raw.axis_el = ch
+            xs = ch.get("xyz")
+            if xs is not None:  # its numbers come after the element pass, as raw.axis
+                if r.eager:
+                    strict_numbers(r, ch, what, "xyz", 3)
+                r.axis_owners.append(raw)
+                r.axis_texts.append(xs)
+        elif moving and tag == "limit":
+            if raw.limit is not None:
+                raise duplicate(r, ch, what)
+            raw.limit = ch  # read by joint_values
+        elif moving and tag == "dynamics":
+            if raw.dynamics is not None:
+                raise duplicate(r, ch, what)
+            raw.dynamics = ch  # read by joint_values
+        elif tag == "mimic":
+            if raw.mimic is not None:
+                raise duplicate(r, ch, what)
+            raw.mimic = Mimic(
+                joint=required(r, ch, what, "joint"),
+                multiplier=number(r, ch, what, "multiplier", 1.0),
+                offset=number(r, ch, what, "offset", 0.0),
+            )
+            keep(r, "joint", name, ch, raw.exts)  # its own text, written back while unchanged
+        else:
+            keep(r, "joint", name, ch, raw.exts)
+    if parent is None or child is None:
+        tag = "parent" if parent is None else "child"
+        raise r.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
+    if raw.parent == raw.child:
+        raise r.err(
+            URDFTopologyError,
+            el,
+            what,
+            f"parent and child are both {raw.parent!r}; a joint connects two different links",
+        )
+    return raw
+
+
+_FIXED_JOINT = trusted(FixedJoint)
+_TRUSTED_MOVING = {kind: trusted(cls) for kind, cls in _MOVING_TYPES.items()}
+_LIMITS = trusted(PositionLimits)
+_DYNAMICS = trusted(JointDynamics)
+_NO_LIMITS = PositionLimits()
+_NO_DYNAMICS = JointDynamics()
+_ZEROS3 = np.zeros(3)
+_ZEROS3.setflags(write=False)
+
+
+def joint_values(r: Reader, moving: list[RawJoint], fixed: list[RawJoint]) -> list[Joint]:
+    """Return the joints of ``moving`` then ``fixed``, in that order, with their offsets.
+
+    Each moving joint has one position coordinate and one DOF; the fixed ones come after all
+    of them. Built with their final offsets, the model constructor keeps the joints as given.
+    """
+    out = [
+        _moving_joint(r, raw, offset, axis)
+        for offset, (raw, axis) in enumerate(zip(moving, _moving_axes(moving), strict=True))
+    ]
+    n_moving = len(moving)
+    # Two different non-empty link names and a checked origin: what FixedJoint checks.
+    out += [_FIXED_JOINT(raw.parent, raw.child, raw.origin, n_moving, n_moving) for raw in fixed]
+    return out
+
+
+def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
+    """Return the axes in link1 of moving joints, ``None`` for a zero ``<axis xyz>``.
+
+    One batched pass over all joints: per joint, numpy's call overhead on 3-vectors cost ten
+    times the arithmetic. Each step is the per-joint expression on a stack (``u.dot(u)`` and
+    ``R @ v`` as stacked matmuls), which numpy evaluates with the same kernels, so every value
+    is bitwise what ``T @ Axis(xyz)`` gives for one joint.
+    """
+    n = len(raws)
+    if not n:
+        return []
+    U = np.array([r.axis for r in raws], dtype=np.float64)
+    R = np.array([r.origin.rotation for r in raws])
+    P = np.array([r.origin.position for r in raws])
+    with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
+        norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
+        huge = norms == np.inf
+        if huge.any():  # |xyz|^2 overflowed (components above ~1e154): scale, as Axis does
+            U[huge] /= np.abs(U[huge]).max(axis=1, keepdims=True)
+            norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
+        D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
+    Org = R @ _ZEROS3 + P
+    D.setflags(write=False)
+    Org.setflags(write=False)
+    axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
+    return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
+
+
+def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
+    """Return the moving joint of ``raw`` with offsets ``offset`` (``axis``: None if zero)."""
+    # Every value below was checked as the joint classes check it (two different non-empty
+    # link names, finite numbers, lower <= upper), so the trusted constructors apply.
+    what = f"joint {raw.name!r}"
+    if axis is None:
+        raise r.err(
+            URDFValueError,
+            raw.axis_el,
+            what,
+            f"<axis xyz={raw.el.find('axis').get('xyz')!r}> is a zero vector; give the motion "
+            "axis, e.g. '0 0 1'",
+        )
+    limits = _NO_LIMITS
+    effort = velocity = math.inf
+    lim = raw.limit
+    if lim is not None:
+        get = lim.get
+        lower = get("lower")
+        upper = get("upper")
+        read = parse_numbers([lower, upper, get("effort"), get("velocity")])
+        if read is not None:  # all four given and fine: the common case
+            lo, hi, effort, velocity = read
+        else:  # defaults for absent ones; the checked path names what is wrong
+            lo = number(r, lim, what, "lower", 0.0)
+            hi = number(r, lim, what, "upper", 0.0)
+            effort = number(r, lim, what, "effort", math.inf)
+            velocity = number(r, lim, what, "velocity", math.inf)
+        if lo > hi:
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
+            )
+        if raw.kind == "continuous":
+            # B3: a continuous joint never gets position limits; keep given numbers disabled.
+            limits = _LIMITS(
+                False, -math.inf if lower is None else lo, math.inf if upper is None else hi
+            )
+        else:
+            limits = _LIMITS(True, lo, hi)
+    dyn = raw.dynamics
+    if dyn is None:
+        dynamics = _NO_DYNAMICS
+    else:
+        pair = parse_numbers([dyn.get("damping"), dyn.get("friction")])
+        if pair is None:
+            pair = (
+                number(r, dyn, what, "damping", 0.0),
+                number(r, dyn, what, "friction", 0.0),
+            )
+        dynamics = _DYNAMICS("urdf", pair[0], pair[1])
+    return _TRUSTED_MOVING[raw.kind](
+        raw.parent,
+        raw.child,
+        raw.origin,
+        axis,
+        limits,
+        effort,
+        velocity,
+        dynamics,
+        raw.mimic,
+        offset,
+        offset,
+    )
+
+
+# ---------------------------------------------------------------------- writing
+def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> None:
+    """Write joint ``jname`` from ``parent`` to ``child`` (the exporter's traversal order)."""
+    out = w.out
+    invert = parent != j.link1
+    if isinstance(j, FixedJoint):
+        out.append(f'  <joint name={q(jname)} type="fixed">')
+        out.append("    " + write_origin(j.link1_H_link2, invert))
+        out.append(f"    <parent link={q(parent)}/>")
+        out.append(f"    <child link={q(child)}/>")
+        write_kept(w, "joint", jname, "    ")
+        out.append("  </joint>")
+        return
+    lim = j.limits
+    if isinstance(j, RevoluteJoint):
+        kind = "revolute" if lim.enabled else "continuous"
+    else:
+        kind = "prismatic"
+    out.append(f"  <joint name={q(jname)} type={q(kind)}>")
+    out.append("    " + write_origin(j.link1_H_link2, invert))
+    out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
+    out.append(f"    <parent link={q(parent)}/>")
+    out.append(f"    <child link={q(child)}/>")
+    effort = _big(j.effort_limit)
+    velocity = _big(j.velocity_limit)
+    if lim.enabled:
+        if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
+            raise URDFExportError(
+                f"enabled limits must be finite to be written, got [{lim.lower}, "
+                f"{lim.upper}]; disable them or give finite bounds",
+                file="<export>",
+                element=f"joint {jname!r}",
+            )
+        out.append(
+            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
+            f'effort="{effort}" velocity="{velocity}"/>'
+        )
+    elif isinstance(j, PrismaticJoint):
+        # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
+        out.append(
+            f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
+        )
+    else:
+        parts = [
+            f'{a}="{format_float(v)}"'
+            for a, v in (("lower", lim.lower), ("upper", lim.upper))
+            if math.isfinite(v)
+        ]
+        if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
+            # URDF parsers (urdfdom, hence Pinocchio) reject a <limit> without effort and
+            # velocity, so the 1e+9 stand-in fills whichever is unknown.
+            parts += [f'effort="{effort}"', f'velocity="{velocity}"']
+            out.append(f"    <limit {' '.join(parts)}/>")
+    if j.dynamics.kind == "urdf":
+        out.append(
+            f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
+            f'friction="{format_float(j.dynamics.static_friction)}"/>'
+        )
+    skip = ""
+    if j.mimic is not None:
+        out.append("    " + _mimic_xml(w, jname, j.mimic))
+        skip = "mimic"
+    write_kept(w, "joint", jname, "    ", skip=skip)
+    out.append("  </joint>")
+
+
+def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
+    a = j.axis_in_link1
+    src = getattr(a, "urdf_axis", None)
+    if src is not None and child == j.link2 and src[1] is j.link1_H_link2:
+        return fmt3(src[0])
+    axis = j.axis(child)
+    if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
+        raise w.fail(
+            f"joint {jname!r}",
+            f"the motion axis does not pass through the origin of the child link {child!r} "
+            f"(distance {axis.distance((0.0, 0.0, 0.0)):.3g}); URDF cannot express it, move "
+            "the child link frame onto the axis first",
+        )
+    return fmt3(axis.direction)
+
+
+def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
+    # The <mimic> read is kept too: written back as it was while the model's mimic is the one
+    # it reads as (so its attribute order and spelling survive).
+    for e in w.kept.get(("joint", jname), ()):
+        if e.tag == "mimic":
+            el = etree.fromstring(e.xml)
+            try:
+                kept = Mimic(
+                    joint=el.get("joint", ""),
+                    multiplier=float(el.get("multiplier", "1")),
+                    offset=float(el.get("offset", "0")),
+                )
+            except ValueError:
+                break
+            if kept == mimic:
+                return e.xml
+            break
+    return (
+        f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
+        f'offset="{format_float(mimic.offset)}"/>'
+    )
+
+
+def _big(v: float) -> str:
+    return format_float(v) if math.isfinite(v) else _BIG

@@ -1,0 +1,372 @@
+"""The kinematic tree: links and joints read into a model, and a model laid out as URDF.
+
+Reading (:func:`assemble`): the element records of :mod:`robomodel.urdf.load` must form one
+tree; fake links (massless leaves on fixed joints, iDynTree's default) become frames of their
+neighbour, carrying their shapes and link sensors along; links and joints are numbered in
+traversal order from the root (the order rule is in :mod:`robomodel.urdf.load`).
+
+Writing (:func:`write_tree`): the inverse layout, iDynTree's ``ModelExporter``'s: the optional
+fake root frame first, then for each link of the traversal from the base its parent joint and
+the link, then every other additional frame as a massless link on a fixed joint
+``<frame>_fixed_joint`` (or the joint name the frame had in the document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
+from typing import Any, NamedTuple
+
+import attrs
+
+from robomodel._construct import trusted
+from robomodel.errors import URDFError, suggest
+from robomodel.model import Extension, Frame, Model
+from robomodel.shapes import Material, Mesh, SolidShape
+from robomodel.spatial import Transform
+from robomodel.urdf._document import Reader, Writer, q
+from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
+from robomodel.urdf._geometry import shape_values
+from robomodel.urdf._joint import RawJoint, joint_values, write_joint
+from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
+from robomodel.urdf._origin import canonical, sourced_origin, write_origin
+from robomodel.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
+from robomodel.urdf.errors import URDFReferenceError, URDFTopologyError
+from robomodel.urdf.options import LoadOptions
+
+__all__ = ["Elements", "assemble", "write_tree"]
+
+_FRAME = trusted(Frame)
+
+
+class Elements(NamedTuple):
+    """What the element pass read, in document order, and the index of each link and joint."""
+
+    materials: list[Material]
+    links: list[RawLink]
+    link_idx: dict[str, int]
+    joints: list[RawJoint]
+    joint_idx: dict[str, int]
+    sensors: list[RawSensor]
+
+
+# ---------------------------------------------------------------------- reading
+def assemble(
+    r: Reader,
+    root: Any,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+    read: Elements,
+) -> Model:
+    """Return the model of the element records ``read`` (see the module docstring).
+
+    Raises:
+        URDFError: the links and joints do not form one tree, or a reference is unknown.
+    """
+    materials, links, link_idx, joints, joint_idx, sensors = read
+    if not links:
+        raise URDFTopologyError(
+            "the robot has no <link>; a model needs at least one link",
+            file=r.file,
+            line=root.sourceline,
+            element="robot",
+        )
+
+    # ------------------------------------------------------------------ one tree
+    n = len(links)
+    parent_joint: list[int] = [-1] * n
+    ends: list[tuple[int, int]] = []  # per joint: its parent and child link indices
+    for k, rj in enumerate(joints):
+        p = link_idx.get(rj.parent, -1)
+        c = link_idx.get(rj.child, -1)
+        if p < 0 or c < 0:
+            end = rj.parent if p < 0 else rj.child
+            raise r.err(
+                URDFReferenceError,
+                rj.el,
+                f"joint {rj.name!r}",
+                f"unknown link {end!r}{suggest(end, link_idx)}; define <link name={end!r}>",
+            )
+        ends.append((p, c))
+        if parent_joint[c] >= 0:
+            first = joints[parent_joint[c]]
+            raise r.err(
+                URDFTopologyError,
+                rj.el,
+                f"joint {rj.name!r}",
+                f"link {rj.child!r} already has the parent joint {first.name!r} (line "
+                f"{first.el.sourceline}); a URDF link has one parent, remove one of the joints",
+            )
+        parent_joint[c] = k
+    n_roots = parent_joint.count(-1)
+    roots = [i for i, pj in enumerate(parent_joint) if pj < 0] if n_roots > 1 else []
+    if not n_roots:
+        raise _loop_error(r, links, joints, link_idx, parent_joint, 0)
+    if n_roots > 1:
+        names = [links[i].name for i in roots]
+        shown = ", ".join(repr(x) for x in names[:6]) + (" ..." if len(names) > 6 else "")
+        raise r.err(
+            URDFTopologyError,
+            links[roots[1]].el,
+            f"link {names[1]!r}",
+            f"the document has {len(names)} root links ({shown}); a URDF is one tree, connect "
+            "them with joints or remove the extra ones",
+        )
+    root_i = parent_joint.index(-1)
+
+    # Moving joints first, then fixed ones, each in document order (spec §7.7).
+    fixed = [rj.kind == "fixed" for rj in joints]
+    order = sorted(range(len(joints)), key=fixed.__getitem__)  # stable: document order kept
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k in order:
+        p, c = ends[k]
+        adj[p].append((c, k))
+        adj[c].append((p, k))
+
+    # ------------------------------------------------------------------ fake links
+    fake = [False] * n
+    if options.remove_fake_links:
+        # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
+        ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
+        for i, nbs in enumerate(adj):
+            if len(nbs) == 1:
+                inertia = links[i].inertia
+                if inertia is None or not inertia.mass > 0.0:  # massless
+                    k = nbs[0][1]
+                    fake[i] = fixed[k] and joints[k].name not in ft_joints
+        for i in range(n):
+            # Two massless links joined by a fixed joint (the whole model): both look fake and
+            # iDynTree fails. robomodel keeps one as the link: the one with an <inertial> if
+            # only one has it (exported frames are bare links), else the child.
+            if not fake[i]:
+                continue
+            o = adj[i][0][0]
+            if fake[o]:
+                has_i, has_o = links[i].inertia is not None, links[o].inertia is not None
+                keep = (i if has_i else o) if has_i != has_o else (i if parent_joint[i] >= 0 else o)
+                fake[keep] = False
+    base = adj[root_i][0][0] if fake[root_i] else root_i
+
+    # ------------------------------------------------------------------ traversal order
+    # iDynTree's traversal (§3.1) over the links that stay links.
+    t_links = [base]
+    t_joint: list[int] = [-1]
+    seen = [False] * n
+    seen[base] = True
+    stack: list[tuple[int, int]] = [(base, -1)]
+    while stack:
+        lk, par = stack.pop()
+        for nb, k in adj[lk]:
+            if nb == par or fake[nb]:
+                continue
+            seen[nb] = True
+            t_links.append(nb)
+            t_joint.append(k)
+            stack.append((nb, lk))
+    n_real = n - sum(fake)
+    if len(t_links) != n_real:
+        unreached = next(i for i in range(n) if not seen[i] and not fake[i])
+        raise _loop_error(r, links, joints, link_idx, parent_joint, unreached)
+
+    moving_order = [k for k in t_joint[1:] if not fixed[k]]
+    fixed_order = [k for k in t_joint[1:] if fixed[k]]
+    joint_order = moving_order + fixed_order
+    built = joint_values(r, [joints[k] for k in moving_order], [joints[k] for k in fixed_order])
+
+    # ------------------------------------------------------------------ frames of fake links
+    link_names = [links[i].name for i in t_links]
+    real_pos = {links[i].name: pos for pos, i in enumerate(t_links)}
+    frames_on: list[list[Frame]] = [[] for _ in t_links]
+    fake_frame: dict[str, Frame] = {}
+    fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
+    markers: dict[str, Extension] = {}
+    # (Most links of a document have no shapes, or only visuals.)
+    visuals = [shape_values(links[i].visuals) if links[i].visuals else [] for i in t_links]
+    collisions = [shape_values(links[i].collisions) if links[i].collisions else [] for i in t_links]
+    if n_real != n:
+        fakes = list(compress(range(n), fake))
+        if fake[root_i]:
+            fakes.remove(root_i)
+            fakes.insert(0, root_i)  # the fake root is the base's first frame
+        for i in fakes:
+            nb, k = adj[i][0]
+            rj = joints[k]
+            raw = links[i]
+            fname = raw.name
+            if rj.parent == fname:  # the fake root: its joint goes fake -> neighbour
+                xyz, rpy, _ = rj.origin.urdf_origin
+                T = sourced_origin(xyz, rpy, inverted=True)
+            else:
+                T = rj.origin
+            owner = links[nb].name
+            pos = real_pos[owner]
+            fr = _FRAME(fname, owner, T)
+            frames_on[pos].append(fr)
+            fake_frame[fname] = fr
+            fake_of[fname] = (raw, rj)
+            if rj.name != fname + "_fixed_joint":
+                markers[fname] = frame_joint_marker(fname, rj.name)
+            if raw.visuals:
+                visuals[pos] += [_moved(s, T) for s in shape_values(raw.visuals)]
+            if raw.collisions:
+                collisions[pos] += [_moved(s, T) for s in shape_values(raw.collisions)]
+
+    # ------------------------------------------------------------------ sensors
+    model_joints = {joints[k].name: joints[k] for k in joint_order}
+    all_sensors, sensor_raws = sensor_values(
+        r, sensors, model_joints, real_pos, fake_frame, joint_idx, link_idx
+    )
+    if options.add_sensor_frames and all_sensors:
+        add_sensor_frames(r, all_sensors, real_pos, fake_frame, frames_on)
+
+    if resolver is not None:
+        visuals = [[_resolved(s, resolver) for s in v] for v in visuals]
+        collisions = [[_resolved(s, resolver) for s in c] for c in collisions]
+
+    # ------------------------------------------------------------------ the model
+    frames = [fr for group in frames_on for fr in group]
+    return Model(
+        link_names=link_names,
+        links=[link_value(links[i].inertia) for i in t_links],
+        joint_names=[joints[k].name for k in joint_order],
+        joints=built,
+        frames=frames,
+        default_base=links[base].name,
+        visuals=visuals,
+        collisions=collisions,
+        sensors=all_sensors,
+        package_dirs=[str(d) for d in package_dirs],
+        name=root.get("name", ""),
+        materials=materials,
+        extensions=canonical_order(
+            r.exts,
+            [links[i] for i in t_links],
+            [joints[k] for k in joint_order],
+            [fr.name for fr in frames],
+            fake_of,
+            markers,
+            sensor_raws,
+        ),
+    )
+
+
+def _moved(s: SolidShape, link_H_frame: Transform) -> SolidShape:
+    return attrs.evolve(s, link_H_geometry=canonical(link_H_frame @ s.link_H_geometry))
+
+
+def _resolved(s: SolidShape, resolver: Callable[[str], str]) -> SolidShape:
+    g = s.geometry
+    if not isinstance(g, Mesh):
+        return s
+    return attrs.evolve(s, geometry=Mesh(resolver(g.filename), g.scale))
+
+
+def _loop_error(
+    r: Reader,
+    links: Sequence[RawLink],
+    joints: Sequence[RawJoint],
+    link_idx: dict[str, int],
+    parent_joint: list[int],
+    start: int,
+) -> URDFError:
+    # Every link on the walk up from ``start`` has a parent; the walk must revisit a link.
+    path: list[int] = []
+    on_path: dict[int, int] = {}
+    i = start
+    while i not in on_path:
+        on_path[i] = len(path)
+        path.append(i)
+        i = link_idx[joints[parent_joint[i]].parent]
+    cycle = path[on_path[i] :]
+    names = [joints[parent_joint[c]].name for c in cycle]
+    j0 = joints[parent_joint[cycle[0]]]
+    return r.err(
+        URDFTopologyError,
+        j0.el,
+        f"joint {j0.name!r}",
+        f"the joints {', '.join(repr(x) for x in names)} form a loop; a URDF is a tree, remove "
+        "one of them",
+    )
+
+
+# ---------------------------------------------------------------------- writing
+def write_tree(w: Writer, base: str) -> None:
+    """Write the links, joints and frames of the model, the URDF root being link ``base``.
+
+    Raises:
+        URDFExportError: some links are not reachable from ``base``, or a generated joint name
+            is already used.
+    """
+    m = w.model
+    t = m.traversal(base)
+    if len(t) != m.n_links:
+        missing = [n for i, n in enumerate(m.link_names) if not t.contains(i)]
+        raise w.fail(
+            "robot",
+            f"links not reachable from the base {base!r}: "
+            f"{', '.join(repr(x) for x in missing[:8])}; a URDF is one tree, connect them "
+            "or remove them (e.g. with a sub-model) before exporting",
+        )
+    n = m.n_links
+    root_frame = -1
+    if w.options.export_first_base_link_frame_as_fake_urdf_base:
+        base_frames = m.link_additional_frames(base)
+        if base_frames:
+            root_frame = base_frames[0] - n
+    joint_names = set(m.joint_names)
+    written_joints: set[str] = set()
+
+    def frame_joint(fname: str) -> str:
+        jn = w.frame_joint.get(fname, fname + "_fixed_joint")
+        if jn in joint_names or jn in written_joints:
+            raise w.fail(
+                f"frame {fname!r}",
+                f"the generated joint name {jn!r} is already used by another joint; "
+                "rename the frame or the joint",
+            )
+        written_joints.add(jn)
+        return jn
+
+    if root_frame >= 0:
+        fr = m.frames[root_frame]
+        jn = frame_joint(fr.name)
+        w.guard(
+            f"frame {fr.name!r}", write_frame, fr.name, jn, fr.link_H_frame, fr.name, base, True
+        )
+
+    names = m.link_names
+    for k in range(len(t)):
+        li = t.links[k]
+        j = t.joints[k]
+        if j is not None:
+            p = t.parents[k]
+            assert p is not None
+            jname = m.joint_names[j]
+            w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[li])
+        w.guard(f"link {names[li]!r}", write_link, li)
+
+    for k, fr in enumerate(m.frames):
+        if k == root_frame:
+            continue
+        jn = frame_joint(fr.name)
+        w.guard(
+            f"frame {fr.name!r}", write_frame, fr.name, jn, fr.link_H_frame, fr.link, fr.name, False
+        )
+
+
+def write_frame(
+    w: Writer, fname: str, jname: str, link_H_frame: Transform, parent: str, child: str, root: bool
+) -> None:
+    """Write frame ``fname`` as a massless link on the fixed joint ``jname``.
+
+    ``root``: the frame is the fake URDF root, the parent of its link.
+    """
+    out = w.out
+    write_bare_link(w, fname)
+    out.append(
+        f'  <joint name={q(jname)} type="fixed">\n    {write_origin(link_H_frame, invert=root)}'
+        f"\n    <parent link={q(parent)}/>\n    <child link={q(child)}/>"
+    )
+    write_kept(w, "joint", jname, "    ")
+    out.append("  </joint>")
