@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -170,12 +172,10 @@ def test_noop_returns_the_same_object() -> None:
 
 
 def test_report_lists_renames() -> None:
-    from robomodel.transformers.rename import _rename
-    from robomodel.transformers.report import Recorder
+    from robomodel.transformers import explain
 
-    rec = Recorder("rename")
-    _rename(_two_link_model(), rec, {"arm": "upper"})
-    report = rec.report()
+    out, report = explain(partial(rename, {"arm": "upper"}), _two_link_model())
+    assert out == rename(_two_link_model(), {"arm": "upper"})
     assert isinstance(report, Report)
     first = report.changes[0]
     assert (first.action, first.kind, first.name) == ("renamed", "link", "arm")

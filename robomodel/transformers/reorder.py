@@ -5,7 +5,7 @@ from __future__ import annotations
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
 from robomodel.transformers.engine import check_reachable, lump
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record
 
 __all__ = ["normalize_joint_order"]
 
@@ -40,10 +40,6 @@ def normalize_joint_order(model: Model, *, base_link: str | None = None) -> Mode
         UnknownNameError: ``base_link`` is not a link.
         TopologyError: a link is not connected to the base.
     """
-    return _normalize(model, None, base_link=base_link)
-
-
-def _normalize(model: Model, rec: Recorder | None, *, base_link: str | None = None) -> Model:
     if model.n_links == 0:
         return model
     if base_link is not None:
@@ -55,9 +51,6 @@ def _normalize(model: Model, rec: Recorder | None, *, base_link: str | None = No
     moving = [j for j in order if not isinstance(joints[j], FixedJoint)]
     fixed = [j for j in order if isinstance(joints[j], FixedJoint)]
     kept = [model.joint_names[j] for j in moving + fixed]
-    if rec is not None and kept != list(model.joint_names):
-        rec.add("reordered", "joints", "", ", ".join(kept))
-    return lump(model, kept=kept, step=_STEP, rec=rec)
-
-
-register(normalize_joint_order, _normalize)
+    if kept != list(model.joint_names):
+        record("reordered", "joints", "", ", ".join(kept))
+    return lump(model, kept=kept, step=_STEP)

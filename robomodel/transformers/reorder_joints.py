@@ -18,7 +18,7 @@ import numpy.typing as npt
 from robomodel.errors import ModelError
 from robomodel.model import Model
 from robomodel.spatial import FloatArray
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record
 
 __all__ = ["Permutation", "reorder_joints"]
 
@@ -124,14 +124,7 @@ def reorder_joints(model: Model, order: Sequence[str | int]) -> tuple[Model, Per
             is out of range).
     """
     perm = _permutation(model, order)
-    return _apply(model, None, perm), perm
-
-
-def _reorder(model: Model, rec: Recorder | None, order: Sequence[str | int]) -> Model:
-    return _apply(model, rec, _permutation(model, order))
-
-
-register(reorder_joints, _reorder)  # type: ignore[arg-type]  # explain() keeps only the model
+    return _apply(model, perm), perm
 
 
 def _permutation(model: Model, order: Sequence[str | int]) -> Permutation:
@@ -175,13 +168,12 @@ def _joint_int(model: Model, x: object) -> int:
     return int(x)
 
 
-def _apply(model: Model, rec: Recorder | None, perm: Permutation) -> Model:
+def _apply(model: Model, perm: Permutation) -> Model:
     if perm.is_identity:
         return model
-    if rec is not None:
-        for new, old in enumerate(perm.joints):
-            if new != old:
-                rec.add("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
+    for new, old in enumerate(perm.joints):
+        if new != old:
+            record("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
     p = list(perm.joints)
     return Model(
         link_names=model.link_names,
