@@ -11,11 +11,11 @@ from __future__ import annotations
 import itertools
 import operator
 import warnings
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Generic, Literal, NamedTuple, TypeVar
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Literal, TypeAlias
 
 import attrs
-from pyrsistent import PVector, pvector
+from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._construct import trusted
@@ -30,9 +30,9 @@ from robomodel.transformers.report import record, recording
 
 __all__ = ["Attached", "Sensors", "frames_and_shapes", "moved_sensors"]
 
-E = TypeVar("E", Frame, SolidShape)
-
 _FRAME_LINK = operator.attrgetter("link")
+_FRAME_POSE = operator.attrgetter("link_H_frame")
+_SHAPE_POSE = operator.attrgetter("link_H_geometry")
 
 # Frames re-expressed or made from lumped links: names of the input's frames and links, on a
 # link of the result, at a pose just computed; Frame has no checks beyond its field types. The
@@ -72,25 +72,13 @@ class Sensors:
     frames: list[Frame]
 
 
-class _Run(NamedTuple, Generic[E]):
-    """Consecutive frames or shapes of one input link, bound for one new link.
+_FrameRun: TypeAlias = tuple[Sequence[Frame], int | None, str]
+"""Consecutive frames of one input link, the input link whose pose re-expresses them (``None``
+when they stay as they are) and their new link."""
 
-    ``link`` is the input link whose pose re-expresses them, or ``None`` when they stay as
-    they are (an unmoved link frame that is its own new link).
-    """
-
-    items: Sequence[E]
-    link: int | None
-
-    def batch(self) -> tuple[list[int], list[Transform]]:
-        """The ``(links, poses)`` to re-express (none when the run stays as it is)."""
-        if self.link is None:
-            return [], []
-        return [self.link] * len(self.items), [_pose(x) for x in self.items]
-
-
-def _pose(x: Frame | SolidShape) -> Transform:
-    return x.link_H_frame if isinstance(x, Frame) else x.link_H_geometry
+_ShapeRuns: TypeAlias = "PVectorT[SolidShape] | list[tuple[Sequence[SolidShape], int | None]]"
+"""The shapes of one kind of a new link: an unmoved link's own vector as it is, or one run per
+member, with the input link whose pose re-expresses it (``None`` when it stays)."""
 
 
 def frames_and_shapes(
@@ -116,72 +104,86 @@ def frames_and_shapes(
     for ln, group in itertools.groupby(model.frames, key=_FRAME_LINK):
         by_link.setdefault(ln, []).extend(group)
     reporting = recording()
-    frame_runs: list[tuple[_Run[Frame], str]] = []  # (run, its new link)
-    # Per new link, the runs of its visual and of its collision shapes.
-    shape_runs: list[tuple[list[_Run[SolidShape]], list[_Run[SolidShape]]]] = []
+    frame_runs: list[_FrameRun] = []
+    shape_runs: list[tuple[_ShapeRuns, _ShapeRuns]] = []  # per new link: visuals, collisions
     for s in links.order:
         mem = members[s]
         nn = links.names[s]
-        visuals: list[_Run[SolidShape]] = []
-        collisions: list[_Run[SolidShape]] = []
+        whole = len(mem) == 1 and not poses.moved[mem[0]]  # a link that stays as it is
+        visuals: list[tuple[Sequence[SolidShape], int | None]] = []
+        collisions: list[tuple[Sequence[SolidShape], int | None]] = []
         for link in mem:
             ln = names[link]
-            moved = poses.moved(link)
+            moved = poses.moved[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append((_Run([_FRAME(ln, nn, poses[link])], None), nn))
+                    frame_runs.append(([_FRAME(ln, nn, poses[link])], None, nn))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
             frames = by_link.get(ln)
             if frames is not None and (keep is not None or reporting):
                 frames = _kept(frames, keep, ln, nn, moved)
             if frames:
-                frame_runs.append((_Run(frames, link if moved or ln != nn else None), nn))
+                frame_runs.append((frames, link if moved or ln != nn else None, nn))
             if original_frames and link == mem[0] and moved:
                 # After the link's own frames, so that frames stay grouped by link and a
                 # second call finds nothing to do.
                 fr = _original_frame(model, ln, poses[link], step)
-                frame_runs.append((_Run([fr], None), nn))
+                frame_runs.append(([fr], None, nn))
                 record("added", "frame", fr.name, f"the old frame of link {ln!r}")
-            if not moved and len(mem) == 1:
-                visuals.append(_Run(model.visuals[link], None))
-                collisions.append(_Run(model.collisions[link], None))
-                continue
-            for src, runs, kind in (
-                (model.visuals[link], visuals, "visual"),
-                (model.collisions[link], collisions, "collision"),
-            ):
-                if not src:
-                    continue
-                if reporting and link != mem[0]:
-                    before = sum(len(r.items) for r in runs)
-                    for k, shape in enumerate(src):
-                        record("moved", kind, shape.name or f"#{before + k}", f"{ln!r} -> {nn!r}")
-                runs.append(_Run(src, link if moved else None))
-        shape_runs.append((visuals, collisions))
-
-    # Every pose to re-express, in one pass: one batch per run (empty when it stays), the
-    # frame runs first, then per new link its visual runs and its collision runs.
-    shape_batches = [r.batch() for vis, col in shape_runs for r in (*vis, *col)]
-    done = poses.reexpress_many(*(r.batch() for r, _ in frame_runs), *shape_batches)
-    frame_poses = done[: len(frame_runs)]
-    shape_poses = iter(done[len(frame_runs) :])
-
-    out_frames: list[Frame] = []
-    for (run, nn), new in zip(frame_runs, frame_poses, strict=True):
-        if run.link is None:
-            out_frames.extend(run.items)
+            if not whole:
+                at = link if moved else None
+                for src, runs, kind in (
+                    (model.visuals[link], visuals, "visual"),
+                    (model.collisions[link], collisions, "collision"),
+                ):
+                    if not src:
+                        continue
+                    if reporting and link != mem[0]:
+                        k0 = sum(len(items) for items, _ in runs)
+                        for k, shape in enumerate(src, k0):
+                            record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
+                    runs.append((src, at))
+        if whole:
+            shape_runs.append((model.visuals[mem[0]], model.collisions[mem[0]]))
         else:
-            out_frames.extend(_FRAME(f.name, nn, T) for f, T in zip(run.items, new, strict=True))
-    # The shape runs follow in the batch, per new link its visuals then its collisions.
+            shape_runs.append((visuals, collisions))
+
+    # Every pose to re-express, in one vectorised pass: the frame runs', then per new link
+    # those of its visuals and of its collisions. The new poses are taken in that same order.
+    rows: list[int] = []
+    todo: list[Transform] = []
+    for items, at, _ in frame_runs:
+        if at is not None:
+            rows += [at] * len(items)
+            todo += map(_FRAME_POSE, items)
+    for vis, col in shape_runs:
+        _shape_requests(vis, rows, todo)
+        _shape_requests(col, rows, todo)
+    new = iter(poses.reexpress(rows, todo))
+    out_frames: list[Frame] = []
+    for items, at, nn in frame_runs:
+        if at is None:
+            out_frames.extend(items)
+        else:
+            out_frames.extend([_FRAME(f.name, nn, next(new)) for f in items])
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
     for vis, col in shape_runs:
-        out_visuals.append(_shapes(vis, [next(shape_poses) for _ in vis]))
-        out_collisions.append(_shapes(col, [next(shape_poses) for _ in col]))
+        out_visuals.append(_shapes(vis, new))
+        out_collisions.append(_shapes(col, new))
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
     return Attached(out_frames, out_visuals, out_collisions)
+
+
+def _shape_requests(runs: _ShapeRuns, rows: list[int], todo: list[Transform]) -> None:
+    """Add the poses of the shapes of ``runs`` that move to ``rows`` and ``todo``."""
+    if type(runs) is list:
+        for items, link in runs:
+            if link is not None:
+                rows += [link] * len(items)
+                todo += map(_SHAPE_POSE, items)
 
 
 def _kept(
@@ -200,23 +202,21 @@ def _kept(
     return out
 
 
-def _shapes(runs: list[_Run[SolidShape]], new: list[list[Transform]]) -> PVectorT[SolidShape]:
-    """The shapes of one new link from its runs and each run's new poses."""
-    if len(runs) == 1 and runs[0].link is None:
-        items = runs[0].items
-        if isinstance(items, PVector):
-            return items  # an unmoved link's own shapes, as they are
+def _shapes(runs: _ShapeRuns, new: Iterator[Transform]) -> PVectorT[SolidShape]:
+    """The shapes of one kind of a new link, with the new poses of those that move."""
+    if type(runs) is not list:
+        return runs  # type: ignore[return-value]  # an unmoved link's own shapes
     out: list[SolidShape] = []
-    for run, poses in zip(runs, new, strict=True):
-        if run.link is None:
-            out.extend(run.items)
+    for items, link in runs:
+        if link is None:
+            out.extend(items)
             continue
-        for shape, T in zip(run.items, poses, strict=True):
+        for shape in items:
             out.append(
                 SolidShape(
                     geometry=shape.geometry,
                     name=shape.name,
-                    link_H_geometry=T,
+                    link_H_geometry=next(new),
                     material=shape.material,
                     extensions=shape.extensions,
                 )
@@ -261,14 +261,14 @@ def moved_sensors(
     *,
     kept: Collection[int],
     policy: Literal["warn", "raise", "drop"],
-    taken: Iterable[str],
+    attached: Attached,
     step: str,
 ) -> Sensors:
     """The sensors of the lumped model, in input order; link sensors re-expressed in one pass.
 
     An F/T sensor whose joint (an index) is not in ``kept`` measures nothing any more: it is
     dropped by ``policy`` and its pose kept as a frame named after it, unless that name is in
-    ``taken`` (the names of the new links and frames) or already used by such a frame.
+    used by a new link or frame (of ``attached``) or by such a frame before it.
     """
     index = model._l
     jindex = model._j
@@ -283,8 +283,8 @@ def moved_sensors(
                 lost.append(sensor)
             continue
         li = index[sensor.link]
-        nn = links.name_of(li)
-        if not poses.moved(li) and nn == sensor.link:
+        nn = links.of_link[li]
+        if not poses.moved[li] and nn == sensor.link:
             ready[k] = sensor
             continue
         moving.append((k, sensor, li))
@@ -293,7 +293,7 @@ def moved_sensors(
         [li for _, _, li in moving], [s.link_H_sensor for _, s, _ in moving]
     )
     for (k, sensor, li), T in zip(moving, new_poses, strict=True):
-        ready[k] = _LINK_SENSOR[type(sensor)](sensor.name, links.name_of(li), T)
+        ready[k] = _LINK_SENSOR[type(sensor)](sensor.name, links.of_link[li], T)
     sensors = [ready[k] for k in sorted(ready)]
     if not lost:
         return Sensors(sensors, [])
@@ -312,7 +312,8 @@ def moved_sensors(
             RobomodelWarning,
             stacklevel=3,
         )
-    used = set(taken)
+    used = set(links.names)
+    used.update(f.name for f in attached.frames)
     frames: list[Frame] = []
     for s in lost:
         record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
@@ -322,7 +323,7 @@ def moved_sensors(
         # That link may itself be gone, so the pose is re-expressed on its new link.
         used.add(s.name)
         i2 = index[s.second_link]
-        frames.append(Frame(s.name, links.name_of(i2), poses[i2] @ s.second_link_H_sensor))
+        frames.append(Frame(s.name, links.of_link[i2], poses[i2] @ s.second_link_H_sensor))
         record("added", "frame", s.name, "the pose of the dropped force/torque sensor")
     return Sensors(sensors, frames)
 
@@ -333,8 +334,8 @@ def _moved_ft(
     # Both ends follow their link by name (B6: the applied link is resolved by name only) and
     # both poses are re-expressed in the new link frames (B7).
     i1, i2 = model.link_index(s.first_link), model.link_index(s.second_link)
-    n1, n2 = links.name_of(i1), links.name_of(i2)
-    if not poses.moved(i1) and not poses.moved(i2) and n1 == s.first_link and n2 == s.second_link:
+    n1, n2 = links.of_link[i1], links.of_link[i2]
+    if not poses.moved[i1] and not poses.moved[i2] and n1 == s.first_link and n2 == s.second_link:
         return s
     record(
         "moved", "sensor", s.name, f"ends ({s.first_link!r}, {s.second_link!r}) -> ({n1!r}, {n2!r})"

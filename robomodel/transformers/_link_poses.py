@@ -45,11 +45,14 @@ class LinkPoses:
             is its new link's frame, unmoved (nothing attached to it needs re-expressing).
         rotations: the rotations of ``X``, shape ``(n, 3, 3)``, read-only.
         positions: the positions of ``X``, shape ``(n, 3)``, read-only.
+        moved: per link, whether what is attached to it must be re-expressed (its ``X`` is
+            not :data:`IDENTITY`).
     """
 
     transforms: tuple[Transform, ...]
     rotations: FloatArray
     positions: FloatArray
+    moved: tuple[bool, ...]
 
     @classmethod
     def of_parts(
@@ -94,15 +97,12 @@ class LinkPoses:
             tuple(X),
             _stack([t.rotation for t in X], (3, 3)),
             _stack([t.position for t in X], (3,)),
+            tuple([t is not IDENTITY for t in X]),
         )
 
     def __getitem__(self, link: int) -> Transform:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
-
-    def moved(self, link: int) -> bool:
-        """Whether what is attached to input link ``link`` must be re-expressed."""
-        return self.transforms[link] is not IDENTITY
 
     def reexpress(self, links: Sequence[int], poses: Sequence[Transform]) -> list[Transform]:
         """Return ``[X[l] @ pose for l, pose in zip(links, poses)]``, in one vectorised pass."""
@@ -115,19 +115,6 @@ class LinkPoses:
         p += self.positions[idx]
         return _transforms(R, p)
 
-    def reexpress_many(
-        self, *batches: tuple[Sequence[int], Sequence[Transform]]
-    ) -> tuple[list[Transform], ...]:
-        """:meth:`reexpress` each ``(links, poses)`` batch, all in one vectorised pass."""
-        links = [link for b, _ in batches for link in b]
-        done = self.reexpress(links, [pose for _, ps in batches for pose in ps])
-        out: list[list[Transform]] = []
-        start = 0
-        for b, _ in batches:
-            out.append(done[start : start + len(b)])
-            start += len(b)
-        return tuple(out)
-
     def reexpress_joints(
         self, joints: Sequence[Joint], ends: Sequence[tuple[int, int]]
     ) -> list[Joint]:
@@ -139,7 +126,8 @@ class LinkPoses:
         (cheaper than the batch's fixed cost).
         """
         out = list(joints)
-        moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if self.moved(o1) or self.moved(o2)]
+        m = self.moved
+        moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
         X = self.transforms
         if len(moved) <= _FEW:
             for k, o1, o2 in moved:

@@ -78,13 +78,11 @@ class NewLinks:
         order: the part indices in the result's link order.
         names: per part index, the new link's name (that of the part's base).
         links: the new links, in the result's order.
+        of_link: per input link index, the name of the new link it is part of.
     """
 
     parts: Split
     order: tuple[int, ...]
     names: tuple[str, ...]
     links: tuple[Link, ...]
-
-    def name_of(self, link: int) -> str:
-        """The name of the new link that input link ``link`` is part of."""
-        return self.names[self.parts.part_of[link]]
+    of_link: tuple[str, ...]

@@ -164,7 +164,7 @@ def lump(
         poses,
         kept=frozenset(kept_idx),
         policy=lumped_sensors,
-        taken=[*links.names, *(f.name for f in attached.frames)],
+        attached=attached,
         step=step,
     )
     del poses
@@ -227,7 +227,7 @@ def _new_links(
 ) -> NewLinks:
     """One link per part, in ``link_order``; a part that changes gets its composite inertia."""
     names = model.link_names
-    new_names = tuple(names[m[0]] for m in parts.members)
+    new_names = tuple([names[m[0]] for m in parts.members])
     if recording():
         for s, mem in enumerate(parts.members):
             for link in mem[1:]:
@@ -237,7 +237,7 @@ def _new_links(
         order = sorted(order, key=lambda s: parts.members[s][0])  # type: ignore[assignment]
     # Only a part with a lumped member or a moved base changes, all summed in one pass; the
     # others keep their link object.
-    changed = [s for s in order if len(parts.members[s]) > 1 or poses.moved(parts.members[s][0])]
+    changed = [s for s in order if len(parts.members[s]) > 1 or poses.moved[parts.members[s][0]]]
     inertia_of = poses.composite_inertias(
         model, [(s, link) for s in changed for link in parts.members[s]]
     )
@@ -246,10 +246,11 @@ def _new_links(
         b = parts.members[s][0]
         inertia = inertia_of.get(s)
         links.append(model.links[b] if inertia is None else Link(inertia))
-        if poses.moved(b) and recording():
+        if poses.moved[b] and recording():
             origin = np.round(poses[b].inverse().position, 9).tolist()
             record("moved", "link frame", names[b], f"new origin at {origin} of the old frame")
-    return NewLinks(parts, tuple(order), new_names, tuple(links))
+    of_link = tuple([new_names[s] for s in parts.part_of])
+    return NewLinks(parts, tuple(order), new_names, tuple(links), of_link)
 
 
 def _kept_joints(
@@ -269,7 +270,7 @@ def _kept_joints(
     for name, j in zip(kept, kept_idx, strict=True):
         old = model.joints[j]
         o1, o2 = index[old.link1], index[old.link2]
-        n1, n2 = links.name_of(o1), links.name_of(o2)
+        n1, n2 = links.of_link[o1], links.of_link[o2]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
             changes["link1"] = n1

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import ModelError
+from robomodel.joints import Joint, replace_joint
 from robomodel.model import Model
 from robomodel.spatial import FloatArray
 from robomodel.transformers.report import record
@@ -174,12 +175,21 @@ def _apply(model: Model, perm: Permutation) -> Model:
     for new, old in enumerate(perm.joints):
         if new != old:
             record("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
-    p = list(perm.joints)
+    joints: list[Joint] = []
+    npos = ndof = 0
+    for i in perm.joints:
+        # The offsets are the running totals in the new order, as add_joint would give them.
+        j = model.joints[i]
+        if j.pos_coord_offset != npos or j.dof_offset != ndof:
+            j = replace_joint(j, pos_coord_offset=npos, dof_offset=ndof)
+        joints.append(j)
+        npos += j.n_pos_coords
+        ndof += j.n_dofs
     return Model(
         link_names=model.link_names,
         links=model.links,
-        joint_names=[model.joint_names[i] for i in p],
-        joints=[model.joints[i] for i in p],
+        joint_names=[model.joint_names[i] for i in perm.joints],
+        joints=joints,
         frames=model.frames,
         default_base=model.default_base,
         visuals=model.visuals,
