@@ -76,9 +76,12 @@ _FrameRun: TypeAlias = tuple[Sequence[Frame], int | None, str]
 """Consecutive frames of one input link, the input link whose pose re-expresses them (``None``
 when they stay as they are) and their new link."""
 
-_ShapeRuns: TypeAlias = "PVectorT[SolidShape] | list[tuple[Sequence[SolidShape], int | None]]"
-"""The shapes of one kind of a new link: an unmoved link's own vector as it is, or one run per
-member, with the input link whose pose re-expresses it (``None`` when it stays)."""
+_MemberShapes: TypeAlias = list[tuple[Sequence[SolidShape], int | None]]
+"""The shapes of one kind of the members of a part: one run per member that has some, with the
+input link whose pose re-expresses it (``None`` when it stays)."""
+
+_ShapeRuns: TypeAlias = "PVectorT[SolidShape] | _MemberShapes"
+"""The shapes of one kind of a new link: an unmoved link's own vector, or its members' runs."""
 
 
 def frames_and_shapes(
@@ -104,20 +107,21 @@ def frames_and_shapes(
     for ln, group in itertools.groupby(model.frames, key=_FRAME_LINK):
         by_link.setdefault(ln, []).extend(group)
     reporting = recording()
+    X, moved_links = poses.transforms, poses.moved
     frame_runs: list[_FrameRun] = []
     shape_runs: list[tuple[_ShapeRuns, _ShapeRuns]] = []  # per new link: visuals, collisions
     for s in links.order:
         mem = members[s]
         nn = links.names[s]
-        whole = len(mem) == 1 and not poses.moved[mem[0]]  # a link that stays as it is
-        visuals: list[tuple[Sequence[SolidShape], int | None]] = []
-        collisions: list[tuple[Sequence[SolidShape], int | None]] = []
+        whole = len(mem) == 1 and not moved_links[mem[0]]  # a link that stays as it is
+        visuals: _MemberShapes = []
+        collisions: _MemberShapes = []
         for link in mem:
             ln = names[link]
-            moved = poses.moved[link]
+            moved = moved_links[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append(([_FRAME(ln, nn, poses[link])], None, nn))
+                    frame_runs.append(([_FRAME(ln, nn, X[link])], None, nn))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
             frames = by_link.get(ln)
@@ -128,9 +132,10 @@ def frames_and_shapes(
             if original_frames and link == mem[0] and moved:
                 # After the link's own frames, so that frames stay grouped by link and a
                 # second call finds nothing to do.
-                fr = _original_frame(model, ln, poses[link], step)
+                fr = _original_frame(model, ln, X[link], step)
                 frame_runs.append(([fr], None, nn))
-                record("added", "frame", fr.name, f"the old frame of link {ln!r}")
+                if reporting:
+                    record("added", "frame", fr.name, f"the old frame of link {ln!r}")
             if not whole:
                 at = link if moved else None
                 for src, runs, kind in (
@@ -158,8 +163,9 @@ def frames_and_shapes(
             rows += [at] * len(items)
             todo += map(_FRAME_POSE, items)
     for vis, col in shape_runs:
-        _shape_requests(vis, rows, todo)
-        _shape_requests(col, rows, todo)
+        if type(vis) is list:  # not an unmoved link's own shapes
+            _shape_requests(vis, rows, todo)
+            _shape_requests(col, rows, todo)  # type: ignore[arg-type]
     new = iter(poses.reexpress(rows, todo))
     out_frames: list[Frame] = []
     for items, at, nn in frame_runs:
@@ -170,20 +176,23 @@ def frames_and_shapes(
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
     for vis, col in shape_runs:
-        out_visuals.append(_shapes(vis, new))
-        out_collisions.append(_shapes(col, new))
+        if type(vis) is list:
+            out_visuals.append(_shapes(vis, new))
+            out_collisions.append(_shapes(col, new))  # type: ignore[arg-type]
+        else:
+            out_visuals.append(vis)  # type: ignore[arg-type]
+            out_collisions.append(col)  # type: ignore[arg-type]
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
     return Attached(out_frames, out_visuals, out_collisions)
 
 
-def _shape_requests(runs: _ShapeRuns, rows: list[int], todo: list[Transform]) -> None:
+def _shape_requests(runs: _MemberShapes, rows: list[int], todo: list[Transform]) -> None:
     """Add the poses of the shapes of ``runs`` that move to ``rows`` and ``todo``."""
-    if type(runs) is list:
-        for items, link in runs:
-            if link is not None:
-                rows += [link] * len(items)
-                todo += map(_SHAPE_POSE, items)
+    for items, link in runs:
+        if link is not None:
+            rows += [link] * len(items)
+            todo += map(_SHAPE_POSE, items)
 
 
 def _kept(
@@ -202,10 +211,8 @@ def _kept(
     return out
 
 
-def _shapes(runs: _ShapeRuns, new: Iterator[Transform]) -> PVectorT[SolidShape]:
+def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
     """The shapes of one kind of a new link, with the new poses of those that move."""
-    if type(runs) is not list:
-        return runs  # type: ignore[return-value]  # an unmoved link's own shapes
     out: list[SolidShape] = []
     for items, link in runs:
         if link is None:
@@ -267,38 +274,42 @@ def moved_sensors(
     """The sensors of the lumped model, in input order; link sensors re-expressed in one pass.
 
     An F/T sensor whose joint (an index) is not in ``kept`` measures nothing any more: it is
-    dropped by ``policy`` and its pose kept as a frame named after it, unless that name is in
+    dropped by ``policy`` and its pose kept as a frame named after it, unless that name is
     used by a new link or frame (of ``attached``) or by such a frame before it.
     """
     index = model._l
     jindex = model._j
-    ready: dict[int, Sensor] = {}
+    reporting = recording()
+    of_link, moved = links.of_link, poses.moved
+    # The input's sensors, each replaced below where it moves (by its input position).
+    sensors: list[Sensor] = list(model.sensors)
     moving: list[tuple[int, Accelerometer | Gyroscope, int]] = []  # (position, sensor, link)
-    lost: list[SixAxisForceTorqueSensor] = []
+    lost: dict[int, SixAxisForceTorqueSensor] = {}
     for k, sensor in enumerate(model.sensors):
         if isinstance(sensor, SixAxisForceTorqueSensor):
             if jindex[sensor.parent_joint] in kept:
-                ready[k] = _moved_ft(model, sensor, links, poses)
+                sensors[k] = _moved_ft(model, sensor, links, poses, reporting)
             else:
-                lost.append(sensor)
+                lost[k] = sensor
             continue
         li = index[sensor.link]
-        nn = links.of_link[li]
-        if not poses.moved[li] and nn == sensor.link:
-            ready[k] = sensor
+        nn = of_link[li]
+        if not moved[li] and nn == sensor.link:
             continue
         moving.append((k, sensor, li))
-        record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
+        if reporting:
+            record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
     new_poses = poses.reexpress(
         [li for _, _, li in moving], [s.link_H_sensor for _, s, _ in moving]
     )
     for (k, sensor, li), T in zip(moving, new_poses, strict=True):
-        ready[k] = _LINK_SENSOR[type(sensor)](sensor.name, links.of_link[li], T)
-    sensors = [ready[k] for k in sorted(ready)]
+        sensors[k] = _LINK_SENSOR[type(sensor)](sensor.name, of_link[li], T)
     if not lost:
         return Sensors(sensors, [])
+    sensors = [s for k, s in enumerate(sensors) if k not in lost]
 
-    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for s in lost)
+    gone = list(lost.values())
+    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for s in gone)
     if policy == "raise":
         raise ModelError(
             f"{step}: the force/torque sensors {listed} sit in joints that are lumped, so they "
@@ -313,10 +324,11 @@ def moved_sensors(
             stacklevel=3,
         )
     used = set(links.names)
-    used.update(f.name for f in attached.frames)
+    used.update([f.name for f in attached.frames])
     frames: list[Frame] = []
-    for s in lost:
-        record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
+    for s in gone:
+        if reporting:
+            record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
         if s.name in used:
             continue
         # Keep the sensor pose where the URDF loader puts sensor frames: on the second link.
@@ -329,7 +341,11 @@ def moved_sensors(
 
 
 def _moved_ft(
-    model: Model, s: SixAxisForceTorqueSensor, links: NewLinks, poses: LinkPoses
+    model: Model,
+    s: SixAxisForceTorqueSensor,
+    links: NewLinks,
+    poses: LinkPoses,
+    reporting: bool,
 ) -> SixAxisForceTorqueSensor:
     # Both ends follow their link by name (B6: the applied link is resolved by name only) and
     # both poses are re-expressed in the new link frames (B7).
@@ -337,9 +353,13 @@ def _moved_ft(
     n1, n2 = links.of_link[i1], links.of_link[i2]
     if not poses.moved[i1] and not poses.moved[i2] and n1 == s.first_link and n2 == s.second_link:
         return s
-    record(
-        "moved", "sensor", s.name, f"ends ({s.first_link!r}, {s.second_link!r}) -> ({n1!r}, {n2!r})"
-    )
+    if reporting:
+        record(
+            "moved",
+            "sensor",
+            s.name,
+            f"ends ({s.first_link!r}, {s.second_link!r}) -> ({n1!r}, {n2!r})",
+        )
     return SixAxisForceTorqueSensor(
         name=s.name,
         parent_joint=s.parent_joint,

@@ -27,6 +27,11 @@ __all__ = ["IDENTITY", "LinkPoses"]
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
+_EYE3 = np.eye(3)
+_ZERO3 = np.zeros(3)
+_EYE3.setflags(write=False)
+_ZERO3.setflags(write=False)
+
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
 
@@ -93,11 +98,19 @@ class LinkPoses:
                 else:
                     R = Xpar.rotation
                     X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
+        moved = tuple([t is not IDENTITY for t in X])
+        if not any(moved):
+            # Nothing to re-express (a renumbering, a change of base): read-only views of one
+            # identity instead of stacking n of them.
+            n = len(X)
+            return cls(
+                tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
+            )
         return cls(
             tuple(X),
             _stack([t.rotation for t in X], (3, 3)),
             _stack([t.position for t in X], (3,)),
-            tuple([t is not IDENTITY for t in X]),
+            moved,
         )
 
     def __getitem__(self, link: int) -> Transform:

@@ -263,6 +263,7 @@ def _kept_joints(
 ) -> list[Joint]:
     """The kept joints in order: between the new links, re-expressed, with their offsets."""
     index = model._l
+    of_link = links.of_link
     kept_names = frozenset(kept)
     out: list[Joint] = []
     ends: list[tuple[int, int]] = []
@@ -270,7 +271,7 @@ def _kept_joints(
     for name, j in zip(kept, kept_idx, strict=True):
         old = model.joints[j]
         o1, o2 = index[old.link1], index[old.link2]
-        n1, n2 = links.of_link[o1], links.of_link[o2]
+        n1, n2 = of_link[o1], of_link[o2]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
             changes["link1"] = n1

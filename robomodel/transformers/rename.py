@@ -22,7 +22,7 @@ from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, replace_joint
 from robomodel.model import Extension, Frame, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.transformers.report import record
+from robomodel.transformers.report import record, recording
 from robomodel.urdf.renaming import rename_in_xml
 
 __all__ = ["prefix", "rename", "rename_in_xml"]
@@ -205,7 +205,8 @@ def apply_renames(
     if all(o == n for _, m in maps for o, n in m.items()):
         return model
     _check_unique(lmap, fmap, jmap, smap)
-    for kind, m in maps:
+    reporting = recording()
+    for kind, m in maps if reporting else ():
         for o, n in m.items():
             if o != n:
                 record("renamed", kind, o, f"now {n!r}")
@@ -219,7 +220,7 @@ def apply_renames(
     new_ext = []
     for e in model.extensions:
         ne = _rename_extension(e, lmap, fmap, jmap, smap)
-        if ne != e:
+        if ne != e and reporting:
             record(
                 "renamed",
                 "extension",

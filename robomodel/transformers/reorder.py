@@ -5,7 +5,7 @@ from __future__ import annotations
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
 from robomodel.transformers.engine import check_reachable, lump
-from robomodel.transformers.report import record
+from robomodel.transformers.report import record, recording
 
 __all__ = ["normalize_joint_order"]
 
@@ -51,6 +51,6 @@ def normalize_joint_order(model: Model, *, base_link: str | None = None) -> Mode
     moving = [j for j in order if not isinstance(joints[j], FixedJoint)]
     fixed = [j for j in order if isinstance(joints[j], FixedJoint)]
     kept = [model.joint_names[j] for j in moving + fixed]
-    if kept != list(model.joint_names):
+    if recording() and kept != list(model.joint_names):
         record("reordered", "joints", "", ", ".join(kept))
     return lump(model, kept=kept, step=_STEP)

@@ -19,7 +19,7 @@ from robomodel.errors import ModelError
 from robomodel.joints import Joint, replace_joint
 from robomodel.model import Model
 from robomodel.spatial import FloatArray
-from robomodel.transformers.report import record
+from robomodel.transformers.report import record, recording
 
 __all__ = ["Permutation", "reorder_joints"]
 
@@ -172,7 +172,7 @@ def _joint_int(model: Model, x: object) -> int:
 def _apply(model: Model, perm: Permutation) -> Model:
     if perm.is_identity:
         return model
-    for new, old in enumerate(perm.joints):
+    for new, old in enumerate(perm.joints if recording() else ()):
         if new != old:
             record("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
     joints: list[Joint] = []

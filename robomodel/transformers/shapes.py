@@ -8,7 +8,7 @@ from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.model import Model, _evolve
 from robomodel.shapes import SolidShape
-from robomodel.transformers.report import record
+from robomodel.transformers.report import record, recording
 
 __all__ = ["name_solid_shapes"]
 
@@ -39,11 +39,12 @@ def name_solid_shapes(model: Model) -> Model:
     collisions = model.collisions
     ve = visuals.evolver()
     ce = collisions.evolver()
+    reporting = recording()
     for i, link in enumerate(model.link_names):
-        v = _named(link, "visual", visuals[i])
+        v = _named(link, "visual", visuals[i], reporting)
         if v is not visuals[i]:
             ve[i] = v
-        c = _named(link, "collision", collisions[i])
+        c = _named(link, "collision", collisions[i], reporting)
         if c is not collisions[i]:
             ce[i] = c
     if not ve.is_dirty() and not ce.is_dirty():
@@ -52,13 +53,15 @@ def name_solid_shapes(model: Model) -> Model:
     return _evolve(model, visuals=ve.persistent(), collisions=ce.persistent())
 
 
-def _named(link: str, kind: str, shapes: PVectorT[SolidShape]) -> PVectorT[SolidShape]:
+def _named(
+    link: str, kind: str, shapes: PVectorT[SolidShape], reporting: bool
+) -> PVectorT[SolidShape]:
     if not shapes or any(s.has_valid_name for s in shapes):
         return shapes
     if len(shapes) == 1:
         new = [f"{link}_{kind}"]
     else:
         new = [f"{link}_{kind}_{i}" for i in range(len(shapes))]
-    for i, name in enumerate(new):
+    for i, name in enumerate(new if reporting else ()):
         record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
     return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))

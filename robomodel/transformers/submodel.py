@@ -97,6 +97,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     for f in model.frames:
         by_link.setdefault(f.link, []).append(f)
     frames = [f for i in t.links for f in by_link.get(names[i], ())]
+    reporting = recording()
     sensors: list[Sensor] = []
     for s in model.sensors:
         match s:
@@ -106,7 +107,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
                 ok = s.link in inside
         if ok:
             sensors.append(s)
-        else:
+        elif reporting:
             record("dropped", "sensor", s.name, "outside the sub-model")
     kept_sensors = {s.name for s in sensors}
     owners = {
@@ -119,7 +120,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     extensions = [
         e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
     ]
-    if recording():
+    if reporting:
         for ln in names:
             if ln not in inside:
                 record("dropped", "link", ln, "outside the sub-model")
