@@ -2,8 +2,13 @@
 
 :func:`frames_and_shapes` and :func:`moved_sensors` take the new links and the link poses of
 :mod:`robomodel.transformers.engine` and return the additional frames, visual and collision
-shapes and sensors of the lumped model, each re-expressed in its new link frame (all the poses
-of one phase in one vectorised pass of :class:`~robomodel.transformers._link_poses.LinkPoses`).
+shapes and sensors of the lumped model, each re-expressed in its new link frame.
+
+Everything fixed to one link (additional frames, shapes, accelerometers and gyroscopes) moves
+with the pose of that link, so :func:`frames_and_shapes` re-expresses all of it in one
+vectorised pass of :class:`~robomodel.transformers._link_poses.LinkPoses`; the sensors phase
+then puts the moved link sensors in the sensor list, and places the F/T sensors, which sit in
+joints, by their two links.
 """
 
 from __future__ import annotations
@@ -46,17 +51,20 @@ _LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
 
 @attrs.frozen
 class Attached:
-    """The additional frames and shapes of a lumped model.
+    """The additional frames and shapes of a lumped model, and its moved link sensors.
 
     Attributes:
         frames: the additional frames, in the result's order.
         visuals: per new link (in the result's order), its visual shapes.
         collisions: per new link, its collision shapes.
+        link_sensors: input sensor index -> the accelerometer or gyroscope on its new link,
+            for those whose link moves or is lumped.
     """
 
     frames: list[Frame]
     visuals: list[PVectorT[SolidShape]]
     collisions: list[PVectorT[SolidShape]]
+    link_sensors: dict[int, Accelerometer | Gyroscope]
 
 
 @attrs.frozen
@@ -166,6 +174,9 @@ def frames_and_shapes(
         if type(vis) is list:  # not an unmoved link's own shapes
             _shape_requests(vis, rows, todo)
             _shape_requests(col, rows, todo)  # type: ignore[arg-type]
+    sensors = _moving_link_sensors(model, links, poses)
+    rows += [li for _, _, li in sensors]
+    todo += [s.link_H_sensor for _, s, _ in sensors]
     new = iter(poses.reexpress(rows, todo))
     out_frames: list[Frame] = []
     for items, at, nn in frame_runs:
@@ -182,9 +193,31 @@ def frames_and_shapes(
         else:
             out_visuals.append(vis)  # type: ignore[arg-type]
             out_collisions.append(col)  # type: ignore[arg-type]
+    of_link = links.of_link
+    link_sensors = {
+        k: _LINK_SENSOR[type(s)](s.name, of_link[li], next(new)) for k, s, li in sensors
+    }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
-    return Attached(out_frames, out_visuals, out_collisions)
+    return Attached(out_frames, out_visuals, out_collisions, link_sensors)
+
+
+def _moving_link_sensors(
+    model: Model, links: NewLinks, poses: LinkPoses
+) -> list[tuple[int, Accelerometer | Gyroscope, int]]:
+    """``(input index, sensor, input link index)`` of each link sensor that must move."""
+    names = model.link_names
+    of_link, moved = links.of_link, poses.moved
+    if not any(moved) and all(a == b for a, b in zip(of_link, names, strict=True)):
+        return []  # every link stays where it is, as itself
+    index = model._l
+    out: list[tuple[int, Accelerometer | Gyroscope, int]] = []
+    for k, s in enumerate(model.sensors):
+        if type(s) is Accelerometer or type(s) is Gyroscope:
+            li = index[s.link]
+            if moved[li] or of_link[li] != s.link:
+                out.append((k, s, li))
+    return out
 
 
 def _shape_requests(runs: _MemberShapes, rows: list[int], todo: list[Transform]) -> None:
@@ -271,20 +304,20 @@ def moved_sensors(
     attached: Attached,
     step: str,
 ) -> Sensors:
-    """The sensors of the lumped model, in input order; link sensors re-expressed in one pass.
+    """The sensors of the lumped model, in input order.
 
-    An F/T sensor whose joint (an index) is not in ``kept`` measures nothing any more: it is
-    dropped by ``policy`` and its pose kept as a frame named after it, unless that name is
-    used by a new link or frame (of ``attached``) or by such a frame before it.
+    Link sensors that move come from ``attached``; an F/T sensor follows its two links. One
+    whose joint (an index) is not in ``kept`` measures nothing any more: it is dropped by
+    ``policy`` and its pose kept as a frame named after it, unless that name is used by a new
+    link or frame (of ``attached``) or by such a frame before it.
     """
     index = model._l
     jindex = model._j
     reporting = recording()
-    of_link, moved = links.of_link, poses.moved
     # The input's sensors, each replaced below where it moves (by its input position).
     sensors: list[Sensor] = list(model.sensors)
-    moving: list[tuple[int, Accelerometer | Gyroscope, int]] = []  # (position, sensor, link)
     lost: dict[int, SixAxisForceTorqueSensor] = {}
+    moved_link_sensors = attached.link_sensors
     for k, sensor in enumerate(model.sensors):
         if isinstance(sensor, SixAxisForceTorqueSensor):
             if jindex[sensor.parent_joint] in kept:
@@ -292,18 +325,11 @@ def moved_sensors(
             else:
                 lost[k] = sensor
             continue
-        li = index[sensor.link]
-        nn = of_link[li]
-        if not moved[li] and nn == sensor.link:
-            continue
-        moving.append((k, sensor, li))
-        if reporting:
-            record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {nn!r}")
-    new_poses = poses.reexpress(
-        [li for _, _, li in moving], [s.link_H_sensor for _, s, _ in moving]
-    )
-    for (k, sensor, li), T in zip(moving, new_poses, strict=True):
-        sensors[k] = _LINK_SENSOR[type(sensor)](sensor.name, of_link[li], T)
+        new = moved_link_sensors.get(k)
+        if new is not None:
+            sensors[k] = new
+            if reporting:
+                record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {new.link!r}")
     if not lost:
         return Sensors(sensors, [])
     sensors = [s for k, s in enumerate(sensors) if k not in lost]

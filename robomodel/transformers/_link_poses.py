@@ -140,6 +140,8 @@ class LinkPoses:
         """
         out = list(joints)
         m = self.moved
+        if not any(m):
+            return out
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
         X = self.transforms
         if len(moved) <= _FEW:
