@@ -81,7 +81,12 @@ def explain(step: Transformer, model: Model) -> tuple[Model, Report]:
     ``step`` is a robomodel transformer, a :func:`functools.partial` of one, or a
     :func:`pipeline` (whose report lists every step's changes in order). The model returned is
     exactly ``step(model)``. A step robomodel does not know (your own function) runs normally
-    and its report says only that it ran.
+    and its report says only that it ran (what the robomodel transformers it calls do is not
+    reported; an ``explain`` inside it reports to its own caller).
+
+    The transformers report through :func:`robomodel.transformers.report.record`; ``explain``
+    collects those records for the duration of the call in a context variable, so calls in
+    other threads or tasks are not mixed in.
 
     >>> import robomodel as rm
     >>> from functools import partial
