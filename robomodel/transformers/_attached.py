@@ -106,7 +106,9 @@ def frames_and_shapes(
 
     Per new link, for each member in traversal order: the lumped member's own frame (a new
     additional frame), the member's additional frames, the ``<link>_original_frame`` of a moved
-    part base; and the members' visual and collision shapes, concatenated.
+    part base; and the members' visual and collision shapes, concatenated. The accelerometers
+    and gyroscopes of moved or lumped links are re-expressed in the same pass (they are fixed
+    to a link like frames); :func:`moved_sensors` puts them in the sensor list.
     """
     names = model.link_names
     members = links.parts.members
