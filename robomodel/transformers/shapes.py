@@ -62,6 +62,7 @@ def _named(
         new = [f"{link}_{kind}"]
     else:
         new = [f"{link}_{kind}_{i}" for i in range(len(shapes))]
-    for i, name in enumerate(new if reporting else ()):
-        record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
+    if reporting:
+        for i, name in enumerate(new):
+            record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
     return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))
