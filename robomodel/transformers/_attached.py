@@ -179,13 +179,15 @@ def frames_and_shapes(
     sensors = _moving_link_sensors(model, links, poses)
     rows += [li for _, _, li in sensors]
     todo += [s.link_H_sensor for _, s, _ in sensors]
+    # zip(items, new) takes exactly one new pose per item: it stops at the end of items
+    # before drawing from new (zip evaluates its arguments left to right).
     new = iter(poses.reexpress(rows, todo))
     out_frames: list[Frame] = []
     for items, at, nn in frame_runs:
         if at is None:
             out_frames.extend(items)
         else:
-            out_frames.extend([_FRAME(f.name, nn, next(new)) for f in items])
+            out_frames.extend([_FRAME(f.name, nn, T) for f, T in zip(items, new, strict=False)])
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
     for vis, col in shape_runs:
@@ -197,7 +199,8 @@ def frames_and_shapes(
             out_collisions.append(col)  # type: ignore[arg-type]
     of_link = links.of_link
     link_sensors = {
-        k: _LINK_SENSOR[type(s)](s.name, of_link[li], next(new)) for k, s, li in sensors
+        k: _LINK_SENSOR[type(s)](s.name, of_link[li], T)
+        for (k, s, li), T in zip(sensors, new, strict=True)  # the last poses of the pass
     }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
@@ -253,12 +256,12 @@ def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShap
         if link is None:
             out.extend(items)
             continue
-        for shape in items:
+        for shape, T in zip(items, new, strict=False):  # one pose per shape, as above
             out.append(
                 SolidShape(
                     geometry=shape.geometry,
                     name=shape.name,
-                    link_H_geometry=next(new),
+                    link_H_geometry=T,
                     material=shape.material,
                     extensions=shape.extensions,
                 )
