@@ -23,7 +23,7 @@ import attrs
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._construct import trusted
+from robomodel._construct import replacer, trusted
 from robomodel.errors import ModelError, RobomodelWarning
 from robomodel.model import Frame, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
@@ -47,6 +47,8 @@ _LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
     Accelerometer: trusted(Accelerometer),
     Gyroscope: trusted(Gyroscope),
 }
+# A shape of the input at a pose just computed: its other fields were checked when it was built.
+_MOVED_SHAPE = replacer(SolidShape)
 
 
 @attrs.frozen
@@ -256,16 +258,8 @@ def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShap
         if link is None:
             out.extend(items)
             continue
-        for shape, T in zip(items, new, strict=False):  # one pose per shape, as above
-            out.append(
-                SolidShape(
-                    geometry=shape.geometry,
-                    name=shape.name,
-                    link_H_geometry=T,
-                    material=shape.material,
-                    extensions=shape.extensions,
-                )
-            )
+        # One new pose per shape (zip stops at the end of items, as above).
+        out.extend([_MOVED_SHAPE(sh, link_H_geometry=T) for sh, T in zip(items, new, strict=False)])
     return pvector(out)
 
 
