@@ -26,6 +26,7 @@ from robomodel.transformers.reduce import reduce_model as reduce_model
 from robomodel.transformers.rename import prefix as prefix
 from robomodel.transformers.rename import rename as rename
 from robomodel.transformers.reorder import normalize_joint_order as normalize_joint_order
+from robomodel.transformers.reorder import reorder_like as reorder_like
 from robomodel.transformers.reorder_joints import Permutation as Permutation
 from robomodel.transformers.reorder_joints import reorder_joints as reorder_joints
 from robomodel.transformers.report import Change as Change

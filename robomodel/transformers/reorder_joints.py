@@ -14,10 +14,12 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 import numpy.typing as npt
+from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.errors import ModelError
 from robomodel.joints import Joint, replace_joint
-from robomodel.model import Model
+from robomodel.model import Frame, Link, Model
+from robomodel.shapes import SolidShape
 from robomodel.spatial import FloatArray
 from robomodel.transformers.report import record, recording
 
@@ -170,11 +172,80 @@ def _joint_int(model: Model, x: object) -> int:
 
 
 def _apply(model: Model, perm: Permutation) -> Model:
-    if perm.is_identity:
+    return permute(model, joints=perm)
+
+
+def permute(
+    model: Model,
+    *,
+    links: Sequence[int] | None = None,
+    joints: Permutation | None = None,
+    frames: Sequence[int] | None = None,
+) -> Model:
+    """Return ``model`` with its links, joints and additional frames permuted (internal).
+
+    Each permutation says, for every new index, which old index it takes (``None``: keep the
+    order); what is indexed by link (links, shapes) follows ``links``. Everything else refers by
+    name and does not change. Each element that changes index is recorded as ``"reordered"``.
+    The input itself is returned when nothing moves.
+    """
+    if links is not None and list(links) == list(range(model.n_links)):
+        links = None
+    if joints is not None and joints.is_identity:
+        joints = None
+    if frames is not None and list(frames) == list(range(len(model.frames))):
+        frames = None
+    if links is None and joints is None and frames is None:
         return model
-    for new, old in enumerate(perm.joints if recording() else ()):
+    reporting = recording()
+    joint_names: Sequence[str] = model.joint_names
+    new_joints: Sequence[Joint] = model.joints
+    if joints is not None:
+        joint_names, new_joints = _permuted_joints(model, joints, reporting)
+    link_names: Sequence[str] = model.link_names
+    link_values: Sequence[Link] = model.links
+    visuals: Sequence[PVectorT[SolidShape]] = model.visuals
+    collisions: Sequence[PVectorT[SolidShape]] = model.collisions
+    if links is not None:
+        if reporting:
+            _record_moves("link", links, model.link_names)
+        link_names = [model.link_names[i] for i in links]
+        link_values = [model.links[i] for i in links]
+        visuals = [model.visuals[i] for i in links]
+        collisions = [model.collisions[i] for i in links]
+    frame_values: Sequence[Frame] = model.frames
+    if frames is not None:
+        if reporting:
+            _record_moves("frame", frames, model.frame_names)
+        frame_values = [model.frames[k] for k in frames]
+    return Model(
+        link_names=link_names,
+        links=link_values,
+        joint_names=joint_names,
+        joints=new_joints,
+        frames=frame_values,
+        default_base=model.default_base,
+        visuals=visuals,
+        collisions=collisions,
+        sensors=model.sensors,
+        package_dirs=model.package_dirs,
+        name=model.name,
+        materials=model.materials,
+        extensions=model.extensions,
+    )
+
+
+def _record_moves(kind: str, order: Sequence[int], names: Sequence[str]) -> None:
+    for new, old in enumerate(order):
         if new != old:
-            record("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
+            record("reordered", kind, names[old], f"index {old} -> {new}")
+
+
+def _permuted_joints(
+    model: Model, perm: Permutation, reporting: bool
+) -> tuple[list[str], list[Joint]]:
+    if reporting:
+        _record_moves("joint", perm.joints, model.joint_names)
     joints: list[Joint] = []
     npos = ndof = 0
     for i in perm.joints:
@@ -185,18 +256,4 @@ def _apply(model: Model, perm: Permutation) -> Model:
         joints.append(j)
         npos += j.n_pos_coords
         ndof += j.n_dofs
-    return Model(
-        link_names=model.link_names,
-        links=model.links,
-        joint_names=[model.joint_names[i] for i in perm.joints],
-        joints=joints,
-        frames=model.frames,
-        default_base=model.default_base,
-        visuals=model.visuals,
-        collisions=model.collisions,
-        sensors=model.sensors,
-        package_dirs=model.package_dirs,
-        name=model.name,
-        materials=model.materials,
-        extensions=model.extensions,
-    )
+    return [model.joint_names[i] for i in perm.joints], joints
