@@ -17,9 +17,9 @@ import attrs
 import numpy as np
 
 from robomodel._construct import trusted
-from robomodel.joints import FixedJoint, Joint, replace_joint
+from robomodel.joints import FixedJoint, Joint
 from robomodel.model import Model
-from robomodel.spatial import FloatArray, SpatialInertia, Transform
+from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
 __all__ = ["IDENTITY", "LinkPoses"]
@@ -128,42 +128,43 @@ class LinkPoses:
         p += self.positions[idx]
         return _transforms(R, p)
 
-    def reexpress_joints(
+    def joint_rests(
         self, joints: Sequence[Joint], ends: Sequence[tuple[int, int]]
-    ) -> list[Joint]:
-        """Return ``joints`` re-expressed between the new frames of their ends.
+    ) -> dict[int, tuple[Transform, Axis | None]]:
+        """The new rest transforms and axes of the ``joints`` with a moved end, by position.
 
         ``ends[k]`` holds the input link indices of ``joints[k]``'s ``link1`` and ``link2``.
-        A joint with a moved end gets ``rest' = X1 rest X2^-1`` and axis ``X1 a``; the others
-        are returned as they are. One vectorised pass, or one product per joint for a few
-        (cheaper than the batch's fixed cost).
+        A joint with a moved end gets ``rest' = X1 rest X2^-1`` and axis ``X1 a`` (``None`` for
+        a fixed joint); the others are left out, so the caller builds each joint once with all
+        its changes. One vectorised pass, or one product per joint for a few (cheaper than the
+        batch's fixed cost).
         """
-        out = list(joints)
         m = self.moved
         if not any(m):
-            return out
+            return {}
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
         X = self.transforms
+        out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
             for k, o1, o2 in moved:
-                j, x1, x2 = out[k], X[o1], X[o2]
+                j, x1, x2 = joints[k], X[o1], X[o2]
                 rest = j.link1_H_link2 if x1 is IDENTITY else x1 @ j.link1_H_link2
                 if x2 is not IDENTITY:
                     rest = rest @ x2.inverse()
-                out[k] = _with_rest(j, rest, x1)
+                out[k] = (rest, _axis(j, x1))
             return out
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
         XR, Xp = self.rotations, self.positions
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
-        old = [out[k] for k, _, _ in moved]
+        old = [joints[k] for k, _, _ in moved]
         Rr = _stack([j.link1_H_link2.rotation for j in old], (3, 3))
         pr = _stack([j.link1_H_link2.position for j in old], (3,))
         RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
         p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
         for (k, o1, _), j, rest in zip(moved, old, _transforms(R, p), strict=True):
-            out[k] = _with_rest(j, rest, X[o1])
+            out[k] = (rest, _axis(j, X[o1]))
         return out
 
     def composite_inertias(
@@ -206,11 +207,10 @@ class LinkPoses:
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
 
 
-def _with_rest(joint: Joint, rest: Transform, x1: Transform) -> Joint:
+def _axis(joint: Joint, x1: Transform) -> Axis | None:
     if isinstance(joint, FixedJoint):
-        return replace_joint(joint, link1_H_link2=rest)
-    axis = joint.axis_in_link1 if x1 is IDENTITY else x1 @ joint.axis_in_link1
-    return replace_joint(joint, link1_H_link2=rest, axis_in_link1=axis)
+        return None
+    return joint.axis_in_link1 if x1 is IDENTITY else x1 @ joint.axis_in_link1
 
 
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:

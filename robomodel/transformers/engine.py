@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import numpy as np
 
 from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
-from robomodel.joints import Joint, replace_joint
+from robomodel._construct import replacer
+from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Link, Model
 from robomodel.spatial import FloatArray, Transform
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
@@ -214,6 +215,12 @@ def _unchanged(
 
 _EYE3 = np.eye(3)
 
+# A kept joint between new links: names of links of the result (distinct, since the joint joins
+# two parts), offsets counted here, a rest transform and an axis just computed.
+_REPLACE_JOINT: dict[type, Callable[..., Joint]] = {
+    cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
+}
+
 
 def _is_identity(T: Transform) -> bool:
     return not T.position.any() and bool((T.rotation == _EYE3).all())
@@ -265,7 +272,8 @@ def _kept_joints(
     index = model._l
     of_link = links.of_link
     kept_names = frozenset(kept)
-    out: list[Joint] = []
+    olds: list[Joint] = []
+    changes_of: list[dict[str, object]] = []
     ends: list[tuple[int, int]] = []
     npos = ndof = 0
     for name, j in zip(kept, kept_idx, strict=True):
@@ -289,8 +297,17 @@ def _kept_joints(
                 stacklevel=3,
             )
             record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
-        out.append(replace_joint(old, **changes) if changes else old)
+        olds.append(old)
+        changes_of.append(changes)
         ends.append((o1, o2))
         npos += old.n_pos_coords
         ndof += old.n_dofs
-    return poses.reexpress_joints(out, ends)
+    # Every change of a joint at once: one copy per joint that changes, none that is replaced.
+    for k, (rest, axis) in poses.joint_rests(olds, ends).items():
+        changes_of[k]["link1_H_link2"] = rest
+        if axis is not None:
+            changes_of[k]["axis_in_link1"] = axis
+    return [
+        _REPLACE_JOINT[type(old)](old, **changes) if changes else old
+        for old, changes in zip(olds, changes_of, strict=True)
+    ]
