@@ -130,7 +130,8 @@ def check_name_list(names: object, what: str, *, where: str = "") -> list[str]:
     out = list(names)
     seen: set[str] = set()
     for name in out:
-        check_name(name, what.removesuffix("s"), where=where)
+        if type(name) is not str or not name:  # check_name's test inline: it is called per name
+            check_name(name, what.removesuffix("s"), where=where)
         if name in seen:
             raise ModelError(f"{_where(where)}{name!r} is listed twice in {what}")
         seen.add(name)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from functools import partial
 
 import attrs
 import numpy as np
@@ -298,12 +299,12 @@ def test_conflicting_material_warns_and_keeps_the_receiving_one() -> None:
 
 
 def test_explain_reports_what_was_added() -> None:
-    from robomodel.transformers.attach import _attach
-    from robomodel.transformers.report import Recorder
+    from robomodel.transformers import explain
 
-    rec = Recorder("attach")
-    _attach(_arm(), rec, _gripper(), at_frame="tool0", prefix="g_")
-    text = str(rec.report())
+    step = partial(attach, other=_gripper(), at_frame="tool0", prefix="g_")
+    out, report = explain(step, _arm())
+    assert out == step(_arm())
+    text = str(report)
     assert "added joint 'tool0_to_g_palm'" in text
     assert "renamed link 'palm': now 'g_palm'" in text
     assert "added sensor 'g_imu'" in text

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
@@ -11,8 +12,8 @@ from strategies import models
 import robomodel as rm
 from robomodel.dynamics import inverse_dynamics
 from robomodel.kinematics import JointState, forward_kinematics
-from robomodel.transformers.change_base import _change_base, change_base
-from robomodel.transformers.report import Recorder
+from robomodel.transformers.change_base import change_base
+from robomodel.transformers.pipeline import explain
 
 URDF_TOL = 1e-7  # the exporter's axis-through-origin tolerance (spec section 5.6)
 
@@ -83,9 +84,9 @@ def test_report() -> None:
     m = rm.add_link(rm.Model(), "A")
     j = rm.RevoluteJoint(link1="A", link2="B", axis_in_link1=rm.Axis((0, 0, 1), (1, 0, 0)))
     m = rm.add_joint_and_link(m, "A", "j", j, "B")
-    rec = Recorder("change_base")
-    _change_base(m, rec, "B")
-    text = str(rec.report())
+    out, report = explain(partial(change_base, new_base="B"), m)
+    assert out == change_base(m, "B")
+    text = str(report)
     assert "default base" in text and "'A' -> 'B'" in text
     assert "moved" in text and "A" in text
 

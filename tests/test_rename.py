@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -153,6 +155,10 @@ def test_gazebo_reference_prefers_the_owner_kind() -> None:
 def test_unchanged_xml_is_kept_byte_for_byte() -> None:
     xml = "<gazebo  reference='other' ><a/></gazebo>"
     assert rename_in_xml(xml, links={"x": "y"}, joints={}) is xml
+    # The URDF XML rewriting lives under robomodel.urdf; the transformers re-export it.
+    from robomodel.urdf.renaming import rename_in_xml as in_urdf
+
+    assert rename_in_xml is in_urdf
 
 
 def test_swap_two_names() -> None:
@@ -170,12 +176,10 @@ def test_noop_returns_the_same_object() -> None:
 
 
 def test_report_lists_renames() -> None:
-    from robomodel.transformers.rename import _rename
-    from robomodel.transformers.report import Recorder
+    from robomodel.transformers import explain
 
-    rec = Recorder("rename")
-    _rename(_two_link_model(), rec, {"arm": "upper"})
-    report = rec.report()
+    out, report = explain(partial(rename, {"arm": "upper"}), _two_link_model())
+    assert out == rename(_two_link_model(), {"arm": "upper"})
     assert isinstance(report, Report)
     first = report.changes[0]
     assert (first.action, first.kind, first.name) == ("renamed", "link", "arm")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,8 +11,8 @@ from strategies import models
 import robomodel as rm
 from robomodel.dynamics import inverse_dynamics
 from robomodel.kinematics import JointState, forward_kinematics
-from robomodel.transformers.reorder_joints import Permutation, _reorder, reorder_joints
-from robomodel.transformers.report import Recorder
+from robomodel.transformers import explain
+from robomodel.transformers.reorder_joints import Permutation, reorder_joints
 
 
 @st.composite
@@ -68,9 +70,9 @@ def test_report_lists_moves() -> None:
     m = rm.add_link(rm.Model(), "b")
     m = rm.add_joint_and_link(m, "b", "j1", rm.RevoluteJoint(link1="b", link2="c"), "c")
     m = rm.add_joint_and_link(m, "b", "j2", rm.RevoluteJoint(link1="b", link2="d"), "d")
-    rec = Recorder("reorder_joints")
-    _reorder(m, rec, ["j2", "j1"])
-    assert str(rec.report()).splitlines() == [
+    out, report = explain(partial(reorder_joints, order=["j2", "j1"]), m)
+    assert out == reorder_joints(m, ["j2", "j1"])[0]
+    assert str(report).splitlines() == [
         "reorder_joints: reordered joint 'j2': index 1 -> 0",
         "reorder_joints: reordered joint 'j1': index 0 -> 1",
     ]

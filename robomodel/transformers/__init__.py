@@ -25,8 +25,8 @@ from robomodel.transformers.pipeline import pipeline as pipeline
 from robomodel.transformers.reduce import reduce_model as reduce_model
 from robomodel.transformers.rename import prefix as prefix
 from robomodel.transformers.rename import rename as rename
-from robomodel.transformers.rename import rename_in_xml as rename_in_xml
 from robomodel.transformers.reorder import normalize_joint_order as normalize_joint_order
+from robomodel.transformers.reorder import reorder_like as reorder_like
 from robomodel.transformers.reorder_joints import Permutation as Permutation
 from robomodel.transformers.reorder_joints import reorder_joints as reorder_joints
 from robomodel.transformers.report import Change as Change
@@ -34,3 +34,4 @@ from robomodel.transformers.report import Report as Report
 from robomodel.transformers.shapes import name_solid_shapes as name_solid_shapes
 from robomodel.transformers.submodel import extract_submodel as extract_submodel
 from robomodel.transformers.submodel import submodel_traversals as submodel_traversals
+from robomodel.urdf.renaming import rename_in_xml as rename_in_xml

@@ -28,7 +28,8 @@ from robomodel.model import Model
 from robomodel.shapes import Material
 from robomodel.spatial import Transform
 from robomodel.transformers.rename import apply_renames
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record, recording
+from robomodel.validation import check_choice
 
 __all__ = ["AttachMaps", "IndexMaps", "attach", "index_maps"]
 
@@ -214,37 +215,7 @@ def attach(
             ``other_base``, ``pose`` given together with ``joint``, or an unknown
             ``on_conflict``.
     """
-    return _attach(
-        model,
-        None,
-        other,
-        at_frame=at_frame,
-        other_base=other_base,
-        pose=pose,
-        joint=joint,
-        joint_name=joint_name,
-        prefix=prefix,
-        on_conflict=on_conflict,
-        maps=maps,
-    )
-
-
-def _attach(
-    model: Model,
-    rec: Recorder | None,
-    other: Model,
-    *,
-    at_frame: str,
-    other_base: str | None = None,
-    pose: Transform | None = None,
-    joint: Joint | None = None,
-    joint_name: str | None = None,
-    prefix: str | None = None,
-    on_conflict: OnConflict = "raise",
-    maps: bool = False,
-) -> Model | tuple[Model, AttachMaps]:
-    if on_conflict not in ("raise", "prefix"):
-        raise ModelError(f"attach: on_conflict must be 'raise' or 'prefix', got {on_conflict!r}")
+    check_choice(on_conflict, ("raise", "prefix"), "on_conflict", where="attach")
     if prefix is not None and not isinstance(prefix, str):
         raise ModelError(f"attach: prefix must be a string, got {prefix!r}")
     if model.n_links == 0 or other.n_links == 0:
@@ -263,7 +234,7 @@ def _attach(
     Bl_H_B = other.frame_transform(ob)
 
     lf, ff, jf, sf = _renamers(model, other, prefix, on_conflict)
-    o2 = apply_renames(other, rec, lf, ff, jf, sf)
+    o2 = apply_renames(other, lf, ff, jf, sf)
     _check_no_clash(model, o2)
     B_link = lf(B_link_old)
 
@@ -283,10 +254,9 @@ def _attach(
             "model's definition is kept (shapes carry their own material, so they are "
             "unaffected)",
             RobomodelWarning,
-            stacklevel=3,
+            stacklevel=2,
         )
-        if rec is not None:
-            rec.add("dropped", "material", name, "the receiving model's definition is kept")
+        record("dropped", "material", name, "the receiving model's definition is kept")
     dirs = list(model.package_dirs) + [d for d in o2.package_dirs if d not in model.package_dirs]
     result = Model(
         link_names=model.link_names.extend(o2.link_names),
@@ -303,9 +273,9 @@ def _attach(
         materials=materials,
         extensions=model.extensions.extend(o2.extensions),
     )
-    if rec is not None:
+    if recording():
         source = repr(other.name) if other.name else "the attached model"
-        rec.add(
+        record(
             "added",
             "joint",
             jn,
@@ -318,9 +288,9 @@ def _attach(
             ("sensor", [s.name for s in o2.sensors]),
         ):
             for n in names:
-                rec.add("added", kind, n, f"from {source}")
+                record("added", kind, n, f"from {source}")
         for e in o2.extensions:
-            rec.add("added", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}")
+            record("added", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}")
     if not maps:
         return result
     renames = {n: lf(n) for n in other.link_names}
@@ -333,9 +303,6 @@ def _attach(
         sensors={s.name: sf(s.name) for s in other.sensors},
     )
     return result, AttachMaps(index_maps(model, result), other_maps)
-
-
-register(attach, _attach)
 
 
 def _renamers(

@@ -13,8 +13,9 @@ from __future__ import annotations
 from robomodel.builders import with_default_base_link
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.model import Model
-from robomodel.transformers.frames import _urdf_compatible
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.frames import make_urdf_compatible
+from robomodel.transformers.report import record
+from robomodel.validation import check_name
 
 __all__ = ["change_base"]
 
@@ -52,21 +53,7 @@ def change_base(
         UnknownNameError: ``new_base`` is not a link (the message says when it is a frame).
         TopologyError: a link is not connected to ``new_base``.
     """
-    return _change_base(
-        model, None, new_base, urdf_compatible=urdf_compatible, original_frames=original_frames
-    )
-
-
-def _change_base(
-    model: Model,
-    rec: Recorder | None,
-    new_base: str,
-    *,
-    urdf_compatible: bool = True,
-    original_frames: bool = True,
-) -> Model:
-    if not isinstance(new_base, str):
-        raise ModelError(f"change_base: new_base must be a link name, got {new_base!r}")
+    check_name(new_base, "new_base link", where="change_base")
     if not model.is_link_name_used(new_base):
         if model.is_frame_name_used(new_base):
             link = model.link_names[model.frame_link(new_base)]
@@ -77,11 +64,8 @@ def _change_base(
         model.link_index(new_base)  # raises with a suggestion
     old = model.default_base
     out = with_default_base_link(model, new_base)
-    if rec is not None and old != new_base:
-        rec.add("moved", "model", "default base", f"{old!r} -> {new_base!r}")
+    if old != new_base:
+        record("moved", "model", "default base", f"{old!r} -> {new_base!r}")
     if urdf_compatible:
-        out = _urdf_compatible(out, rec, base_link=new_base, original_frames=original_frames)
+        out = make_urdf_compatible(out, base_link=new_base, original_frames=original_frames)
     return out
-
-
-register(change_base, _change_base)

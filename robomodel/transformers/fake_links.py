@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
-from robomodel.transformers.engine import (
-    LumpedSensors,
-    check_lumped_sensors,
-    check_reachable,
-    lump,
-)
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, check_reachable, lump
+from robomodel.validation import check_choice
 
 __all__ = ["fake_links", "remove_fake_links"]
 
@@ -101,17 +96,7 @@ def remove_fake_links(
         TopologyError: a link is not connected to the default base.
         ModelError: a sensor is in a removed joint with ``lumped_sensors="raise"``.
     """
-    return _remove_fake(model, None, iterate=iterate, lumped_sensors=lumped_sensors)
-
-
-def _remove_fake(
-    model: Model,
-    rec: Recorder | None,
-    *,
-    iterate: bool = False,
-    lumped_sensors: LumpedSensors = "warn",
-) -> Model:
-    policy = check_lumped_sensors(lumped_sensors, _STEP)
+    policy = check_choice(lumped_sensors, LUMPED_SENSORS, "lumped_sensors", where=_STEP)
     removed, base = _fake(model, iterate)
     if not removed:
         return model
@@ -130,8 +115,4 @@ def _remove_fake(
         link_order="input",
         frame_order="input",
         lumped_sensors=policy,
-        rec=rec,
     )
-
-
-register(remove_fake_links, _remove_fake)

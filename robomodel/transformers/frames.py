@@ -14,8 +14,8 @@ from robomodel.errors import ModelError, UnknownNameError
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
 from robomodel.spatial import Transform
-from robomodel.transformers.engine import check_name_list, check_reachable, lump
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.engine import check_reachable, lump
+from robomodel.validation import check_name_list
 
 __all__ = ["URDF_AXIS_TOLERANCE", "make_urdf_compatible", "remove_additional_frames"]
 
@@ -67,16 +67,6 @@ def make_urdf_compatible(
         TopologyError: a link is not connected to the base.
         ModelError: a ``<link>_original_frame`` name is already taken.
     """
-    return _urdf_compatible(model, None, base_link=base_link, original_frames=original_frames)
-
-
-def _urdf_compatible(
-    model: Model,
-    rec: Recorder | None,
-    *,
-    base_link: str | None = None,
-    original_frames: bool = True,
-) -> Model:
     step = "make_urdf_compatible"
     if model.n_links == 0:
         return model
@@ -118,7 +108,6 @@ def _urdf_compatible(
         moves=moves,
         base=base_link,
         original_frames=original_frames,
-        rec=rec,
     )
 
 
@@ -145,12 +134,8 @@ def remove_additional_frames(model: Model, *, keep: Sequence[str] = ()) -> Model
         ModelError: a name appears twice in ``keep``, or is a link.
         TopologyError: a link is not connected to the default base.
     """
-    return _remove_frames(model, None, keep=keep)
-
-
-def _remove_frames(model: Model, rec: Recorder | None, *, keep: Sequence[str] = ()) -> Model:
     step = "remove_additional_frames"
-    names = check_name_list(keep, "keep", step)
+    names = check_name_list(keep, "keep", where=step)
     frame_names = model.frame_names
     known = set(frame_names)
     for name in names:
@@ -161,8 +146,4 @@ def _remove_frames(model: Model, rec: Recorder | None, *, keep: Sequence[str] = 
                     "always kept"
                 )
             raise UnknownNameError("additional frame", name, frame_names)
-    return lump(model, kept=list(model.joint_names), step=step, keep_frames=set(names), rec=rec)
-
-
-register(make_urdf_compatible, _urdf_compatible)
-register(remove_additional_frames, _remove_frames)
+    return lump(model, kept=list(model.joint_names), step=step, keep_frames=set(names))

@@ -10,7 +10,8 @@ import attrs
 
 from robomodel.errors import ModelError
 from robomodel.model import Model
-from robomodel.transformers.report import EXPLAINERS, Recorder, Report
+from robomodel.transformers.reorder_joints import reorder_joints
+from robomodel.transformers.report import Change, Recorder, Report, collecting
 
 __all__ = ["Pipeline", "Transformer", "explain", "pipeline"]
 
@@ -80,7 +81,12 @@ def explain(step: Transformer, model: Model) -> tuple[Model, Report]:
     ``step`` is a robomodel transformer, a :func:`functools.partial` of one, or a
     :func:`pipeline` (whose report lists every step's changes in order). The model returned is
     exactly ``step(model)``. A step robomodel does not know (your own function) runs normally
-    and its report says only that it ran.
+    and its report says only that it ran (what the robomodel transformers it calls do is not
+    reported; an ``explain`` inside it reports to its own caller).
+
+    The transformers report through :func:`robomodel.transformers.report.record`; ``explain``
+    collects those records for the duration of the call in a context variable, so calls in
+    other threads or tasks are not mixed in.
 
     >>> import robomodel as rm
     >>> from functools import partial
@@ -98,17 +104,46 @@ def explain(step: Transformer, model: Model) -> tuple[Model, Report]:
             model, r = explain(s, model)
             total = total + r
         return model, total
-    func: Callable[..., Model] = step
+    func: Callable[..., object] = step
     args: tuple[object, ...] = ()
     kwargs: dict[str, object] = {}
     if isinstance(step, functools.partial):
         func, args, kwargs = step.func, step.args, dict(step.keywords)
-    impl = EXPLAINERS.get(func)
     name = getattr(func, "__name__", repr(func))
-    rec = Recorder(name)
-    if impl is None:
-        out = step(model)
-        if out is not model:
-            rec.add("moved", "model", name, "not a robomodel transformer: no details")
-        return out, rec.report()
-    return impl(model, rec, *args, **kwargs), rec.report()
+    if _is_robomodel_transformer(func):
+        rec = Recorder(name)
+        with collecting(rec):
+            # The model goes first and a partial's positional arguments after it, as in every
+            # robomodel transformer's signature: partial(rename, {"a": "b"}) explains too.
+            out = func(model, *args, **kwargs)
+        if isinstance(out, Model):
+            return out, rec.report()
+        if func is reorder_joints and isinstance(out, tuple):  # (model, permutation)
+            return out[0], rec.report()
+        if isinstance(out, tuple) and out and isinstance(out[0], Model):
+            return out, rec.report()  # type: ignore[return-value]  # attach(..., maps=True)
+    else:
+        # Your own function: what the robomodel transformers it calls do is not reported.
+        with collecting(None):
+            out = step(model)
+    opaque = Report()
+    if out is not model:
+        opaque = Report(
+            (
+                Change(
+                    step=name,
+                    action="moved",
+                    kind="model",
+                    name=name,
+                    detail="not a robomodel transformer: no details",
+                ),
+            )
+        )
+    return out, opaque  # type: ignore[return-value]  # whatever the step returned
+
+
+def _is_robomodel_transformer(func: object) -> bool:
+    # Every public function of robomodel.transformers reports through report.record(); any
+    # other callable is run as an opaque step.
+    module = getattr(func, "__module__", None) or ""
+    return module.startswith("robomodel.transformers.")

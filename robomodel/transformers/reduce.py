@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from robomodel.model import Model
-from robomodel.transformers.engine import (
-    LumpedSensors,
-    check_lumped_sensors,
-    check_name_list,
-    locked_positions_of,
-    lump,
-)
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, lump
+from robomodel.transformers.report import record, recording
+from robomodel.validation import JointValues, check_choice, check_name_list, joint_values
 
 __all__ = ["reduce_model"]
 
@@ -23,7 +18,7 @@ def reduce_model(
     model: Model,
     *,
     keep_joints: Sequence[str],
-    locked_positions: Mapping[str, float | Sequence[float]] | None = None,
+    locked_positions: JointValues | None = None,
     lumped_sensors: LumpedSensors = "warn",
 ) -> Model:
     """Return ``model`` with only the joints ``keep_joints``, in that order; lump the others.
@@ -54,8 +49,10 @@ def reduce_model(
         model: the full model; every link must be connected to the default base.
         keep_joints: the joints of the result, in the order they get (joint, DOF and position
             indices follow it). Fixed joints may be kept too.
-        locked_positions: positions of removed joints, by name: a number, or a list with one
-            number per position coordinate. Entries for kept joints are ignored.
+        locked_positions: positions of removed joints, by name (a number, or a list with one
+            number per position coordinate; joints left out are at 0), or a vector of every
+            joint position in coordinate order (see :func:`robomodel.validation.joint_values`).
+            Values for kept joints are ignored.
         lumped_sensors: for force/torque sensors in removed joints: ``"warn"`` (default: drop
             them and emit a :class:`~robomodel.errors.RobomodelWarning` naming each), ``"raise"``
             (a :class:`~robomodel.errors.ModelError` naming them) or ``"drop"`` (quietly).
@@ -65,35 +62,22 @@ def reduce_model(
 
     Raises:
         UnknownNameError: a kept or locked joint does not exist.
+        ArgumentError: ``keep_joints`` is not a list of names, a locked position is not a
+            finite number, or ``lumped_sensors`` is not one of its values.
         ModelError: a joint is kept twice, a locked position has the wrong size or is given for
             a fixed joint, or a sensor is lumped with ``lumped_sensors="raise"``.
         TopologyError: a link is not connected to the default base.
     """
-    return _reduce(
-        model,
-        None,
-        keep_joints=keep_joints,
-        locked_positions=locked_positions,
-        lumped_sensors=lumped_sensors,
-    )
-
-
-def _reduce(
-    model: Model,
-    rec: Recorder | None,
-    *,
-    keep_joints: Sequence[str],
-    locked_positions: Mapping[str, float | Sequence[float]] | None = None,
-    lumped_sensors: LumpedSensors = "warn",
-) -> Model:
-    kept = check_name_list(keep_joints, "keep_joints", _STEP)
-    policy = check_lumped_sensors(lumped_sensors, _STEP)
-    positions = locked_positions_of(model, locked_positions, _STEP)
-    if rec is not None and kept != list(model.joint_names):
-        dropped = [j for j in model.joint_names if j not in set(kept)]
-        for j in dropped:
-            rec.add("dropped", "joint", j, "lumped")
-    return lump(model, kept=kept, step=_STEP, positions=positions, lumped_sensors=policy, rec=rec)
-
-
-register(reduce_model, _reduce)
+    kept = check_name_list(keep_joints, "keep_joints", where=_STEP)
+    policy = check_choice(lumped_sensors, LUMPED_SENSORS, "lumped_sensors", where=_STEP)
+    positions = None
+    if locked_positions is not None:
+        positions = joint_values(
+            model, locked_positions, kind="positions", missing="zero", where=_STEP
+        )
+    if recording() and kept != list(model.joint_names):
+        kept_set = set(kept)
+        for j in model.joint_names:
+            if j not in kept_set:
+                record("dropped", "joint", j, "lumped")
+    return lump(model, kept=kept, step=_STEP, positions=positions, lumped_sensors=policy)

@@ -7,8 +7,8 @@ kept verbatim (``<gazebo reference=...>``, ``<transmission><joint name=...>``,
 result is the same model with other names; :func:`prefix` is the common case of prefixing every
 name (before merging two copies of a robot with :func:`robomodel.transformers.attach.attach`).
 
-Both are registered with :func:`robomodel.transformers.explain`, which also returns a report
-listing every rename.
+Both report to :func:`robomodel.transformers.explain`, which also returns a report listing
+every rename. The rewriting of kept URDF XML is :func:`robomodel.urdf.renaming.rename_in_xml`.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import attrs
-from lxml import etree
 from pyrsistent import pvector
 
 from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, replace_joint
 from robomodel.model import Extension, Frame, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record, recording
+from robomodel.urdf.renaming import rename_in_xml
 
 __all__ = ["prefix", "rename", "rename_in_xml"]
 
@@ -151,26 +151,13 @@ def rename(
             and additional frames share one namespace).
         ModelError: a new name is empty or not a string.
     """
-    return _rename(model, None, mapping, links=links, joints=joints, frames=frames, sensors=sensors)
-
-
-def _rename(
-    model: Model,
-    rec: Recorder | None,
-    mapping: NameMap | None = None,
-    *,
-    links: NameMap | None = None,
-    joints: NameMap | None = None,
-    frames: NameMap | None = None,
-    sensors: NameMap | None = None,
-) -> Model:
     _check_known(model, mapping, links, joints, frames, sensors)
     general = _as_function(mapping)
     lf = _namespace(general, _as_function(links))
     ff = _namespace(general, _as_function(frames))
     jf = _namespace(general, _as_function(joints))
     sf = _namespace(general, _as_function(sensors))
-    return apply_renames(model, rec, lf, ff, jf, sf)
+    return apply_renames(model, lf, ff, jf, sf)
 
 
 def prefix(model: Model, text: str) -> Model:
@@ -190,26 +177,17 @@ def prefix(model: Model, text: str) -> Model:
     Raises:
         ModelError: ``text`` is not a string.
     """
-    return _prefix(model, None, text)
-
-
-def _prefix(model: Model, rec: Recorder | None, text: str) -> Model:
     if not isinstance(text, str):
         raise ModelError(f"a prefix must be a string, got {text!r}")
 
     def f(n: str) -> str:
         return text + n
 
-    return apply_renames(model, rec, f, f, f, f)
-
-
-register(rename, _rename)
-register(prefix, _prefix)
+    return apply_renames(model, f, f, f, f)
 
 
 def apply_renames(
     model: Model,
-    rec: Recorder | None,
     lf: Callable[[str], str],
     ff: Callable[[str], str],
     jf: Callable[[str], str],
@@ -227,11 +205,11 @@ def apply_renames(
     if all(o == n for _, m in maps for o, n in m.items()):
         return model
     _check_unique(lmap, fmap, jmap, smap)
-    if rec is not None:
-        for kind, m in maps:
-            for o, n in m.items():
-                if o != n:
-                    rec.add("renamed", kind, o, f"now {n!r}")
+    reporting = recording()
+    for kind, m in maps if reporting else ():
+        for o, n in m.items():
+            if o != n:
+                record("renamed", kind, o, f"now {n!r}")
 
     def ln(n: str) -> str:
         return lmap[n]
@@ -242,8 +220,8 @@ def apply_renames(
     new_ext = []
     for e in model.extensions:
         ne = _rename_extension(e, lmap, fmap, jmap, smap)
-        if ne != e and rec is not None:
-            rec.add(
+        if ne != e and reporting:
+            record(
                 "renamed",
                 "extension",
                 f"<{e.tag}> of {e.owner_kind} {e.owner!r}",
@@ -331,62 +309,3 @@ def _rename_extension(
     if owner == e.owner and xml == e.xml:
         return e
     return attrs.evolve(e, owner=owner, xml=xml)
-
-
-def rename_in_xml(
-    xml: str,
-    *,
-    links: Mapping[str, str],
-    joints: Mapping[str, str],
-    prefer: str = "link",
-) -> str:
-    """Return kept URDF XML text with its references to links and joints renamed.
-
-    Rewrites ``<gazebo reference>`` (a link, or a joint), ``<joint name>`` inside
-    ``<transmission>`` and ``<mimic joint>``, wherever they occur in the element. The text is
-    returned unchanged (byte for byte) when no reference changes.
-
-    >>> rename_in_xml('<gazebo reference="a"><x/></gazebo>', links={"a": "b"}, joints={})
-    '<gazebo reference="b"><x/></gazebo>'
-
-    Args:
-        xml: the element's XML text.
-        links: link (and frame) renames.
-        joints: joint renames.
-        prefer: ``"joint"`` when a ``<gazebo reference>`` naming both a link and a joint means the
-            joint (the owner kind of the extension); otherwise the link wins.
-
-    Raises:
-        ModelError: the text is not well-formed XML.
-    """
-    try:
-        root = etree.fromstring(xml)
-    except etree.XMLSyntaxError as err:
-        raise ModelError(f"kept XML element is not well-formed ({err}): {xml[:80]!r}") from None
-    changed = False
-
-    def swap(el: etree._Element, attr: str, table: Mapping[str, str]) -> None:
-        nonlocal changed
-        old = el.get(attr)
-        if old is not None and old in table and table[old] != old:
-            el.set(attr, table[old])
-            changed = True
-
-    for el in root.iter():
-        tag = el.tag if isinstance(el.tag, str) else ""
-        local = etree.QName(el).localname if tag else ""
-        if local == "gazebo":
-            ref = el.get("reference")
-            if ref is not None:
-                first, second = (joints, links) if prefer == "joint" else (links, joints)
-                swap(el, "reference", first if ref in first else second)
-        elif local == "mimic":
-            swap(el, "joint", joints)
-        elif local == "joint":
-            parent = el.getparent()
-            if parent is not None and etree.QName(parent).localname == "transmission":
-                swap(el, "name", joints)
-    if not changed:
-        return xml
-    text: str = etree.tostring(root, encoding="unicode")
-    return text

@@ -14,11 +14,14 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 import numpy.typing as npt
+from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.errors import ModelError
-from robomodel.model import Model
+from robomodel.joints import Joint, replace_joint
+from robomodel.model import Frame, Link, Model
+from robomodel.shapes import SolidShape
 from robomodel.spatial import FloatArray
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record, recording
 
 __all__ = ["Permutation", "reorder_joints"]
 
@@ -124,14 +127,7 @@ def reorder_joints(model: Model, order: Sequence[str | int]) -> tuple[Model, Per
             is out of range).
     """
     perm = _permutation(model, order)
-    return _apply(model, None, perm), perm
-
-
-def _reorder(model: Model, rec: Recorder | None, order: Sequence[str | int]) -> Model:
-    return _apply(model, rec, _permutation(model, order))
-
-
-register(reorder_joints, _reorder)  # type: ignore[arg-type]  # explain() keeps only the model
+    return _apply(model, perm), perm
 
 
 def _permutation(model: Model, order: Sequence[str | int]) -> Permutation:
@@ -175,26 +171,89 @@ def _joint_int(model: Model, x: object) -> int:
     return int(x)
 
 
-def _apply(model: Model, rec: Recorder | None, perm: Permutation) -> Model:
-    if perm.is_identity:
+def _apply(model: Model, perm: Permutation) -> Model:
+    return permute(model, joints=perm)
+
+
+def permute(
+    model: Model,
+    *,
+    links: Sequence[int] | None = None,
+    joints: Permutation | None = None,
+    frames: Sequence[int] | None = None,
+) -> Model:
+    """Return ``model`` with its links, joints and additional frames permuted (internal).
+
+    Each permutation says, for every new index, which old index it takes (``None``: keep the
+    order); what is indexed by link (links, shapes) follows ``links``. Everything else refers by
+    name and does not change. Each element that changes index is recorded as ``"reordered"``.
+    The input itself is returned when nothing moves.
+    """
+    if links is not None and list(links) == list(range(model.n_links)):
+        links = None
+    if joints is not None and joints.is_identity:
+        joints = None
+    if frames is not None and list(frames) == list(range(len(model.frames))):
+        frames = None
+    if links is None and joints is None and frames is None:
         return model
-    if rec is not None:
-        for new, old in enumerate(perm.joints):
-            if new != old:
-                rec.add("reordered", "joint", model.joint_names[old], f"index {old} -> {new}")
-    p = list(perm.joints)
+    reporting = recording()
+    joint_names: Sequence[str] = model.joint_names
+    new_joints: Sequence[Joint] = model.joints
+    if joints is not None:
+        joint_names, new_joints = _permuted_joints(model, joints, reporting)
+    link_names: Sequence[str] = model.link_names
+    link_values: Sequence[Link] = model.links
+    visuals: Sequence[PVectorT[SolidShape]] = model.visuals
+    collisions: Sequence[PVectorT[SolidShape]] = model.collisions
+    if links is not None:
+        if reporting:
+            _record_moves("link", links, model.link_names)
+        link_names = [model.link_names[i] for i in links]
+        link_values = [model.links[i] for i in links]
+        visuals = [model.visuals[i] for i in links]
+        collisions = [model.collisions[i] for i in links]
+    frame_values: Sequence[Frame] = model.frames
+    if frames is not None:
+        if reporting:
+            _record_moves("frame", frames, model.frame_names)
+        frame_values = [model.frames[k] for k in frames]
     return Model(
-        link_names=model.link_names,
-        links=model.links,
-        joint_names=[model.joint_names[i] for i in p],
-        joints=[model.joints[i] for i in p],
-        frames=model.frames,
+        link_names=link_names,
+        links=link_values,
+        joint_names=joint_names,
+        joints=new_joints,
+        frames=frame_values,
         default_base=model.default_base,
-        visuals=model.visuals,
-        collisions=model.collisions,
+        visuals=visuals,
+        collisions=collisions,
         sensors=model.sensors,
         package_dirs=model.package_dirs,
         name=model.name,
         materials=model.materials,
         extensions=model.extensions,
     )
+
+
+def _record_moves(kind: str, order: Sequence[int], names: Sequence[str]) -> None:
+    for new, old in enumerate(order):
+        if new != old:
+            record("reordered", kind, names[old], f"index {old} -> {new}")
+
+
+def _permuted_joints(
+    model: Model, perm: Permutation, reporting: bool
+) -> tuple[list[str], list[Joint]]:
+    if reporting:
+        _record_moves("joint", perm.joints, model.joint_names)
+    joints: list[Joint] = []
+    npos = ndof = 0
+    for i in perm.joints:
+        # The offsets are the running totals in the new order, as add_joint would give them.
+        j = model.joints[i]
+        if j.pos_coord_offset != npos or j.dof_offset != ndof:
+            j = replace_joint(j, pos_coord_offset=npos, dof_offset=ndof)
+        joints.append(j)
+        npos += j.n_pos_coords
+        ndof += j.n_dofs
+    return [model.joint_names[i] for i in perm.joints], joints

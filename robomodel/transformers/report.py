@@ -4,18 +4,22 @@ Transformers return only the new model. To learn what one did, run it through
 :func:`robomodel.transformers.explain`, which returns the same model together with a
 :class:`Report` listing every link lumped, element moved or renamed, element dropped and element
 added. Reports are plain values; ``str(report)`` prints one line per change.
+
+Transformers report through :func:`record`, which adds to the recorder that :func:`explain` set
+for the current context (see :func:`collecting`) and does nothing when none is set: each
+transformer is one function, and running it outside ``explain`` costs nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal, TypeAlias
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Literal, TypeAlias
 
 import attrs
 
-from robomodel.model import Model
-
-__all__ = ["Action", "Change", "Report"]
+__all__ = ["Action", "Change", "Recorder", "Report", "collecting", "record", "recording"]
 
 Action: TypeAlias = Literal[
     "lumped", "moved", "renamed", "dropped", "added", "reordered", "rewrote"
@@ -105,7 +109,7 @@ class Report:
 
 
 class Recorder:
-    """Collects changes while a transformer runs (internal; ``None`` means "do not record")."""
+    """Collects the changes of one :func:`~robomodel.transformers.explain` call (internal)."""
 
     __slots__ = ("changes", "step")
 
@@ -124,13 +128,38 @@ class Recorder:
         return Report(tuple(self.changes))
 
 
-Explainer: TypeAlias = Callable[..., Model]
-"""``impl(model, recorder, *args, **options) -> Model``: a transformer that records changes."""
+# The recorder of the explain() call running in this context, if any. A context variable rather
+# than a parameter: each transformer is written once, and code that has nothing to report (or
+# runs outside explain) pays one lookup per record() call. Threads and asyncio tasks each see
+# their own value, so concurrent explains never mix their reports.
+_ACTIVE: ContextVar[Recorder | None] = ContextVar("robomodel_transformers_recorder", default=None)
 
-EXPLAINERS: dict[Callable[..., Model], Explainer] = {}
-"""Public transformer -> its recording implementation (filled by each transformer module)."""
+
+def record(action: Action, kind: str, name: str, detail: str = "") -> None:
+    """Add one change to the report being collected; a no-op outside :func:`explain`.
+
+    Transformers call this for everything they lump, move, rename, drop or add. Build an
+    expensive ``detail`` only when :func:`recording` says someone will read it.
+    """
+    rec = _ACTIVE.get()
+    if rec is not None:
+        rec.add(action, kind, name, detail)
 
 
-def register(public: Callable[..., Model], impl: Callable[..., Any]) -> None:
-    """Declare ``impl`` as the recording implementation of ``public``."""
-    EXPLAINERS[public] = impl
+def recording() -> bool:
+    """Whether :func:`record` keeps what it is given (an :func:`explain` call is collecting)."""
+    return _ACTIVE.get() is not None
+
+
+@contextmanager
+def collecting(rec: Recorder | None) -> Iterator[None]:
+    """Send what is recorded in the block to ``rec``, or nowhere with ``None``.
+
+    ``None`` is for a function that is not a robomodel transformer: what the transformers it
+    calls do is not its report. The previous recorder is restored on exit, so explains nest.
+    """
+    token = _ACTIVE.set(rec)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)

@@ -8,7 +8,7 @@ from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.model import Model, _evolve
 from robomodel.shapes import SolidShape
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers.report import record, recording
 
 __all__ = ["name_solid_shapes"]
 
@@ -35,34 +35,16 @@ def name_solid_shapes(model: Model) -> Model:
     Returns:
         The model with named shapes (``model`` itself when every shape keeps its name).
     """
-    return _name_shapes(model, None)
-
-
-def _named(
-    link: str, kind: str, shapes: PVectorT[SolidShape], rec: Recorder | None
-) -> PVectorT[SolidShape]:
-    if not shapes or any(s.has_valid_name for s in shapes):
-        return shapes
-    if len(shapes) == 1:
-        new = [f"{link}_{kind}"]
-    else:
-        new = [f"{link}_{kind}_{i}" for i in range(len(shapes))]
-    if rec is not None:
-        for i, name in enumerate(new):
-            rec.add("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
-    return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))
-
-
-def _name_shapes(model: Model, rec: Recorder | None) -> Model:
     visuals = model.visuals
     collisions = model.collisions
     ve = visuals.evolver()
     ce = collisions.evolver()
+    reporting = recording()
     for i, link in enumerate(model.link_names):
-        v = _named(link, "visual", visuals[i], rec)
+        v = _named(link, "visual", visuals[i], reporting)
         if v is not visuals[i]:
             ve[i] = v
-        c = _named(link, "collision", collisions[i], rec)
+        c = _named(link, "collision", collisions[i], reporting)
         if c is not collisions[i]:
             ce[i] = c
     if not ve.is_dirty() and not ce.is_dirty():
@@ -71,4 +53,16 @@ def _name_shapes(model: Model, rec: Recorder | None) -> Model:
     return _evolve(model, visuals=ve.persistent(), collisions=ce.persistent())
 
 
-register(name_solid_shapes, _name_shapes)
+def _named(
+    link: str, kind: str, shapes: PVectorT[SolidShape], reporting: bool
+) -> PVectorT[SolidShape]:
+    if not shapes or any(s.has_valid_name for s in shapes):
+        return shapes
+    if len(shapes) == 1:
+        new = [f"{link}_{kind}"]
+    else:
+        new = [f"{link}_{kind}_{i}" for i in range(len(shapes))]
+    if reporting:
+        for i, name in enumerate(new):
+            record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
+    return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from robomodel.errors import ModelError
 from robomodel.model import Frame, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.transformers.engine import check_name_list, check_reachable, split
-from robomodel.transformers.report import Recorder, register
+from robomodel.transformers._parts import split
+from robomodel.transformers.engine import check_reachable
+from robomodel.transformers.report import record, recording
 from robomodel.traversal import Traversal
+from robomodel.validation import check_name_list
 
 __all__ = ["extract_submodel", "submodel_traversals"]
 
@@ -31,7 +33,7 @@ def submodel_traversals(
         TopologyError: a link is not connected to the base.
     """
     step = "submodel_traversals"
-    names = check_name_list(split_joints, "split_joints", step)
+    names = check_name_list(split_joints, "split_joints", where=step)
     kept = {model.joint_index(n) for n in names}
     if model.n_links == 0:
         return ()
@@ -76,7 +78,73 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     Raises:
         ModelError: the traversal does not belong to ``model``.
     """
-    return _extract(model, None, traversal)
+    _check_traversal(model, traversal)
+    t = traversal
+    names = model.link_names
+    jidx = [j for j in t.joints if j is not None]
+    if (
+        t.links == tuple(range(model.n_links))
+        and jidx == list(range(model.n_joints))
+        and names[t.base] == model.default_base
+    ):
+        lidx = [model.link_index(f.link) for f in model.frames]
+        if all(a <= b for a, b in itertools.pairwise(lidx)):
+            return model
+    inside = {names[i] for i in t.links}
+    joint_names = [model.joint_names[j] for j in jidx]
+    inside_joints = set(joint_names)
+    by_link: dict[str, list[Frame]] = {}
+    for f in model.frames:
+        by_link.setdefault(f.link, []).append(f)
+    frames = [f for i in t.links for f in by_link.get(names[i], ())]
+    reporting = recording()
+    sensors: list[Sensor] = []
+    for s in model.sensors:
+        match s:
+            case SixAxisForceTorqueSensor():
+                ok = s.parent_joint in inside_joints
+            case Accelerometer() | Gyroscope():
+                ok = s.link in inside
+        if ok:
+            sensors.append(s)
+        elif reporting:
+            record("dropped", "sensor", s.name, "outside the sub-model")
+    kept_sensors = {s.name for s in sensors}
+    owners = {
+        "link": inside,
+        "inertial": inside,
+        "joint": inside_joints,
+        "sensor": kept_sensors,
+        "force_torque": kept_sensors,
+    }
+    extensions = [
+        e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
+    ]
+    if reporting:
+        for ln in names:
+            if ln not in inside:
+                record("dropped", "link", ln, "outside the sub-model")
+        for jn in model.joint_names:
+            if jn not in inside_joints:
+                record("dropped", "joint", jn, "outside the sub-model")
+        for f in model.frames:
+            if f.link not in inside:
+                record("dropped", "frame", f.name, "on a link outside the sub-model")
+    return Model(
+        link_names=[names[i] for i in t.links],
+        links=[model.links[i] for i in t.links],
+        joint_names=joint_names,
+        joints=[model.joints[j] for j in jidx],
+        frames=frames,
+        default_base=names[t.base],
+        visuals=[model.visuals[i] for i in t.links],
+        collisions=[model.collisions[i] for i in t.links],
+        sensors=sensors,
+        package_dirs=model.package_dirs,
+        name=model.name,
+        materials=model.materials,
+        extensions=extensions,
+    )
 
 
 def _check_traversal(model: Model, t: Traversal) -> None:
@@ -112,75 +180,3 @@ def _check_traversal(model: Model, t: Traversal) -> None:
                 f"connect {model.link_names[parent]!r} and {model.link_names[link]!r}; the "
                 "traversal is not one of this model"
             )
-
-
-def _extract(model: Model, rec: Recorder | None, traversal: Traversal) -> Model:
-    _check_traversal(model, traversal)
-    t = traversal
-    names = model.link_names
-    jidx = [j for j in t.joints if j is not None]
-    if (
-        t.links == tuple(range(model.n_links))
-        and jidx == list(range(model.n_joints))
-        and names[t.base] == model.default_base
-    ):
-        lidx = [model.link_index(f.link) for f in model.frames]
-        if all(a <= b for a, b in itertools.pairwise(lidx)):
-            return model
-    inside = {names[i] for i in t.links}
-    joint_names = [model.joint_names[j] for j in jidx]
-    inside_joints = set(joint_names)
-    by_link: dict[str, list[Frame]] = {}
-    for f in model.frames:
-        by_link.setdefault(f.link, []).append(f)
-    frames = [f for i in t.links for f in by_link.get(names[i], ())]
-    sensors: list[Sensor] = []
-    for s in model.sensors:
-        match s:
-            case SixAxisForceTorqueSensor():
-                ok = s.parent_joint in inside_joints
-            case Accelerometer() | Gyroscope():
-                ok = s.link in inside
-        if ok:
-            sensors.append(s)
-        elif rec is not None:
-            rec.add("dropped", "sensor", s.name, "outside the sub-model")
-    kept_sensors = {s.name for s in sensors}
-    owners = {
-        "link": inside,
-        "inertial": inside,
-        "joint": inside_joints,
-        "sensor": kept_sensors,
-        "force_torque": kept_sensors,
-    }
-    extensions = [
-        e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
-    ]
-    if rec is not None:
-        for ln in names:
-            if ln not in inside:
-                rec.add("dropped", "link", ln, "outside the sub-model")
-        for jn in model.joint_names:
-            if jn not in inside_joints:
-                rec.add("dropped", "joint", jn, "outside the sub-model")
-        for f in model.frames:
-            if f.link not in inside:
-                rec.add("dropped", "frame", f.name, "on a link outside the sub-model")
-    return Model(
-        link_names=[names[i] for i in t.links],
-        links=[model.links[i] for i in t.links],
-        joint_names=joint_names,
-        joints=[model.joints[j] for j in jidx],
-        frames=frames,
-        default_base=names[t.base],
-        visuals=[model.visuals[i] for i in t.links],
-        collisions=[model.collisions[i] for i in t.links],
-        sensors=sensors,
-        package_dirs=model.package_dirs,
-        name=model.name,
-        materials=model.materials,
-        extensions=extensions,
-    )
-
-
-register(extract_submodel, _extract)

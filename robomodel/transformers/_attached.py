@@ -1,0 +1,396 @@
+"""What is attached to a link follows it into its new link: two phases of the lumping engine.
+
+:func:`frames_and_shapes` and :func:`moved_sensors` take the new links and the link poses of
+:mod:`robomodel.transformers.engine` and return the additional frames, visual and collision
+shapes and sensors of the lumped model, each re-expressed in its new link frame.
+
+Everything fixed to one link (additional frames, shapes, accelerometers and gyroscopes) moves
+with the pose of that link, so :func:`frames_and_shapes` re-expresses all of it in one
+vectorised pass of :class:`~robomodel.transformers._link_poses.LinkPoses`; the sensors phase
+then puts the moved link sensors in the sensor list, and places the F/T sensors, which sit in
+joints, by their two links.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import warnings
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Literal, TypeAlias
+
+import attrs
+from pyrsistent import pvector
+from pyrsistent.typing import PVector as PVectorT
+
+from robomodel._construct import replacer, trusted
+from robomodel.errors import ModelError, RobomodelWarning
+from robomodel.model import Frame, Model
+from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.shapes import SolidShape
+from robomodel.spatial import Transform
+from robomodel.transformers._link_poses import LinkPoses
+from robomodel.transformers._parts import NewLinks
+from robomodel.transformers.report import record, recording
+
+__all__ = ["Attached", "Sensors", "frames_and_shapes", "moved_sensors"]
+
+_FRAME_LINK = operator.attrgetter("link")
+_FRAME_POSE = operator.attrgetter("link_H_frame")
+_SHAPE_POSE = operator.attrgetter("link_H_geometry")
+
+# Frames re-expressed or made from lumped links: names of the input's frames and links, on a
+# link of the result, at a pose just computed; Frame has no checks beyond its field types. The
+# same holds for link sensors moved to a new link.
+_FRAME = trusted(Frame)
+_LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
+    Accelerometer: trusted(Accelerometer),
+    Gyroscope: trusted(Gyroscope),
+}
+# A shape of the input at a pose just computed: its other fields were checked when it was built.
+_MOVED_SHAPE = replacer(SolidShape)
+
+
+@attrs.frozen
+class Attached:
+    """The additional frames and shapes of a lumped model, and its moved link sensors.
+
+    Attributes:
+        frames: the additional frames, in the result's order.
+        visuals: per new link (in the result's order), its visual shapes.
+        collisions: per new link, its collision shapes.
+        link_sensors: input sensor index -> the accelerometer or gyroscope on its new link,
+            for those whose link moves or is lumped.
+    """
+
+    frames: list[Frame]
+    visuals: list[PVectorT[SolidShape]]
+    collisions: list[PVectorT[SolidShape]]
+    link_sensors: dict[int, Accelerometer | Gyroscope]
+
+
+@attrs.frozen
+class Sensors:
+    """The sensors of a lumped model.
+
+    Attributes:
+        sensors: the sensors, in input order.
+        frames: frames keeping the poses of the F/T sensors dropped with their joints.
+    """
+
+    sensors: list[Sensor]
+    frames: list[Frame]
+
+
+_FrameRun: TypeAlias = tuple[Sequence[Frame], int | None, str]
+"""Consecutive frames of one input link, the input link whose pose re-expresses them (``None``
+when they stay as they are) and their new link."""
+
+_MemberShapes: TypeAlias = list[tuple[Sequence[SolidShape], int | None]]
+"""The shapes of one kind of the members of a part: one run per member that has some, with the
+input link whose pose re-expresses it (``None`` when it stays)."""
+
+_ShapeRuns: TypeAlias = "PVectorT[SolidShape] | _MemberShapes"
+"""The shapes of one kind of a new link: an unmoved link's own vector, or its members' runs."""
+
+
+def frames_and_shapes(
+    model: Model,
+    links: NewLinks,
+    poses: LinkPoses,
+    *,
+    keep: Collection[str] | None,
+    original_frames: bool,
+    frame_order: Literal["traversal", "input"],
+    step: str,
+) -> Attached:
+    """The frames and shapes of the lumped model (see :func:`~robomodel.transformers.engine.lump`).
+
+    Per new link, for each member in traversal order: the lumped member's own frame (a new
+    additional frame), the member's additional frames, the ``<link>_original_frame`` of a moved
+    part base; and the members' visual and collision shapes, concatenated. The accelerometers
+    and gyroscopes of moved or lumped links are re-expressed in the same pass (they are fixed
+    to a link like frames); :func:`moved_sensors` puts them in the sensor list.
+    """
+    names = model.link_names
+    members = links.parts.members
+    by_link: dict[str, list[Frame]] = {}
+    # Frames mostly come grouped by link: one dict operation per run, not per frame.
+    for ln, group in itertools.groupby(model.frames, key=_FRAME_LINK):
+        by_link.setdefault(ln, []).extend(group)
+    reporting = recording()
+    X, moved_links = poses.transforms, poses.moved
+    frame_runs: list[_FrameRun] = []
+    shape_runs: list[tuple[_ShapeRuns, _ShapeRuns]] = []  # per new link: visuals, collisions
+    for s in links.order:
+        mem = members[s]
+        nn = links.names[s]
+        whole = len(mem) == 1 and not moved_links[mem[0]]  # a link that stays as it is
+        visuals: _MemberShapes = []
+        collisions: _MemberShapes = []
+        for link in mem:
+            ln = names[link]
+            moved = moved_links[link]
+            if link != mem[0]:
+                if keep is None or ln in keep:
+                    frame_runs.append(([_FRAME(ln, nn, X[link])], None, nn))
+                else:
+                    record("dropped", "frame", ln, "not in the frames to keep")
+            frames = by_link.get(ln)
+            if frames is not None and (keep is not None or reporting):
+                frames = _kept(frames, keep, ln, nn, moved)
+            if frames:
+                frame_runs.append((frames, link if moved or ln != nn else None, nn))
+            if original_frames and link == mem[0] and moved:
+                # After the link's own frames, so that frames stay grouped by link and a
+                # second call finds nothing to do.
+                fr = _original_frame(model, ln, X[link], step)
+                frame_runs.append(([fr], None, nn))
+                if reporting:
+                    record("added", "frame", fr.name, f"the old frame of link {ln!r}")
+            if not whole:
+                at = link if moved else None
+                for src, runs, kind in (
+                    (model.visuals[link], visuals, "visual"),
+                    (model.collisions[link], collisions, "collision"),
+                ):
+                    if not src:
+                        continue
+                    if reporting and link != mem[0]:
+                        k0 = sum(len(items) for items, _ in runs)
+                        for k, shape in enumerate(src, k0):
+                            record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
+                    runs.append((src, at))
+        if whole:
+            shape_runs.append((model.visuals[mem[0]], model.collisions[mem[0]]))
+        else:
+            shape_runs.append((visuals, collisions))
+
+    # Every pose to re-express, in one vectorised pass: the frame runs', then per new link
+    # those of its visuals and of its collisions. The new poses are taken in that same order.
+    rows: list[int] = []
+    todo: list[Transform] = []
+    for items, at, _ in frame_runs:
+        if at is not None:
+            rows += [at] * len(items)
+            todo += map(_FRAME_POSE, items)
+    for vis, col in shape_runs:
+        if type(vis) is list:  # not an unmoved link's own shapes
+            _shape_requests(vis, rows, todo)
+            _shape_requests(col, rows, todo)  # type: ignore[arg-type]
+    sensors = _moving_link_sensors(model, links, poses)
+    rows += [li for _, _, li in sensors]
+    todo += [s.link_H_sensor for _, s, _ in sensors]
+    # zip(items, new) takes exactly one new pose per item: it stops at the end of items
+    # before drawing from new (zip evaluates its arguments left to right).
+    new = iter(poses.reexpress(rows, todo))
+    out_frames: list[Frame] = []
+    for items, at, nn in frame_runs:
+        if at is None:
+            out_frames.extend(items)
+        else:
+            out_frames.extend([_FRAME(f.name, nn, T) for f, T in zip(items, new, strict=False)])
+    out_visuals: list[PVectorT[SolidShape]] = []
+    out_collisions: list[PVectorT[SolidShape]] = []
+    for vis, col in shape_runs:
+        if type(vis) is list:
+            out_visuals.append(_shapes(vis, new))
+            out_collisions.append(_shapes(col, new))  # type: ignore[arg-type]
+        else:
+            out_visuals.append(vis)  # type: ignore[arg-type]
+            out_collisions.append(col)  # type: ignore[arg-type]
+    of_link = links.of_link
+    link_sensors = {
+        k: _LINK_SENSOR[type(s)](s.name, of_link[li], T)
+        for (k, s, li), T in zip(sensors, new, strict=True)  # the last poses of the pass
+    }
+    if frame_order == "input":
+        out_frames = _in_input_order(model, out_frames)
+    return Attached(out_frames, out_visuals, out_collisions, link_sensors)
+
+
+def _moving_link_sensors(
+    model: Model, links: NewLinks, poses: LinkPoses
+) -> list[tuple[int, Accelerometer | Gyroscope, int]]:
+    """``(input index, sensor, input link index)`` of each link sensor that must move."""
+    names = model.link_names
+    of_link, moved = links.of_link, poses.moved
+    if not any(moved) and all(a == b for a, b in zip(of_link, names, strict=True)):
+        return []  # every link stays where it is, as itself
+    index = model._l
+    out: list[tuple[int, Accelerometer | Gyroscope, int]] = []
+    for k, s in enumerate(model.sensors):
+        if type(s) is Accelerometer or type(s) is Gyroscope:
+            li = index[s.link]
+            if moved[li] or of_link[li] != s.link:
+                out.append((k, s, li))
+    return out
+
+
+def _shape_requests(runs: _MemberShapes, rows: list[int], todo: list[Transform]) -> None:
+    """Add the poses of the shapes of ``runs`` that move to ``rows`` and ``todo``."""
+    for items, link in runs:
+        if link is not None:
+            rows += [link] * len(items)
+            todo += map(_SHAPE_POSE, items)
+
+
+def _kept(
+    frames: list[Frame], keep: Collection[str] | None, ln: str, nn: str, moved: bool
+) -> list[Frame]:
+    """The frames of input link ``ln`` that survive ``keep``; report each drop and move."""
+    out: list[Frame] = []
+    for f in frames:
+        if keep is not None and f.name not in keep:
+            record("dropped", "frame", f.name, "not in the frames to keep")
+            continue
+        out.append(f)
+        if moved or ln != nn:
+            where = f"from {ln!r} to {nn!r}" if ln != nn else f"with link {nn!r}"
+            record("moved", "frame", f.name, where)
+    return out
+
+
+def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
+    """The shapes of one kind of a new link, with the new poses of those that move."""
+    out: list[SolidShape] = []
+    for items, link in runs:
+        if link is None:
+            out.extend(items)
+            continue
+        # One new pose per shape (zip stops at the end of items, as above).
+        out.extend([_MOVED_SHAPE(sh, link_H_geometry=T) for sh, T in zip(items, new, strict=False)])
+    return pvector(out)
+
+
+def _in_input_order(model: Model, frames: list[Frame]) -> list[Frame]:
+    """Frames of lumped links in input link order, then the input's frames in their order.
+
+    Frames the input did not have (``<link>_original_frame``) go last, in their order.
+    """
+    links = model._l
+    inputs = model._f
+    n = len(frames)
+
+    def rank(k: int) -> tuple[int, int]:
+        name = frames[k].name
+        if name in links:
+            return 0, links[name]
+        if name in inputs:
+            return 1, inputs[name]
+        return 2, k
+
+    return [frames[k] for k in sorted(range(n), key=rank)]
+
+
+def _original_frame(model: Model, link: str, new_H_old: Transform, step: str) -> Frame:
+    name = f"{link}_original_frame"
+    if model.is_frame_name_used(name):
+        raise ModelError(
+            f"{step}: cannot add frame {name!r} for the old frame of link {link!r}: the name "
+            "is taken; rename that frame or pass original_frames=False"
+        )
+    return Frame(name, link, new_H_old)
+
+
+def moved_sensors(
+    model: Model,
+    links: NewLinks,
+    poses: LinkPoses,
+    *,
+    kept: Collection[int],
+    policy: Literal["warn", "raise", "drop"],
+    attached: Attached,
+    step: str,
+) -> Sensors:
+    """The sensors of the lumped model, in input order.
+
+    Link sensors that move come from ``attached``; an F/T sensor follows its two links. One
+    whose joint (an index) is not in ``kept`` measures nothing any more: it is dropped by
+    ``policy`` and its pose kept as a frame named after it, unless that name is used by a new
+    link or frame (of ``attached``) or by such a frame before it.
+    """
+    index = model._l
+    jindex = model._j
+    reporting = recording()
+    # The input's sensors, each replaced below where it moves (by its input position).
+    sensors: list[Sensor] = list(model.sensors)
+    lost: dict[int, SixAxisForceTorqueSensor] = {}
+    moved_link_sensors = attached.link_sensors
+    for k, sensor in enumerate(model.sensors):
+        if isinstance(sensor, SixAxisForceTorqueSensor):
+            if jindex[sensor.parent_joint] in kept:
+                sensors[k] = _moved_ft(model, sensor, links, poses, reporting)
+            else:
+                lost[k] = sensor
+            continue
+        new = moved_link_sensors.get(k)
+        if new is not None:
+            sensors[k] = new
+            if reporting:
+                record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {new.link!r}")
+    if not lost:
+        return Sensors(sensors, [])
+    sensors = [s for k, s in enumerate(sensors) if k not in lost]
+
+    gone = list(lost.values())
+    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for s in gone)
+    if policy == "raise":
+        raise ModelError(
+            f"{step}: the force/torque sensors {listed} sit in joints that are lumped, so they "
+            "would measure nothing; keep those joints, or pass lumped_sensors='drop' (or "
+            "'warn') to drop the sensors"
+        )
+    if policy == "warn":
+        warnings.warn(
+            f"{step}: dropped force/torque sensors {listed}: their joints are lumped; their "
+            "poses stay as frames (pass lumped_sensors='drop' to silence this)",
+            RobomodelWarning,
+            stacklevel=3,
+        )
+    used = set(links.names)
+    used.update([f.name for f in attached.frames])
+    frames: list[Frame] = []
+    for s in gone:
+        if reporting:
+            record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
+        if s.name in used:
+            continue
+        # Keep the sensor pose where the URDF loader puts sensor frames: on the second link.
+        # That link may itself be gone, so the pose is re-expressed on its new link.
+        used.add(s.name)
+        i2 = index[s.second_link]
+        frames.append(Frame(s.name, links.of_link[i2], poses[i2] @ s.second_link_H_sensor))
+        record("added", "frame", s.name, "the pose of the dropped force/torque sensor")
+    return Sensors(sensors, frames)
+
+
+def _moved_ft(
+    model: Model,
+    s: SixAxisForceTorqueSensor,
+    links: NewLinks,
+    poses: LinkPoses,
+    reporting: bool,
+) -> SixAxisForceTorqueSensor:
+    # Both ends follow their link by name (B6: the applied link is resolved by name only) and
+    # both poses are re-expressed in the new link frames (B7).
+    i1, i2 = model.link_index(s.first_link), model.link_index(s.second_link)
+    n1, n2 = links.of_link[i1], links.of_link[i2]
+    if not poses.moved[i1] and not poses.moved[i2] and n1 == s.first_link and n2 == s.second_link:
+        return s
+    if reporting:
+        record(
+            "moved",
+            "sensor",
+            s.name,
+            f"ends ({s.first_link!r}, {s.second_link!r}) -> ({n1!r}, {n2!r})",
+        )
+    return SixAxisForceTorqueSensor(
+        name=s.name,
+        parent_joint=s.parent_joint,
+        first_link=n1,
+        second_link=n2,
+        first_link_H_sensor=poses[i1] @ s.first_link_H_sensor,
+        second_link_H_sensor=poses[i2] @ s.second_link_H_sensor,
+        applied_wrench_link=n1 if s.applied_wrench_link == s.first_link else n2,
+    )

@@ -1,0 +1,238 @@
+"""Where every old link frame sits in its new link: the pose batch of the lumping engine.
+
+Lumping (:mod:`robomodel.transformers.engine`) fuses the links of each part into one new link,
+whose frame is the old frame of the part's base, possibly moved. Everything attached to an old
+link (its inertia, frames, shapes, sensors, the joints at it) is then re-expressed in the new
+link frame through one transform per old link, ``X[l] = newLink_H_l``. :class:`LinkPoses` holds
+those transforms, stacked once, and re-expresses many values in one vectorised pass: one value
+at a time, numpy's call overhead costs far more than the arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import attrs
+import numpy as np
+
+from robomodel._construct import trusted
+from robomodel.joints import FixedJoint, Joint
+from robomodel.model import Model
+from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
+from robomodel.transformers._parts import Split
+
+__all__ = ["IDENTITY", "LinkPoses"]
+
+IDENTITY = Transform.identity()
+"""The pose of a link frame that does not move: compared by identity (``is``), not by value."""
+
+_EYE3 = np.eye(3)
+_ZERO3 = np.zeros(3)
+_EYE3.setflags(write=False)
+_ZERO3.setflags(write=False)
+
+_FEW = 4
+"""Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
+
+# Values built from rows of arrays computed here: read-only float64 of the right shapes
+# (Transform), a float mass and a symmetrised rotational inertia (SpatialInertia).
+_TRANSFORM = trusted(Transform)
+_INERTIA = trusted(SpatialInertia)
+
+
+@attrs.frozen(eq=False)
+class LinkPoses:
+    """``X[l] = newLink_H_l`` for every link ``l`` of the input, stacked.
+
+    Attributes:
+        transforms: ``X`` by input link index; :data:`IDENTITY` itself for a link whose frame
+            is its new link's frame, unmoved (nothing attached to it needs re-expressing).
+        rotations: the rotations of ``X``, shape ``(n, 3, 3)``, read-only.
+        positions: the positions of ``X``, shape ``(n, 3)``, read-only.
+        moved: per link, whether what is attached to it must be re-expressed (its ``X`` is
+            not :data:`IDENTITY`).
+    """
+
+    transforms: tuple[Transform, ...]
+    rotations: FloatArray
+    positions: FloatArray
+    moved: tuple[bool, ...]
+
+    @classmethod
+    def of_parts(
+        cls,
+        model: Model,
+        parts: Split,
+        positions: Sequence[float] | None,
+        moves: Mapping[str, Transform],
+    ) -> LinkPoses:
+        """Return the poses of the links of ``model`` split into ``parts``.
+
+        Args:
+            model: the input model.
+            parts: its links split into parts.
+            positions: joint positions in coordinate order (lumped joints are rigid at them),
+                or ``None`` for all zero.
+            moves: new frames of part bases: link name -> ``newLink_H_oldLink`` (no identities).
+        """
+        names = model.link_names
+        joints = model.joints
+        X: list[Transform] = [IDENTITY] * len(names)
+        for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
+            X[mem[0]] = moves.get(names[mem[0]], IDENTITY)
+            # Members come in traversal order, so each parent's pose is known before its child's.
+            for link, parent, j in zip(mem[1:], par[1:], jts[1:], strict=True):
+                joint = joints[j]  # type: ignore[index]
+                q = positions[joint.pos_coord_offset] if positions and joint.n_pos_coords else 0.0
+                pn = names[parent]  # type: ignore[index]
+                if q:
+                    P = joint.transform(q, pn, names[link])
+                elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
+                    P = joint.link1_H_link2
+                else:
+                    P = joint.link1_H_link2.inverse()
+                Xpar = X[parent]  # type: ignore[index]
+                if Xpar is IDENTITY:
+                    X[link] = P
+                else:
+                    R = Xpar.rotation
+                    X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
+        moved = tuple([t is not IDENTITY for t in X])
+        if not any(moved):
+            # Nothing to re-express (a renumbering, a change of base): read-only views of one
+            # identity instead of stacking n of them.
+            n = len(X)
+            return cls(
+                tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
+            )
+        return cls(
+            tuple(X),
+            _stack([t.rotation for t in X], (3, 3)),
+            _stack([t.position for t in X], (3,)),
+            moved,
+        )
+
+    def __getitem__(self, link: int) -> Transform:
+        """``newLink_H_link`` of input link ``link``."""
+        return self.transforms[link]
+
+    def reexpress(self, links: Sequence[int], poses: Sequence[Transform]) -> list[Transform]:
+        """Return ``[X[l] @ pose for l, pose in zip(links, poses)]``, in one vectorised pass."""
+        if not links:
+            return []
+        idx = np.array(links, dtype=np.intp)  # indexing with a list converts it each time
+        RA = self.rotations[idx]
+        R = RA @ _stack([b.rotation for b in poses], (3, 3))
+        p = (RA @ _stack([b.position for b in poses], (3,))[:, :, None])[:, :, 0]
+        p += self.positions[idx]
+        return _transforms(R, p)
+
+    def joint_rests(
+        self, joints: Sequence[Joint], ends: Sequence[tuple[int, int]]
+    ) -> dict[int, tuple[Transform, Axis | None]]:
+        """The new rest transforms and axes of the ``joints`` with a moved end, by position.
+
+        ``ends[k]`` holds the input link indices of ``joints[k]``'s ``link1`` and ``link2``.
+        A joint with a moved end gets ``rest' = X1 rest X2^-1`` and axis ``X1 a`` (``None`` for
+        a fixed joint); the others are left out, so the caller builds each joint once with all
+        its changes. One vectorised pass, or one product per joint for a few (cheaper than the
+        batch's fixed cost).
+        """
+        m = self.moved
+        if not any(m):
+            return {}
+        moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
+        X = self.transforms
+        out: dict[int, tuple[Transform, Axis | None]] = {}
+        if len(moved) <= _FEW:
+            for k, o1, o2 in moved:
+                j, x1, x2 = joints[k], X[o1], X[o2]
+                rest = j.link1_H_link2 if x1 is IDENTITY else x1 @ j.link1_H_link2
+                if x2 is not IDENTITY:
+                    rest = rest @ x2.inverse()
+                out[k] = (rest, _axis(j, x1))
+            return out
+        i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
+        i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
+        XR, Xp = self.rotations, self.positions
+        R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
+        old = [joints[k] for k, _, _ in moved]
+        Rr = _stack([j.link1_H_link2.rotation for j in old], (3, 3))
+        pr = _stack([j.link1_H_link2.position for j in old], (3,))
+        RrR2t = Rr @ R2.transpose(0, 2, 1)
+        R = R1 @ RrR2t
+        p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
+        for (k, o1, _), j, rest in zip(moved, old, _transforms(R, p), strict=True):
+            out[k] = (rest, _axis(j, X[o1]))
+        return out
+
+    def composite_inertias(
+        self, model: Model, members: Sequence[tuple[int, int]]
+    ) -> dict[int, SpatialInertia]:
+        """Per part, the sum of ``X[link] @ inertia(link)`` over ``(part, link)`` in ``members``.
+
+        ``members`` lists each part's links contiguously. Inertias are moved with
+        ``I_A = R I_O R^T - S(Rh) S(p) - S(p) S(Rh) - m S(p)^2``, expanded with
+        ``S(a) S(b) = b a^T - (a.b) 1``; it needs no centre of mass, so massless links with a
+        rotational inertia are moved exactly too.
+        """
+        if not members:
+            return {}
+        inertias = [model.links[link].inertia for _, link in members]
+        rows = np.array([link for _, link in members], dtype=np.intp)
+        m = np.array([i.mass for i in inertias])
+        h = _stack([i.first_moment for i in inertias], (3,))
+        I_O = _stack([i.rotational_inertia for i in inertias], (3, 3))
+        R = self.rotations[rows]
+        p = self.positions[rows]
+        Rh = (R @ h[:, :, None])[:, :, 0]
+        h_A = Rh + m[:, None] * p
+        # The expanded form regrouped: m (p p^T) + p Rh^T = p h_A^T, and the diagonal term is
+        # 2 p.Rh + m |p|^2 = p.(h_A + Rh).
+        I_A = R @ I_O @ R.transpose(0, 2, 1)
+        I_A -= p[:, :, None] * h_A[:, None, :]
+        I_A -= Rh[:, :, None] * p[:, None, :]
+        I_A.reshape(-1, 9)[:, ::4] += (p * (h_A + Rh)).sum(axis=1)[:, None]
+        # Members of a part are contiguous: sum each run with one reduceat per quantity.
+        part = [s for s, _ in members]
+        starts = [0] + [k for k in range(1, len(part)) if part[k] != part[k - 1]]
+        mass = np.add.reduceat(m, starts).tolist()
+        hs = np.add.reduceat(h_A, starts, axis=0)
+        Is = np.add.reduceat(I_A, starts, axis=0)
+        # What SpatialInertia._raw does per value (symmetrise, lock), done once for all parts.
+        Is = 0.5 * (Is + Is.transpose(0, 2, 1))
+        hs.setflags(write=False)
+        Is.setflags(write=False)
+        return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
+
+
+def _axis(joint: Joint, x1: Transform) -> Axis | None:
+    if isinstance(joint, FixedJoint):
+        return None
+    return joint.axis_in_link1 if x1 is IDENTITY else x1 @ joint.axis_in_link1
+
+
+def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
+    """Return ``Transform`` values viewing the rows of stacked rotations and positions.
+
+    The stacks are locked once, and numpy views of a read-only array are read-only, so no row
+    needs its own ``setflags`` (which dominated the cost of re-expressing a few hundred frames).
+    """
+    R.setflags(write=False)
+    p.setflags(write=False)
+    return list(map(_TRANSFORM, list(R), list(p)))
+
+
+def _stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+    """Return float64 arrays of one ``shape`` stacked into a read-only ``(k, *shape)`` array.
+
+    Joining their bytes is several times faster than ``np.array`` on a list of small arrays.
+    Every array here belongs to a ``Transform`` or ``SpatialInertia``, which store float64; the
+    size check falls back to ``np.array`` should any other dtype ever turn up.
+    """
+    size = math.prod(shape)
+    raw = b"".join([a.tobytes() for a in arrays])
+    if len(raw) != 8 * size * len(arrays):
+        return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
+    return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
