@@ -150,8 +150,8 @@ def pinocchio_inertia(v: np.ndarray):
     FromDynamicParameters divides by the mass)."""
     if v[0] > 0:
         return pin.Inertia.FromDynamicParameters(v[PIN_OF_RM])
-    I = np.array([[v[4], v[5], v[6]], [v[5], v[7], v[8]], [v[6], v[8], v[9]]])
-    return pin.Inertia(0.0, np.zeros(3), I)
+    inertia = np.array([[v[4], v[5], v[6]], [v[5], v[7], v[8]], [v[6], v[8], v[9]]])
+    return pin.Inertia(0.0, np.zeros(3), inertia)
 
 
 def with_pinocchio_inertias(pm, m: rm.Model, p: np.ndarray):
@@ -164,7 +164,8 @@ def with_pinocchio_inertias(pm, m: rm.Model, p: np.ndarray):
         # Massless URDF links are additional frames in robomodel: they contribute nothing.
         if f.type == pin.FrameType.BODY and m.is_link_name_used(f.name):
             k = m.link_index(f.name)
-            sums[f.parentJoint] += f.placement.act(pinocchio_inertia(p[10 * k : 10 * k + 10])).toDynamicParameters()
+            own = f.placement.act(pinocchio_inertia(p[10 * k : 10 * k + 10]))
+            sums[f.parentJoint] += own.toDynamicParameters()
     out = pm.copy()
     for j in range(pm.njoints):
         out.inertias[j] = pinocchio_inertia(sums[j][PIN_OF_RM])
@@ -222,7 +223,8 @@ def test_floating_regressor_matches_pinocchio_free_flyer(robot):
     pq, pv, pa, state, rows = pinocchio_state(pm, m, rng, offset=7)
     R = pin.Quaternion(pq[3:7]).matrix()
     g = R.T @ pm.gravity.linear
-    Y = regressor(m, state, gravity=g, floating=True, base_velocity=pv[:6], base_acceleration=pa[:6])
+    motion = {"base_velocity": pv[:6], "base_acceleration": pa[:6]}
+    Y = regressor(m, state, gravity=g, floating=True, **motion)
     tau = pin.rnea(pm, pm.createData(), pq, pv, pa)
     np.testing.assert_allclose(Y @ p, np.concatenate([tau[:6], tau[rows]]), atol=1e-8)
 
