@@ -354,8 +354,20 @@ def regressor_batch(
     )
 
 
-def _optional_samples(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray | None:
-    return None if value is None else real_array(value, what, shape=(n, 6))
+def _q(value: npt.ArrayLike) -> FloatArray:
+    return real_array(value, "Samples.q", shape=(None, None))
+
+
+def _dq(value: npt.ArrayLike) -> FloatArray:
+    return real_array(value, "Samples.dq", shape=(None, None))
+
+
+def _ddq(value: npt.ArrayLike) -> FloatArray:
+    return real_array(value, "Samples.ddq", shape=(None, None))
+
+
+def _torques(value: npt.ArrayLike) -> FloatArray:
+    return real_array(value, "Samples.torques", shape=(None, None))
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -372,16 +384,10 @@ class Samples:
         base_acceleration: optional (N, 6) base accelerations.
     """
 
-    q: FloatArray = attrs.field(converter=lambda v: real_array(v, "Samples.q", shape=(None, None)))
-    dq: FloatArray = attrs.field(
-        converter=lambda v: real_array(v, "Samples.dq", shape=(None, None))
-    )
-    ddq: FloatArray = attrs.field(
-        converter=lambda v: real_array(v, "Samples.ddq", shape=(None, None))
-    )
-    torques: FloatArray = attrs.field(
-        converter=lambda v: real_array(v, "Samples.torques", shape=(None, None))
-    )
+    q: FloatArray = attrs.field(converter=_q)
+    dq: FloatArray = attrs.field(converter=_dq)
+    ddq: FloatArray = attrs.field(converter=_ddq)
+    torques: FloatArray = attrs.field(converter=_torques)
     base_velocity: FloatArray | None = None
     base_acceleration: FloatArray | None = None
 
