@@ -6,15 +6,36 @@ mass, the first moment ``m c`` and the upper triangle ``Ixx Ixy Ixz Iyy Iyz Izz`
 about the link origin, all in the link frame.
 
 * :func:`regressor` / :func:`regressor_batch`: ``Y`` with ``Y @ p`` the inverse-dynamics
-  torques (and base wrench) of parameters ``p``; :func:`stack` stacks samples.
+  torques (and base wrench) of parameters ``p``; :func:`stack` stacks :class:`Samples`.
 * :func:`base_parameters`: which combinations of ``p`` the torques can identify.
 * :func:`lumping_matrix`: :func:`robomodel.transformers.reduce_model` as a matrix on ``p``.
 * :func:`identify`: least squares on measured torques, returning a new model.
+
+Physical consistency of inertias and inertias of shapes are in :mod:`robomodel.inertia`.
 """
 
+from robomodel.identification.base_parameters import BaseParameters as BaseParameters
+from robomodel.identification.base_parameters import base_parameters as base_parameters
+from robomodel.identification.base_parameters import pivoted_qr as pivoted_qr
+from robomodel.identification.estimate import Identification as Identification
+from robomodel.identification.estimate import identify as identify
+from robomodel.identification.lumping import lumping_matrix as lumping_matrix
+from robomodel.identification.lumping import parameter_transform as parameter_transform
 from robomodel.identification.regressor import Samples as Samples
 from robomodel.identification.regressor import regressor as regressor
 from robomodel.identification.regressor import regressor_batch as regressor_batch
 from robomodel.identification.regressor import stack as stack
 
-__all__ = ["Samples", "regressor", "regressor_batch", "stack"]
+__all__ = [
+    "BaseParameters",
+    "Identification",
+    "Samples",
+    "base_parameters",
+    "identify",
+    "lumping_matrix",
+    "parameter_transform",
+    "pivoted_qr",
+    "regressor",
+    "regressor_batch",
+    "stack",
+]
