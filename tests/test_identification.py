@@ -14,16 +14,28 @@ import icub_models
 import numpy as np
 import pytest
 from _idyntree_bridge import load_icub
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import models
+from strategies import SLOW, models
 
 import robomodel as rm
 from robomodel.data import example_path
 from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.identification import Samples, regressor, regressor_batch, stack
+from robomodel.identification import (
+    Samples,
+    base_parameters,
+    identify,
+    lumping_matrix,
+    parameter_transform,
+    pivoted_qr,
+    regressor,
+    regressor_batch,
+    stack,
+)
+from robomodel.inertia import consistency_problems
 from robomodel.kinematics import JointState
+from robomodel.transformers import reduce_model
 from robomodel.urdf import load
 
 with warnings.catch_warnings():
@@ -91,11 +103,24 @@ def test_pendulum_regressor_by_hand():
     np.testing.assert_allclose(Y[0], expected, atol=1e-12)
 
 
+@settings(max_examples=30)
 @given(problems())
 def test_regressor_times_parameters_is_inverse_dynamics(prob):
     """For any parameters p, ``regressor(m, ...) @ p`` equals inverse_dynamics of
     ``with_inertial_parameters(m, p)``: joint torques, and the base wrench first when floating,
     for any base, gravity and base motion."""
+    check_regressor(prob)
+
+
+@pytest.mark.slow
+@settings(SLOW)
+@given(problems(max_links=15))
+def test_regressor_times_parameters_is_inverse_dynamics_slow(prob):
+    """Slow tier of test_regressor_times_parameters_is_inverse_dynamics, on bigger trees."""
+    check_regressor(prob)
+
+
+def check_regressor(prob) -> None:
     m, base, state, g, v0, a0, rng = prob
     p = random_parameters(m, rng)
     kw = {"base": base, "gravity": g, "base_velocity": v0, "base_acceleration": a0}
@@ -108,6 +133,7 @@ def test_regressor_times_parameters_is_inverse_dynamics(prob):
     np.testing.assert_allclose(Yf @ p, np.concatenate([r.base_wrench, r.joint_torques]), atol=1e-9)
 
 
+@settings(max_examples=20)
 @given(models(max_links=6), st.integers(1, 4), st.integers(0, 2**32 - 1))
 def test_batch_rows_are_single_regressors(m, N, seed):
     """Sample s of regressor_batch is regressor() of sample s, with per-sample base motion."""
@@ -274,3 +300,302 @@ def test_stack_is_samples_in_order_with_weights():
         stack(m, Samples(q=Q, dq=DQ, ddq=DDQ, torques=np.zeros((N, m.n_dofs + 6))))
     with pytest.raises(ModelError, match="one row per sample"):
         Samples(q=Q, dq=DQ[:2], ddq=DDQ, torques=tau)
+
+
+# --------------------------------------------------------------------------- base parameters
+
+
+def test_pivoted_qr_factorises_with_a_sorted_diagonal():
+    """A[:, perm] = Q R with R upper triangular, |diag R| non-increasing, and R^T R equal to
+    A[:, perm]^T A[:, perm] (Q orthogonal); a rank-deficient A ends in a zero diagonal."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(9, 6)) @ np.diag([1, 10, 0.1, 5, 2, 3])
+    A[:, 4] = A[:, 0] - 2 * A[:, 2]  # rank 5
+    R, perm = pivoted_qr(A)
+    assert sorted(perm.tolist()) == list(range(6))
+    np.testing.assert_allclose(np.tril(R, -1), 0.0)
+    d = np.abs(np.diag(R))
+    assert np.all(d[:-1] >= d[1:] - 1e-12)
+    np.testing.assert_allclose(R.T @ R, A[:, perm].T @ A[:, perm], atol=1e-9)
+    assert d[-1] < 1e-12 * d[0]
+
+
+@pytest.mark.parametrize("floating", [False, True])
+def test_base_parameters_reproduce_every_regressor(floating):
+    """For any p and at states other than those used to find them, Y @ p equals
+    Y_base @ beta(p); to_full(beta) has base parameters beta, and with a reference it is the
+    nearest such vector (its change is orthogonal to the null space of B)."""
+    m = load(example_path())
+    bp = base_parameters(m, floating=floating)
+    assert bp.count == np.linalg.matrix_rank(bp.matrix)
+    rng = np.random.default_rng(11)
+    N = 6
+    Q = rng.uniform(-3, 3, (N, m.n_dofs))
+    DQ, DDQ = rng.normal(size=(2, N, m.n_dofs))
+    V0, A0 = rng.normal(size=(2, N, 6)) if floating else (None, None)
+    kw = {"floating": floating, "base_velocity": V0, "base_acceleration": A0}
+    Y = regressor_batch(m, Q, DQ, DDQ, **kw).reshape(-1, 10 * m.n_links)
+    p = random_parameters(m, rng)
+    beta = bp.from_full(p)
+    np.testing.assert_allclose(bp.regressor(Y) @ beta, Y @ p, atol=1e-9 * np.abs(Y @ p).max())
+    np.testing.assert_allclose(bp.matrix @ p, beta, atol=1e-12)
+    np.testing.assert_allclose(bp.from_full(bp.to_full(beta)), beta, atol=1e-10)
+    ref = random_parameters(m, rng)
+    near = bp.to_full(beta, reference=ref)
+    np.testing.assert_allclose(bp.from_full(near), beta, atol=1e-9)
+    # near - ref is in the row space of B: no component along B's null space.
+    null = np.linalg.svd(bp.matrix)[2][bp.count :]
+    np.testing.assert_allclose(null @ (near - ref), 0.0, atol=1e-9)
+    assert base_parameters(m, floating=floating) is bp  # memoised on the model
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize(
+    "robot",
+    [pytest.param("iCubGazeboV2_7", marks=pytest.mark.slow), "left_hand_mk3", "left_wrist_mk2"],
+)
+@pytest.mark.parametrize("floating", [False, True])
+def test_base_parameter_count_is_pinocchio_regressor_rank(robot, floating):
+    """The number of base parameters equals the numerical rank of Pinocchio's
+    computeJointTorqueRegressor stacked over random states (free flyer for a floating base)."""
+    m = load_icub(robot)
+    bp = base_parameters(m, floating=floating)
+    path = str(icub_models.get_model_file(robot))
+    pm = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating else None
+    pm = pm if pm is not None else pin.buildModelFromUrdf(path)
+    pd = pm.createData()
+    rng = np.random.default_rng(zlib.crc32(robot.encode()))
+    rows = []
+    for _ in range(2 * bp.n_parameters // pm.nv + 4):
+        q = pin.randomConfiguration(pm, -np.pi * np.ones(pm.nq), np.pi * np.ones(pm.nq))
+        v, a = rng.normal(size=(2, pm.nv))
+        rows.append(pin.computeJointTorqueRegressor(pm, pd, q, v, a).copy())
+    assert bp.count == np.linalg.matrix_rank(np.vstack(rows))
+    # The decision is clear: a wide gap between the last kept and the first dropped value.
+    sv = bp.singular_values
+    assert sv[bp.count - 1] > 1e6 * sv[min(bp.count, len(sv) - 1)]
+
+
+def test_base_parameters_of_a_pendulum_by_hand():
+    """A pendulum about y with gravity along -z: the torque is -9.81 h_x + Iyy ddq (in the arm
+    frame at q = 0, rotated with q), so exactly h_x, h_z and Iyy are identifiable, as 3 base
+    parameters; the base link's 10 and the rest of the arm's do not appear."""
+    m = pendulum()
+    bp = base_parameters(m)
+    assert bp.count == 3
+    assert sorted(bp.independent.tolist()) == [11, 13, 17]
+    np.testing.assert_allclose(bp.coefficients, 0.0)
+
+
+def test_base_parameters_refuse_bad_arguments():
+    """An empty model, a model with no joint, and a tolerance outside (0, 1) are refused."""
+    with pytest.raises(ModelError, match="no links"):
+        base_parameters(rm.Model())
+    with pytest.raises(ModelError, match="no joint"):
+        base_parameters(rm.add_link(rm.Model(), "a"))
+    with pytest.raises(ModelError, match="tolerance"):
+        base_parameters(pendulum(), tolerance=2.0)
+    bp = base_parameters(pendulum())
+    with pytest.raises(ModelError, match="20"):
+        bp.regressor(np.zeros((2, 19)))
+    with pytest.raises(ModelError, match="beta"):
+        bp.to_full(np.zeros(4))
+
+
+# --------------------------------------------------------------------------- lumping
+
+
+@st.composite
+def reductions(draw: st.DrawFn, max_links: int = 7):
+    """A random tree, a subset of its joints to keep and locked positions for the others."""
+    m = draw(models(max_links=max_links))
+    keep = draw(st.lists(st.sampled_from(m.joint_names), unique=True)) if m.n_joints else []
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    locked = {
+        name: float(rng.uniform(-np.pi, np.pi))
+        for name, j in zip(m.joint_names, m.joints, strict=True)
+        if j.n_dofs and name not in keep and draw(st.booleans())
+    }
+    return m, keep, locked, rng
+
+
+@settings(max_examples=30)
+@given(reductions())
+def test_lumping_matrix_is_reduce_model(prob):
+    """reduce_model(with_inertial_parameters(m, p), ...).inertial_parameters() == L @ p for
+    any p, kept joints and locked positions; and the reduced model's regressor times L p is the
+    full regressor times p at states with the removed joints locked (and still)."""
+    check_lumping(prob)
+
+
+@pytest.mark.slow
+@settings(SLOW)
+@given(reductions(max_links=15))
+def test_lumping_matrix_is_reduce_model_slow(prob):
+    """Slow tier of test_lumping_matrix_is_reduce_model, on bigger trees."""
+    check_lumping(prob)
+
+
+def check_lumping(prob) -> None:
+    m, keep, locked, rng = prob
+    L = lumping_matrix(m, keep, locked)
+    p = random_parameters(m, rng)
+    reduced = reduce_model(
+        rm.with_inertial_parameters(m, p), keep_joints=keep, locked_positions=locked
+    )
+    assert L.shape == (10 * reduced.n_links, 10 * m.n_links)
+    np.testing.assert_allclose(reduced.inertial_parameters(), L @ p, atol=1e-9)
+
+    q_red = rng.uniform(-np.pi, np.pi, reduced.n_pos_coords)
+    dq_red, ddq_red = rng.normal(size=(2, reduced.n_dofs))
+    q, dq, ddq = np.zeros(m.n_pos_coords), np.zeros(m.n_dofs), np.zeros(m.n_dofs)
+    for name, value in locked.items():
+        q[m.joint(name).pos_coord_offset] = value
+    rows = []
+    for name in keep:
+        jr, jf = reduced.joint(name), m.joint(name)
+        if jf.n_dofs:
+            q[jf.pos_coord_offset] = q_red[jr.pos_coord_offset]
+            dq[jf.dof_offset], ddq[jf.dof_offset] = dq_red[jr.dof_offset], ddq_red[jr.dof_offset]
+            rows.append((jr.dof_offset, jf.dof_offset))
+    Y_red = regressor(reduced, JointState(q_red, dq_red, ddq_red))
+    Y_full = regressor(m, JointState(q, dq, ddq))
+    for r, f in rows:
+        assert Y_red[r] @ (L @ p) == pytest.approx(Y_full[f] @ p, abs=1e-8)
+
+
+def test_lumping_everything_into_the_base_is_the_total_inertia():
+    """With no joint kept, L @ p is the whole model's composite inertia in the base frame at
+    the locked positions (robomodel.kinematics.total_spatial_inertia)."""
+    m = load(example_path())
+    rng = np.random.default_rng(2)
+    q = rng.uniform(-1, 1, m.n_dofs)
+    locked = {
+        n: q[j.pos_coord_offset] for n, j in zip(m.joint_names, m.joints, strict=True) if j.n_dofs
+    }
+    L = lumping_matrix(m, [], locked)
+    total = rm.total_spatial_inertia(m, q)
+    np.testing.assert_allclose(L @ m.inertial_parameters(), total.as_vector(), atol=1e-12)
+
+
+def test_parameter_transform_composes():
+    """T(A_H_B) T(B_H_C) = T(A_H_C), and T of the identity is the identity."""
+    X = rm.Transform.from_rpy_xyz((0.3, -0.2, 1.1), (0.1, 0.5, -0.3))
+    Z = rm.Transform.from_rpy_xyz((-0.7, 0.4, 0.2), (1.0, 0.0, 0.2))
+    np.testing.assert_allclose(
+        parameter_transform(X) @ parameter_transform(Z), parameter_transform(X @ Z), atol=1e-12
+    )
+    np.testing.assert_allclose(parameter_transform(rm.Transform()), np.eye(10))
+
+
+def test_lumping_matrix_refuses_bad_arguments():
+    """Unknown joints, a single string and disconnected links raise robomodel errors."""
+    m = pendulum()
+    with pytest.raises(rm.UnknownNameError):
+        lumping_matrix(m, ["nope"])
+    with pytest.raises(ArgumentError, match="list"):
+        lumping_matrix(m, "j")
+    with pytest.raises(rm.TopologyError, match="lonely"):
+        lumping_matrix(rm.add_link(m, "lonely"), [])
+
+
+# --------------------------------------------------------------------------- identify
+
+
+def simulated(m: rm.Model, N: int, seed: int, noise: float = 0.0):
+    """Torques of ``m`` at N random states, plus Gaussian noise of standard deviation noise."""
+    rng = np.random.default_rng(seed)
+    Q = rng.uniform(-1.5, 1.5, (N, m.n_pos_coords))
+    DQ, DDQ = rng.normal(size=(2, N, m.n_dofs))
+    Y = regressor_batch(m, Q, DQ, DDQ)
+    tau = Y @ m.inertial_parameters() + noise * rng.normal(size=(N, m.n_dofs))
+    return Samples(q=Q, dq=DQ, ddq=DDQ, torques=tau), rng
+
+
+def test_identify_recovers_the_bundled_model_from_noise_free_data():
+    """From a prior with every parameter off by up to 30 %, noise-free torques of the bundled
+    model give back its base parameters to 1e-8, and residuals at round-off; what the data
+    cannot see stays as in the prior."""
+    m = load(example_path())
+    samples, rng = simulated(m, 40, seed=1)
+    prior = rm.with_inertial_parameters(
+        m, m.inertial_parameters() * rng.uniform(0.7, 1.3, 10 * m.n_links)
+    )
+    result = identify(prior, samples)
+    bp = result.base
+    truth = bp.from_full(m.inertial_parameters())
+    np.testing.assert_allclose(result.beta, truth, atol=1e-8)
+    np.testing.assert_allclose(bp.from_full(result.model.inertial_parameters()), truth, atol=1e-8)
+    assert max(result.rms.values()) < 1e-9
+    # The unidentifiable part (B's null space) is the prior's.
+    null = np.linalg.svd(bp.matrix)[2][bp.count :]
+    np.testing.assert_allclose(
+        null @ result.parameters, null @ prior.inertial_parameters(), atol=1e-8
+    )
+    assert "base parameters from 40 samples" in result.report()
+    assert set(result.rms) == {n for n, j in zip(m.joint_names, m.joints, strict=True) if j.n_dofs}
+
+
+def test_identify_with_noise_is_within_its_statistical_error():
+    """With Gaussian torque noise, the estimate's error is consistent with its own covariance:
+    the Mahalanobis distance to the truth is within a chi-square bound for count degrees of
+    freedom, and the residual rms is the noise level."""
+    m = load(example_path())
+    sigma = 0.05
+    samples, _ = simulated(m, 150, seed=4, noise=sigma)
+    result = identify(m, samples)
+    bp = result.base
+    err = result.beta - bp.from_full(m.inertial_parameters())
+    assert result.covariance is not None
+    d2 = float(err @ np.linalg.solve(result.covariance, err))
+    k = bp.count
+    assert d2 < k + 6 * np.sqrt(2 * k)
+    rms = np.sqrt(np.mean(result.residuals**2))
+    assert 0.8 * sigma < rms < 1.1 * sigma
+
+
+def test_identify_consistent_projects_every_link():
+    """consistent=True returns a model whose every link inertia passes consistency_problems."""
+    m = load(example_path())
+    samples, _ = simulated(m, 40, seed=6, noise=0.5)
+    bad = rm.with_inertial_parameters(m, -m.inertial_parameters())
+    result = identify(bad, samples, consistent=True)
+    for link in result.model.links:
+        assert consistency_problems(link.inertia) == ()
+
+
+def test_identify_floating_and_weights():
+    """A floating base identifies from base-wrench rows too; weights scale rows and leave a
+    noise-free estimate unchanged; a mismatched structure or too few samples are refused."""
+    m = load(example_path())
+    rng = np.random.default_rng(9)
+    N = 12
+    Q = rng.uniform(-1.5, 1.5, (N, m.n_dofs))
+    DQ, DDQ = rng.normal(size=(2, N, m.n_dofs))
+    V0, A0 = rng.normal(size=(2, N, 6))
+    Y = regressor_batch(m, Q, DQ, DDQ, floating=True, base_velocity=V0, base_acceleration=A0)
+    samples = Samples(
+        q=Q,
+        dq=DQ,
+        ddq=DDQ,
+        torques=Y @ m.inertial_parameters(),
+        base_velocity=V0,
+        base_acceleration=A0,
+    )
+    weights = rng.uniform(0.5, 2.0, 6 + m.n_dofs)
+    result = identify(m, samples, floating=True, weights=weights)
+    truth = result.base.from_full(m.inertial_parameters())
+    np.testing.assert_allclose(result.beta, truth, atol=1e-8)
+    assert result.row_names[:6] == (
+        "base_fx",
+        "base_fy",
+        "base_fz",
+        "base_tx",
+        "base_ty",
+        "base_tz",
+    )
+    with pytest.raises(ModelError, match="structure"):
+        identify(m, samples, floating=True, structure=base_parameters(pendulum()))
+    with pytest.raises(ModelError, match="more samples"):
+        few = Samples(q=Q[:1], dq=DQ[:1], ddq=DDQ[:1], torques=samples.torques[:1])
+        identify(m, few, floating=True)
