@@ -16,7 +16,7 @@ import pytest
 from _idyntree_bridge import load_icub
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import SLOW, models
+from strategies import SLOW, models, models_with_sensors
 
 import robomodel as rm
 from robomodel.data import example_path
@@ -35,6 +35,7 @@ from robomodel.identification import (
 )
 from robomodel.inertia import consistency_problems
 from robomodel.kinematics import JointState
+from robomodel.sensing import predict_sensor_measurements
 from robomodel.transformers import reduce_model
 from robomodel.urdf import load
 
@@ -302,6 +303,90 @@ def test_stack_is_samples_in_order_with_weights():
         Samples(q=Q, dq=DQ[:2], ddq=DDQ, torques=tau)
 
 
+# --------------------------------------------------------------------------- F/T sensor rows
+
+
+@settings(max_examples=30)
+@given(models_with_sensors(), st.integers(0, 2**32 - 1), st.booleans())
+def test_sensor_rows_times_parameters_are_sensor_predictions(m, seed, moving):
+    """The six rows of an F/T sensor times any p are predict_sensor_measurements' reading of
+    with_inertial_parameters(m, p), for any base, gravity and base motion."""
+    rng = np.random.default_rng(seed)
+    state = JointState(rng.uniform(-3, 3, m.n_pos_coords), *rng.normal(size=(2, m.n_dofs)))
+    kw = {
+        "base": int(rng.integers(m.n_links)),
+        "gravity": rng.normal(scale=5.0, size=3),
+        "base_velocity": rng.normal(size=6) if moving else None,
+        "base_acceleration": rng.normal(size=6) if moving else None,
+    }
+    p = random_parameters(m, rng)
+    reading = predict_sensor_measurements(rm.with_inertial_parameters(m, p), state, **kw)["ft"]
+    Y = regressor(m, state, floating=True, sensors=["ft"], **kw)
+    assert Y.shape == (12 + m.n_dofs, 10 * m.n_links)
+    np.testing.assert_allclose(Y[-6:] @ p, reading, atol=1e-9)
+
+
+def test_sensor_rows_see_only_the_measured_side():
+    """On the bundled humanoid, a leg sensor's rows have non-zero columns only for the links
+    beyond it (the upper leg down to the foot), and sensors alone identify the legs' base
+    parameters (those of the subtree model) from noise-free readings."""
+    m = load(example_path())
+    rng = np.random.default_rng(8)
+    N = 30
+    Q = rng.uniform(-1.5, 1.5, (N, m.n_dofs))
+    DQ, DDQ = rng.normal(size=(2, N, m.n_dofs))
+    sensors = ["l_leg_ft", "r_leg_ft"]
+    Y = regressor_batch(m, Q, DQ, DDQ, sensors=sensors)[:, m.n_dofs :]
+    used = np.abs(Y).reshape(N, 12, m.n_links, 10).max(axis=(0, 1, 3)) > 0
+    leg = {m.link_names[i] for i in np.nonzero(used)[0]}
+    assert "l_upper_leg" in leg and "r_upper_leg" in leg
+    assert not leg & {"base_link", "l_hip_3", "r_hip_3", "l_upper_arm", "torso"}
+    wrenches = {
+        name: np.array(
+            [
+                predict_sensor_measurements(m, JointState(*s))[name]
+                for s in zip(Q, DQ, DDQ, strict=True)
+            ]
+        )
+        for name in sensors
+    }
+    samples = Samples(q=Q, dq=DQ, ddq=DDQ, wrenches=wrenches)
+    Ys, ys = stack(m, samples)
+    assert Ys.shape == (N * 12, 10 * m.n_links)
+    np.testing.assert_allclose(Ys @ m.inertial_parameters(), ys, atol=1e-9)
+    prior = rm.with_inertial_parameters(m, m.inertial_parameters() * rng.uniform(0.7, 1.3, 270))
+    alone = identify(prior, samples)
+    assert alone.base is base_parameters(prior, sensors=sensors, torques=False)
+    assert alone.base.count < base_parameters(m).count
+    np.testing.assert_allclose(alone.beta, alone.base.from_full(m.inertial_parameters()), atol=1e-8)
+    # What the leg sensors cannot see (the arms, say) stays as in the prior.
+    arm = m.link_index("l_upper_arm")
+    np.testing.assert_allclose(
+        alone.parameters[10 * arm : 10 * arm + 10],
+        prior.inertial_parameters()[10 * arm : 10 * arm + 10],
+    )
+    both = Samples(
+        q=Q,
+        dq=DQ,
+        ddq=DDQ,
+        torques=regressor_batch(m, Q, DQ, DDQ) @ m.inertial_parameters(),
+        wrenches=wrenches,
+    )
+    result = identify(prior, both, weights={"l_leg_ft": 2.0})
+    np.testing.assert_allclose(
+        result.beta, result.base.from_full(m.inertial_parameters()), atol=1e-8
+    )
+    assert result.row_names[-6:] == tuple(
+        f"r_leg_ft_{c}" for c in ("fx", "fy", "fz", "tx", "ty", "tz")
+    )
+    with pytest.raises(ModelError, match="not a force/torque sensor"):
+        regressor(m, JointState.zeros(m), sensors=[m.sensors_of_type(rm.Accelerometer)[0].name])
+    with pytest.raises(rm.UnknownNameError):
+        regressor(m, JointState.zeros(m), sensors=["nope"])
+    with pytest.raises(ModelError, match="nothing to fit"):
+        Samples(q=Q, dq=DQ, ddq=DDQ)
+
+
 # --------------------------------------------------------------------------- base parameters
 
 
@@ -391,7 +476,7 @@ def test_base_parameters_refuse_bad_arguments():
     """An empty model, a model with no joint, and a tolerance outside (0, 1) are refused."""
     with pytest.raises(ModelError, match="no links"):
         base_parameters(rm.Model())
-    with pytest.raises(ModelError, match="no joint"):
+    with pytest.raises(ModelError, match="nothing is measured"):
         base_parameters(rm.add_link(rm.Model(), "a"))
     with pytest.raises(ModelError, match="tolerance"):
         base_parameters(pendulum(), tolerance=2.0)

@@ -24,6 +24,8 @@ from robomodel.identification.lumping import parameter_transform as parameter_tr
 from robomodel.identification.regressor import Samples as Samples
 from robomodel.identification.regressor import regressor as regressor
 from robomodel.identification.regressor import regressor_batch as regressor_batch
+from robomodel.identification.regressor import row_names as row_names
+from robomodel.identification.regressor import row_weights as row_weights
 from robomodel.identification.regressor import stack as stack
 
 __all__ = [
@@ -37,5 +39,7 @@ __all__ = [
     "pivoted_qr",
     "regressor",
     "regressor_batch",
+    "row_names",
+    "row_weights",
     "stack",
 ]

@@ -18,6 +18,7 @@ inertias, so one random stack decides it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import attrs
 import numpy as np
@@ -26,7 +27,13 @@ import numpy.typing as npt
 from robomodel.errors import ModelError
 from robomodel.identification.regressor import FloatArray, IntArray, regressor_batch
 from robomodel.model import Model, memoized
-from robomodel.validation import STANDARD_GRAVITY, link_index_of, real_array, real_vector
+from robomodel.validation import (
+    STANDARD_GRAVITY,
+    check_name_list,
+    link_index_of,
+    real_array,
+    real_vector,
+)
 
 __all__ = ["BaseParameters", "base_parameters", "pivoted_qr"]
 
@@ -146,6 +153,8 @@ def base_parameters(
     n_samples: int | None = None,
     seed: int = 0,
     tolerance: float = 1e-9,
+    sensors: Sequence[str] = (),
+    torques: bool = True,
 ) -> BaseParameters:
     """Return the base parameters of ``model``: count, permutation and the map from ``p``.
 
@@ -164,6 +173,11 @@ def base_parameters(
             parameters).
         seed: the random seed, so that the choice of independent columns is reproducible.
         tolerance: the relative rank threshold.
+        sensors: force/torque sensors whose rows are measured too (see
+            :func:`~robomodel.identification.regressor`): a sensor in a fixed joint sees
+            combinations that no joint torque does.
+        torques: whether joint torques (and the base wrench) are measured; ``False`` with
+            ``sensors`` for sensors alone.
 
     The result is memoised on the model (per base, gravity and options).
 
@@ -172,9 +186,12 @@ def base_parameters(
     """
     b = link_index_of(model, base)
     g = tuple(float(x) for x in real_array(gravity, "gravity", shape=(3,)))
-    key = ("base-parameters", b, floating, g, n_samples, seed, float(tolerance))
+    names = tuple(check_name_list(sensors, "sensors"))
+    key = ("base-parameters", b, floating, g, n_samples, seed, float(tolerance), names, torques)
     return memoized(
-        model, key, lambda: _base_parameters(model, g, b, floating, n_samples, seed, tolerance)
+        model,
+        key,
+        lambda: _base_parameters(model, g, b, floating, n_samples, seed, tolerance, names, torques),
     )
 
 
@@ -186,15 +203,21 @@ def _base_parameters(
     n_samples: int | None,
     seed: int,
     tolerance: float,
+    sensors: tuple[str, ...],
+    torques: bool,
 ) -> BaseParameters:
     if model.n_links == 0:
         raise ModelError("the model has no links, so no inertial parameters; add a link first")
     if not 0.0 < tolerance < 1.0:
         raise ModelError(f"tolerance must be in (0, 1), got {tolerance}")
     P = 10 * model.n_links
-    rows = model.n_dofs + (6 if floating else 0)
+    nt = model.n_dofs + (6 if floating else 0)
+    rows = (nt if torques else 0) + 6 * len(sensors)
     if rows == 0:
-        raise ModelError("the model has no joint and floating=False: no torque depends on p")
+        raise ModelError(
+            "nothing is measured: the model has no joint and floating=False, and no sensors "
+            "were given; no measurement depends on p"
+        )
     N = n_samples if n_samples is not None else max(4, math.ceil(2 * P / rows))
     rng = np.random.default_rng(seed)
     Q = rng.uniform(-math.pi, math.pi, (N, model.n_pos_coords))
@@ -212,7 +235,8 @@ def _base_parameters(
         floating=floating,
         base_velocity=V0,
         base_acceleration=A0,
-    ).reshape(-1, P)
+        sensors=sensors,
+    )[:, 0 if torques else nt :].reshape(-1, P)
     # Y and its triangular factor have the same column dependencies: pivot the small one.
     R0 = np.linalg.qr(Y, mode="r")
     R, perm = pivoted_qr(R0)

@@ -11,15 +11,19 @@ import numpy.typing as npt
 from robomodel.builders import with_inertial_parameters
 from robomodel.errors import ModelError
 from robomodel.identification.base_parameters import BaseParameters, base_parameters
-from robomodel.identification.regressor import FloatArray, Samples, _weights, stack
+from robomodel.identification.regressor import (
+    FloatArray,
+    Samples,
+    row_names,
+    row_weights,
+    stack,
+)
 from robomodel.inertia import nearest_consistent
 from robomodel.model import Model
 from robomodel.spatial import SpatialInertia
 from robomodel.validation import STANDARD_GRAVITY
 
 __all__ = ["Identification", "identify"]
-
-_BASE_ROWS = ("base_fx", "base_fy", "base_fz", "base_tx", "base_ty", "base_tz")
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -33,9 +37,11 @@ class Identification:
         beta: the least-squares estimate of the base parameters.
         covariance: the estimated covariance of ``beta``, ``s^2 (Yb^T Yb)^-1`` with ``s^2``
             the (weighted) residual variance; ``None`` with no redundant rows.
-        residuals: (N, rows) measured minus predicted torques of ``model`` (unweighted).
-        row_names: the name of each torque column: the joints (and ``base_fx`` ...
-            ``base_tz`` first for a floating base).
+        residuals: (N, rows) measured minus predicted torques and sensor wrenches of
+            ``model`` (unweighted).
+        row_names: the name of each row (:func:`~robomodel.identification.row_names`): the
+            joints (``base_fx`` ... ``base_tz`` first for a floating base), then
+            ``<sensor>_fx`` ... ``<sensor>_tz`` per force/torque sensor.
     """
 
     model: Model
@@ -86,12 +92,15 @@ def identify(
 
     Args:
         model: the model, its inertias the prior (e.g. from CAD).
-        samples: measured positions, velocities, accelerations and torques.
+        samples: measured positions, velocities, accelerations, and torques or
+            force/torque sensor wrenches (or both).
         gravity: gravity in the base frame during the measurements.
         base: the base link; the model's default base if ``None``.
         floating: whether the torques start with the six base-wrench components.
-        weights: per-torque-column weights (see :func:`stack`), e.g. inverse noise levels.
-        structure: precomputed :func:`base_parameters` for the same base and ``floating``.
+        weights: per-row weights (see :func:`stack`), e.g. inverse noise levels.
+        structure: precomputed :func:`base_parameters` for the same base, ``floating`` and
+            measurements (the default computes it for the rows of ``samples``: torques
+            and/or the sensors of ``samples.wrenches``).
         consistent: then project every link onto the nearest physically consistent inertia
             (:func:`robomodel.inertia.nearest_consistent`). The projection can move the base
             parameters away from the least-squares optimum; the residuals are those of the
@@ -104,7 +113,14 @@ def identify(
     bp = (
         structure
         if structure is not None
-        else base_parameters(model, gravity=gravity, base=base, floating=floating)
+        else base_parameters(
+            model,
+            gravity=gravity,
+            base=base,
+            floating=floating,
+            sensors=list(samples.wrenches),
+            torques=samples.torques is not None,
+        )
     )
     if bp.n_parameters != 10 * model.n_links:
         raise ModelError(
@@ -112,8 +128,13 @@ def identify(
             "compute it with base_parameters() on this model"
         )
     Y, y = stack(model, samples, gravity=gravity, base=base, floating=floating)
-    rows = samples.torques.shape[1]
-    w = np.ones(rows) if weights is None else _weights(model, weights, rows, floating)
+    names = row_names(model, samples, floating=floating)
+    rows = len(names)
+    w = (
+        np.ones(rows)
+        if weights is None
+        else row_weights(model, samples, weights, floating=floating)
+    )
     wr = np.tile(w, len(samples))
     Yb = bp.regressor(Y) * wr[:, None]
     if Yb.shape[0] < bp.count:
@@ -137,11 +158,6 @@ def identify(
         new = with_inertial_parameters(model, p)
     p = new.inertial_parameters()
     residuals = (y - Y @ p).reshape(len(samples), rows)
-    names = [""] * model.n_dofs
-    for name, joint in zip(model.joint_names, model.joints, strict=True):
-        if joint.n_dofs:
-            names[joint.dof_offset] = name
-    row_names = (*_BASE_ROWS, *names) if floating else tuple(names)
     for arr in (beta, residuals):
         arr.setflags(write=False)
     return Identification(
@@ -151,5 +167,5 @@ def identify(
         beta=beta,
         covariance=covariance,
         residuals=residuals,
-        row_names=row_names,
+        row_names=names,
     )

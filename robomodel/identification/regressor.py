@@ -14,7 +14,7 @@ motion axes is one batched matrix product. :func:`regressor` is the one-sample c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import attrs
 import numpy as np
@@ -24,10 +24,17 @@ from robomodel.errors import ModelError
 from robomodel.joints import PrismaticJoint, RevoluteJoint
 from robomodel.kinematics import JointState, forward_kinematics_batch
 from robomodel.model import Model, memoized
-from robomodel.spatial import cross
-from robomodel.validation import STANDARD_GRAVITY, link_index_of, real_array
+from robomodel.sensors import SixAxisForceTorqueSensor
+from robomodel.spatial import cross, wrench_adjoint
+from robomodel.validation import (
+    STANDARD_GRAVITY,
+    check_name_list,
+    link_index_of,
+    real_array,
+    real_vector,
+)
 
-__all__ = ["Samples", "regressor", "regressor_batch", "stack"]
+__all__ = ["Samples", "regressor", "regressor_batch", "row_names", "row_weights", "stack"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -47,6 +54,7 @@ class _Structure:
     dof_pos: IntArray
     dof_idx: IntArray
     mask: FloatArray
+    subtree: FloatArray  # subtree[a, b]: link index b is link a or one of its descendants
 
 
 def _structure(model: Model, base: int) -> _Structure:
@@ -94,9 +102,44 @@ def _make_structure(model: Model, base: int) -> _Structure:
     order = np.array(t.links, dtype=np.intp)
     mask = np.zeros((model.n_dofs, model.n_links))
     mask[np.ix_(dof_idx, order)] = in_subtree[dof_pos]
-    for arr in (S, mask, order, dof_pos, dof_idx):
+    subtree = np.zeros((model.n_links, model.n_links))
+    subtree[np.ix_(order, order)] = in_subtree
+    for arr in (S, mask, order, dof_pos, dof_idx, subtree):
         arr.setflags(write=False)
-    return _Structure(order, tuple(parent), S, dof_pos, dof_idx, mask)
+    return _Structure(order, tuple(parent), S, dof_pos, dof_idx, mask, subtree)
+
+
+def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
+    """Per F/T sensor: the child link of its joint and the wrench map from it to the reading.
+
+    The reading is the wrench the traversal parent applies on the child, moved into the
+    sensor frame and negated when the sensor measures the wrench on the parent (as
+    :func:`robomodel.sensing.predict_measurement`).
+    """
+    t = model.traversal(base)
+    out = []
+    for name in names:
+        sensor = model.sensor(name)
+        if not isinstance(sensor, SixAxisForceTorqueSensor):
+            raise ModelError(
+                f"sensor {name!r} is a {type(sensor).__name__}, not a force/torque sensor; "
+                "only six-axis force/torque sensors have wrench rows"
+            )
+        first, second = model.link_index(sensor.first_link), model.link_index(sensor.second_link)
+        if t.is_parent_of(first, second):
+            child = second
+        elif t.is_parent_of(second, first):
+            child = first
+        else:
+            raise ModelError(
+                f"force/torque sensor {name!r}: links {sensor.first_link!r} and "
+                f"{sensor.second_link!r} are not parent and child in the traversal from "
+                f"{model.link_names[base]!r}"
+            )
+        cname = model.link_names[child]
+        sign = 1.0 if sensor.applied_wrench_link == cname else -1.0
+        out.append((child, sign * wrench_adjoint(sensor.link_H_sensor(cname).inverse())))
+    return out
 
 
 # --------------------------------------------------------------------------- the core
@@ -141,10 +184,12 @@ def _core(
     floating: bool,
     base_velocity: npt.ArrayLike | None,
     base_acceleration: npt.ArrayLike | None,
+    sensors: Sequence[str] = (),
 ) -> FloatArray:
     """Return the regressors of N samples as (N, rows, 10 * n_links)."""
     b = link_index_of(model, base)
     st = _structure(model, b)
+    ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
     N = Q.shape[0]
     n = len(st.order)
     g = real_array(gravity, "gravity", shape=(3,))
@@ -206,14 +251,26 @@ def _core(
     cols = W_links.reshape(N, 6, 10 * model.n_links)
 
     off = 6 if floating else 0
-    Y = np.empty((N, off + model.n_dofs, 10 * model.n_links))
+    nd = model.n_dofs
+    Y = np.empty((N, off + nd + 6 * len(ft), 10 * model.n_links))
     if floating:
         Y[:, :6] = cols
-    Sd = np.empty((N, model.n_dofs, 6))
+    Sd = np.empty((N, nd, 6))
     Sd[:, st.dof_idx] = Sb[:, st.dof_pos]
-    np.matmul(Sd, cols, out=Y[:, off:])
+    np.matmul(Sd, cols, out=Y[:, off : off + nd])
     # A joint's torque sees only the links of its subtree.
-    Y[:, off:] *= np.repeat(st.mask, 10, axis=1)
+    Y[:, off : off + nd] *= np.repeat(st.mask, 10, axis=1)
+    link_pos = np.empty(model.n_links, dtype=np.intp)
+    link_pos[st.order] = np.arange(n)
+    for k, (child, X) in enumerate(ft):
+        # The child's internal wrench: its subtree's wrenches (base coordinates) moved into
+        # the child frame, Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame.
+        c = link_pos[child]
+        F = cols * np.repeat(st.subtree[child], 10)
+        Rt = R[:, c].transpose(0, 2, 1)
+        f_c = Rt @ F[:, :3]
+        n_c = Rt @ (F[:, 3:] - _skew(p[:, c]) @ F[:, :3])
+        Y[:, off + nd + 6 * k : off + nd + 6 * k + 6] = X @ np.concatenate([f_c, n_c], axis=1)
     return Y
 
 
@@ -239,6 +296,7 @@ def regressor(
     floating: bool = False,
     base_velocity: npt.ArrayLike | None = None,
     base_acceleration: npt.ArrayLike | None = None,
+    sensors: Sequence[str] = (),
 ) -> FloatArray:
     """Return the inverse-dynamics regressor ``Y`` of ``model`` at ``state``.
 
@@ -266,13 +324,20 @@ def regressor(
             :func:`~robomodel.dynamics.inverse_dynamics`) first, then the joint torques.
         base_velocity: the base twist ``[v; w]`` in the base frame (zero if ``None``).
         base_acceleration: its time derivative ``[a; alpha]`` (zero if ``None``).
+        sensors: names of six-axis force/torque sensors whose readings to append, six rows
+            each in this order: ``Y_s @ p`` is the sensor's
+            :func:`~robomodel.sensing.predict_sensor_measurements` reading (sensor frame),
+            which depends only on the links on the measured side of the sensor's joint.
 
     Returns:
-        A new ``(n_dofs, 10 n_links)`` array, ``(6 + n_dofs, 10 n_links)`` when floating.
+        A new ``(n_dofs, 10 n_links)`` array, ``(6 + n_dofs, 10 n_links)`` when floating,
+        with ``6 len(sensors)`` more rows at the end.
 
     Raises:
-        ModelError: a size does not match the model, or a link is not connected to the base.
+        ModelError: a size does not match the model, a link is not connected to the base, or
+            a sensor is not a force/torque sensor across a joint of the traversal.
         ArgumentError: an argument is not a finite array of the right shape.
+        UnknownNameError: a sensor does not exist.
     """
     if not isinstance(state, JointState):
         raise ModelError(f"state must be a JointState, but got {type(state).__name__}")
@@ -287,6 +352,7 @@ def regressor(
         floating=floating,
         base_velocity=base_velocity,
         base_acceleration=base_acceleration,
+        sensors=sensors,
     )
     out: FloatArray = Y[0]
     return out
@@ -313,6 +379,7 @@ def regressor_batch(
     floating: bool = False,
     base_velocity: npt.ArrayLike | None = None,
     base_acceleration: npt.ArrayLike | None = None,
+    sensors: Sequence[str] = (),
 ) -> FloatArray:
     """Return the regressors of N samples at once, ``(N, rows, 10 n_links)``.
 
@@ -329,6 +396,7 @@ def regressor_batch(
         floating: prepend the six base-wrench rows, as in :func:`regressor`.
         base_velocity: the base twist, one ``(6,)`` for all samples or ``(N, 6)``.
         base_acceleration: the base acceleration, ``(6,)`` or ``(N, 6)``.
+        sensors: force/torque sensors whose six rows to append, as in :func:`regressor`.
 
     Raises:
         ModelError: a shape does not match the model or the number of samples.
@@ -351,6 +419,7 @@ def regressor_batch(
         floating=floating,
         base_velocity=base_velocity,
         base_acceleration=base_acceleration,
+        sensors=sensors,
     )
 
 
@@ -366,8 +435,23 @@ def _ddq(value: npt.ArrayLike) -> FloatArray:
     return real_array(value, "Samples.ddq", shape=(None, None))
 
 
-def _torques(value: npt.ArrayLike) -> FloatArray:
-    return real_array(value, "Samples.torques", shape=(None, None))
+def _torques(value: npt.ArrayLike | None) -> FloatArray | None:
+    return None if value is None else real_array(value, "Samples.torques", shape=(None, None))
+
+
+def _wrench_table(value: Mapping[str, npt.ArrayLike] | None) -> dict[str, FloatArray]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ModelError(
+            f"Samples.wrenches must map sensor names to (N, 6) arrays, but got {value!r:.80}"
+        )
+    return {
+        check_name_list([k], "sensors")[0]: real_array(
+            v, f"Samples.wrenches[{k!r}]", shape=(None, 6)
+        )
+        for k, v in value.items()
+    }
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -379,7 +463,11 @@ class Samples:
         dq: (N, n_dofs) joint velocities.
         ddq: (N, n_dofs) joint accelerations.
         torques: (N, n_dofs) measured joint torques, or (N, 6 + n_dofs) with the base wrench
-            first for a floating base (see :func:`regressor`).
+            first for a floating base (see :func:`regressor`); ``None`` to use only
+            ``wrenches``.
+        wrenches: measured force/torque sensor readings by sensor name, each (N, 6) in the
+            sensor frame (``[f; tau]``, as :func:`robomodel.sensing.predict_sensor_measurements`
+            gives them).
         base_velocity: optional (N, 6) base twists (body-fixed, ``[v; w]``).
         base_acceleration: optional (N, 6) base accelerations.
     """
@@ -387,18 +475,25 @@ class Samples:
     q: FloatArray = attrs.field(converter=_q)
     dq: FloatArray = attrs.field(converter=_dq)
     ddq: FloatArray = attrs.field(converter=_ddq)
-    torques: FloatArray = attrs.field(converter=_torques)
+    torques: FloatArray | None = attrs.field(default=None, converter=_torques)
+    wrenches: Mapping[str, FloatArray] = attrs.field(factory=dict, converter=_wrench_table)
     base_velocity: FloatArray | None = None
     base_acceleration: FloatArray | None = None
 
     def __attrs_post_init__(self) -> None:
         n = self.q.shape[0]
-        for name in ("dq", "ddq", "torques"):
-            if getattr(self, name).shape[0] != n:
+        arrays = {"dq": self.dq, "ddq": self.ddq}
+        if self.torques is not None:
+            arrays["torques"] = self.torques
+        arrays.update({f"wrenches[{k!r}]": v for k, v in self.wrenches.items()})
+        for name, value in arrays.items():
+            if value.shape[0] != n:
                 raise ModelError(
-                    f"Samples.{name} has {getattr(self, name).shape[0]} rows but Samples.q has "
+                    f"Samples.{name} has {value.shape[0]} rows but Samples.q has "
                     f"{n}; give one row per sample in every array"
                 )
+        if self.torques is None and not self.wrenches:
+            raise ModelError("Samples needs torques, wrenches or both: there is nothing to fit")
         for name in ("base_velocity", "base_acceleration"):
             value = getattr(self, name)
             if value is not None:
@@ -406,6 +501,29 @@ class Samples:
 
     def __len__(self) -> int:
         return int(self.q.shape[0])
+
+
+def row_names(model: Model, samples: Samples, *, floating: bool = False) -> tuple[str, ...]:
+    """Return the name of each row of one sample in :func:`stack`.
+
+    Joint rows are named after the joints, base-wrench rows ``base_fx`` ... ``base_tz`` and
+    sensor rows ``<sensor>_fx`` ... ``<sensor>_tz``.
+    """
+    out: list[str] = []
+    if samples.torques is not None:
+        if floating:
+            out += [f"base_{c}" for c in _COMPONENTS]
+        names = [""] * model.n_dofs
+        for name, joint in zip(model.joint_names, model.joints, strict=True):
+            if joint.n_dofs:
+                names[joint.dof_offset] = name
+        out += names
+    for sensor in samples.wrenches:
+        out += [f"{sensor}_{c}" for c in _COMPONENTS]
+    return tuple(out)
+
+
+_COMPONENTS = ("fx", "fy", "fz", "tx", "ty", "tz")
 
 
 def stack(
@@ -419,9 +537,12 @@ def stack(
 ) -> tuple[FloatArray, FloatArray]:
     """Return the stacked regressor and measurements ``(Y, y)`` of ``samples``.
 
-    Rows come sample by sample (all rows of sample 0, then sample 1, ...), so that
-    ``Y @ p`` is the predicted torques of parameters ``p`` flattened like ``samples.torques``;
-    the least-squares estimate is ``argmin |Y p - y|``.
+    Rows come sample by sample: for each sample, its joint torques (base wrench first with
+    ``floating``) when ``samples.torques`` is given, then six rows per force/torque sensor of
+    ``samples.wrenches``, in that order (:func:`row_names` names them). ``Y @ p`` is then the
+    predicted measurements of parameters ``p``, and the least-squares estimate is
+    ``argmin |Y p - y|``. A sensor's rows involve only the links it carries, so sensors alone
+    identify the subtrees they measure.
 
     Args:
         model: the model.
@@ -429,21 +550,24 @@ def stack(
         gravity: gravity in the base frame.
         base: the base link; the model's default base if ``None``.
         floating: whether ``samples.torques`` starts with the six base-wrench columns.
-        weights: optional per-row weights (one per torque column, a vector or a mapping from
-            joint names; unnamed joints weigh 1), e.g. the inverse noise standard deviations.
-            Both ``Y`` and ``y`` are multiplied by them.
+        weights: optional per-row weights: a vector with one weight per row of a sample, or a
+            mapping from joint and sensor names (a sensor's weight applies to its six rows;
+            rows not named weigh 1), e.g. the inverse noise standard deviations. Both ``Y``
+            and ``y`` are multiplied by them.
 
     Raises:
         ModelError: the samples do not fit the model.
+        UnknownNameError: a sensor or weighted joint does not exist.
     """
-    rows = model.n_dofs + (6 if floating else 0)
-    if samples.torques.shape[1] != rows:
+    nt = model.n_dofs + (6 if floating else 0)
+    if samples.torques is not None and samples.torques.shape[1] != nt:
+        have = samples.torques.shape[1]
         raise ModelError(
-            f"Samples.torques has {samples.torques.shape[1]} columns but the model needs {rows} "
+            f"Samples.torques has {have} columns but the model needs {nt} "
             + ("(6 base-wrench components, then n_dofs)" if floating else "(n_dofs)")
-            + "; pass floating=True if the base wrench is included"
-            * (samples.torques.shape[1] == rows + 6)
+            + ("; pass floating=True if the base wrench is included" if have == nt + 6 else "")
         )
+    sensors = list(samples.wrenches)
     Y = regressor_batch(
         model,
         samples.q,
@@ -454,25 +578,50 @@ def stack(
         floating=floating,
         base_velocity=samples.base_velocity,
         base_acceleration=samples.base_acceleration,
+        sensors=sensors,
     )
-    y = np.array(samples.torques)
+    parts = [samples.wrenches[name] for name in sensors]
+    if samples.torques is None:
+        Y = Y[:, nt:]
+    else:
+        parts.insert(0, samples.torques)
+    y = np.concatenate(parts, axis=1)
     if weights is not None:
-        wv = _weights(model, weights, rows, floating)
+        wv = row_weights(model, samples, weights, floating=floating)
         Y *= wv[None, :, None]
         y *= wv[None, :]
     return Y.reshape(-1, Y.shape[2]), y.reshape(-1)
 
 
-def _weights(
-    model: Model, weights: npt.ArrayLike | Mapping[str, float], rows: int, floating: bool
+def row_weights(
+    model: Model,
+    samples: Samples,
+    weights: npt.ArrayLike | Mapping[str, float],
+    *,
+    floating: bool = False,
 ) -> FloatArray:
-    if isinstance(weights, Mapping):
-        out = np.ones(rows)
-        off = 6 if floating else 0
-        for name, value in weights.items():
-            joint = model.joint(name)
-            if joint.n_dofs == 0:
-                raise ModelError(f"weights: joint {name!r} is fixed and has no torque")
-            out[off + joint.dof_offset] = float(value)
-        return out
-    return real_array(weights, "weights", shape=(rows,))
+    """Return the weight of each row of one sample (see ``weights`` of :func:`stack`).
+
+    Raises:
+        ModelError: a vector of the wrong size, or a fixed joint named.
+        UnknownNameError: a name is neither a moving joint nor a sensor of ``samples``.
+    """
+    names = row_names(model, samples, floating=floating)
+    if not isinstance(weights, Mapping):
+        return real_vector(weights, "weights", size=len(names), count="rows per sample")
+    out = np.ones(len(names))
+    position = {n: k for k, n in enumerate(names)}
+    for name, value in weights.items():
+        if name in samples.wrenches:
+            k = position[f"{name}_fx"]
+            out[k : k + 6] = float(value)
+        elif name in position and name != "":
+            out[position[name]] = float(value)
+        else:
+            joint = model.joint(name)  # an unknown name raises here
+            raise ModelError(
+                f"weights: {name!r} has no row"
+                + (" (a fixed joint has no torque)" if joint.n_dofs == 0 else "")
+                + "; name moving joints or sensors of the samples"
+            )
+    return out
