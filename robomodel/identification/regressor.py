@@ -22,10 +22,10 @@ import numpy.typing as npt
 
 from robomodel.errors import ModelError
 from robomodel.joints import PrismaticJoint, RevoluteJoint
-from robomodel.kinematics import JointState, forward_kinematics_batch
+from robomodel.kinematics import JointState, forward_kinematics, forward_kinematics_batch
 from robomodel.model import Model, memoized
 from robomodel.sensors import SixAxisForceTorqueSensor
-from robomodel.spatial import cross, wrench_adjoint
+from robomodel.spatial import wrench_adjoint
 from robomodel.validation import (
     STANDARD_GRAVITY,
     check_name_list,
@@ -45,68 +45,69 @@ IntArray = npt.NDArray[np.intp]
 
 @attrs.frozen(eq=False)
 class _Structure:
-    # A model's traversal from one base, as arrays by traversal position: link index, parent
-    # position, motion subspace in the child frame, the positions with a DOF and that DOF's
-    # index, and mask[d, i]: whether link index i moves with DOF d (is in its joint's subtree).
-    order: IntArray
-    parent: tuple[int, ...]
-    S: FloatArray
-    dof_pos: IntArray
-    dof_idx: IntArray
-    mask: FloatArray
-    subtree: FloatArray  # subtree[a, b]: link index b is link a or one of its descendants
+    # A model's traversal from one base, by link index: the motion subspace of each link's
+    # joint to its traversal parent in the link frame (zero for the base and fixed joints),
+    # the child link of each DOF, the ancestor matrix anc[k, i] (link i is k or an ancestor of
+    # k) and, per DOF and per link, the subtree as runs [lo, hi) of link indices.
+    S_links: FloatArray
+    dof_child: IntArray
+    anc: FloatArray
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+    subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
 
 
 def _structure(model: Model, base: int) -> _Structure:
     return memoized(model, ("identification-structure", base), lambda: _make_structure(model, base))
 
 
+def _runs(members: npt.NDArray[np.bool_]) -> tuple[tuple[int, int], ...]:
+    idx = np.nonzero(members)[0]
+    if not idx.size:
+        return ()
+    breaks = np.nonzero(np.diff(idx) > 1)[0]
+    lo = np.concatenate([idx[:1], idx[breaks + 1]])
+    hi = np.concatenate([idx[breaks] + 1, idx[-1:] + 1])
+    return tuple((int(a), int(b)) for a, b in zip(lo, hi, strict=True))
+
+
 def _make_structure(model: Model, base: int) -> _Structure:
     t = model.traversal(base)
-    n = len(t)
-    if n != model.n_links:
-        missing = [model.link_names[i] for i in range(model.n_links) if not t.contains(i)]
+    nl = model.n_links
+    if len(t) != nl:
+        missing = [model.link_names[i] for i in range(nl) if not t.contains(i)]
         raise ModelError(
             f"the regressor needs every link connected to the base "
             f"{model.link_names[base]!r}, but {missing} are not; join them to the tree or take "
             "a submodel first"
         )
-    position = {link: k for k, link in enumerate(t.links)}
-    parent = [-1] + [position[p] for p in t.parents[1:] if p is not None]
-    S = np.zeros((n, 6))
-    dof = np.full(n, -1, dtype=np.intp)
-    for k in range(1, n):
-        child = model.link_names[t.links[k]]
-        joint = model.joints[t.joints[k]]  # type: ignore[index]
+    S = np.zeros((6, nl))
+    dof_child = np.zeros(model.n_dofs, dtype=np.intp)
+    for link, joint_index in zip(t.links[1:], t.joints[1:], strict=True):
+        child = model.link_names[link]
+        joint = model.joints[joint_index]  # type: ignore[index]
         match joint:
             case RevoluteJoint():
                 ax = joint.axis(child)
                 u, o = np.array(ax.direction), np.array(ax.origin)
-                S[k, :3] = np.cross(o, u)
-                S[k, 3:] = u
-                dof[k] = joint.dof_offset
+                S[:3, link] = np.cross(o, u)
+                S[3:, link] = u
+                dof_child[joint.dof_offset] = link
             case PrismaticJoint():
-                S[k, :3] = joint.axis(child).direction
-                dof[k] = joint.dof_offset
+                S[:3, link] = joint.axis(child).direction
+                dof_child[joint.dof_offset] = link
             case _:
                 pass
-    # in_subtree[k, i]: traversal position i is k or one of its descendants.
-    in_subtree = np.zeros((n, n), dtype=bool)
-    for i in range(n):
-        k = i
-        while k >= 0:
-            in_subtree[k, i] = True
-            k = parent[k]
-    dof_pos = np.nonzero(dof >= 0)[0]
-    dof_idx = dof[dof_pos]
-    order = np.array(t.links, dtype=np.intp)
-    mask = np.zeros((model.n_dofs, model.n_links))
-    mask[np.ix_(dof_idx, order)] = in_subtree[dof_pos]
-    subtree = np.zeros((model.n_links, model.n_links))
-    subtree[np.ix_(order, order)] = in_subtree
-    for arr in (S, mask, order, dof_pos, dof_idx, subtree):
+    # anc[k, i]: link i is k or one of its ancestors (so anc.T[k] is k's subtree).
+    anc = np.zeros((nl, nl))
+    for link, parent in zip(t.links, t.parents, strict=True):
+        anc[link, link] = 1.0
+        if parent is not None:
+            anc[link] += anc[parent]
+    subtree_runs = tuple(_runs(anc[:, k] > 0) for k in range(nl))
+    runs = tuple(subtree_runs[c] for c in dof_child)
+    for arr in (S, dof_child, anc):
         arr.setflags(write=False)
-    return _Structure(order, tuple(parent), S, dof_pos, dof_idx, mask, subtree)
+    return _Structure(S, dof_child, anc, runs, subtree_runs)
 
 
 def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
@@ -145,32 +146,77 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 # --------------------------------------------------------------------------- the core
 
 
+# Every kinematic array below is laid out components first and samples last,
+# ``(components..., n, N)``: each arithmetic step is then one operation on contiguous
+# ``n * N`` blocks, where a trailing axis of 3 would make numpy loop over tiny rows.
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Cross product over the leading axis of ``(3, ...)`` arrays."""
+    return np.stack(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
 def _skew(v: FloatArray) -> FloatArray:
-    out = np.zeros((*v.shape, 3))
-    out[..., 0, 1] = -v[..., 2]
-    out[..., 0, 2] = v[..., 1]
-    out[..., 1, 0] = v[..., 2]
-    out[..., 1, 2] = -v[..., 0]
-    out[..., 2, 0] = -v[..., 1]
-    out[..., 2, 1] = v[..., 0]
+    """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
+    z = np.zeros_like(v[0])
+    return np.stack(
+        [np.stack([z, -v[2], v[1]]), np.stack([v[2], z, -v[0]]), np.stack([-v[1], v[0], z])]
+    )
+
+
+def _mm(A: FloatArray, B: FloatArray) -> FloatArray:
+    """``A @ B`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``B`` is ``(3, k, ...)``."""
+    out = A[:, 0, None] * B[None, 0]
+    out += A[:, 1, None] * B[None, 1]
+    out += A[:, 2, None] * B[None, 2]
     return out
 
 
-def _down(parent: tuple[int, ...], x: FloatArray) -> FloatArray:
-    """Sum ``x`` (N, n, ...) over each position and its ancestors (parents come first)."""
-    for k in range(1, len(parent)):
-        x[:, k] += x[:, parent[k]]
-    return x
+def _mv(A: FloatArray, x: FloatArray) -> FloatArray:
+    """``A @ x`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``x`` is ``(3, ...)``."""
+    out: FloatArray = A[:, 0] * x[0] + A[:, 1] * x[1] + A[:, 2] * x[2]
+    return out
+
+
+def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
+    """``A^T @ x`` over the leading axes."""
+    out: FloatArray = A[0] * x[0] + A[1] * x[1] + A[2] * x[2]
+    return out
+
+
+def _inertia_operator(x: FloatArray) -> FloatArray:
+    """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
+    L = np.zeros((3, 6, *x.shape[1:]))
+    L[0, 0], L[0, 1], L[0, 2] = x
+    L[1, 1], L[1, 3], L[1, 4] = x
+    L[2, 2], L[2, 4], L[2, 5] = x
+    return L
 
 
 def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray:
-    """Return a (6,) or (N, 6) argument as (N, 6) (zeros when ``None``)."""
+    """Return a (6,) or (N, 6) argument as (6, N) (zeros when ``None``)."""
     if value is None:
-        return np.zeros((n, 6))
+        return np.zeros((6, n))
     arr = np.asarray(value, dtype=np.float64)
     if arr.shape == (6,):
-        return np.broadcast_to(real_array(arr, what, shape=(6,)), (n, 6))
-    return real_array(arr, what, shape=(n, 6))
+        return np.broadcast_to(real_array(arr, what, shape=(6,))[:, None], (6, n))
+    return real_array(arr, what, shape=(n, 6)).T
+
+
+def _poses(model: Model, Q: FloatArray, st: _Structure, base: int) -> FloatArray:
+    """Return ``base_H_link`` of every link, by link index, as ``(4, 4, n_links, N)``."""
+    N = Q.shape[0]
+    if N == 1:
+        H = forward_kinematics(model, Q[0], base=base).base_H_link
+        return np.ascontiguousarray(H.transpose(1, 2, 0)[..., None])
+    poses = forward_kinematics_batch(model, Q, frames=list(range(model.n_links)), base=base)
+    # Each (N, 4, 4) result is a transposed view of a (4, 4, N) buffer [column, row, sample]:
+    # stacking the buffers copies contiguous blocks.
+    T = np.stack([H.transpose(2, 1, 0) for H in poses.values()], axis=2)
+    out: FloatArray = T.transpose(1, 0, 2, 3)
+    return out
 
 
 def _core(
@@ -186,102 +232,96 @@ def _core(
     base_acceleration: npt.ArrayLike | None,
     sensors: Sequence[str] = (),
 ) -> FloatArray:
-    """Return the regressors of N samples as (N, rows, 10 * n_links)."""
+    """Return the regressors of N samples, (N, rows, 10 n_links).
+
+    The result is a view of a C-ordered (rows, 10 n_links, N) buffer whose zero blocks (links
+    outside a joint's subtree) are never written.
+    """
     b = link_index_of(model, base)
     st = _structure(model, b)
     ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
     N = Q.shape[0]
-    n = len(st.order)
+    nl = model.n_links
     g = real_array(gravity, "gravity", shape=(3,))
     v0 = _per_sample(base_velocity, N, "base_velocity")
     a0 = _per_sample(base_acceleration, N, "base_acceleration")
 
-    # Poses of every link in the base frame, by traversal position.
-    poses = forward_kinematics_batch(model, Q, frames=[int(i) for i in st.order], base=b)
-    T = np.stack(list(poses.values()), axis=1)
-    R = T[..., :3, :3]
-    p = T[..., :3, 3]
+    # Poses, by link index: everything below is by link index except the ancestor sums.
+    T = _poses(model, Q, st, b)
+    R = T[:3, :3]
+    p = T[:3, 3]
 
     # Motion subspaces in base coordinates: Sb = Ad(base_H_link) S = [R s + p x (R u); R u].
-    Su = np.einsum("Nkij,kj->Nki", R, st.S[:, 3:])
-    Sb = np.concatenate([np.einsum("Nkij,kj->Nki", R, st.S[:, :3]) + cross(p, Su), Su], axis=2)
-    dq = np.zeros((N, n))
-    ddq = np.zeros((N, n))
-    dq[:, st.dof_pos] = DQ[:, st.dof_idx]
-    ddq[:, st.dof_pos] = DDQ[:, st.dof_idx]
+    Sb = np.empty((6, nl, N))
+    Sb[3:] = _mv(R, st.S_links[3:, :, None])
+    Sb[:3] = _mv(R, st.S_links[:3, :, None]) + _cross(p, Sb[3:])
+    dq = np.zeros((nl, N))
+    ddq = np.zeros((nl, N))
+    dq[st.dof_child] = DQ.T
+    ddq[st.dof_child] = DDQ.T
 
-    # Spatial velocities and proper accelerations in base coordinates, as sums over ancestors;
-    # the base frame, frozen at this instant, is the inertial frame (as in inverse_dynamics).
-    sv = Sb * dq[..., None]
-    V = _down(st.parent, sv.copy()) + v0[:, None, :]
-    acc = Sb * ddq[..., None]
-    acc[..., :3] += cross(V[..., 3:], sv[..., :3]) + cross(V[..., :3], sv[..., 3:])
-    acc[..., 3:] += cross(V[..., 3:], sv[..., 3:])
-    A = _down(st.parent, acc)
-    A[..., :3] += a0[:, None, :3] - g
-    A[..., 3:] += a0[:, None, 3:]
+    # Spatial velocities and proper accelerations in base coordinates (at the base origin),
+    # sums over ancestors (one product with the ancestor matrix); the base frame, frozen at
+    # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
+    # acceleration of the base.
+    sv = Sb * dq
+    V = st.anc @ sv + v0[:, None, :]
+    acc = Sb * ddq
+    acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
+    acc[3:] += _cross(V[3:], sv[3:])
+    A = st.anc @ acc
+    A[:3] += (a0[:3] - g[:, None])[:, None, :]
+    A[3:] += a0[3:, None, :]
 
-    # The same in each link's frame: Ad^-1 [v; w] = [R^T (v - p x w); R^T w].
-    def body(x: FloatArray) -> tuple[FloatArray, FloatArray]:
-        lin = np.einsum("Nkji,Nkj->Nki", R, x[..., :3] - cross(p, x[..., 3:]))
-        return lin, np.einsum("Nkji,Nkj->Nki", R, x[..., 3:])
-
-    v, w = body(V)
-    a, alpha = body(A)
-
-    # Body regressor B (N, n, 6, 10) in robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz]:
+    # Each link's wrench f = I a + v x* (I v) is B(v, a) @ pi with, in the link frame and
+    # robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz],
     #   f   = m (a + w x v) + (S(alpha) + S(w)^2) h
-    #   tau = -S(a + w x v) h + I alpha + w x (I w), with I x = L(x) [Ixx ... Izz].
-    a_c = a + cross(w, v)
-    B = np.zeros((N, n, 6, 10))
-    B[..., :3, 0] = a_c
-    Sw = _skew(w)
-    B[..., :3, 1:4] = _skew(alpha) + Sw @ Sw
-    B[..., 3:, 1:4] = -_skew(a_c)
-    Lw = _inertia_operator(w)
-    B[..., 3:, 4:] = _inertia_operator(alpha) + Sw @ Lw
+    #   tau = -S(a + w x v) h + I alpha + w x (I w),  I x = L(x) [Ixx ... Izz].
+    # Its columns in base coordinates are W = Ad^-T B = [R B_f; S(p) R B_f + R B_tau]. With
+    # the link-origin motion in base axes (v_o = R v, a_o = R a, w = R w_b, alpha = R alpha_b)
+    # the mass and first-moment columns need no body quantities: R S(x_b) = S(R x_b) R.
+    w = V[3:]
+    alpha = A[3:]
+    a_c = A[:3] - _cross(p, alpha) + _cross(w, V[:3] - _cross(p, w))  # R (a + w x v)
+    M_f = _skew(alpha) + w[:, None] * w[None, :]
+    ww = (w * w).sum(axis=0)
+    for i in range(3):
+        M_f[i, i] -= ww
+    W = np.empty((6, nl, 10, N))
+    W[:3, :, 0] = a_c
+    W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
+    W[:3, :, 4:] = 0.0
+    W[3:, :, 0] = _cross(p, a_c)
+    W[3:, :, 1:4] = _mm(_mm(_skew(p), M_f) - _skew(a_c), R).transpose(0, 2, 1, 3)
+    w_b = _mtv(R, w)
+    K = _inertia_operator(_mtv(R, alpha)) + _mm(_skew(w_b), _inertia_operator(w_b))
+    W[3:, :, 4:] = _mm(R, K).transpose(0, 2, 1, 3)
+    del V, A, acc, sv, M_f, K
 
-    # Each link's wrench columns in base coordinates, Ad^-T B = [R B_f; p x (R B_f) + R B_tau],
-    # arranged (N, 6, n_links, 10) by link index so that the projection writes columns in place.
-    W = np.empty((N, n, 6, 10))
-    W[..., :3, :] = R @ B[..., :3, :]
-    W[..., 3:, :] = _skew(p) @ W[..., :3, :] + R @ B[..., 3:, :]
-    W_links = np.empty((N, 6, model.n_links, 10))
-    W_links[:, :, st.order] = W.transpose(0, 2, 1, 3)
-    cols = W_links.reshape(N, 6, 10 * model.n_links)
-
+    # Project: a joint's row is Sb_d . W_i over the links i of its subtree (runs of link
+    # indices); a base-wrench row is every link's W; a sensor's rows its subtree's, moved.
     off = 6 if floating else 0
     nd = model.n_dofs
-    Y = np.empty((N, off + nd + 6 * len(ft), 10 * model.n_links))
+    Y = np.zeros((off + nd + 6 * len(ft), nl, 10, N))
     if floating:
-        Y[:, :6] = cols
-    Sd = np.empty((N, nd, 6))
-    Sd[:, st.dof_idx] = Sb[:, st.dof_pos]
-    np.matmul(Sd, cols, out=Y[:, off : off + nd])
-    # A joint's torque sees only the links of its subtree.
-    Y[:, off : off + nd] *= np.repeat(st.mask, 10, axis=1)
-    link_pos = np.empty(model.n_links, dtype=np.intp)
-    link_pos[st.order] = np.arange(n)
+        Y[:6] = W
+    for d, runs in enumerate(st.runs):
+        s_d = Sb[:, st.dof_child[d]]  # (6, N)
+        for lo, hi in runs:
+            out = Y[off + d, lo:hi]
+            np.multiply(W[0, lo:hi], s_d[0], out=out)
+            for k in range(1, 6):
+                out += W[k, lo:hi] * s_d[k]
     for k, (child, X) in enumerate(ft):
-        # The child's internal wrench: its subtree's wrenches (base coordinates) moved into
-        # the child frame, Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame.
-        c = link_pos[child]
-        F = cols * np.repeat(st.subtree[child], 10)
-        Rt = R[:, c].transpose(0, 2, 1)
-        f_c = Rt @ F[:, :3]
-        n_c = Rt @ (F[:, 3:] - _skew(p[:, c]) @ F[:, :3])
-        Y[:, off + nd + 6 * k : off + nd + 6 * k + 6] = X @ np.concatenate([f_c, n_c], axis=1)
-    return Y
-
-
-def _inertia_operator(x: FloatArray) -> FloatArray:
-    """Return ``L(x)`` (..., 3, 6) with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
-    L = np.zeros((*x.shape[:-1], 3, 6))
-    x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]
-    L[..., 0, 0], L[..., 0, 1], L[..., 0, 2] = x0, x1, x2
-    L[..., 1, 1], L[..., 1, 3], L[..., 1, 4] = x0, x1, x2
-    L[..., 2, 2], L[..., 2, 4], L[..., 2, 5] = x0, x1, x2
-    return L
+        # The child's internal wrench: its subtree's wrenches moved into the child frame,
+        # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
+        Rc, pc = R[:, :, child, None, None], p[:, child, None, None]
+        for lo, hi in st.subtree_runs[child]:
+            F = W[:, lo:hi]
+            wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
+            Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
+    out_: FloatArray = Y.reshape(Y.shape[0], 10 * nl, N).transpose(2, 0, 1)
+    return out_
 
 
 # --------------------------------------------------------------------------- public functions
@@ -384,7 +424,11 @@ def regressor_batch(
     """Return the regressors of N samples at once, ``(N, rows, 10 n_links)``.
 
     Row ``s`` of the result is ``regressor(model, JointState(Q[s], DQ[s], DDQ[s]), ...)``,
-    computed for all samples together (the Python loop runs over links, never over samples).
+    computed for all samples together (Python loops run over joints, never over samples).
+    The result is a transposed view of a C-ordered ``(rows, 10 n_links, N)`` buffer, as
+    :func:`~robomodel.kinematics.forward_kinematics_batch` hands out its poses: samples are
+    the contiguous axis, and the blocks of links outside a joint's subtree are never written
+    (``np.ascontiguousarray`` gives a C-ordered copy).
 
     Args:
         model: the model.
