@@ -666,7 +666,7 @@ def test_identify_with_noise_is_within_its_statistical_error():
     freedom, and the residual rms is the noise level."""
     m = load(example_path())
     sigma = 0.05
-    samples, _ = simulated(m, 150, seed=4, noise=sigma)
+    samples, _ = simulated(m, 80, seed=4, noise=sigma)
     result = identify(m, samples)
     bp = result.base
     err = result.beta - bp.from_full(m.inertial_parameters())

@@ -21,12 +21,12 @@ from robomodel.identification.estimate import Identification as Identification
 from robomodel.identification.estimate import identify as identify
 from robomodel.identification.lumping import lumping_matrix as lumping_matrix
 from robomodel.identification.lumping import parameter_transform as parameter_transform
-from robomodel.identification.regressor import Samples as Samples
 from robomodel.identification.regressor import regressor as regressor
 from robomodel.identification.regressor import regressor_batch as regressor_batch
-from robomodel.identification.regressor import row_names as row_names
-from robomodel.identification.regressor import row_weights as row_weights
-from robomodel.identification.regressor import stack as stack
+from robomodel.identification.samples import Samples as Samples
+from robomodel.identification.samples import row_names as row_names
+from robomodel.identification.samples import row_weights as row_weights
+from robomodel.identification.samples import stack as stack
 
 __all__ = [
     "BaseParameters",
