@@ -49,14 +49,14 @@ class Identification:
 
     @property
     def rms(self) -> dict[str, float]:
-        """The root-mean-square residual of each torque column, by name."""
+        """The root-mean-square residual of each measured row (joint, base or sensor), by name."""
         values = np.sqrt(np.mean(self.residuals**2, axis=0))
         return {n: float(v) for n, v in zip(self.row_names, values, strict=True)}
 
     def report(self) -> str:
-        """Return a plain-text table of the residuals per joint."""
-        width = max((len(n) for n in self.row_names), default=5)
-        lines = [f"{'joint':<{width}}  {'rms residual':>12}  {'max |residual|':>14}"]
+        """Return a plain-text table of the residuals per measured row (joint or sensor axis)."""
+        width = max((len(n) for n in self.row_names), default=11)
+        lines = [f"{'measurement':<{width}}  {'rms residual':>12}  {'max |residual|':>14}"]
         worst = np.abs(self.residuals).max(axis=0, initial=0.0)
         for (name, rms), w in zip(self.rms.items(), worst, strict=True):
             lines.append(f"{name:<{width}}  {rms:12.4g}  {w:14.4g}")
