@@ -52,6 +52,7 @@ class _Structure:
     S_links: FloatArray
     dof_child: IntArray
     anc: FloatArray
+    mask: FloatArray  # mask[d, i]: link i is in the subtree of DOF d's child
     runs: tuple[tuple[tuple[int, int], ...], ...]
     subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
 
@@ -105,9 +106,10 @@ def _make_structure(model: Model, base: int) -> _Structure:
             anc[link] += anc[parent]
     subtree_runs = tuple(_runs(anc[:, k] > 0) for k in range(nl))
     runs = tuple(subtree_runs[c] for c in dof_child)
-    for arr in (S, dof_child, anc):
+    mask = np.ascontiguousarray(anc[:, dof_child].T)
+    for arr in (S, dof_child, anc, mask):
         arr.setflags(write=False)
-    return _Structure(S, dof_child, anc, runs, subtree_runs)
+    return _Structure(S, dof_child, anc, mask, runs, subtree_runs)
 
 
 def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
@@ -152,18 +154,24 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 
 
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Cross product over the leading axis of ``(3, ...)`` arrays."""
-    return np.stack(
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    )
+    """Cross product over the leading axis of broadcastable ``(3, ...)`` arrays."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    np.multiply(a[1], b[2], out=out[0])
+    out[0] -= a[2] * b[1]
+    np.multiply(a[2], b[0], out=out[1])
+    out[1] -= a[0] * b[2]
+    np.multiply(a[0], b[1], out=out[2])
+    out[2] -= a[1] * b[0]
+    return out
 
 
 def _skew(v: FloatArray) -> FloatArray:
     """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    z = np.zeros_like(v[0])
-    return np.stack(
-        [np.stack([z, -v[2], v[1]]), np.stack([v[2], z, -v[0]]), np.stack([-v[1], v[0], z])]
-    )
+    out = np.zeros((3, *v.shape))
+    out[0, 1], out[0, 2] = -v[2], v[1]
+    out[1, 0], out[1, 2] = v[2], -v[0]
+    out[2, 0], out[2, 1] = -v[1], v[0]
+    return out
 
 
 def _mm(A: FloatArray, B: FloatArray) -> FloatArray:
@@ -217,6 +225,9 @@ def _poses(model: Model, Q: FloatArray, st: _Structure, base: int) -> FloatArray
     T = np.stack([H.transpose(2, 1, 0) for H in poses.values()], axis=2)
     out: FloatArray = T.transpose(1, 0, 2, 3)
     return out
+
+
+_FEW_SAMPLES = 8
 
 
 def _core(
@@ -305,13 +316,18 @@ def _core(
     Y = np.zeros((off + nd + 6 * len(ft), nl, 10, N))
     if floating:
         Y[:6] = W
-    for d, runs in enumerate(st.runs):
-        s_d = Sb[:, st.dof_child[d]]  # (6, N)
-        for lo, hi in runs:
-            out = Y[off + d, lo:hi]
-            np.multiply(W[0, lo:hi], s_d[0], out=out)
-            for k in range(1, 6):
-                out += W[k, lo:hi] * s_d[k]
+    if N <= _FEW_SAMPLES:
+        # Few samples: one dense product and the subtree mask cost less than the loop.
+        dense = np.einsum("adN,alcN->dlcN", Sb[:, st.dof_child], W)
+        Y[off : off + nd] = dense * st.mask[:, :, None, None]
+    else:
+        for d, runs in enumerate(st.runs):
+            s_d = Sb[:, st.dof_child[d]]  # (6, N)
+            for lo, hi in runs:
+                out = Y[off + d, lo:hi]
+                np.multiply(W[0, lo:hi], s_d[0], out=out)
+                for k in range(1, 6):
+                    out += W[k, lo:hi] * s_d[k]
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
