@@ -53,6 +53,7 @@ class _Structure:
     dof_child: IntArray
     anc: FloatArray
     mask: FloatArray  # mask[d, i]: link i is in the subtree of DOF d's child
+    steps: tuple[tuple[int, int], ...]  # (link, parent) in traversal order
     runs: tuple[tuple[tuple[int, int], ...], ...]
     subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
 
@@ -109,7 +110,8 @@ def _make_structure(model: Model, base: int) -> _Structure:
     mask = np.ascontiguousarray(anc[:, dof_child].T)
     for arr in (S, dof_child, anc, mask):
         arr.setflags(write=False)
-    return _Structure(S, dof_child, anc, mask, runs, subtree_runs)
+    steps = tuple((c, p) for c, p in zip(t.links, t.parents, strict=True) if p is not None)
+    return _Structure(S, dof_child, anc, mask, steps, runs, subtree_runs)
 
 
 def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
@@ -230,6 +232,21 @@ def _poses(model: Model, Q: FloatArray, st: _Structure, base: int) -> FloatArray
 _FEW_SAMPLES = 8
 
 
+def _down(st: _Structure, x: FloatArray) -> FloatArray:
+    """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
+
+    One product with the ancestor matrix for few samples; for many, a pass over the links
+    in traversal order, which costs less than a large multithreaded product on a busy machine.
+    """
+    if x.shape[-1] <= _FEW_SAMPLES:
+        out: FloatArray = st.anc @ x
+        return out
+    y = x.copy()
+    for link, parent in st.steps:
+        y[:, link] += y[:, parent]
+    return y
+
+
 def _core(
     model: Model,
     Q: FloatArray,
@@ -276,11 +293,11 @@ def _core(
     # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
     # acceleration of the base.
     sv = Sb * dq
-    V = st.anc @ sv + v0[:, None, :]
+    V = _down(st, sv) + v0[:, None, :]
     acc = Sb * ddq
     acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
     acc[3:] += _cross(V[3:], sv[3:])
-    A = st.anc @ acc
+    A = _down(st, acc)
     A[:3] += (a0[:3] - g[:, None])[:, None, :]
     A[3:] += a0[3:, None, :]
 
