@@ -11,7 +11,8 @@ is positive semi-definite (``I_O``: inertia about the frame origin, ``h = m c``)
 that is the same as the familiar conditions: the rotational inertia about the centre of mass is
 positive semi-definite and its principal moments obey the triangle inequalities
 (``a + b >= c``). :func:`consistency_problems` reports every violated condition with its
-values; :func:`nearest_consistent` projects ``J`` onto the positive semi-definite cone.
+values (:func:`inconsistent_links` for every link of a model); :func:`nearest_consistent`
+projects ``J`` onto the positive semi-definite cone.
 
 The inertia of a homogeneous solid shape (box, cylinder, sphere, or a closed mesh through
 ``trimesh`` when it is installed) follows from its dimensions and a mass or a density:
@@ -39,6 +40,7 @@ from robomodel.validation import check_choice
 __all__ = [
     "consistency_problems",
     "from_pseudo_inertia",
+    "inconsistent_links",
     "nearest_consistent",
     "pseudo_inertia",
     "shape_inertia",
@@ -103,7 +105,10 @@ def consistency_problems(inertia: SpatialInertia, *, rtol: float = 1e-9) -> tupl
     moments obey the triangle inequalities; and a positive semi-definite pseudo-inertia
     (Wensing et al. 2017, which implies all the others). A violation smaller than ``rtol``
     times the inertia's scale (its largest pseudo-inertia eigenvalue) is round-off and passes.
-    An empty tuple means consistent.
+    An empty tuple means consistent. As in the pseudo-inertia test, a massless body with no
+    first moment and a consistent rotational inertia passes (the limit of a vanishing mass far
+    from the origin); :meth:`~robomodel.SpatialInertia.is_physically_consistent` is stricter
+    and also requires a positive mass.
 
     >>> thin = SpatialInertia.from_com(1.0, (0, 0, 0), np.diag([1.0, 1.0, 3.0]))
     >>> for problem in consistency_problems(thin):
@@ -151,6 +156,19 @@ def consistency_problems(inertia: SpatialInertia, *, rtol: float = 1e-9) -> tupl
             f"smallest eigenvalue {_fmt(ev_J[0])}"
         )
     return tuple(out)
+
+
+def inconsistent_links(model: Model, *, rtol: float = 1e-9) -> dict[str, tuple[str, ...]]:
+    """Return the :func:`consistency_problems` of every link that has some, by link name.
+
+    Links come in link-index order; an empty dict means every inertia is consistent.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for name, link in zip(model.link_names, model.links, strict=True):
+        found = consistency_problems(link.inertia, rtol=rtol)
+        if found:
+            out[name] = found
+    return out
 
 
 def nearest_consistent(inertia: SpatialInertia) -> SpatialInertia:
