@@ -14,15 +14,15 @@ about the link origin, all in the link frame.
 Physical consistency of inertias and inertias of shapes are in :mod:`robomodel.inertia`.
 """
 
-from robomodel.identification.base_parameters import BaseParameters as BaseParameters
-from robomodel.identification.base_parameters import base_parameters as base_parameters
-from robomodel.identification.base_parameters import pivoted_qr as pivoted_qr
 from robomodel.identification.estimate import Identification as Identification
 from robomodel.identification.estimate import identify as identify
+from robomodel.identification.identifiability import BaseParameters as BaseParameters
+from robomodel.identification.identifiability import base_parameters as base_parameters
+from robomodel.identification.identifiability import pivoted_qr as pivoted_qr
 from robomodel.identification.lumping import lumping_matrix as lumping_matrix
 from robomodel.identification.lumping import parameter_transform as parameter_transform
-from robomodel.identification.regressor import regressor as regressor
-from robomodel.identification.regressor import regressor_batch as regressor_batch
+from robomodel.identification.regressors import regressor as regressor
+from robomodel.identification.regressors import regressor_batch as regressor_batch
 from robomodel.identification.samples import Samples as Samples
 from robomodel.identification.samples import row_names as row_names
 from robomodel.identification.samples import row_weights as row_weights

@@ -10,8 +10,8 @@ import numpy.typing as npt
 
 from robomodel.builders import with_inertial_parameters
 from robomodel.errors import ModelError
-from robomodel.identification.base_parameters import BaseParameters, base_parameters
-from robomodel.identification.regressor import FloatArray
+from robomodel.identification.identifiability import BaseParameters, base_parameters
+from robomodel.identification.regressors import FloatArray
 from robomodel.identification.samples import Samples, row_names, row_weights, stack
 from robomodel.inertia import nearest_consistent
 from robomodel.model import Model

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import TopologyError
-from robomodel.identification.regressor import FloatArray
+from robomodel.identification.regressors import FloatArray
 from robomodel.kinematics import forward_kinematics
 from robomodel.model import Model
 from robomodel.spatial import Transform, skew

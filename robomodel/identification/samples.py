@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import ModelError
-from robomodel.identification.regressor import FloatArray, regressor_batch
+from robomodel.identification.regressors import FloatArray, regressor_batch
 from robomodel.model import Model
 from robomodel.validation import STANDARD_GRAVITY, check_name_list, real_array, real_vector
 

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import ModelError
-from robomodel.identification.regressor import FloatArray, IntArray, regressor_batch
+from robomodel.identification.regressors import FloatArray, IntArray, regressor_batch
 from robomodel.model import Model, memoized
 from robomodel.validation import (
     STANDARD_GRAVITY,
