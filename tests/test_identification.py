@@ -34,9 +34,10 @@ from robomodel.identification import (
     stack,
 )
 from robomodel.inertia import consistency_problems
+from robomodel.io import to_pinocchio
 from robomodel.kinematics import JointState
 from robomodel.sensing import predict_sensor_measurements
-from robomodel.transformers import reduce_model
+from robomodel.transformers import make_urdf_compatible, reduce_model
 from robomodel.urdf import load
 
 with warnings.catch_warnings():
@@ -235,6 +236,32 @@ def test_regressor_matches_pinocchio_on_icub_models(robot):
         np.testing.assert_allclose(ours, theirs, atol=1e-8)
         compared += 1
     assert compared >= 1
+
+
+@pytest.mark.reference
+@settings(max_examples=20)
+@given(models(max_links=6, max_frames=0), st.integers(0, 2**32 - 1))
+def test_regressor_matches_pinocchio_on_random_trees(m, seed):
+    """On random trees (link frames moved onto the joint axes so that they export as URDF),
+    ``Y @ p`` equals pin.rnea on the URDF text for the model's parameters and for per-link
+    rescaled ones (continuous joints are (cos, sin) pairs in Pinocchio)."""
+    rng = np.random.default_rng(seed)
+    for p in (m.inertial_parameters(), rescaled(m, rng)):
+        mu = make_urdf_compatible(rm.with_inertial_parameters(m, p))
+        pm = to_pinocchio(mu)
+        pq = np.zeros(pm.nq)
+        pv, pa = rng.normal(size=(2, pm.nv))
+        q, dq, ddq = (np.zeros(mu.n_dofs) for _ in range(3))
+        rows = np.zeros(mu.n_dofs, dtype=int)
+        for jid in range(1, pm.njoints):
+            jm, o = pm.joints[jid], mu.joint(pm.names[jid]).dof_offset
+            rows[o], i = jm.idx_v, jm.idx_q
+            q[o] = rng.uniform(-np.pi, np.pi)
+            pq[i : i + jm.nq] = (np.cos(q[o]), np.sin(q[o])) if jm.nq == 2 else q[o]
+            dq[o], ddq[o] = pv[rows[o]], pa[rows[o]]
+        Y = regressor(mu, JointState(q, dq, ddq), gravity=tuple(pm.gravity.linear))
+        tau = pin.rnea(pm, pm.createData(), pq, pv, pa)
+        np.testing.assert_allclose(Y @ mu.inertial_parameters(), tau[rows], atol=1e-8)
 
 
 @pytest.mark.reference
