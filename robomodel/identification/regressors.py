@@ -1,0 +1,500 @@
+"""The inverse-dynamics regressor: joint torques (and base wrench) as a matrix times parameters.
+
+The wrench a rigid body needs to move, ``f = I a + v x* (I v)`` (body twist ``v``, proper
+acceleration ``a``, spatial inertia ``I``), is linear in the body's 10 inertial parameters, so
+``f = B(v, a) @ pi`` with a 6 x 10 *body regressor* ``B``. Inverse dynamics sums these wrenches
+over each joint's subtree and projects them on the joint's motion axis; doing the same with the
+columns of every ``B`` gives the regressor ``Y`` of the whole model, one 10-column block per link.
+
+Everything here is vectorised over samples: the link poses come from
+:func:`robomodel.kinematics.forward_kinematics_batch`, velocities and accelerations are sums over
+ancestors in base coordinates (one product with the traversal's ancestor matrix), and the
+projection on the motion axes runs over each joint's subtree only. :func:`regressor` is the
+one-sample case; :mod:`robomodel.identification.samples` stacks measurements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.errors import ModelError
+from robomodel.joints import PrismaticJoint, RevoluteJoint
+from robomodel.kinematics import JointState, forward_kinematics, forward_kinematics_batch
+from robomodel.model import Model, memoized
+from robomodel.sensors import SixAxisForceTorqueSensor
+from robomodel.spatial import wrench_adjoint
+from robomodel.validation import (
+    STANDARD_GRAVITY,
+    check_name_list,
+    link_index_of,
+    real_array,
+)
+
+__all__ = ["regressor", "regressor_batch"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+# --------------------------------------------------------------------------- per-model structure
+
+
+@attrs.frozen(eq=False)
+class _Structure:
+    # A model's traversal from one base, by link index: the motion subspace of each link's
+    # joint to its traversal parent in the link frame (zero for the base and fixed joints),
+    # the child link of each DOF, the ancestor matrix anc[k, i] (link i is k or an ancestor of
+    # k) and, per DOF and per link, the subtree as runs [lo, hi) of link indices.
+    S_links: FloatArray
+    dof_child: IntArray
+    anc: FloatArray
+    mask: FloatArray  # mask[d, i]: link i is in the subtree of DOF d's child
+    steps: tuple[tuple[int, int], ...]  # (link, parent) in traversal order
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+    subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def _structure(model: Model, base: int) -> _Structure:
+    return memoized(model, ("identification-structure", base), lambda: _make_structure(model, base))
+
+
+def _runs(members: npt.NDArray[np.bool_]) -> tuple[tuple[int, int], ...]:
+    idx = np.nonzero(members)[0]
+    if not idx.size:
+        return ()
+    breaks = np.nonzero(np.diff(idx) > 1)[0]
+    lo = np.concatenate([idx[:1], idx[breaks + 1]])
+    hi = np.concatenate([idx[breaks] + 1, idx[-1:] + 1])
+    return tuple((int(a), int(b)) for a, b in zip(lo, hi, strict=True))
+
+
+def _make_structure(model: Model, base: int) -> _Structure:
+    t = model.traversal(base)
+    nl = model.n_links
+    if len(t) != nl:
+        missing = [model.link_names[i] for i in range(nl) if not t.contains(i)]
+        raise ModelError(
+            f"the regressor needs every link connected to the base "
+            f"{model.link_names[base]!r}, but {missing} are not; join them to the tree or take "
+            "a submodel first"
+        )
+    S = np.zeros((6, nl))
+    dof_child = np.zeros(model.n_dofs, dtype=np.intp)
+    for link, joint_index in zip(t.links[1:], t.joints[1:], strict=True):
+        child = model.link_names[link]
+        joint = model.joints[joint_index]  # type: ignore[index]
+        match joint:
+            case RevoluteJoint():
+                ax = joint.axis(child)
+                u, o = np.array(ax.direction), np.array(ax.origin)
+                S[:3, link] = np.cross(o, u)
+                S[3:, link] = u
+                dof_child[joint.dof_offset] = link
+            case PrismaticJoint():
+                S[:3, link] = joint.axis(child).direction
+                dof_child[joint.dof_offset] = link
+            case _:
+                pass
+    # anc[k, i]: link i is k or one of its ancestors (so anc.T[k] is k's subtree).
+    anc = np.zeros((nl, nl))
+    for link, parent in zip(t.links, t.parents, strict=True):
+        anc[link, link] = 1.0
+        if parent is not None:
+            anc[link] += anc[parent]
+    subtree_runs = tuple(_runs(anc[:, k] > 0) for k in range(nl))
+    runs = tuple(subtree_runs[c] for c in dof_child)
+    mask = np.ascontiguousarray(anc[:, dof_child].T)
+    for arr in (S, dof_child, anc, mask):
+        arr.setflags(write=False)
+    steps = tuple((c, p) for c, p in zip(t.links, t.parents, strict=True) if p is not None)
+    return _Structure(S, dof_child, anc, mask, steps, runs, subtree_runs)
+
+
+def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
+    """Per F/T sensor: the child link of its joint and the wrench map from it to the reading.
+
+    The reading is the wrench the traversal parent applies on the child, moved into the
+    sensor frame and negated when the sensor measures the wrench on the parent (as
+    :func:`robomodel.sensing.predict_measurement`).
+    """
+    t = model.traversal(base)
+    out = []
+    for name in names:
+        sensor = model.sensor(name)
+        if not isinstance(sensor, SixAxisForceTorqueSensor):
+            raise ModelError(
+                f"sensor {name!r} is a {type(sensor).__name__}, not a force/torque sensor; "
+                "only six-axis force/torque sensors have wrench rows"
+            )
+        first, second = model.link_index(sensor.first_link), model.link_index(sensor.second_link)
+        if t.is_parent_of(first, second):
+            child = second
+        elif t.is_parent_of(second, first):
+            child = first
+        else:
+            raise ModelError(
+                f"force/torque sensor {name!r}: links {sensor.first_link!r} and "
+                f"{sensor.second_link!r} are not parent and child in the traversal from "
+                f"{model.link_names[base]!r}"
+            )
+        cname = model.link_names[child]
+        sign = 1.0 if sensor.applied_wrench_link == cname else -1.0
+        out.append((child, sign * wrench_adjoint(sensor.link_H_sensor(cname).inverse())))
+    return out
+
+
+# --------------------------------------------------------------------------- the core
+
+
+# Every kinematic array below is laid out components first and samples last,
+# ``(components..., n, N)``: each arithmetic step is then one operation on contiguous
+# ``n * N`` blocks, where a trailing axis of 3 would make numpy loop over tiny rows.
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Cross product over the leading axis of broadcastable ``(3, ...)`` arrays."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    np.multiply(a[1], b[2], out=out[0])
+    out[0] -= a[2] * b[1]
+    np.multiply(a[2], b[0], out=out[1])
+    out[1] -= a[0] * b[2]
+    np.multiply(a[0], b[1], out=out[2])
+    out[2] -= a[1] * b[0]
+    return out
+
+
+def _skew(v: FloatArray) -> FloatArray:
+    """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
+    out = np.zeros((3, *v.shape))
+    out[0, 1], out[0, 2] = -v[2], v[1]
+    out[1, 0], out[1, 2] = v[2], -v[0]
+    out[2, 0], out[2, 1] = -v[1], v[0]
+    return out
+
+
+def _mm(A: FloatArray, B: FloatArray) -> FloatArray:
+    """``A @ B`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``B`` is ``(3, k, ...)``."""
+    out = A[:, 0, None] * B[None, 0]
+    out += A[:, 1, None] * B[None, 1]
+    out += A[:, 2, None] * B[None, 2]
+    return out
+
+
+def _mv(A: FloatArray, x: FloatArray) -> FloatArray:
+    """``A @ x`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``x`` is ``(3, ...)``."""
+    out: FloatArray = A[:, 0] * x[0] + A[:, 1] * x[1] + A[:, 2] * x[2]
+    return out
+
+
+def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
+    """``A^T @ x`` over the leading axes."""
+    out: FloatArray = A[0] * x[0] + A[1] * x[1] + A[2] * x[2]
+    return out
+
+
+def _inertia_operator(x: FloatArray) -> FloatArray:
+    """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
+    L = np.zeros((3, 6, *x.shape[1:]))
+    L[0, 0], L[0, 1], L[0, 2] = x
+    L[1, 1], L[1, 3], L[1, 4] = x
+    L[2, 2], L[2, 4], L[2, 5] = x
+    return L
+
+
+def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray:
+    """Return a (6,) or (N, 6) argument as (6, N) (zeros when ``None``)."""
+    if value is None:
+        return np.zeros((6, n))
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.shape == (6,):
+        return np.broadcast_to(real_array(arr, what, shape=(6,))[:, None], (6, n))
+    return real_array(arr, what, shape=(n, 6)).T
+
+
+def _poses(model: Model, Q: FloatArray, st: _Structure, base: int) -> FloatArray:
+    """Return ``base_H_link`` of every link, by link index, as ``(4, 4, n_links, N)``."""
+    N = Q.shape[0]
+    if N == 1:
+        H = forward_kinematics(model, Q[0], base=base).base_H_link
+        return np.ascontiguousarray(H.transpose(1, 2, 0)[..., None])
+    poses = forward_kinematics_batch(model, Q, frames=list(range(model.n_links)), base=base)
+    # Each (N, 4, 4) result is a transposed view of a (4, 4, N) buffer [column, row, sample]:
+    # stacking the buffers copies contiguous blocks.
+    T = np.stack([H.transpose(2, 1, 0) for H in poses.values()], axis=2)
+    out: FloatArray = T.transpose(1, 0, 2, 3)
+    return out
+
+
+_FEW_SAMPLES = 8
+
+
+def _down(st: _Structure, x: FloatArray) -> FloatArray:
+    """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
+
+    One product with the ancestor matrix for few samples; for many, a pass over the links
+    in traversal order, which costs less than a large multithreaded product on a busy machine.
+    """
+    if x.shape[-1] <= _FEW_SAMPLES:
+        out: FloatArray = st.anc @ x
+        return out
+    y = x.copy()
+    for link, parent in st.steps:
+        y[:, link] += y[:, parent]
+    return y
+
+
+def _core(
+    model: Model,
+    Q: FloatArray,
+    DQ: FloatArray,
+    DDQ: FloatArray,
+    *,
+    base: str | int | None,
+    gravity: npt.ArrayLike,
+    floating: bool,
+    base_velocity: npt.ArrayLike | None,
+    base_acceleration: npt.ArrayLike | None,
+    sensors: Sequence[str] = (),
+) -> FloatArray:
+    """Return the regressors of N samples, (N, rows, 10 n_links).
+
+    The result is a view of a C-ordered (rows, 10 n_links, N) buffer whose zero blocks (links
+    outside a joint's subtree) are never written.
+    """
+    b = link_index_of(model, base)
+    st = _structure(model, b)
+    ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
+    N = Q.shape[0]
+    nl = model.n_links
+    g = real_array(gravity, "gravity", shape=(3,))
+    v0 = _per_sample(base_velocity, N, "base_velocity")
+    a0 = _per_sample(base_acceleration, N, "base_acceleration")
+
+    # Poses, by link index: everything below is by link index except the ancestor sums.
+    T = _poses(model, Q, st, b)
+    R = T[:3, :3]
+    p = T[:3, 3]
+
+    # Motion subspaces in base coordinates: Sb = Ad(base_H_link) S = [R s + p x (R u); R u].
+    Sb = np.empty((6, nl, N))
+    Sb[3:] = _mv(R, st.S_links[3:, :, None])
+    Sb[:3] = _mv(R, st.S_links[:3, :, None]) + _cross(p, Sb[3:])
+    dq = np.zeros((nl, N))
+    ddq = np.zeros((nl, N))
+    dq[st.dof_child] = DQ.T
+    ddq[st.dof_child] = DDQ.T
+
+    # Spatial velocities and proper accelerations in base coordinates (at the base origin),
+    # sums over ancestors (one product with the ancestor matrix); the base frame, frozen at
+    # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
+    # acceleration of the base.
+    sv = Sb * dq
+    V = _down(st, sv) + v0[:, None, :]
+    acc = Sb * ddq
+    acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
+    acc[3:] += _cross(V[3:], sv[3:])
+    A = _down(st, acc)
+    A[:3] += (a0[:3] - g[:, None])[:, None, :]
+    A[3:] += a0[3:, None, :]
+
+    # Each link's wrench f = I a + v x* (I v) is B(v, a) @ pi with, in the link frame and
+    # robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz],
+    #   f   = m (a + w x v) + (S(alpha) + S(w)^2) h
+    #   tau = -S(a + w x v) h + I alpha + w x (I w),  I x = L(x) [Ixx ... Izz].
+    # Its columns in base coordinates are W = Ad^-T B = [R B_f; S(p) R B_f + R B_tau]. With
+    # the link-origin motion in base axes (v_o = R v, a_o = R a, w = R w_b, alpha = R alpha_b)
+    # the mass and first-moment columns need no body quantities: R S(x_b) = S(R x_b) R.
+    w = V[3:]
+    alpha = A[3:]
+    a_c = A[:3] - _cross(p, alpha) + _cross(w, V[:3] - _cross(p, w))  # R (a + w x v)
+    M_f = _skew(alpha) + w[:, None] * w[None, :]
+    ww = (w * w).sum(axis=0)
+    for i in range(3):
+        M_f[i, i] -= ww
+    W = np.empty((6, nl, 10, N))
+    W[:3, :, 0] = a_c
+    W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
+    W[:3, :, 4:] = 0.0
+    W[3:, :, 0] = _cross(p, a_c)
+    W[3:, :, 1:4] = _mm(_mm(_skew(p), M_f) - _skew(a_c), R).transpose(0, 2, 1, 3)
+    w_b = _mtv(R, w)
+    K = _inertia_operator(_mtv(R, alpha)) + _mm(_skew(w_b), _inertia_operator(w_b))
+    W[3:, :, 4:] = _mm(R, K).transpose(0, 2, 1, 3)
+    del V, A, acc, sv, M_f, K
+
+    # Project: a joint's row is Sb_d . W_i over the links i of its subtree (runs of link
+    # indices); a base-wrench row is every link's W; a sensor's rows its subtree's, moved.
+    off = 6 if floating else 0
+    nd = model.n_dofs
+    Y = np.zeros((off + nd + 6 * len(ft), nl, 10, N))
+    if floating:
+        Y[:6] = W
+    if N <= _FEW_SAMPLES:
+        # Few samples: one dense product and the subtree mask cost less than the loop.
+        dense = np.einsum("adN,alcN->dlcN", Sb[:, st.dof_child], W)
+        Y[off : off + nd] = dense * st.mask[:, :, None, None]
+    else:
+        for d, runs in enumerate(st.runs):
+            s_d = Sb[:, st.dof_child[d]]  # (6, N)
+            for lo, hi in runs:
+                out = Y[off + d, lo:hi]
+                np.multiply(W[0, lo:hi], s_d[0], out=out)
+                for k in range(1, 6):
+                    out += W[k, lo:hi] * s_d[k]
+    for k, (child, X) in enumerate(ft):
+        # The child's internal wrench: its subtree's wrenches moved into the child frame,
+        # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
+        Rc, pc = R[:, :, child, None, None], p[:, child, None, None]
+        for lo, hi in st.subtree_runs[child]:
+            F = W[:, lo:hi]
+            wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
+            Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
+    out_: FloatArray = Y.reshape(Y.shape[0], 10 * nl, N).transpose(2, 0, 1)
+    return out_
+
+
+# --------------------------------------------------------------------------- public functions
+
+
+def regressor(
+    model: Model,
+    state: JointState,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    floating: bool = False,
+    base_velocity: npt.ArrayLike | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    sensors: Sequence[str] = (),
+) -> FloatArray:
+    """Return the inverse-dynamics regressor ``Y`` of ``model`` at ``state``.
+
+    ``Y @ model.inertial_parameters()`` equals :func:`robomodel.dynamics.inverse_dynamics`'s
+    ``joint_torques`` with the same arguments, for every choice of inertial parameters: column
+    block ``[10 k, 10 k + 10)`` belongs to link ``k``, in the layout of
+    :meth:`~robomodel.Model.inertial_parameters`.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base")
+    >>> arm = rm.Link(rm.SpatialInertia.from_com(2.0, (0.5, 0, 0), 0.01 * np.eye(3)))
+    >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 1, 0)))
+    >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", arm)
+    >>> Y = regressor(m, rm.JointState([0.0], [0.0], [0.0]))
+    >>> Y.shape, (Y @ m.inertial_parameters()).round(6).tolist()
+    ((1, 20), [-9.81])
+
+    Args:
+        model: the model; every link must be connected to the base.
+        state: joint positions, velocities and accelerations.
+        gravity: gravity acceleration in the base frame.
+        base: the base link (name or index); the model's default base if ``None``.
+        floating: also return the base wrench: ``6 + n_dofs`` rows, the wrench ``[f; tau]``
+            the environment applies on the base (in the base frame, ``base_wrench`` of
+            :func:`~robomodel.dynamics.inverse_dynamics`) first, then the joint torques.
+        base_velocity: the base twist ``[v; w]`` in the base frame (zero if ``None``).
+        base_acceleration: its time derivative ``[a; alpha]`` (zero if ``None``).
+        sensors: names of six-axis force/torque sensors whose readings to append, six rows
+            each in this order: ``Y_s @ p`` is the sensor's
+            :func:`~robomodel.sensing.predict_sensor_measurements` reading (sensor frame),
+            which depends only on the links on the measured side of the sensor's joint.
+
+    Returns:
+        A new ``(n_dofs, 10 n_links)`` array, ``(6 + n_dofs, 10 n_links)`` when floating,
+        with ``6 len(sensors)`` more rows at the end.
+
+    Raises:
+        ModelError: a size does not match the model, a link is not connected to the base, or
+            a sensor is not a force/torque sensor across a joint of the traversal.
+        ArgumentError: an argument is not a finite array of the right shape.
+        UnknownNameError: a sensor does not exist.
+    """
+    if not isinstance(state, JointState):
+        raise ModelError(f"state must be a JointState, but got {type(state).__name__}")
+    state.check(model)
+    Y = _core(
+        model,
+        state.q[None],
+        state.dq[None],
+        state.ddq[None],
+        base=base,
+        gravity=gravity,
+        floating=floating,
+        base_velocity=base_velocity,
+        base_acceleration=base_acceleration,
+        sensors=sensors,
+    )
+    out: FloatArray = Y[0]
+    return out
+
+
+def _samples_array(value: npt.ArrayLike, what: str, n: int, count: str) -> FloatArray:
+    arr = real_array(value, what, shape=(None, None))
+    if arr.shape[1] != n:
+        raise ModelError(
+            f"{what} must have shape (N, {n}) (one sample per row, {count} = {n} columns), "
+            f"but got {arr.shape}"
+        )
+    return arr
+
+
+def regressor_batch(
+    model: Model,
+    Q: npt.ArrayLike,
+    DQ: npt.ArrayLike,
+    DDQ: npt.ArrayLike,
+    *,
+    gravity: npt.ArrayLike = STANDARD_GRAVITY,
+    base: str | int | None = None,
+    floating: bool = False,
+    base_velocity: npt.ArrayLike | None = None,
+    base_acceleration: npt.ArrayLike | None = None,
+    sensors: Sequence[str] = (),
+) -> FloatArray:
+    """Return the regressors of N samples at once, ``(N, rows, 10 n_links)``.
+
+    Row ``s`` of the result is ``regressor(model, JointState(Q[s], DQ[s], DDQ[s]), ...)``,
+    computed for all samples together (Python loops run over joints, never over samples).
+    The result is a transposed view of a C-ordered ``(rows, 10 n_links, N)`` buffer, as
+    :func:`~robomodel.kinematics.forward_kinematics_batch` hands out its poses: samples are
+    the contiguous axis, and the blocks of links outside a joint's subtree are never written
+    (``np.ascontiguousarray`` gives a C-ordered copy).
+
+    Args:
+        model: the model.
+        Q: (N, n_pos_coords) joint positions, one sample per row.
+        DQ: (N, n_dofs) joint velocities.
+        DDQ: (N, n_dofs) joint accelerations.
+        gravity: gravity in the base frame, shared by all samples.
+        base: the base link; the model's default base if ``None``.
+        floating: prepend the six base-wrench rows, as in :func:`regressor`.
+        base_velocity: the base twist, one ``(6,)`` for all samples or ``(N, 6)``.
+        base_acceleration: the base acceleration, ``(6,)`` or ``(N, 6)``.
+        sensors: force/torque sensors whose six rows to append, as in :func:`regressor`.
+
+    Raises:
+        ModelError: a shape does not match the model or the number of samples.
+    """
+    Qa = _samples_array(Q, "Q", model.n_pos_coords, "n_pos_coords")
+    DQa = _samples_array(DQ, "DQ", model.n_dofs, "n_dofs")
+    DDQa = _samples_array(DDQ, "DDQ", model.n_dofs, "n_dofs")
+    if not Qa.shape[0] == DQa.shape[0] == DDQa.shape[0]:
+        raise ModelError(
+            f"Q, DQ and DDQ must have one row per sample, but have {Qa.shape[0]}, "
+            f"{DQa.shape[0]} and {DDQa.shape[0]} rows"
+        )
+    return _core(
+        model,
+        Qa,
+        DQa,
+        DDQa,
+        base=base,
+        gravity=gravity,
+        floating=floating,
+        base_velocity=base_velocity,
+        base_acceleration=base_acceleration,
+        sensors=sensors,
+    )
