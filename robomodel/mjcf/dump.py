@@ -1,0 +1,652 @@
+"""Write a model as MJCF, MuJoCo's XML format, with a report of what MJCF cannot carry.
+
+Every link reachable from the base becomes a ``<body>`` (links behind fixed joints become bodies
+without joints, which MuJoCo welds to their parent, so no link is merged away), every additional
+frame a ``<site>``, every sensor a site plus MuJoCo sensors, every mimic joint an
+``<equality><joint>`` constraint, every shape a ``<geom>``. Numbers are written with Python's
+shortest round-trip ``repr``, so MuJoCo reads back exactly the doubles robomodel holds. Inertias
+are written as ``<inertial pos quat diaginertia>`` from robomodel's own eigen-decomposition of the
+central inertia, so that the policies for inertias MuJoCo refuses (``ExportOptions.massless``,
+``ExportOptions.invalid_inertia``) decide on exactly the numbers MuJoCo will check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import warnings
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from robomodel.errors import RobomodelWarning
+from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
+from robomodel.mjcf._common import (
+    METADATA_NAME,
+    FloatArray,
+    MJCFError,
+    mujoco,
+    quat_from_rotation,
+)
+from robomodel.mjcf.options import MJCF_MIN_VALUE, ExportOptions
+from robomodel.mjcf.report import ConversionReport, Loss, LossAction
+from robomodel.model import Model
+from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
+from robomodel.shapes import Box, Cylinder, Mesh, SolidShape, Sphere
+from robomodel.spatial import SpatialInertia, Transform
+
+__all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "export"]
+
+_DEFAULT_OPTIONS = ExportOptions()
+
+MESH_FORMATS = (".stl", ".obj", ".msh")
+"""Mesh file suffixes MuJoCo reads; other meshes are dropped with a report entry."""
+
+
+def export(
+    model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS
+) -> tuple[str, ConversionReport]:
+    """Return ``model`` as MJCF text together with the report of everything it lost or changed.
+
+    Args:
+        model: the model; its links reachable from ``options.base`` are written.
+        options: see :class:`~robomodel.mjcf.options.ExportOptions`.
+
+    Raises:
+        MJCFError: a policy is ``"raise"`` and a body needs it, or a number is not finite.
+        UnknownNameError: ``options.base`` is not a link of the model.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0),
+    ...     np.eye(3))))
+    >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 0, 1)))
+    >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", rm.Link())
+    >>> text, report = export(m)
+    >>> print(report)
+    changed link 'arm': massless moving body: MuJoCo needs mass and inertia above 1e-15; wrote mass 1e-06 and principal inertia 1e-09 (ExportOptions.massless="bound")
+    """
+    return _Writer(model, options).run()
+
+
+def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
+    """Return ``model`` as MJCF text (see :func:`export`, which also returns the report).
+
+    Warns:
+        RobomodelWarning: something was dropped or changed; the message lists every entry.
+    """
+    text, report = export(model, options=options)
+    _warn(report)
+    return text
+
+
+def dump(
+    model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
+) -> ConversionReport:
+    """Write ``model`` as an MJCF file and return the report (see :func:`export`).
+
+    The text goes to a temporary file in the same directory, then replaces ``path`` in one
+    step, so a failed export never leaves a half-written file behind.
+    """
+    text, report = export(model, options=options)
+    target = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(
+        dir=os.path.dirname(os.path.abspath(target)), prefix=".robomodel-", suffix=".xml"
+    )
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return report
+
+
+def compile_mjcf(text: str) -> Any:
+    """Compile MJCF text with MuJoCo and return the ``mujoco.MjModel``.
+
+    Raises:
+        MJCFError: MuJoCo refused the document (its message is kept).
+        MujocoNotInstalledError: MuJoCo is not installed.
+    """
+    mj = mujoco()
+    try:
+        return mj.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
+
+
+def _warn(report: ConversionReport) -> None:
+    serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
+    if serious:
+        lines = "\n  ".join(str(x) for x in serious)
+        warnings.warn(
+            f"the MJCF export lost or changed {len(serious)} element(s); call "
+            f"robomodel.mjcf.export for the full report:\n  {lines}",
+            RobomodelWarning,
+            stacklevel=3,
+        )
+
+
+# ---------------------------------------------------------------------- numbers
+def _num(x: float) -> str:
+    f = float(x)
+    if not math.isfinite(f):
+        raise MJCFError(f"MJCF cannot hold the non-finite number {f!r}")
+    # repr is the shortest text that reads back as the same double; + 0.0 turns -0.0 into 0.
+    return repr(f + 0.0)
+
+
+def _nums(xs: Iterable[float]) -> str:
+    return " ".join(_num(x) for x in xs)
+
+
+def _pose_attrs(el: ET.Element, T: Transform) -> None:
+    if np.any(T.position != 0.0):
+        el.set("pos", _nums(T.position))
+    if not np.array_equal(T.rotation, np.eye(3)):
+        el.set("quat", _nums(quat_from_rotation(T.rotation)))
+
+
+def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return the principal moments (ascending) and a right-handed rotation to their axes."""
+    d, V = np.linalg.eigh(0.5 * (I_C + I_C.T))
+    if np.linalg.det(V) < 0.0:
+        V[:, 0] = -V[:, 0]
+    return d, V
+
+
+# ---------------------------------------------------------------------- the writer
+class _Writer:
+    """One export: the phases read top to bottom in :meth:`run`."""
+
+    def __init__(self, model: Model, options: ExportOptions) -> None:
+        self.m = model
+        self.o = options
+        self.losses: list[Loss] = []
+        self.inertias: dict[str, SpatialInertia] = {}
+        self.bodies: dict[str, ET.Element] = {}
+        self.site_names: set[str] = set()
+        self.frame_sites: dict[str, tuple[str, Transform]] = {}
+        self.geom_names: set[str] = set()
+        self.meshes: dict[tuple[str, tuple[float, float, float]], str] = {}
+        self.mesh_names: set[str] = set()
+        self.metadata: dict[str, Any] = {}
+
+    def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
+        self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
+
+    def run(self) -> tuple[str, ConversionReport]:
+        m, o = self.m, self.o
+        root = ET.Element("mujoco", model=m.name or "robomodel")
+        # Angles in radians, and inertia only from <inertial>: geoms must not add mass.
+        ET.SubElement(
+            root, "compiler", angle="radian", inertiafromgeom="false", autolimits="false"
+        )
+        asset = ET.SubElement(root, "asset")
+        self._root_asset = asset
+        world = ET.SubElement(root, "worldbody")
+        if m.n_links == 0:
+            raise MJCFError("the model has no links; add a link before exporting to MJCF")
+
+        # Normalise: the tree from the base, and what is not in it.
+        base = m.default_base_index if o.base is None else m.link_index(o.base)
+        self.tr = m.traversal(base)
+        self.reached = set(self.tr.links)
+        for i, name in enumerate(m.link_names):
+            if i not in self.reached:
+                self.note("dropped", "link", name, "not connected to the base")
+
+        # Inertias: apply the policies on exactly what will be written.
+        written = self._inertias()
+
+        # Bodies, joints, shapes and frames, parents before children.
+        for e in self.tr:
+            name = m.link_names[e.link]
+            parent = world if e.parent is None else self.bodies[m.link_names[e.parent]]
+            body = ET.SubElement(parent, "body", name=name)
+            self.bodies[name] = body
+            if e.parent is None:
+                if o.floating_base:
+                    ET.SubElement(body, "freejoint", name=o.free_joint_name)
+                    self.note("added", "joint", o.free_joint_name, "free joint of the root body")
+            else:
+                assert e.joint is not None  # a traversal gives every non-base link its joint
+                self._joint(body, e.joint, m.link_names[e.parent], name)
+            self._inertial(body, written[e.link])
+            self._shapes(body, e.link)
+        self._frames()
+
+        # Elements outside the tree.
+        equality = self._mimics()
+        sensors = self._sensors()
+        actuators = self._actuators()
+        for el in (equality, actuators, sensors):
+            if len(el):
+                root.append(el)
+        if not len(asset):
+            root.remove(asset)
+        self._extensions()
+        if o.metadata and self.metadata:
+            custom = ET.SubElement(root, "custom")
+            data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
+            ET.SubElement(custom, "text", name=METADATA_NAME, data=data)
+        ET.indent(root)
+        text = ET.tostring(root, encoding="unicode") + "\n"
+        return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+
+    # ------------------------------------------------------------------ inertia
+    def _inertias(self) -> dict[int, SpatialInertia]:
+        m, o, tr = self.m, self.o, self.tr
+        written = {i: m.links[i].inertia for i in tr.links}
+        # Each moving body with the bodies welded to it (MuJoCo checks that composite).
+        composite = dict(written)
+        moving = {e.link for e in tr if e.joint is not None and _moves(m.joints[e.joint])}
+        if o.floating_base:
+            moving.add(tr.base)
+        for e in reversed(list(tr)):
+            if e.parent is not None and e.link not in moving:
+                assert e.joint is not None
+                p_H_c = m.joints[e.joint].rest_transform(
+                    m.link_names[e.parent], m.link_names[e.link]
+                )
+                composite[e.parent] = composite[e.parent] + p_H_c @ composite[e.link]
+        for i in tr.links:
+            name = m.link_names[i]
+            if i in moving and _degenerate(composite[i]):
+                if o.massless == "raise":
+                    raise MJCFError(
+                        f"link {name!r} moves but its mass or principal inertias (with the links "
+                        f"welded to it) are below MuJoCo's {MJCF_MIN_VALUE}; give it an inertia "
+                        'or export with ExportOptions(massless="bound")'
+                    )
+                written[i] = _bounded(written[i], o.bound_mass, o.bound_inertia)
+                self.note(
+                    "changed",
+                    "link",
+                    name,
+                    f"massless moving body: MuJoCo needs mass and inertia above {MJCF_MIN_VALUE}; "
+                    f"wrote mass {o.bound_mass!r} and principal inertia {o.bound_inertia!r} "
+                    '(ExportOptions.massless="bound")',
+                )
+            written[i] = self._valid(name, written[i])
+            if written[i] is not m.links[i].inertia:
+                self.inertias[name] = written[i]
+        return written
+
+    def _valid(self, name: str, inertia: SpatialInertia) -> SpatialInertia:
+        if inertia.mass == 0.0:
+            if np.any(inertia.rotational_inertia != 0.0):
+                self.note("dropped", "inertia", name, "rotational inertia of a massless link")
+                return SpatialInertia.zero()
+            return inertia
+        if inertia.mass < 0.0:
+            raise MJCFError(f"link {name!r} has a negative mass {inertia.mass}; MJCF cannot hold it")
+        d, V = _principal(np.asarray(inertia.inertia_com))
+        fixed = _balanced(d)
+        if fixed is None:
+            return inertia
+        if self.o.invalid_inertia == "raise":
+            raise MJCFError(
+                f"link {name!r}: principal inertias {d.tolist()} are negative or break A + B >= C, "
+                'which MuJoCo refuses; fix them or export with ExportOptions(invalid_inertia='
+                '"balance")'
+            )
+        self.note(
+            "changed",
+            "inertia",
+            name,
+            f"principal inertias {d.tolist()} break MuJoCo's checks; wrote {fixed.tolist()} "
+            '(ExportOptions.invalid_inertia="balance")',
+        )
+        return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
+
+    def _inertial(self, body: ET.Element, inertia: SpatialInertia) -> None:
+        if inertia.mass == 0.0:
+            return
+        d, V = _principal(np.asarray(inertia.inertia_com))
+        el = ET.SubElement(body, "inertial", pos=_nums(inertia.com), mass=_num(inertia.mass))
+        el.set("quat", _nums(quat_from_rotation(V)))
+        el.set("diaginertia", _nums(np.maximum(d, 0.0)))
+
+    # ------------------------------------------------------------------ joints
+    def _joint(self, body: ET.Element, j: int, parent: str, child: str) -> None:
+        m = self.m
+        joint = m.joints[j]
+        jname = m.joint_names[j]
+        _pose_attrs(body, joint.rest_transform(parent, child))
+        if isinstance(joint, FixedJoint):
+            return
+        axis = joint.axis(child)
+        el = ET.SubElement(body, "joint", name=jname)
+        if isinstance(joint, RevoluteJoint):
+            el.set("type", "hinge")
+            if np.any(axis.origin != 0.0):
+                el.set("pos", _nums(axis.origin))
+        else:
+            el.set("type", "slide")
+        el.set("axis", _nums(axis.direction))
+        lim = joint.limits
+        if lim.enabled and math.isfinite(lim.lower) and math.isfinite(lim.upper):
+            if lim.lower < lim.upper:
+                el.set("limited", "true")
+                el.set("range", _nums((lim.lower, lim.upper)))
+            else:
+                el.set("limited", "false")
+                self.note(
+                    "dropped",
+                    "limits",
+                    jname,
+                    f"empty range [{lim.lower}, {lim.upper}]: MuJoCo needs lower < upper",
+                )
+        else:
+            el.set("limited", "false")
+            if lim.enabled:
+                self.note("dropped", "limits", jname, "an infinite bound cannot be an MJCF range")
+        if joint.dynamics.kind == "urdf":
+            if joint.dynamics.damping:
+                el.set("damping", _num(joint.dynamics.damping))
+            if joint.dynamics.static_friction:
+                el.set("frictionloss", _num(joint.dynamics.static_friction))
+        if math.isfinite(joint.effort_limit):
+            el.set("actuatorfrclimited", "true")
+            el.set("actuatorfrcrange", _nums((-joint.effort_limit, joint.effort_limit)))
+        if math.isfinite(joint.velocity_limit):
+            self.metadata.setdefault("velocity_limits", {})[jname] = joint.velocity_limit
+            if not self.o.metadata:
+                self.note("dropped", "velocity limit", jname, "MJCF has no velocity limit")
+
+    def _mimics(self) -> ET.Element:
+        m = self.m
+        eq = ET.Element("equality")
+        for j, joint in enumerate(m.joints):
+            name = m.joint_names[j]
+            if isinstance(joint, FixedJoint) or joint.mimic is None or not self._has_joint(j):
+                continue
+            mim = joint.mimic
+            leader = m.joint_index(mim.joint) if m.is_joint_name_used(mim.joint) else None
+            if leader is None or not self._has_joint(leader) or not _moves(m.joints[leader]):
+                self.note("dropped", "mimic", name, f"its leader {mim.joint!r} is not exported")
+                continue
+            ET.SubElement(
+                eq,
+                "joint",
+                joint1=name,
+                joint2=mim.joint,
+                polycoef=_nums((mim.offset, mim.multiplier, 0.0, 0.0, 0.0)),
+            )
+        return eq
+
+    def _has_joint(self, j: int) -> bool:
+        joint = self.m.joints[j]
+        return all(self.m.link_index(x) in self.reached for x in (joint.link1, joint.link2))
+
+    def _actuators(self) -> ET.Element:
+        act = ET.Element("actuator")
+        if not self.o.actuators:
+            return act
+        m = self.m
+        for j, joint in enumerate(m.joints):
+            if not _moves(joint) or not self._has_joint(j) or joint.mimic is not None:
+                continue
+            name = m.joint_names[j]
+            el = ET.SubElement(act, "motor", name=name, joint=name)
+            if math.isfinite(joint.effort_limit):
+                el.set("ctrllimited", "true")
+                el.set("ctrlrange", _nums((-joint.effort_limit, joint.effort_limit)))
+        return act
+
+    # ------------------------------------------------------------------ frames and sensors
+    def _site(self, link: str, name: str, T: Transform) -> str:
+        unique = name
+        k = 1
+        while unique in self.site_names:
+            unique = f"{name}_site" if k == 1 else f"{name}_site{k}"
+            k += 1
+        if unique != name:
+            self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
+        el = ET.SubElement(self.bodies[link], "site", name=unique)
+        _pose_attrs(el, T)
+        self.site_names.add(unique)
+        return unique
+
+    def _frames(self) -> None:
+        m = self.m
+        for f in m.frames:
+            if f.link not in self.bodies:
+                self.note("dropped", "frame", f.name, f"its link {f.link!r} is not exported")
+                continue
+            self._site(f.link, f.name, f.link_H_frame)
+            self.frame_sites[f.name] = (f.link, f.link_H_frame)
+
+    def _sensor_site(self, name: str, link: str, T: Transform) -> str:
+        # iDynTree's loader adds one frame per sensor, named like it and at its pose: reuse it.
+        same = self.frame_sites.get(name)
+        if same is not None and same[0] == link and _close(same[1], T):
+            return name
+        return self._site(link, name, T)
+
+    def _sensors(self) -> ET.Element:
+        m = self.m
+        out = ET.Element("sensor")
+        for s in m.sensors:
+            match s:
+                case SixAxisForceTorqueSensor():
+                    if not m.is_joint_name_used(s.parent_joint) or not self._has_joint(
+                        m.joint_index(s.parent_joint)
+                    ):
+                        self.note("dropped", "sensor", s.name, "its joint is not exported")
+                        continue
+                    j = m.joint_index(s.parent_joint)
+                    p, c = m.joint_parent_child(j, self.tr)
+                    child = m.link_names[c]
+                    if _moves(m.joints[j]):
+                        self.note(
+                            "note",
+                            "sensor",
+                            s.name,
+                            "MuJoCo's force/torque sensors measure through a moving joint too; "
+                            "the reading includes the joint's actuation",
+                        )
+                    site = self._sensor_site(s.name, child, s.link_H_sensor(child))
+                    ET.SubElement(out, "force", name=f"{s.name}_force", site=site)
+                    ET.SubElement(out, "torque", name=f"{s.name}_torque", site=site)
+                    applied_child = s.applied_wrench_link == child
+                    self.metadata.setdefault("force_torque", {})[s.name] = {
+                        "joint": s.parent_joint,
+                        "first": s.first_link,
+                        "second": s.second_link,
+                        "applied": s.applied_wrench_link,
+                    }
+                    if not applied_child:
+                        self.note(
+                            "note",
+                            "sensor",
+                            s.name,
+                            f"robomodel measures the wrench on {s.applied_wrench_link!r} (the "
+                            f"parent body); MuJoCo's {s.name}_force/_torque read the wrench on "
+                            f"{child!r}, the negation",
+                        )
+                case Accelerometer() | Gyroscope():
+                    if s.link not in self.bodies:
+                        self.note("dropped", "sensor", s.name, f"its link {s.link!r} is not exported")
+                        continue
+                    site = self._sensor_site(s.name, s.link, s.link_H_sensor)
+                    tag = "accelerometer" if isinstance(s, Accelerometer) else "gyro"
+                    ET.SubElement(out, tag, name=s.name, site=site)
+        return out
+
+    # ------------------------------------------------------------------ shapes
+    def _shapes(self, body: ET.Element, link: int) -> None:
+        m, o = self.m, self.o
+        lname = m.link_names[link]
+        groups = ((m.visuals[link], "visual", o.visuals), (m.collisions[link], "collision", o.collisions))
+        for shapes, kind, wanted in groups:
+            for k, shape in enumerate(shapes):
+                label = shape.name or f"{lname} {kind} {k}"
+                if not wanted:
+                    self.note("dropped", kind, label, f"ExportOptions.{kind}s is False")
+                    continue
+                self._geom(body, shape, kind, label)
+
+    def _geom(self, body: ET.Element, shape: SolidShape, kind: str, label: str) -> None:
+        g = shape.geometry
+        attrs_: dict[str, str] = {}
+        match g:
+            case Box():
+                sizes = (g.x / 2, g.y / 2, g.z / 2)
+                attrs_ = {"type": "box", "size": _nums(sizes)}
+            case Sphere():
+                sizes = (g.radius,)
+                attrs_ = {"type": "sphere", "size": _num(g.radius)}
+            case Cylinder():
+                sizes = (g.radius, g.length / 2)
+                attrs_ = {"type": "cylinder", "size": _nums(sizes)}
+            case Mesh():
+                sizes = (1.0,)
+                mesh = self._mesh(g, kind, label)
+                if mesh is None:
+                    return
+                attrs_ = {"type": "mesh", "mesh": mesh}
+        if min(sizes) <= 0.0:
+            self.note("dropped", kind, label, "a zero size: MuJoCo needs positive geom sizes")
+            return
+        el = ET.SubElement(body, "geom")
+        if shape.name and shape.name not in self.geom_names:
+            el.set("name", shape.name)
+            self.geom_names.add(shape.name)
+        elif shape.name:
+            self.note("dropped", f"{kind} name", shape.name, "MuJoCo geom names must be unique")
+        for k, v in attrs_.items():
+            el.set(k, v)
+        _pose_attrs(el, shape.link_H_geometry)
+        if kind == "visual":
+            el.set("contype", "0")
+            el.set("conaffinity", "0")
+            el.set("group", "2")
+        else:
+            el.set("group", "3")
+        rgba = self._rgba(shape, label)
+        if rgba is not None:
+            el.set("rgba", _nums(rgba))
+        for x in shape.extensions:
+            self.note("dropped", f"{kind} extension", label, x[:60])
+
+    def _rgba(self, shape: SolidShape, label: str) -> tuple[float, ...] | None:
+        mat = shape.material
+        if mat is None:
+            return None
+        rgba = mat.rgba
+        texture = mat.texture
+        if rgba is None and mat.name:
+            for rm_mat in self.m.materials:
+                if rm_mat.name == mat.name:
+                    rgba, texture = rm_mat.rgba, texture or rm_mat.texture
+                    break
+        if texture:
+            self.note("dropped", "texture", label, f"{texture!r}: only colours are exported")
+        return rgba
+
+    def _mesh(self, g: Mesh, kind: str, label: str) -> str | None:
+        if not self.o.meshes:
+            self.note("dropped", kind, label, f"mesh {g.filename!r}: ExportOptions.meshes is False")
+            return None
+        from robomodel.urdf import resolve_uri
+        from robomodel.urdf.errors import URDFReferenceError
+
+        try:
+            path = os.path.abspath(resolve_uri(self.m, g.filename))
+        except URDFReferenceError:
+            self.note(
+                "dropped",
+                kind,
+                label,
+                f"mesh {g.filename!r} is not found in the package dirs {list(self.m.package_dirs)}",
+            )
+            return None
+        suffix = os.path.splitext(path)[1].lower()
+        if suffix not in MESH_FORMATS:
+            self.note(
+                "dropped", kind, label, f"mesh {g.filename!r}: MuJoCo reads only {MESH_FORMATS}"
+            )
+            return None
+        if not os.access(path, os.R_OK):
+            self.note("dropped", kind, label, f"mesh {path!r} cannot be read")
+            return None
+        key = (path, g.scale)
+        name = self.meshes.get(key)
+        if name is None:
+            stem = os.path.splitext(os.path.basename(path))[0] or "mesh"
+            name, k = stem, 1
+            while name in self.mesh_names:
+                k += 1
+                name = f"{stem}_{k}"
+            self.mesh_names.add(name)
+            self.meshes[key] = name
+            asset = self._asset()
+            el = ET.SubElement(asset, "mesh", name=name, file=path)
+            if g.scale != (1.0, 1.0, 1.0):
+                el.set("scale", _nums(g.scale))
+        return name
+
+    def _asset(self) -> ET.Element:
+        # The writer creates <asset> first so that it precedes <worldbody>.
+        return self._root_asset
+
+    # ------------------------------------------------------------------ the rest
+    def _extensions(self) -> None:
+        for ext in self.m.extensions:
+            what = f"<{ext.tag}>" if ext.tag else "an element"
+            owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
+            self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
+        if self.m.materials:
+            self.note(
+                "note", "materials", "robot", "robot-level materials are applied to geoms as rgba"
+            )
+
+
+def _moves(joint: object) -> bool:
+    return isinstance(joint, RevoluteJoint | PrismaticJoint)
+
+
+def _degenerate(inertia: SpatialInertia) -> bool:
+    if not inertia.mass > MJCF_MIN_VALUE:
+        return True
+    d = np.linalg.eigvalsh(np.asarray(inertia.inertia_com))
+    return bool(d.min() <= MJCF_MIN_VALUE)
+
+
+def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:
+    if inertia.mass > 0.0:
+        I_C = np.asarray(inertia.inertia_com) + principal * np.eye(3)
+        return SpatialInertia.from_com(inertia.mass, inertia.com, I_C)
+    return SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), principal * np.eye(3))
+
+
+def _balanced(d: FloatArray) -> FloatArray | None:
+    """Return ascending principal moments MuJoCo accepts, or ``None`` when ``d`` passes as is.
+
+    MuJoCo refuses negative moments and ``A + B < C``, tested on the doubles it reads, which
+    are exactly the ones written; the same test here decides.
+    """
+    a, b, c = (float(x) for x in d)
+    if a >= 0.0 and a + b >= c:
+        return None
+    a, b = max(a, 0.0), max(b, 0.0)
+    gap = c - (a + b)
+    if gap > 0.0:
+        a, b = a + gap / 2, b + gap / 2
+    while a + b < c:  # the halves may round down by an ulp
+        b = math.nextafter(b, math.inf)
+    return np.array([a, b, c])
+
+
+def _close(a: Transform, b: Transform) -> bool:
+    return bool(
+        np.allclose(a.rotation, b.rotation, rtol=0, atol=1e-12)
+        and np.allclose(a.position, b.position, rtol=0, atol=1e-12)
+    )
