@@ -16,3 +16,6 @@ from robomodel.mjcf.options import ExportOptions as ExportOptions
 from robomodel.mjcf.options import ImportOptions as ImportOptions
 from robomodel.mjcf.report import ConversionReport as ConversionReport
 from robomodel.mjcf.report import Loss as Loss
+from robomodel.mjcf.load import load as load
+from robomodel.mjcf.load import loads as loads
+from robomodel.mjcf.load import parse as parse

@@ -19,7 +19,7 @@ import tempfile
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -36,8 +36,8 @@ from robomodel.mjcf.options import MJCF_MIN_VALUE, ExportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
 from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
-from robomodel.shapes import Box, Cylinder, Mesh, SolidShape, Sphere
-from robomodel.spatial import SpatialInertia, Transform
+from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
+from robomodel.spatial import Axis, SpatialInertia, Transform
 
 __all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "export"]
 
@@ -161,6 +161,12 @@ def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 
 # ---------------------------------------------------------------------- the writer
+_Pending: TypeAlias = tuple[
+    ET.Element, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
+]
+"""A merged link: its parent body, its pose there, the joints so far and the merged links."""
+
+
 class _Writer:
     """One export: the phases read top to bottom in :meth:`run`."""
 
@@ -176,6 +182,9 @@ class _Writer:
         self.meshes: dict[tuple[str, tuple[float, float, float]], str] = {}
         self.mesh_names: set[str] = set()
         self.metadata: dict[str, Any] = {}
+        self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
+        self.material_assets: dict[tuple[object, ...], str] = {}
+        self.material_names: set[str] = set()
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
@@ -183,6 +192,7 @@ class _Writer:
     def run(self) -> tuple[str, ConversionReport]:
         m, o = self.m, self.o
         root = ET.Element("mujoco", model=m.name or "robomodel")
+        self.metadata["name"] = m.name
         # Angles in radians, and inertia only from <inertial>: geoms must not add mass.
         ET.SubElement(
             root, "compiler", angle="radian", inertiafromgeom="false", autolimits="false"
@@ -201,23 +211,73 @@ class _Writer:
             if i not in self.reached:
                 self.note("dropped", "link", name, "not connected to the base")
 
+        # Which links have no body of their own: a massless fixed base is the world body, and
+        # a massless link between two moving joints hands its joint on to its child's body.
+        root_inertia = m.links[base].inertia
+        self.world_base = not o.floating_base and _is_zero(root_inertia)
+        self.merged = self._mergeable() if o.massless == "merge" else set()
+        for i in sorted(self.merged):
+            self.note(
+                "note",
+                "merged link",
+                m.link_names[i],
+                "massless link between two moving joints: its joint moves into its child's "
+                "body (MuJoCo bodies may hold several joints)",
+            )
+
         # Inertias: apply the policies on exactly what will be written.
         written = self._inertias()
 
-        # Bodies, joints, shapes and frames, parents before children.
+        # Bodies, joints, shapes and frames, parents before children. A massless fixed base is
+        # MuJoCo's world body itself; a merged link's joints move on into its child's body.
+        pending: dict[int, _Pending] = {}
         for e in self.tr:
             name = m.link_names[e.link]
-            parent = world if e.parent is None else self.bodies[m.link_names[e.parent]]
-            body = ET.SubElement(parent, "body", name=name)
-            self.bodies[name] = body
             if e.parent is None:
+                if self.world_base:
+                    self.bodies[name] = world
+                    self.metadata["world"] = name
+                    self.note(
+                        "note", "world link", name, "a massless fixed base: MuJoCo's world body"
+                    )
+                    self._shapes(world, e.link)
+                    continue
+                body = ET.SubElement(world, "body", name=self._body_name(name))
+                self.metadata["base"] = name
                 if o.floating_base:
                     ET.SubElement(body, "freejoint", name=o.free_joint_name)
                     self.note("added", "joint", o.free_joint_name, "free joint of the root body")
             else:
                 assert e.joint is not None  # a traversal gives every non-base link its joint
-                self._joint(body, e.joint, m.link_names[e.parent], name)
-            self._inertial(body, written[e.link])
+                joint = m.joints[e.joint]
+                pname = m.link_names[e.parent]
+                P_H_C = joint.rest_transform(pname, name)
+                own = [(e.joint, joint.axis(name))] if _moves(joint) else []
+                if not own:
+                    self.metadata.setdefault("fixed_joints", {})[name] = m.joint_names[e.joint]
+                if e.parent in pending:
+                    parent_el, X_H_P, specs, between = pending.pop(e.parent)
+                    C_H_P = P_H_C.inverse()
+                    specs = [(j, C_H_P @ a) for j, a in specs] + own
+                    X_H_C = X_H_P @ P_H_C
+                else:
+                    parent_el, specs, X_H_C, between = self.bodies[pname], own, P_H_C, []
+                if e.link in self.merged:
+                    pending[e.link] = (parent_el, X_H_C, specs, [*between, (name, X_H_C)])
+                    continue
+                body = ET.SubElement(parent_el, "body", name=self._body_name(name))
+                _pose_attrs(body, X_H_C)
+                for j, axis in specs:
+                    self._joint(body, j, axis)
+                if between:
+                    # The merged links' frames, relative to this body, for the way back.
+                    C_H_X = X_H_C.inverse()
+                    self.metadata.setdefault("merged", {})[name] = [
+                        [lname, [*(C_H_X @ X_H_L).position, *(C_H_X @ X_H_L).rotation.ravel()]]
+                        for lname, X_H_L in between
+                    ]
+            self.bodies[name] = body
+            self._inertial(body, e.link, written[e.link])
             self._shapes(body, e.link)
         self._frames()
 
@@ -231,6 +291,8 @@ class _Writer:
         if not len(asset):
             root.remove(asset)
         self._extensions()
+        if m.package_dirs:
+            self.metadata["package_dirs"] = list(m.package_dirs)
         if o.metadata and self.metadata:
             custom = ET.SubElement(root, "custom")
             data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
@@ -257,6 +319,8 @@ class _Writer:
                 composite[e.parent] = composite[e.parent] + p_H_c @ composite[e.link]
         for i in tr.links:
             name = m.link_names[i]
+            if i in self.merged:
+                continue
             if i in moving and _degenerate(composite[i]):
                 if o.massless == "raise":
                     raise MJCFError(
@@ -271,14 +335,19 @@ class _Writer:
                     name,
                     f"massless moving body: MuJoCo needs mass and inertia above {MJCF_MIN_VALUE}; "
                     f"wrote mass {o.bound_mass!r} and principal inertia {o.bound_inertia!r} "
-                    '(ExportOptions.massless="bound")',
+                    f"(ExportOptions.massless={o.massless!r})",
                 )
-            written[i] = self._valid(name, written[i])
+            written[i] = self._valid(i, name, written[i])
             if written[i] is not m.links[i].inertia:
                 self.inertias[name] = written[i]
         return written
 
-    def _valid(self, name: str, inertia: SpatialInertia) -> SpatialInertia:
+    def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
+        """Return the inertia to write for link ``i``; its principal axes go to ``principal``.
+
+        The principal moments are decided once, here, and written as they are: recomputing them
+        from the returned inertia could round them back over MuJoCo's limits.
+        """
         if inertia.mass == 0.0:
             if np.any(inertia.rotational_inertia != 0.0):
                 self.note("dropped", "inertia", name, "rotational inertia of a massless link")
@@ -289,7 +358,9 @@ class _Writer:
         d, V = _principal(np.asarray(inertia.inertia_com))
         fixed = _balanced(d)
         if fixed is None:
+            self.principal[i] = (d, V)
             return inertia
+        self.principal[i] = (fixed, V)
         if self.o.invalid_inertia == "raise":
             raise MJCFError(
                 f"link {name!r}: principal inertias {d.tolist()} are negative or break A + B >= C, "
@@ -305,23 +376,63 @@ class _Writer:
         )
         return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
 
-    def _inertial(self, body: ET.Element, inertia: SpatialInertia) -> None:
+    def _inertial(self, body: ET.Element, link: int, inertia: SpatialInertia) -> None:
         if inertia.mass == 0.0:
             return
-        d, V = _principal(np.asarray(inertia.inertia_com))
-        el = ET.SubElement(body, "inertial", pos=_nums(inertia.com), mass=_num(inertia.mass))
+        d, V = self.principal[link]
+        com = np.asarray(inertia.com)
+        if _near_body_frame(com, V) or (np.any(com != 0.0) and np.abs(com).max() < _SAME_FRAME):
+            # MuJoCo treats an inertial frame within its tolerance of the body frame as the
+            # body frame itself; naming the principal axes in another (cyclic) order keeps the
+            # same inertia exactly and keeps the frame away from that shortcut.
+            V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
+        el = ET.SubElement(body, "inertial", pos=_nums(com), mass=_num(inertia.mass))
         el.set("quat", _nums(quat_from_rotation(V)))
         el.set("diaginertia", _nums(np.maximum(d, 0.0)))
 
     # ------------------------------------------------------------------ joints
-    def _joint(self, body: ET.Element, j: int, parent: str, child: str) -> None:
+    def _body_name(self, name: str) -> str:
+        if name != "world":
+            return name
+        self.note("renamed", "body", name, "body 'world_link': MuJoCo reserves 'world'")
+        self.metadata.setdefault("renamed_bodies", {})["world_link"] = name
+        return "world_link"
+
+    def _mergeable(self) -> set[int]:
+        m, tr = self.m, self.tr
+        children: dict[int, list[int]] = {}
+        for e in tr:
+            if e.parent is not None:
+                children.setdefault(e.parent, []).append(e.link)
+        used = {m.link_index(f.link) for f in m.frames if m.is_link_name_used(f.link)}
+        for s in m.sensors:
+            for link in s.links if isinstance(s, SixAxisForceTorqueSensor) else (s.link,):
+                if m.is_link_name_used(link):
+                    used.add(m.link_index(link))
+        out: set[int] = set()
+        for e in tr:
+            kids = children.get(e.link, [])
+            if (
+                e.joint is None
+                or not _moves(m.joints[e.joint])
+                or len(kids) != 1
+                or not _is_zero(m.links[e.link].inertia)
+                or e.link in used
+                or m.visuals[e.link]
+                or m.collisions[e.link]
+            ):
+                continue
+            k = tr.parent_joint_of(kids[0])
+            if k is not None and _moves(m.joints[k]):
+                out.add(e.link)
+        return out
+
+    def _joint(self, body: ET.Element, j: int, axis: Axis) -> None:
+        """Write joint ``j`` into ``body``; ``axis`` is its motion axis in the body frame."""
         m = self.m
         joint = m.joints[j]
         jname = m.joint_names[j]
-        _pose_attrs(body, joint.rest_transform(parent, child))
-        if isinstance(joint, FixedJoint):
-            return
-        axis = joint.axis(child)
+        assert isinstance(joint, RevoluteJoint | PrismaticJoint)
         el = ET.SubElement(body, "joint", name=jname)
         if isinstance(joint, RevoluteJoint):
             el.set("type", "hinge")
@@ -411,6 +522,14 @@ class _Writer:
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
         el = ET.SubElement(self.bodies[link], "site", name=unique)
         _pose_attrs(el, T)
+        if not T.is_identity(0.0) and _near_body_frame(T.position, T.rotation):
+            self.note(
+                "approximated",
+                "site",
+                unique,
+                f"within MuJoCo's same-frame tolerance ({_SAME_FRAME}) of its body frame but not "
+                "equal to it: MuJoCo places it exactly on the body frame",
+            )
         self.site_names.add(unique)
         return unique
 
@@ -428,7 +547,9 @@ class _Writer:
         same = self.frame_sites.get(name)
         if same is not None and same[0] == link and _close(same[1], T):
             return name
-        return self._site(link, name, T)
+        site = self._site(link, name, T)
+        self.metadata.setdefault("sensor_sites", []).append(site)
+        return site
 
     def _sensors(self) -> ET.Element:
         m = self.m
@@ -530,26 +651,41 @@ class _Writer:
             el.set("group", "2")
         else:
             el.set("group", "3")
-        rgba = self._rgba(shape, label)
-        if rgba is not None:
-            el.set("rgba", _nums(rgba))
+        if shape.material is not None:
+            el.set("material", self._material(shape.material, label))
         for x in shape.extensions:
             self.note("dropped", f"{kind} extension", label, x[:60])
 
-    def _rgba(self, shape: SolidShape, label: str) -> tuple[float, ...] | None:
-        mat = shape.material
-        if mat is None:
-            return None
-        rgba = mat.rgba
-        texture = mat.texture
+    def _material(self, mat: Material, label: str) -> str:
+        """Return the ``<material>`` asset of ``mat``, written once per distinct material.
+
+        MuJoCo keeps colours in single precision, so the exact material (name, colour,
+        texture) also goes to the metadata for the way back.
+        """
+        key = (mat.name, mat.rgba, mat.texture)
+        name = self.material_assets.get(key)
+        if name is not None:
+            return name
+        rgba, texture = mat.rgba, mat.texture
         if rgba is None and mat.name:
-            for rm_mat in self.m.materials:
-                if rm_mat.name == mat.name:
-                    rgba, texture = rm_mat.rgba, texture or rm_mat.texture
+            for robot_mat in self.m.materials:
+                if robot_mat.name == mat.name:
+                    rgba, texture = robot_mat.rgba, texture or robot_mat.texture
                     break
+        base = mat.name or "material"
+        name, k = base, 1
+        while name in self.material_names:
+            k += 1
+            name = f"{base}_{k}"
+        self.material_names.add(name)
+        self.material_assets[key] = name
+        el = ET.SubElement(self._root_asset, "material", name=name)
+        if rgba is not None:
+            el.set("rgba", _nums(rgba))
         if texture:
-            self.note("dropped", "texture", label, f"{texture!r}: only colours are exported")
-        return rgba
+            self.note("dropped", "texture", label, f"{texture!r}: MuJoCo shows only the colour")
+        self.metadata.setdefault("materials", {})[name] = _material_json(mat)
+        return name
 
     def _mesh(self, g: Mesh, kind: str, label: str) -> str | None:
         if not self.o.meshes:
@@ -589,6 +725,8 @@ class _Writer:
             self.meshes[key] = name
             asset = self._asset()
             el = ET.SubElement(asset, "mesh", name=name, file=path)
+            if g.filename != path:
+                self.metadata.setdefault("mesh_uris", {})[name] = g.filename
             if g.scale != (1.0, 1.0, 1.0):
                 el.set("scale", _nums(g.scale))
         return name
@@ -604,13 +742,41 @@ class _Writer:
             owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
             self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
         if self.m.materials:
-            self.note(
-                "note", "materials", "robot", "robot-level materials are applied to geoms as rgba"
-            )
+            self.metadata["robot_materials"] = [_material_json(x) for x in self.m.materials]
+
+
+def _material_json(mat: Material) -> dict[str, Any]:
+    return {
+        "name": mat.name,
+        "rgba": None if mat.rgba is None else list(mat.rgba),
+        "texture": mat.texture,
+        "extensions": list(mat.extensions),
+    }
 
 
 def _moves(joint: object) -> bool:
     return isinstance(joint, RevoluteJoint | PrismaticJoint)
+
+
+_SAME_FRAME = 1e-5
+"""Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
+
+
+def _near_body_frame(pos: FloatArray, R: FloatArray) -> bool:
+    """Whether MuJoCo may snap a frame onto its body frame though it differs from it.
+
+    MuJoCo's "same frame" shortcut compares the rotation with a tolerance whatever the
+    position, and the position with a tolerance when the rotation matches.
+    """
+    p = np.asarray(pos)
+    exact_rot = np.array_equal(R, np.eye(3))
+    near_rot = np.abs(quat_from_rotation(R) - np.array([1.0, 0.0, 0.0, 0.0])).max() < _SAME_FRAME
+    near_pos = np.abs(p).max() < _SAME_FRAME and np.any(p != 0.0)
+    return bool((near_rot and not exact_rot) or (near_rot and near_pos))
+
+
+def _is_zero(inertia: SpatialInertia) -> bool:
+    return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
 
 
 def _degenerate(inertia: SpatialInertia) -> bool:

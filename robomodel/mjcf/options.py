@@ -30,7 +30,9 @@ class ExportOptions:
         free_joint_name: the name of that free joint.
         massless: what to do with a moving body whose mass or principal inertias, together with
             the bodies welded to it, are below MuJoCo's ``mjMINVAL`` (MuJoCo refuses them):
-            ``"bound"`` gives the body ``bound_mass`` and ``bound_inertia`` (about its centre of
+            ``"merge"`` moves the joint of a massless link between two moving joints (nothing
+            attached to it) into its child's body, which MuJoCo allows to hold several joints,
+            so nothing changes, and bounds the others as ``"bound"`` does; ``"bound"`` gives the body ``bound_mass`` and ``bound_inertia`` (about its centre of
             mass, added to what it had), reported with the exact values; ``"raise"`` refuses.
         bound_mass: the mass the ``"bound"`` policy gives a massless moving body (kg).
         bound_inertia: the principal inertia the ``"bound"`` policy adds (kg m^2).
@@ -51,7 +53,7 @@ class ExportOptions:
     base: str | None = None
     floating_base: bool = False
     free_joint_name: str = "floating_base"
-    massless: Literal["bound", "raise"] = "bound"
+    massless: Literal["merge", "bound", "raise"] = "merge"
     bound_mass: float = attrs.field(default=1e-6, validator=_positive)
     bound_inertia: float = attrs.field(default=1e-9, validator=_positive)
     invalid_inertia: Literal["balance", "raise"] = "balance"
