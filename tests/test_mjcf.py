@@ -98,9 +98,11 @@ def test_every_icub_export_is_the_model(name: str) -> None:
 def test_icub_export_keeps_everything_the_urdf_importer_drops() -> None:
     """Against MuJoCo's URDF import of the same file: all mass, 83 sensors, 234 frames."""
     m = _icub("iCubGazeboV2_7")
-    text, report, mm = check_export(m, np.random.default_rng(2), n=1)
+    _text, report, mm = check_export(m, np.random.default_rng(2), n=1)
     assert mm.body_mass.sum() == pytest.approx(m.total_mass, abs=1e-12)
-    assert mm.nsensor == sum(2 if isinstance(s, rm.SixAxisForceTorqueSensor) else 1 for s in m.sensors)
+    assert mm.nsensor == sum(
+        2 if isinstance(s, rm.SixAxisForceTorqueSensor) else 1 for s in m.sensors
+    )
     sites = {mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_SITE, s) for s in range(mm.nsite)}
     assert set(m.frame_names[m.n_links :]) <= sites
     assert not report.of("changed")
@@ -109,7 +111,7 @@ def test_icub_export_keeps_everything_the_urdf_importer_drops() -> None:
 def test_icub_meshes_resolve_through_package_dirs() -> None:
     """package:// meshes become mesh assets with absolute paths MuJoCo loads."""
     m = _icub("left_wrist_mk2")
-    text, report = mjcf.export(m)
+    text, _report = mjcf.export(m)
     mm = mjcf.compile_mjcf(text)
     n_mesh_shapes = sum(
         isinstance(s.geometry, rm.Mesh) for shapes in (*m.visuals, *m.collisions) for s in shapes
@@ -120,7 +122,9 @@ def test_icub_meshes_resolve_through_package_dirs() -> None:
     assert all(os.path.isabs(f) and os.path.exists(f) for f in files)
     _, r = mjcf.export(rm.with_package_dirs(m, []))
     assert len(r.of("dropped")) >= n_mesh_shapes
-    assert all("not found" in x.detail for x in r.of("dropped") if x.kind in ("visual", "collision"))
+    assert all(
+        "not found" in x.detail for x in r.of("dropped") if x.kind in ("visual", "collision")
+    )
 
 
 def test_urdf_to_mjcf_to_robomodel_is_the_urdf_model() -> None:
@@ -178,14 +182,18 @@ def test_decorated_models_compile_and_report_every_loss(model: rm.Model) -> None
 
 # ---------------------------------------------------------------------- policies
 def _chain(inertia: rm.SpatialInertia, *, middle: rm.SpatialInertia | None = None) -> rm.Model:
-    m = rm.add_link(rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0), np.eye(3))))
+    m = rm.add_link(
+        rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0), np.eye(3)))
+    )
     j = rm.RevoluteJoint(
         link1="base",
         link2="mid",
         link1_H_link2=rm.Transform.from_translation((0, 0, 0.3)),
         axis_in_link1=rm.Axis((0, 0, 1), (0.1, 0, 0)),
     )
-    m = rm.add_joint_and_link(m, "base", "j1", j, "mid", rm.Link(middle or rm.SpatialInertia.zero()))
+    m = rm.add_joint_and_link(
+        m, "base", "j1", j, "mid", rm.Link(middle or rm.SpatialInertia.zero())
+    )
     k = rm.PrismaticJoint(
         link1="mid",
         link2="tip",
@@ -213,7 +221,7 @@ def test_massless_policy_bound_and_raise() -> None:
     """Without merging, a massless moving body gets the bound, reported, or is refused."""
     m = _chain(GOOD)
     bound = mjcf.ExportOptions(massless="bound")
-    text, report, _ = check_export(m, np.random.default_rng(4), options=bound)
+    _text, report, _ = check_export(m, np.random.default_rng(4), options=bound)
     assert report.inertias["mid"].mass == bound.bound_mass
     assert [x.name for x in report.of("changed")] == ["mid"]
     with pytest.raises(mjcf.MJCFError, match="massless"):
@@ -224,7 +232,7 @@ def test_invalid_inertia_policy() -> None:
     """An inertia breaking A + B >= C is balanced (reported) or refused; MuJoCo refuses it raw."""
     bad = rm.SpatialInertia.from_com(1.0, (0, 0, 0), np.diag([0.1, 0.1, 0.3]))
     m = _chain(bad, middle=GOOD)
-    text, report, mm = check_export(m, np.random.default_rng(5))
+    _text, report, _mm = check_export(m, np.random.default_rng(5))
     assert [x.name for x in report.of("changed")] == ["tip"]
     d = np.sort(np.linalg.eigvalsh(report.inertias["tip"].inertia_com))
     assert d[0] + d[1] >= d[2] and d[2] == pytest.approx(0.3)
@@ -235,10 +243,10 @@ def test_invalid_inertia_policy() -> None:
 def test_floating_base_and_another_base() -> None:
     """floating_base adds a free joint; base= roots the tree elsewhere (poses from that base)."""
     m = _chain(GOOD, middle=GOOD)
-    text, report = mjcf.export(m, options=mjcf.ExportOptions(floating_base=True))
+    text, _ = mjcf.export(m, options=mjcf.ExportOptions(floating_base=True))
     mm = mjcf.compile_mjcf(text)
     assert mm.jnt_type[0] == mujoco.mjtJoint.mjJNT_FREE and mm.nq == 9
-    text, report = mjcf.export(m, options=mjcf.ExportOptions(base="tip"))
+    text, _report = mjcf.export(m, options=mjcf.ExportOptions(base="tip"))
     mm = mjcf.compile_mjcf(text)
     assert mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_BODY, 1) == "tip"
     d = mujoco.MjData(mm)
@@ -257,7 +265,7 @@ def test_mimic_joint_is_an_equality_and_comes_back() -> None:
     k = m.joint_index("j2")
     mimic = rm.Mimic(joint="j1", multiplier=-0.5, offset=0.25)
     m = attrs.evolve(m, joints=m.joints.set(k, attrs.evolve(m.joints[k], mimic=mimic)))
-    text, report = mjcf.export(m)
+    text, _report = mjcf.export(m)
     mm = mjcf.compile_mjcf(text)
     assert mm.neq == 1 and mm.eq_type[0] == mujoco.mjtEq.mjEQ_JOINT
     np.testing.assert_array_equal(mm.eq_data[0][:5], [0.25, -0.5, 0, 0, 0])
@@ -285,7 +293,7 @@ def test_limits_dynamics_and_effort() -> None:
         velocity_limit=3.0,
     )
     m = attrs.evolve(m, joints=m.joints.set(k, j))
-    text, report = mjcf.export(m, options=mjcf.ExportOptions(actuators=True))
+    text, _report = mjcf.export(m, options=mjcf.ExportOptions(actuators=True))
     mm = mjcf.compile_mjcf(text)
     jid = mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_JOINT, "j1")
     assert mm.jnt_limited[jid] and list(mm.jnt_range[jid]) == [-1.0, 2.0]
@@ -304,7 +312,9 @@ def test_dump_writes_atomically_and_dumps_warns(tmp_path) -> None:
     assert mjcf.compile_mjcf(path.read_text()).nbody == 3
     assert os.listdir(tmp_path) == ["m.xml"] and len(report) == 1
     lossy = rm.add_frame(_chain(GOOD, middle=GOOD), "tip", "f")
-    lossy = attrs.evolve(lossy, extensions=[rm.Extension(owner_kind="robot", owner="", xml="<x/>", tag="x")])
+    lossy = attrs.evolve(
+        lossy, extensions=[rm.Extension(owner_kind="robot", owner="", xml="<x/>", tag="x")]
+    )
     with pytest.warns(rm.RobomodelWarning, match="extension"):
         mjcf.dumps(lossy)
     with warnings.catch_warnings():
@@ -384,7 +394,7 @@ def test_ball_joint_becomes_three_revolute_joints() -> None:
     """A ball joint is x-y-z revolute joints through its anchor: poses agree when MuJoCo's
     quaternion is the product of the three rotations; ref shifts positions and limits."""
     model, report = mjcf.parse(BALL)
-    assert [x.action for x in report.losses if x.kind == "joint"][0] == "approximated"
+    assert next(x.action for x in report.losses if x.kind == "joint") == "approximated"
     assert list(model.joint_names) == ["b_x", "b_y", "b_z", "h"]
     assert model.joint("h").limits == rm.PositionLimits.between(-1.3, 0.7)
     assert {s.name for s in model.sensors} == {"g", "acc"}

@@ -213,7 +213,9 @@ def _joint_map(mm1, mm2) -> list[tuple[int, int]]:
             if mm1.body_parentid[mm1.jnt_bodyid[j]] == 0 and free2:
                 out.append((j, free2[0]))
             continue
-        k = mujoco.mj_name2id(mm2, mujoco.mjtObj.mjOBJ_JOINT, _name(mm1, mujoco.mjtObj.mjOBJ_JOINT, j))
+        k = mujoco.mj_name2id(
+            mm2, mujoco.mjtObj.mjOBJ_JOINT, _name(mm1, mujoco.mjtObj.mjOBJ_JOINT, j)
+        )
         assert k >= 0, _name(mm1, mujoco.mjtObj.mjOBJ_JOINT, j)
         out.append((j, k))
     return out

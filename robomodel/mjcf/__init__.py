@@ -12,10 +12,10 @@ from robomodel.mjcf.dump import compile_mjcf as compile_mjcf
 from robomodel.mjcf.dump import dump as dump
 from robomodel.mjcf.dump import dumps as dumps
 from robomodel.mjcf.dump import export as export
+from robomodel.mjcf.load import load as load
+from robomodel.mjcf.load import loads as loads
+from robomodel.mjcf.load import parse as parse
 from robomodel.mjcf.options import ExportOptions as ExportOptions
 from robomodel.mjcf.options import ImportOptions as ImportOptions
 from robomodel.mjcf.report import ConversionReport as ConversionReport
 from robomodel.mjcf.report import Loss as Loss
-from robomodel.mjcf.load import load as load
-from robomodel.mjcf.load import loads as loads
-from robomodel.mjcf.load import parse as parse

@@ -27,7 +27,7 @@ def mujoco() -> Any:
         MujocoNotInstalledError: ``mujoco`` is not installed.
     """
     try:
-        import mujoco as mj
+        import mujoco as mj  # type: ignore[import-untyped]
     except ImportError as exc:
         raise MujocoNotInstalledError(
             "robomodel.mjcf needs MuJoCo to compile MJCF; install it with "

@@ -343,8 +343,10 @@ class _Reader:
                     f"({jname}_x, {jname}_y, {jname}_z) with massless links between them; "
                     "MuJoCo's quaternion position has no three-angle equivalent at every pose",
                 )
-                for k, axis in enumerate(np.eye(3)):
-                    steps.append((f"{jname}_{'xyz'[k]}", "revolute", Axis(axis, pos), j, k + 1))
+                for n, direction in enumerate(np.eye(3)):
+                    steps.append(
+                        (f"{jname}_{'xyz'[n]}", "revolute", Axis(direction, pos), j, n + 1)
+                    )
             # Free joints below the base were reported by _world_notes and are welded.
         if not steps:
             self._link(b)
@@ -359,7 +361,7 @@ class _Reader:
         # back with their names and frames; others are new, with the body's frame at rest.
         between = _merged(self.meta.get("merged", {}).get(child), len(steps) - 1, self.taken)
         prev, prev_H_B = parent, P_H_B
-        for k, (jname, kind, axis, jid, sub) in enumerate(steps):
+        for k, (jname, motion, axis, jid, sub) in enumerate(steps):
             if k == len(steps) - 1:
                 self._link(b)
                 nxt, B_H_next = child, Transform.identity()
@@ -372,7 +374,7 @@ class _Reader:
                 self.model = add_link(self.model, nxt, Link())
                 self.note("added", "link", nxt, f"massless link between the joints of {child!r}")
             rest = prev_H_B @ B_H_next
-            joint = self._joint(jname, kind, prev_H_B @ axis, jid, sub, prev, nxt, rest)
+            joint = self._joint(jname, motion, prev_H_B @ axis, jid, sub, prev, nxt, rest)
             name = self._joint_name(jname)
             self.model = add_joint(self.model, name, joint)
             self.joints_of.setdefault(jid, []).append(name)
@@ -471,7 +473,9 @@ class _Reader:
             k = self.model.joint_index(follower[0])
             joint = self.model.joints[k]
             assert isinstance(joint, RevoluteJoint | PrismaticJoint)
-            new = attrs.evolve(joint, mimic=Mimic(joint=leader[0], multiplier=coef[1], offset=offset))
+            new = attrs.evolve(
+                joint, mimic=Mimic(joint=leader[0], multiplier=coef[1], offset=offset)
+            )
             self.model = attrs.evolve(self.model, joints=self.model.joints.set(k, new))
 
     # ------------------------------------------------------------------ frames and sensors
@@ -591,7 +595,7 @@ class _Reader:
                 # MuJoCo moves a mesh to its inertial frame; put the file's frame back.
                 offset = _pose(mm.mesh_pos[mesh], mm.mesh_quat[mesh])
                 T = T @ offset.inverse()
-                geometry = Mesh(file, tuple(float(x) for x in mm.mesh_scale[mesh]))
+                geometry = Mesh(file, [float(x) for x in mm.mesh_scale[mesh]])
             else:
                 self.note(
                     "dropped", "geom", label, f"a {_GEOM_NAMES.get(kind, kind)} has no URDF shape"

@@ -32,8 +32,9 @@ class ExportOptions:
             the bodies welded to it, are below MuJoCo's ``mjMINVAL`` (MuJoCo refuses them):
             ``"merge"`` moves the joint of a massless link between two moving joints (nothing
             attached to it) into its child's body, which MuJoCo allows to hold several joints,
-            so nothing changes, and bounds the others as ``"bound"`` does; ``"bound"`` gives the body ``bound_mass`` and ``bound_inertia`` (about its centre of
-            mass, added to what it had), reported with the exact values; ``"raise"`` refuses.
+            so nothing changes, and bounds the others as ``"bound"`` does; ``"bound"`` gives
+            the body ``bound_mass`` and ``bound_inertia`` (about its centre of mass, added to
+            what it had), reported with the exact values; ``"raise"`` refuses.
         bound_mass: the mass the ``"bound"`` policy gives a massless moving body (kg).
         bound_inertia: the principal inertia the ``"bound"`` policy adds (kg m^2).
         invalid_inertia: what to do with an inertia MuJoCo rejects (a negative principal moment,
