@@ -8,6 +8,7 @@ extra (``pip install 'robomodel[mujoco]'``); it is imported on first use. See ``
 
 from robomodel.mjcf._common import MJCFError as MJCFError
 from robomodel.mjcf._common import MujocoNotInstalledError as MujocoNotInstalledError
+from robomodel.mjcf.convert import convert as convert
 from robomodel.mjcf.dump import compile_mjcf as compile_mjcf
 from robomodel.mjcf.dump import dump as dump
 from robomodel.mjcf.dump import dumps as dumps

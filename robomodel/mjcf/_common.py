@@ -40,30 +40,30 @@ class MJCFError(RobomodelError, ValueError):
     """MuJoCo refused an MJCF document, or a model cannot be written as MJCF."""
 
 
-def quat_from_rotation(R: FloatArray) -> FloatArray:
-    """Return the unit quaternion ``(w, x, y, z)`` of a rotation matrix (MuJoCo's order).
+def quat_from_rotation(R: npt.ArrayLike) -> tuple[float, float, float, float]:
+    """Return the unit quaternion ``(w, x, y, z)`` of a rotation matrix (MuJoCo's order), w >= 0.
 
     Shepperd's method: the largest of the four squared components is computed directly, so the
-    division never loses precision.
+    division never loses precision. Plain floats: this runs once per body, site and inertia.
     """
-    m = np.asarray(R, dtype=np.float64)
-    tr = m[0, 0] + m[1, 1] + m[2, 2]
-    k = int(np.argmax([tr, m[0, 0], m[1, 1], m[2, 2]]))
-    if k == 0:
+    (a, b, c), (d, e, f), (g, h, i) = np.asarray(R, dtype=np.float64).tolist()
+    tr = a + e + i
+    big = max(tr, a, e, i)
+    if big == tr:
         s = 2.0 * math.sqrt(max(1.0 + tr, 0.0))
-        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s]
-    elif k == 1:
-        s = 2.0 * math.sqrt(max(1.0 + m[0, 0] - m[1, 1] - m[2, 2], 0.0))
-        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s]
-    elif k == 2:
-        s = 2.0 * math.sqrt(max(1.0 + m[1, 1] - m[0, 0] - m[2, 2], 0.0))
-        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s]
+        q = (0.25 * s, (h - f) / s, (c - g) / s, (d - b) / s)
+    elif big == a:
+        s = 2.0 * math.sqrt(max(1.0 + a - e - i, 0.0))
+        q = ((h - f) / s, 0.25 * s, (b + d) / s, (c + g) / s)
+    elif big == e:
+        s = 2.0 * math.sqrt(max(1.0 + e - a - i, 0.0))
+        q = ((c - g) / s, (b + d) / s, 0.25 * s, (f + h) / s)
     else:
-        s = 2.0 * math.sqrt(max(1.0 + m[2, 2] - m[0, 0] - m[1, 1], 0.0))
-        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
-    out = np.array(q, dtype=np.float64)
-    out /= np.linalg.norm(out)
-    return out if out[0] >= 0.0 else -out
+        s = 2.0 * math.sqrt(max(1.0 + i - a - e, 0.0))
+        q = ((d - b) / s, (c + g) / s, (f + h) / s, 0.25 * s)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    k = 1.0 / n if q[0] >= 0.0 else -1.0 / n
+    return (q[0] * k, q[1] * k, q[2] * k, q[3] * k)
 
 
 def rotation_from_quat(q: npt.ArrayLike) -> FloatArray:

@@ -134,22 +134,32 @@ def _warn(report: ConversionReport) -> None:
 
 # ---------------------------------------------------------------------- numbers
 def _num(x: float) -> str:
-    f = float(x)
-    if not math.isfinite(f):
-        raise MJCFError(f"MJCF cannot hold the non-finite number {f!r}")
-    # repr is the shortest text that reads back as the same double; + 0.0 turns -0.0 into 0.
-    return repr(f + 0.0)
+    return _nums((x,))
 
 
 def _nums(xs: Iterable[float]) -> str:
-    return " ".join(_num(x) for x in xs)
+    # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
+    # only spellings with an "n" in them.
+    text = " ".join([repr(float(x)) for x in xs])
+    if "n" in text:
+        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
+    return text
 
 
-def _pose_attrs(el: ET.Element, T: Transform) -> None:
-    if np.any(T.position != 0.0):
-        el.set("pos", _nums(T.position))
-    if not np.array_equal(T.rotation, np.eye(3)):
-        el.set("quat", _nums(quat_from_rotation(T.rotation)))
+_EYE = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+_ORIGIN = [0.0, 0.0, 0.0]
+
+
+def _pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, ...] | None]:
+    """Write ``pos``/``quat`` of ``T`` (only what is not the identity); return them."""
+    p = T.position.tolist()
+    if p != _ORIGIN:
+        el.set("pos", _nums(p))
+    if T.rotation.tolist() == _EYE:
+        return p, None
+    q = quat_from_rotation(T.rotation)
+    el.set("quat", _nums(q))
+    return p, q
 
 
 def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -380,14 +390,17 @@ class _Writer:
         if inertia.mass == 0.0:
             return
         d, V = self.principal[link]
-        com = np.asarray(inertia.com)
-        if _near_body_frame(com, V) or (np.any(com != 0.0) and np.abs(com).max() < _SAME_FRAME):
+        com = inertia.com.tolist()
+        q = quat_from_rotation(V)
+        tiny_com = com != _ORIGIN and max(abs(x) for x in com) < _SAME_FRAME
+        if tiny_com or _near_body_frame(com, q if V.tolist() != _EYE else None):
             # MuJoCo treats an inertial frame within its tolerance of the body frame as the
             # body frame itself; naming the principal axes in another (cyclic) order keeps the
             # same inertia exactly and keeps the frame away from that shortcut.
             V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
+            q = quat_from_rotation(V)
         el = ET.SubElement(body, "inertial", pos=_nums(com), mass=_num(inertia.mass))
-        el.set("quat", _nums(quat_from_rotation(V)))
+        el.set("quat", _nums(q))
         el.set("diaginertia", _nums(np.maximum(d, 0.0)))
 
     # ------------------------------------------------------------------ joints
@@ -521,8 +534,7 @@ class _Writer:
         if unique != name:
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
         el = ET.SubElement(self.bodies[link], "site", name=unique)
-        _pose_attrs(el, T)
-        if not T.is_identity(0.0) and _near_body_frame(T.position, T.rotation):
+        if _near_body_frame(*_pose_attrs(el, T)):
             self.note(
                 "approximated",
                 "site",
@@ -767,17 +779,18 @@ _SAME_FRAME = 1e-5
 """Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
 
 
-def _near_body_frame(pos: FloatArray, R: FloatArray) -> bool:
+def _near_body_frame(pos: list[float], quat: tuple[float, ...] | None) -> bool:
     """Whether MuJoCo may snap a frame onto its body frame though it differs from it.
 
     MuJoCo's "same frame" shortcut compares the rotation with a tolerance whatever the
-    position, and the position with a tolerance when the rotation matches.
+    position, and the position with a tolerance when the rotation matches. ``quat`` is
+    ``None`` for an exact identity rotation.
     """
-    p = np.asarray(pos)
-    exact_rot = np.array_equal(R, np.eye(3))
-    near_rot = np.abs(quat_from_rotation(R) - np.array([1.0, 0.0, 0.0, 0.0])).max() < _SAME_FRAME
-    near_pos = np.abs(p).max() < _SAME_FRAME and np.any(p != 0.0)
-    return bool((near_rot and not exact_rot) or (near_rot and near_pos))
+    near_rot = quat is None or (
+        abs(quat[0] - 1.0) < _SAME_FRAME and max(abs(x) for x in quat[1:]) < _SAME_FRAME
+    )
+    near_pos = pos != _ORIGIN and max(abs(x) for x in pos) < _SAME_FRAME
+    return (near_rot and quat is not None) or (near_rot and near_pos)
 
 
 def _is_zero(inertia: SpatialInertia) -> bool:
@@ -817,7 +830,6 @@ def _balanced(d: FloatArray) -> FloatArray | None:
 
 
 def _close(a: Transform, b: Transform) -> bool:
-    return bool(
-        np.allclose(a.rotation, b.rotation, rtol=0, atol=1e-12)
-        and np.allclose(a.position, b.position, rtol=0, atol=1e-12)
-    )
+    da = np.abs(a.rotation - b.rotation).max()
+    dp = np.abs(a.position - b.position).max()
+    return bool(da <= 1e-12 and dp <= 1e-12)
