@@ -354,6 +354,17 @@ def check_import(path: str, rng: np.random.Generator) -> None:
     mm2 = mjcf.compile_mjcf(text)
     for _ in range(3):
         oracle.check_same_physics(mm, mm2, rng)
+    # Kept sections come back: options, actuators (gains, ranges, targets) and tendons.
+    assert mm2.opt.timestep == mm.opt.timestep and mm2.ntendon == mm.ntendon
+    assert mm2.nu == mm.nu
+    for field in ("actuator_gear", "actuator_ctrlrange", "actuator_gainprm", "actuator_biasprm"):
+        np.testing.assert_array_equal(getattr(mm2, field), getattr(mm, field))
+    for k in range(mm.nu):
+        t1, t2 = mm.actuator_trnid[k][0], mm2.actuator_trnid[k][0]
+        kind = mujoco.mjtObj.mjOBJ_JOINT
+        if mm.actuator_trntype[k] == mujoco.mjtTrn.mjTRN_TENDON:
+            kind = mujoco.mjtObj.mjOBJ_TENDON
+        assert mujoco.mj_id2name(mm, kind, t1) == mujoco.mj_id2name(mm2, kind, t2)
 
 
 @pytest.mark.parametrize("name", FAST_GYM)
@@ -370,10 +381,16 @@ def test_every_gymnasium_import(path: str) -> None:
 
 
 def test_import_reports_what_it_cannot_carry() -> None:
-    """Capsules, actuators, the floating base and the world floor appear in the report."""
+    """Capsules, the floating base and the world floor appear in the report; actuators are
+    kept verbatim (or dropped when asked not to keep them)."""
     model, report = mjcf.parse(_read(os.path.join(GYM, "ant.xml")))
     kinds = {(x.action, x.kind) for x in report.losses}
-    assert ("note", "floating base") in kinds and ("dropped", "actuator") in kinds
+    assert ("note", "floating base") in kinds and ("note", "kept") in kinds
+    assert any(x.tag == "mjcf:actuator" for x in model.extensions)
+    options = mjcf.ImportOptions(keep_sections=False)
+    model2, report2 = mjcf.parse(_read(os.path.join(GYM, "ant.xml")), options=options)
+    assert ("dropped", "actuator") in {(x.action, x.kind) for x in report2.losses}
+    assert not model2.extensions
     assert any(x.kind == "geom" and "capsule" in x.detail for x in report.losses)
     assert model.default_base == "torso"
     with pytest.warns(rm.RobomodelWarning, match="capsule"):
@@ -418,3 +435,41 @@ def test_ball_joint_becomes_three_revolute_joints() -> None:
         np.testing.assert_allclose(d.xmat[k].reshape(3, 3), T.rotation, atol=1e-12)
     np.testing.assert_allclose(d.site_xpos[0], fk.base_H_frame("s").position, atol=1e-12)
     assert math.isclose(model.total_mass, 3.0)
+
+
+def test_kept_section_that_no_longer_fits_is_dropped_with_the_reason() -> None:
+    """An actuator on a joint the model lost is refused by MuJoCo: that section is dropped
+    and reported, the rest is kept."""
+    text = """<mujoco><option timestep="0.005"/><worldbody><body name="a">
+      <joint name="j" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+      </body></worldbody><actuator><motor joint="j" gear="3"/></actuator></mujoco>"""
+    model, _ = mjcf.parse(text)
+    k = model.joint_index("j")
+    old = model.joints[k]
+    fixed = rm.FixedJoint(link1=old.link1, link2=old.link2, link1_H_link2=old.link1_H_link2)
+    renamed = attrs.evolve(model, joints=model.joints.set(k, fixed))
+    out, report = mjcf.export(renamed)
+    mm = mjcf.compile_mjcf(out)
+    assert mm.nu == 0 and mm.opt.timestep == 0.005
+    assert [x.name for x in report.of("dropped")] == ["<actuator>"]
+
+
+def test_convert_both_ways(tmp_path) -> None:
+    """convert: URDF -> MJCF by suffix, MJCF -> URDF (kept MJCF sections are not URDF)."""
+    path = str(icub_models.get_model_file("left_wrist_mk2"))
+    xml = tmp_path / "w.xml"
+    mjcf.convert(
+        path,
+        xml,
+        package_dirs=[os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(path))))],
+    )
+    assert mjcf.compile_mjcf(xml.read_text()).nmesh > 0
+    back = tmp_path / "w.urdf"
+    report = mjcf.convert(xml, back)
+    assert ru.load(back).total_mass == pytest.approx(ru.load(path).total_mass, abs=1e-9)
+    ant = tmp_path / "ant.urdf"
+    report = mjcf.convert(os.path.join(GYM, "ant.xml"), ant)
+    assert "<actuator" not in ant.read_text()
+    assert any(x.kind == "kept section" and x.action == "dropped" for x in report.losses)
+    with pytest.raises(rm.errors.ArgumentError, match="to='mjcf'"):
+        mjcf.convert(tmp_path / "a.txt", tmp_path / "b")

@@ -76,3 +76,22 @@ def rotation_from_quat(q: npt.ArrayLike) -> FloatArray:
             [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
         ]
     )
+
+
+def rotations_from_quats(q: npt.ArrayLike) -> FloatArray:
+    """Return the ``(N, 3, 3)`` rotation matrices of ``(N, 4)`` quaternions (normalised first)."""
+    a = np.asarray(q, dtype=np.float64).reshape(-1, 4)
+    n = np.linalg.norm(a, axis=1)
+    a = a / np.where(n > 0.0, n, 1.0)[:, None]
+    w, x, y, z = a.T
+    out = np.empty((len(a), 3, 3))
+    out[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    out[:, 0, 1] = 2 * (x * y - w * z)
+    out[:, 0, 2] = 2 * (x * z + w * y)
+    out[:, 1, 0] = 2 * (x * y + w * z)
+    out[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    out[:, 1, 2] = 2 * (y * z - w * x)
+    out[:, 2, 0] = 2 * (x * z - w * y)
+    out[:, 2, 1] = 2 * (y * z + w * x)
+    out[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return out

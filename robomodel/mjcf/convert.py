@@ -6,12 +6,15 @@ import os
 from collections.abc import Iterable
 from typing import Literal
 
+import attrs
+
 from robomodel.builders import with_package_dirs
 from robomodel.errors import ArgumentError
+from robomodel.mjcf._kept import PREFIX
 from robomodel.mjcf.dump import dump
 from robomodel.mjcf.load import parse
 from robomodel.mjcf.options import ExportOptions, ImportOptions
-from robomodel.mjcf.report import ConversionReport
+from robomodel.mjcf.report import ConversionReport, Loss
 
 __all__ = ["convert"]
 
@@ -64,6 +67,17 @@ def convert(
         with open(src, encoding="utf-8") as fh:
             text = fh.read()
         model, report = parse(text, options=import_options, path=src)
+        kept = [x for x in model.extensions if x.tag.startswith(PREFIX)]
+        if kept:
+            # MuJoCo's own sections mean nothing in URDF.
+            model = attrs.evolve(
+                model, extensions=[x for x in model.extensions if not x.tag.startswith(PREFIX)]
+            )
+            lost = tuple(
+                Loss(action="dropped", kind="kept section", name=x.tag, detail="MJCF only")
+                for x in kept
+            )
+            report = attrs.evolve(report, losses=report.losses + lost)
         urdf.dump(model, target)
         return report
     raise ArgumentError(f"to must be 'mjcf' or 'urdf', got {to!r}")

@@ -32,9 +32,10 @@ from robomodel.mjcf._common import (
     mujoco,
     quat_from_rotation,
 )
+from robomodel.mjcf._kept import PREFIX, restore
 from robomodel.mjcf.options import MJCF_MIN_VALUE, ExportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
-from robomodel.model import Model
+from robomodel.model import Extension, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
@@ -305,9 +306,44 @@ class _Writer:
             custom = ET.SubElement(root, "custom")
             data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
             ET.SubElement(custom, "text", name=METADATA_NAME, data=data)
-        ET.indent(root)
-        text = ET.tostring(root, encoding="unicode") + "\n"
+        text = _text(root)
+        kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
+        if kept:
+            text = self._kept_sections(root, kept)
         return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+
+    def _kept_sections(self, root: ET.Element, kept: list[Extension]) -> str:
+        """Write back the MJCF sections an import kept; keep only those MuJoCo accepts.
+
+        They refer to joints, sites, geoms and classes by name, and the model may have changed
+        since it was read, so the document is compiled with them (all at once, then one
+        section at a time when that fails) and a refused section is dropped, with MuJoCo's
+        message in the report. Without MuJoCo they are written unchecked.
+        """
+        place = 1  # after <compiler>
+        try:
+            mj = mujoco()
+        except ImportError:
+            mj = None
+        sections = restore(kept)
+        for el in sections:
+            root.insert(place, el)
+            place += 1
+        text = _text(root)
+        if mj is None or _compiles(mj, text) is None:
+            return text
+        for el in sections:
+            root.remove(el)
+        place = 1
+        for el in sections:
+            root.insert(place, el)
+            error = _compiles(mj, _text(root))
+            if error is None:
+                place += 1
+                continue
+            root.remove(el)
+            self.note("dropped", "kept section", f"<{el.tag}>", f"MuJoCo refuses it now: {error}")
+        return _text(root)
 
     # ------------------------------------------------------------------ inertia
     def _inertias(self) -> dict[int, SpatialInertia]:
@@ -755,11 +791,27 @@ class _Writer:
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
         for ext in self.m.extensions:
+            if ext.tag.startswith(PREFIX) and ext.owner_kind == "robot":
+                continue  # a kept MJCF section: written back by _kept_sections
             what = f"<{ext.tag}>" if ext.tag else "an element"
             owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
             self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
         if self.m.materials:
             self.metadata["robot_materials"] = [_material_json(x) for x in self.m.materials]
+
+
+def _text(root: ET.Element) -> str:
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _compiles(mj: Any, text: str) -> str | None:
+    """Return ``None`` when MuJoCo compiles ``text``, else the first line of its error."""
+    try:
+        mj.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        return str(exc).splitlines()[0]
+    return None
 
 
 def _material_json(mat: Material) -> dict[str, Any]:

@@ -39,7 +39,14 @@ from robomodel.joints import (
     PrismaticJoint,
     RevoluteJoint,
 )
-from robomodel.mjcf._common import METADATA_NAME, MJCFError, mujoco, rotation_from_quat
+from robomodel.mjcf._common import (
+    METADATA_NAME,
+    MJCFError,
+    mujoco,
+    rotation_from_quat,
+    rotations_from_quats,
+)
+from robomodel.mjcf._kept import PREFIX, keep
 from robomodel.mjcf.options import ImportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
 from robomodel.model import Link, Model
@@ -80,7 +87,10 @@ def parse(
             mm = spec.compile()
         except ValueError as exc:
             raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
-    model, report = _Reader(mj, spec, mm, options).run()
+    if path is not None:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    model, report = _Reader(mj, spec, mm, options, text).run()
     said = tuple(
         Loss(action="note", kind="mujoco", name="compiler", detail=str(w.message)) for w in caught
     )
@@ -173,14 +183,20 @@ _GEOM_NAMES = {
 class _Reader:
     """One import: the phases read top to bottom in :meth:`run`."""
 
-    def __init__(self, mj: Any, spec: Any, mm: Any, options: ImportOptions) -> None:
+    def __init__(self, mj: Any, spec: Any, mm: Any, options: ImportOptions, text: str) -> None:
         self.mj, self.spec, self.mm, self.o = mj, spec, mm, options
+        self.text = text
         self.losses: list[Loss] = []
         self.model = Model(name=spec.modelname or "")
         self.link_of_body: dict[int, str] = {}
         self.joints_of: dict[int, list[str]] = {}  # MuJoCo joint id -> robomodel joint names
         self.last_joint: dict[int, tuple[str, str]] = {}  # body -> (joint into it, previous link)
         self.ref: dict[int, float] = {}
+        # Every rotation at once: one vectorised conversion instead of one per element.
+        self.body_R = rotations_from_quats(mm.body_quat)
+        self.inertia_R = rotations_from_quats(mm.body_iquat)
+        self.site_R = rotations_from_quats(mm.site_quat)
+        self.geom_R = rotations_from_quats(mm.geom_quat)
         meta = self._metadata()
         self.meta: dict[str, Any] = meta
 
@@ -289,7 +305,7 @@ class _Reader:
         mm = self.mm
         m = float(mm.body_mass[b])
         if m > 0.0:
-            R = rotation_from_quat(mm.body_iquat[b])
+            R = self.inertia_R[b]
             I_C = R @ np.diag(mm.body_inertia[b]) @ R.T
             inertia = SpatialInertia.from_com(m, mm.body_ipos[b], I_C)
         else:
@@ -323,7 +339,7 @@ class _Reader:
         mj, mm = self.mj, self.mm
         parent = self.link_of_body[int(mm.body_parentid[b])]
         child = self.link_of_body[b]
-        P_H_B = _pose(mm.body_pos[b], mm.body_quat[b])
+        P_H_B = Transform(self.body_R[b], mm.body_pos[b])
         # One robomodel joint per MuJoCo degree of freedom, in MuJoCo's order.
         steps: list[tuple[str, str, Axis, int, int]] = []  # (name, kind, axis in body, jid, k)
         for j in range(int(mm.body_jntadr[b]), int(mm.body_jntadr[b] + mm.body_jntnum[b])):
@@ -481,7 +497,7 @@ class _Reader:
     # ------------------------------------------------------------------ frames and sensors
     def _site_pose(self, s: int) -> tuple[str, Transform]:
         mm = self.mm
-        return self.link_of_body[int(mm.site_bodyid[s])], _pose(mm.site_pos[s], mm.site_quat[s])
+        return self.link_of_body[int(mm.site_bodyid[s])], Transform(self.site_R[s], mm.site_pos[s])
 
     def _frames(self) -> None:
         mj, mm = self.mj, self.mm
@@ -578,7 +594,7 @@ class _Reader:
                 continue
             kind = int(mm.geom_type[g])
             size = mm.geom_size[g]
-            T = _pose(mm.geom_pos[g], mm.geom_quat[g])
+            T = Transform(self.geom_R[g], mm.geom_pos[g])
             geometry: Geometry
             if kind == mj.mjtGeom.mjGEOM_BOX:
                 geometry = Box(*(2.0 * float(x) for x in size))
@@ -621,8 +637,8 @@ class _Reader:
                 return exact
             return Material(name=name, rgba=tuple(float(x) for x in mm.mat_rgba[mat]))
         rgba = tuple(float(x) for x in mm.geom_rgba[g])
-        # MuJoCo's default grey (single precision) means "no colour given".
-        if np.allclose(rgba, (0.5, 0.5, 0.5, 1.0), rtol=0, atol=1e-7):
+        # MuJoCo's default grey means "no colour given" (0.5 and 1 are exact in single precision).
+        if rgba == (0.5, 0.5, 0.5, 1.0):
             return None
         return Material(rgba=rgba)
 
@@ -643,14 +659,25 @@ class _Reader:
     # ------------------------------------------------------------------ the rest
     def _unsupported(self) -> None:
         mm = self.mm
-        for what, count in (
-            ("actuator", mm.nu),
-            ("tendon", mm.ntendon),
-            ("contact pair", mm.npair),
-            ("contact exclusion", mm.nexclude),
-            ("keyframe", mm.nkey),
-            ("camera", mm.ncam),
-            ("light", mm.nlight),
+        kept = keep(self.text) if self.o.keep_sections else []
+        if kept:
+            self.model = attrs.evolve(self.model, extensions=[*self.model.extensions, *kept])
+            for ext in kept:
+                self.note(
+                    "note",
+                    "kept",
+                    ext.tag,
+                    "kept verbatim as a robot extension; robomodel.mjcf.export writes it back",
+                )
+        kept_tags = {ext.tag[len(PREFIX) :] for ext in kept}
+        for what, section, count in (
+            ("actuator", "actuator", mm.nu),
+            ("tendon", "tendon", mm.ntendon),
+            ("contact pair", "contact", mm.npair),
+            ("contact exclusion", "contact", mm.nexclude),
+            ("keyframe", "keyframe", mm.nkey),
+            ("camera", "camera", mm.ncam),
+            ("light", "light", mm.nlight),
         ):
-            if count:
+            if count and section not in kept_tags:
                 self.note("dropped", what, f"{count} element(s)", "no robomodel equivalent")

@@ -75,7 +75,12 @@ class ImportOptions:
             the world); a single root body with a free joint becomes the default base instead.
         shapes: read geoms as visual (non-colliding geoms) and collision (colliding geoms)
             shapes.
+        keep_sections: keep ``<option>``, ``<size>``, ``<default>``, ``<tendon>``,
+            ``<actuator>`` and ``<contact>`` verbatim as robot extensions (tag ``mjcf:...``),
+            which :func:`robomodel.mjcf.export` writes back. Only the text given is read:
+            sections in ``<include>``d files are not kept.
     """
 
     world_link: str = "world"
     shapes: bool = True
+    keep_sections: bool = True
