@@ -107,6 +107,10 @@ def dump(
     return report
 
 
+_SHOWN = 12
+"""How many report entries a warning lists."""
+
+
 def compile_mjcf(text: str) -> Any:
     """Compile MJCF text with MuJoCo and return the ``mujoco.MjModel``.
 
@@ -124,7 +128,10 @@ def compile_mjcf(text: str) -> Any:
 def _warn(report: ConversionReport) -> None:
     serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
     if serious:
-        lines = "\n  ".join(str(x) for x in serious)
+        shown = [str(x) for x in serious[:_SHOWN]]
+        if len(serious) > _SHOWN:
+            shown.append(f"... and {len(serious) - _SHOWN} more")
+        lines = "\n  ".join(shown)
         warnings.warn(
             f"the MJCF export lost or changed {len(serious)} element(s); call "
             f"robomodel.mjcf.export for the full report:\n  {lines}",
@@ -491,6 +498,12 @@ class _Writer:
             el.set("type", "slide")
         el.set("axis", _nums(axis.direction))
         lim = joint.limits
+        written = lim.enabled and math.isfinite(lim.lower) and lim.lower < lim.upper
+        written = written and math.isfinite(lim.upper)
+        if not written and (lim.enabled or (lim.lower, lim.upper) != (-math.inf, math.inf)):
+            # What MJCF cannot hold (disabled bounds, empty or half-open ranges) travels in the
+            # metadata; the JSON writer spells infinities "Infinity".
+            self.metadata.setdefault("limits", {})[jname] = [lim.enabled, lim.lower, lim.upper]
         if lim.enabled and math.isfinite(lim.lower) and math.isfinite(lim.upper):
             if lim.lower < lim.upper:
                 el.set("limited", "true")
@@ -512,9 +525,13 @@ class _Writer:
                 el.set("damping", _num(joint.dynamics.damping))
             if joint.dynamics.static_friction:
                 el.set("frictionloss", _num(joint.dynamics.static_friction))
-        if math.isfinite(joint.effort_limit):
+        if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
             el.set("actuatorfrclimited", "true")
             el.set("actuatorfrcrange", _nums((-joint.effort_limit, joint.effort_limit)))
+        elif math.isfinite(joint.effort_limit):
+            # MuJoCo needs a non-empty force range: a zero limit travels in the metadata.
+            self.metadata.setdefault("effort_limits", {})[jname] = joint.effort_limit
+            self.note("dropped", "effort limit", jname, "MuJoCo refuses an empty force range")
         if math.isfinite(joint.velocity_limit):
             self.metadata.setdefault("velocity_limits", {})[jname] = joint.velocity_limit
             if not self.o.metadata:
@@ -555,7 +572,7 @@ class _Writer:
                 continue
             name = m.joint_names[j]
             el = ET.SubElement(act, "motor", name=name, joint=name)
-            if math.isfinite(joint.effort_limit):
+            if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
                 el.set("ctrllimited", "true")
                 el.set("ctrlrange", _nums((-joint.effort_limit, joint.effort_limit)))
         return act

@@ -13,6 +13,7 @@ x, y and z axes; a free joint on the only root body makes that body the default 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -121,7 +122,10 @@ def load(path: str | os.PathLike[str], *, options: ImportOptions = _DEFAULT_OPTI
 def _warn(report: ConversionReport) -> None:
     serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
     if serious:
-        lines = "\n  ".join(str(x) for x in serious)
+        shown = [str(x) for x in serious[:12]]
+        if len(serious) > 12:
+            shown.append(f"... and {len(serious) - 12} more")
+        lines = "\n  ".join(shown)
         warnings.warn(
             f"the MJCF import lost or changed {len(serious)} element(s); call "
             f"robomodel.mjcf.parse for the full report:\n  {lines}",
@@ -434,6 +438,12 @@ class _Reader:
             limits = PositionLimits.between(lo, hi)
         elif mm.jnt_limited[j]:
             self.note("dropped", "limits", name, "a ball joint's cone limit")
+        recorded = self.meta.get("limits", {}).get(name)
+        if isinstance(recorded, list) and len(recorded) == 3 and sub == 0:
+            with contextlib.suppress(TypeError, ValueError):
+                limits = PositionLimits(
+                    enabled=bool(recorded[0]), lower=float(recorded[1]), upper=float(recorded[2])
+                )
         damping = float(mm.dof_damping[dof])
         friction = float(mm.dof_frictionloss[dof])
         dynamics = (
@@ -451,6 +461,7 @@ class _Reader:
             effort = max(-lo, hi)
             if -lo != hi:
                 self.note("approximated", "effort limit", name, f"[{lo}, {hi}] made symmetric")
+        effort = self.meta.get("effort_limits", {}).get(name, effort)
         velocity = self.meta.get("velocity_limits", {}).get(name, math.inf)
         cls = RevoluteJoint if kind == "revolute" else PrismaticJoint
         return cls(
@@ -460,7 +471,7 @@ class _Reader:
             axis_in_link1=axis,
             limits=limits,
             dynamics=dynamics,
-            effort_limit=effort,
+            effort_limit=float(effort),
             velocity_limit=float(velocity),
         )
 
@@ -566,15 +577,17 @@ class _Reader:
             child,
         ):
             first, second, applied = meta["first"], meta["second"], meta["applied"]
+
+        def link_H_sensor(link: str) -> Transform:
+            return B_H_S if link == child else joint.rest_transform(link, child) @ B_H_S
+
         sensor = SixAxisForceTorqueSensor(
             name=name,
             parent_joint=jname,
             first_link=first,
             second_link=second,
-            first_link_H_sensor=joint.rest_transform(first, child) @ B_H_S,
-            second_link_H_sensor=joint.rest_transform(second, child) @ B_H_S
-            if second != child
-            else B_H_S,
+            first_link_H_sensor=link_H_sensor(first),
+            second_link_H_sensor=link_H_sensor(second),
             applied_wrench_link=applied,
         )
         self.model = add_sensor(self.model, sensor)
