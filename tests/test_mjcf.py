@@ -492,3 +492,22 @@ def test_convert_both_ways(tmp_path) -> None:
     assert any(x.kind == "kept section" and x.action == "dropped" for x in report.losses)
     with pytest.raises(rm.errors.ArgumentError, match="to='mjcf'"):
         mjcf.convert(tmp_path / "a.txt", tmp_path / "b")
+
+
+def test_meshes_mujoco_cannot_read_are_converted_or_dropped(tmp_path) -> None:
+    """A .ply mesh is dropped with a report, or converted to STL with trimesh on request."""
+    trimesh = pytest.importorskip("trimesh")
+    ply = tmp_path / "box.ply"
+    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(ply)
+    shape = rm.SolidShape(geometry=rm.Mesh(str(ply)))
+    m = rm.with_visual_shapes(_chain(GOOD, middle=GOOD), "tip", [shape])
+    text, report = mjcf.export(m)
+    assert mjcf.compile_mjcf(text).ngeom == 0
+    assert "MuJoCo reads only" in report.of("dropped")[0].detail
+    text, report = mjcf.export(m, options=mjcf.ExportOptions(mesh_dir=str(tmp_path / "out")))
+    mm = mjcf.compile_mjcf(text)
+    assert mm.ngeom == 1 and mm.nmesh == 1
+    assert (tmp_path / "out" / "box.stl").exists() and report.of("approximated")
+    # The converted STL is the same box: MuJoCo's mesh bounding box is 0.1 x 0.2 x 0.3.
+    verts = mm.mesh_vert[mm.mesh_vertadr[0] : mm.mesh_vertadr[0] + mm.mesh_vertnum[0]]
+    np.testing.assert_allclose(np.sort(verts.max(0) - verts.min(0)), [0.1, 0.2, 0.3], atol=1e-6)

@@ -203,6 +203,7 @@ class _Writer:
         self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
         self.material_assets: dict[tuple[object, ...], str] = {}
         self.material_names: set[str] = set()
+        self.converted: dict[str, str] = {}
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
@@ -776,10 +777,10 @@ class _Writer:
             return None
         suffix = os.path.splitext(path)[1].lower()
         if suffix not in MESH_FORMATS:
-            self.note(
-                "dropped", kind, label, f"mesh {g.filename!r}: MuJoCo reads only {MESH_FORMATS}"
-            )
-            return None
+            converted = self._converted(path, kind, label, g.filename)
+            if converted is None:
+                return None
+            path = converted
         if not os.access(path, os.R_OK):
             self.note("dropped", kind, label, f"mesh {path!r} cannot be read")
             return None
@@ -800,6 +801,40 @@ class _Writer:
             if g.scale != (1.0, 1.0, 1.0):
                 el.set("scale", _nums(g.scale))
         return name
+
+    def _converted(self, path: str, kind: str, label: str, uri: str) -> str | None:
+        """Return an STL copy of a mesh MuJoCo cannot read, made with trimesh, or ``None``."""
+        out_dir = self.o.mesh_dir
+        if out_dir is None:
+            self.note(
+                "dropped",
+                kind,
+                label,
+                f"mesh {uri!r}: MuJoCo reads only {MESH_FORMATS} (set ExportOptions.mesh_dir "
+                "to convert it with trimesh)",
+            )
+            return None
+        done = self.converted.get(path)
+        if done is not None:
+            return done
+        stem = os.path.splitext(os.path.basename(path))[0]
+        target = os.path.join(out_dir, f"{stem}.stl")
+        k = 1
+        while target in self.converted.values():
+            k += 1
+            target = os.path.join(out_dir, f"{stem}_{k}.stl")
+        try:
+            import trimesh
+
+            mesh: Any = trimesh.load(path, force="mesh")
+            os.makedirs(out_dir, exist_ok=True)
+            mesh.export(target)
+        except Exception as exc:  # trimesh raises many kinds; any of them means "not converted"
+            self.note("dropped", kind, label, f"mesh {uri!r} could not be converted: {exc}")
+            return None
+        self.converted[path] = target
+        self.note("approximated", kind, label, f"mesh {uri!r} converted to {target!r}")
+        return target
 
     def _asset(self) -> ET.Element:
         # The writer creates <asset> first so that it precedes <worldbody>.

@@ -42,6 +42,9 @@ class ExportOptions:
             ``"balance"`` raises the smaller moments just enough (reported with the change);
             ``"raise"`` refuses.
         meshes: write mesh geoms (``False`` reports every mesh as dropped; compiling is faster).
+        mesh_dir: a directory where meshes in formats MuJoCo cannot read (``.dae``, ``.ply``,
+            ...) are converted to STL with trimesh (an optional dependency), reported as
+            approximated; ``None`` drops them, reported.
         visuals: write visual shapes as non-colliding geoms (group 2).
         collisions: write collision shapes as colliding geoms (group 3).
         actuators: add one ``<motor>`` per moving, non-mimic joint, its control range the
@@ -59,6 +62,7 @@ class ExportOptions:
     bound_inertia: float = attrs.field(default=1e-9, validator=_positive)
     invalid_inertia: Literal["balance", "raise"] = "balance"
     meshes: bool = True
+    mesh_dir: str | None = None
     visuals: bool = True
     collisions: bool = True
     actuators: bool = False
