@@ -683,6 +683,12 @@ class _Reader:
                     "kept verbatim as a robot extension; robomodel.mjcf.export writes it back",
                 )
         kept_tags = {ext.tag[len(PREFIX) :] for ext in kept}
+        for b in range(1, mm.nbody):
+            link = self.link_of_body[b]
+            if mm.body_mocapid[b] >= 0:
+                self.note("changed", "body", link, "a mocap body: welded at its initial pose")
+            if mm.body_gravcomp[b]:
+                self.note("dropped", "gravity compensation", link, f"{mm.body_gravcomp[b]!r}")
         for what, section, count in (
             ("actuator", "actuator", mm.nu),
             ("tendon", "tendon", mm.ntendon),
