@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import RobomodelError
+from robomodel.spatial import Transform
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -95,3 +98,55 @@ def rotations_from_quats(q: npt.ArrayLike) -> FloatArray:
     out[:, 2, 1] = 2 * (y * z + w * x)
     out[:, 2, 2] = 1 - 2 * (x * x + y * y)
     return out
+
+
+def num(x: float) -> str:
+    return nums((x,))
+
+
+def nums(xs: Iterable[float]) -> str:
+    # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
+    # only spellings with an "n" in them.
+    text = " ".join([repr(float(x)) for x in xs])
+    if "n" in text:
+        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
+    return text
+
+
+EYE = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+ORIGIN = [0.0, 0.0, 0.0]
+
+
+def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, ...] | None]:
+    """Write ``pos``/``quat`` of ``T`` (only what is not the identity); return them."""
+    p = T.position.tolist()
+    if p != ORIGIN:
+        el.set("pos", nums(p))
+    if T.rotation.tolist() == EYE:
+        return p, None
+    q = quat_from_rotation(T.rotation)
+    el.set("quat", nums(q))
+    return p, q
+
+
+SAME_FRAME = 1e-5
+"""Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
+
+
+def near_body_frame(pos: list[float], quat: tuple[float, ...] | None) -> bool:
+    """Whether MuJoCo may snap a frame onto its body frame though it differs from it.
+
+    MuJoCo's "same frame" shortcut compares the rotation with a tolerance whatever the
+    position, and the position with a tolerance when the rotation matches. ``quat`` is
+    ``None`` for an exact identity rotation.
+    """
+    near_rot = quat is None or (
+        abs(quat[0] - 1.0) < SAME_FRAME and max(abs(x) for x in quat[1:]) < SAME_FRAME
+    )
+    near_pos = pos != ORIGIN and max(abs(x) for x in pos) < SAME_FRAME
+    return (near_rot and quat is not None) or (near_rot and near_pos)
+
+
+def pose(pos: Any, quat: Any) -> Transform:
+    """Return the transform of a MuJoCo position and quaternion ``(w, x, y, z)``."""
+    return Transform(rotation_from_quat(quat), np.asarray(pos, dtype=np.float64))

@@ -18,7 +18,6 @@ import os
 import tempfile
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
 from typing import Any, TypeAlias, TypeGuard
 
 import numpy as np
@@ -26,26 +25,30 @@ import numpy as np
 from robomodel.errors import RobomodelWarning
 from robomodel.joints import PrismaticJoint, RevoluteJoint
 from robomodel.mjcf._common import (
+    EYE,
     METADATA_NAME,
+    ORIGIN,
+    SAME_FRAME,
     FloatArray,
     MJCFError,
     mujoco,
+    near_body_frame,
+    num,
+    nums,
+    pose_attrs,
     quat_from_rotation,
 )
+from robomodel.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
 from robomodel.mjcf._kept import PREFIX, restore
 from robomodel.mjcf.options import MJCF_MIN_VALUE, ExportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
 from robomodel.model import Extension, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
-from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
 __all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "export"]
 
 _DEFAULT_OPTIONS = ExportOptions()
-
-MESH_FORMATS = (".stl", ".obj", ".msh")
-"""Mesh file suffixes MuJoCo reads; other meshes are dropped with a report entry."""
 
 
 def export(
@@ -141,35 +144,6 @@ def _warn(report: ConversionReport) -> None:
 
 
 # ---------------------------------------------------------------------- numbers
-def _num(x: float) -> str:
-    return _nums((x,))
-
-
-def _nums(xs: Iterable[float]) -> str:
-    # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
-    # only spellings with an "n" in them.
-    text = " ".join([repr(float(x)) for x in xs])
-    if "n" in text:
-        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
-    return text
-
-
-_EYE = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-_ORIGIN = [0.0, 0.0, 0.0]
-
-
-def _pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, ...] | None]:
-    """Write ``pos``/``quat`` of ``T`` (only what is not the identity); return them."""
-    p = T.position.tolist()
-    if p != _ORIGIN:
-        el.set("pos", _nums(p))
-    if T.rotation.tolist() == _EYE:
-        return p, None
-    q = quat_from_rotation(T.rotation)
-    el.set("quat", _nums(q))
-    return p, q
-
-
 def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Return the principal moments (ascending) and a right-handed rotation to their axes."""
     d, V = np.linalg.eigh(0.5 * (I_C + I_C.T))
@@ -185,7 +159,7 @@ _Pending: TypeAlias = tuple[
 """A merged link: its parent body, its pose there, the joints so far and the merged links."""
 
 
-class _Writer:
+class _Writer(GeomWriter):
     """One export: the phases read top to bottom in :meth:`run`."""
 
     def __init__(self, model: Model, options: ExportOptions) -> None:
@@ -283,7 +257,7 @@ class _Writer:
                     pending[e.link] = (parent_el, X_H_C, specs, [*between, (name, X_H_C)])
                     continue
                 body = ET.SubElement(parent_el, "body", name=self._body_name(name))
-                _pose_attrs(body, X_H_C)
+                pose_attrs(body, X_H_C)
                 for j, axis in specs:
                     self._joint(body, j, axis)
                 if between:
@@ -436,16 +410,16 @@ class _Writer:
         d, V = self.principal[link]
         com = inertia.com.tolist()
         q = quat_from_rotation(V)
-        tiny_com = com != _ORIGIN and max(abs(x) for x in com) < _SAME_FRAME
-        if tiny_com or _near_body_frame(com, q if V.tolist() != _EYE else None):
+        tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
+        if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
             # MuJoCo treats an inertial frame within its tolerance of the body frame as the
             # body frame itself; naming the principal axes in another (cyclic) order keeps the
             # same inertia exactly and keeps the frame away from that shortcut.
             V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
             q = quat_from_rotation(V)
-        el = ET.SubElement(body, "inertial", pos=_nums(com), mass=_num(inertia.mass))
-        el.set("quat", _nums(q))
-        el.set("diaginertia", _nums(np.maximum(d, 0.0)))
+        el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
+        el.set("quat", nums(q))
+        el.set("diaginertia", nums(np.maximum(d, 0.0)))
 
     # ------------------------------------------------------------------ joints
     def _body_name(self, name: str) -> str:
@@ -494,10 +468,10 @@ class _Writer:
         if isinstance(joint, RevoluteJoint):
             el.set("type", "hinge")
             if np.any(axis.origin != 0.0):
-                el.set("pos", _nums(axis.origin))
+                el.set("pos", nums(axis.origin))
         else:
             el.set("type", "slide")
-        el.set("axis", _nums(axis.direction))
+        el.set("axis", nums(axis.direction))
         lim = joint.limits
         written = lim.enabled and math.isfinite(lim.lower) and lim.lower < lim.upper
         written = written and math.isfinite(lim.upper)
@@ -508,7 +482,7 @@ class _Writer:
         if lim.enabled and math.isfinite(lim.lower) and math.isfinite(lim.upper):
             if lim.lower < lim.upper:
                 el.set("limited", "true")
-                el.set("range", _nums((lim.lower, lim.upper)))
+                el.set("range", nums((lim.lower, lim.upper)))
             else:
                 el.set("limited", "false")
                 self.note(
@@ -523,12 +497,12 @@ class _Writer:
                 self.note("dropped", "limits", jname, "an infinite bound cannot be an MJCF range")
         if joint.dynamics.kind == "urdf":
             if joint.dynamics.damping:
-                el.set("damping", _num(joint.dynamics.damping))
+                el.set("damping", num(joint.dynamics.damping))
             if joint.dynamics.static_friction:
-                el.set("frictionloss", _num(joint.dynamics.static_friction))
+                el.set("frictionloss", num(joint.dynamics.static_friction))
         if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
             el.set("actuatorfrclimited", "true")
-            el.set("actuatorfrcrange", _nums((-joint.effort_limit, joint.effort_limit)))
+            el.set("actuatorfrcrange", nums((-joint.effort_limit, joint.effort_limit)))
         elif math.isfinite(joint.effort_limit):
             # MuJoCo needs a non-empty force range: a zero limit travels in the metadata.
             self.metadata.setdefault("effort_limits", {})[jname] = joint.effort_limit
@@ -555,7 +529,7 @@ class _Writer:
                 "joint",
                 joint1=name,
                 joint2=mim.joint,
-                polycoef=_nums((mim.offset, mim.multiplier, 0.0, 0.0, 0.0)),
+                polycoef=nums((mim.offset, mim.multiplier, 0.0, 0.0, 0.0)),
             )
         return eq
 
@@ -575,7 +549,7 @@ class _Writer:
             el = ET.SubElement(act, "motor", name=name, joint=name)
             if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
                 el.set("ctrllimited", "true")
-                el.set("ctrlrange", _nums((-joint.effort_limit, joint.effort_limit)))
+                el.set("ctrlrange", nums((-joint.effort_limit, joint.effort_limit)))
         return act
 
     # ------------------------------------------------------------------ frames and sensors
@@ -588,12 +562,12 @@ class _Writer:
         if unique != name:
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
         el = ET.SubElement(self.bodies[link], "site", name=unique)
-        if _near_body_frame(*_pose_attrs(el, T)):
+        if near_body_frame(*pose_attrs(el, T)):
             self.note(
                 "approximated",
                 "site",
                 unique,
-                f"within MuJoCo's same-frame tolerance ({_SAME_FRAME}) of its body frame but not "
+                f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
                 "equal to it: MuJoCo places it exactly on the body frame",
             )
         self.site_names.add(unique)
@@ -670,176 +644,6 @@ class _Writer:
         return out
 
     # ------------------------------------------------------------------ shapes
-    def _shapes(self, body: ET.Element, link: int) -> None:
-        m, o = self.m, self.o
-        lname = m.link_names[link]
-        groups = (
-            (m.visuals[link], "visual", o.visuals),
-            (m.collisions[link], "collision", o.collisions),
-        )
-        for shapes, kind, wanted in groups:
-            for k, shape in enumerate(shapes):
-                label = shape.name or f"{lname} {kind} {k}"
-                if not wanted:
-                    self.note("dropped", kind, label, f"ExportOptions.{kind}s is False")
-                    continue
-                self._geom(body, shape, kind, label)
-
-    def _geom(self, body: ET.Element, shape: SolidShape, kind: str, label: str) -> None:
-        g = shape.geometry
-        attrs_: dict[str, str] = {}
-        match g:
-            case Box():
-                sizes: tuple[float, ...] = (g.x / 2, g.y / 2, g.z / 2)
-                attrs_ = {"type": "box", "size": _nums(sizes)}
-            case Sphere():
-                sizes = (g.radius,)
-                attrs_ = {"type": "sphere", "size": _num(g.radius)}
-            case Cylinder():
-                sizes = (g.radius, g.length / 2)
-                attrs_ = {"type": "cylinder", "size": _nums(sizes)}
-            case Mesh():
-                sizes = (1.0,)
-                mesh = self._mesh(g, kind, label)
-                if mesh is None:
-                    return
-                attrs_ = {"type": "mesh", "mesh": mesh}
-        if min(sizes) <= 0.0:
-            self.note("dropped", kind, label, "a zero size: MuJoCo needs positive geom sizes")
-            return
-        el = ET.SubElement(body, "geom")
-        if shape.name and shape.name not in self.geom_names:
-            el.set("name", shape.name)
-            self.geom_names.add(shape.name)
-        elif shape.name:
-            self.note("dropped", f"{kind} name", shape.name, "MuJoCo geom names must be unique")
-        for k, v in attrs_.items():
-            el.set(k, v)
-        _pose_attrs(el, shape.link_H_geometry)
-        if kind == "visual":
-            el.set("contype", "0")
-            el.set("conaffinity", "0")
-            el.set("group", "2")
-        else:
-            el.set("group", "3")
-        if shape.material is not None:
-            el.set("material", self._material(shape.material, label))
-        for x in shape.extensions:
-            self.note("dropped", f"{kind} extension", label, x[:60])
-
-    def _material(self, mat: Material, label: str) -> str:
-        """Return the ``<material>`` asset of ``mat``, written once per distinct material.
-
-        MuJoCo keeps colours in single precision, so the exact material (name, colour,
-        texture) also goes to the metadata for the way back.
-        """
-        key = (mat.name, mat.rgba, mat.texture)
-        name = self.material_assets.get(key)
-        if name is not None:
-            return name
-        rgba, texture = mat.rgba, mat.texture
-        if rgba is None and mat.name:
-            for robot_mat in self.m.materials:
-                if robot_mat.name == mat.name:
-                    rgba, texture = robot_mat.rgba, texture or robot_mat.texture
-                    break
-        base = mat.name or "material"
-        name, k = base, 1
-        while name in self.material_names:
-            k += 1
-            name = f"{base}_{k}"
-        self.material_names.add(name)
-        self.material_assets[key] = name
-        el = ET.SubElement(self._root_asset, "material", name=name)
-        if rgba is not None:
-            el.set("rgba", _nums(rgba))
-        if texture:
-            self.note("dropped", "texture", label, f"{texture!r}: MuJoCo shows only the colour")
-        self.metadata.setdefault("materials", {})[name] = _material_json(mat)
-        return name
-
-    def _mesh(self, g: Mesh, kind: str, label: str) -> str | None:
-        if not self.o.meshes:
-            self.note("dropped", kind, label, f"mesh {g.filename!r}: ExportOptions.meshes is False")
-            return None
-        from robomodel.urdf import resolve_uri
-        from robomodel.urdf.errors import URDFReferenceError
-
-        try:
-            path = os.path.abspath(resolve_uri(self.m, g.filename))
-        except URDFReferenceError:
-            self.note(
-                "dropped",
-                kind,
-                label,
-                f"mesh {g.filename!r} is not found in the package dirs {list(self.m.package_dirs)}",
-            )
-            return None
-        suffix = os.path.splitext(path)[1].lower()
-        if suffix not in MESH_FORMATS:
-            converted = self._converted(path, kind, label, g.filename)
-            if converted is None:
-                return None
-            path = converted
-        if not os.access(path, os.R_OK):
-            self.note("dropped", kind, label, f"mesh {path!r} cannot be read")
-            return None
-        key = (path, g.scale)
-        name = self.meshes.get(key)
-        if name is None:
-            stem = os.path.splitext(os.path.basename(path))[0] or "mesh"
-            name, k = stem, 1
-            while name in self.mesh_names:
-                k += 1
-                name = f"{stem}_{k}"
-            self.mesh_names.add(name)
-            self.meshes[key] = name
-            asset = self._asset()
-            el = ET.SubElement(asset, "mesh", name=name, file=path)
-            if g.filename != path:
-                self.metadata.setdefault("mesh_uris", {})[name] = g.filename
-            if g.scale != (1.0, 1.0, 1.0):
-                el.set("scale", _nums(g.scale))
-        return name
-
-    def _converted(self, path: str, kind: str, label: str, uri: str) -> str | None:
-        """Return an STL copy of a mesh MuJoCo cannot read, made with trimesh, or ``None``."""
-        out_dir = self.o.mesh_dir
-        if out_dir is None:
-            self.note(
-                "dropped",
-                kind,
-                label,
-                f"mesh {uri!r}: MuJoCo reads only {MESH_FORMATS} (set ExportOptions.mesh_dir "
-                "to convert it with trimesh)",
-            )
-            return None
-        done = self.converted.get(path)
-        if done is not None:
-            return done
-        stem = os.path.splitext(os.path.basename(path))[0]
-        target = os.path.join(out_dir, f"{stem}.stl")
-        k = 1
-        while target in self.converted.values():
-            k += 1
-            target = os.path.join(out_dir, f"{stem}_{k}.stl")
-        try:
-            import trimesh
-
-            mesh: Any = trimesh.load(path, force="mesh")
-            os.makedirs(out_dir, exist_ok=True)
-            mesh.export(target)
-        except Exception as exc:  # trimesh raises many kinds; any of them means "not converted"
-            self.note("dropped", kind, label, f"mesh {uri!r} could not be converted: {exc}")
-            return None
-        self.converted[path] = target
-        self.note("approximated", kind, label, f"mesh {uri!r} converted to {target!r}")
-        return target
-
-    def _asset(self) -> ET.Element:
-        # The writer creates <asset> first so that it precedes <worldbody>.
-        return self._root_asset
-
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
         for ext in self.m.extensions:
@@ -849,7 +653,7 @@ class _Writer:
             owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
             self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
         if self.m.materials:
-            self.metadata["robot_materials"] = [_material_json(x) for x in self.m.materials]
+            self.metadata["robot_materials"] = [material_json(x) for x in self.m.materials]
 
 
 def _text(root: ET.Element) -> str:
@@ -866,35 +670,8 @@ def _compiles(mj: Any, text: str) -> str | None:
     return None
 
 
-def _material_json(mat: Material) -> dict[str, Any]:
-    return {
-        "name": mat.name,
-        "rgba": None if mat.rgba is None else list(mat.rgba),
-        "texture": mat.texture,
-        "extensions": list(mat.extensions),
-    }
-
-
 def _moves(joint: object) -> TypeGuard[RevoluteJoint | PrismaticJoint]:
     return isinstance(joint, RevoluteJoint | PrismaticJoint)
-
-
-_SAME_FRAME = 1e-5
-"""Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
-
-
-def _near_body_frame(pos: list[float], quat: tuple[float, ...] | None) -> bool:
-    """Whether MuJoCo may snap a frame onto its body frame though it differs from it.
-
-    MuJoCo's "same frame" shortcut compares the rotation with a tolerance whatever the
-    position, and the position with a tolerance when the rotation matches. ``quat`` is
-    ``None`` for an exact identity rotation.
-    """
-    near_rot = quat is None or (
-        abs(quat[0] - 1.0) < _SAME_FRAME and max(abs(x) for x in quat[1:]) < _SAME_FRAME
-    )
-    near_pos = pos != _ORIGIN and max(abs(x) for x in pos) < _SAME_FRAME
-    return (near_rot and quat is not None) or (near_rot and near_pos)
 
 
 def _is_zero(inertia: SpatialInertia) -> bool:

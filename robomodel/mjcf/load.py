@@ -28,8 +28,6 @@ from robomodel.builders import (
     add_joint,
     add_link,
     add_sensor,
-    with_collision_shapes,
-    with_visual_shapes,
 )
 from robomodel.errors import RobomodelWarning
 from robomodel.joints import (
@@ -44,15 +42,14 @@ from robomodel.mjcf._common import (
     METADATA_NAME,
     MJCFError,
     mujoco,
-    rotation_from_quat,
     rotations_from_quats,
 )
+from robomodel.mjcf._geoms import GeomReader, material_from_json
 from robomodel.mjcf._kept import PREFIX, keep
 from robomodel.mjcf.options import ImportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
 from robomodel.model import Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
-from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
 __all__ = ["load", "loads", "parse"]
@@ -134,21 +131,6 @@ def _warn(report: ConversionReport) -> None:
         )
 
 
-def _material(data: object) -> Material | None:
-    """The exact material robomodel's exporter recorded, or ``None`` when there is none."""
-    if not isinstance(data, dict):
-        return None
-    try:
-        return Material(
-            name=str(data.get("name") or ""),
-            rgba=data.get("rgba"),
-            texture=data.get("texture"),
-            extensions=tuple(data.get("extensions") or ()),
-        )
-    except (TypeError, ValueError):
-        return None
-
-
 def _merged(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]] | None:
     """The names and body-relative frames of the ``n`` links merged into a body, if recorded."""
     if not isinstance(data, list) or len(data) != n:
@@ -167,24 +149,7 @@ def _merged(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]
     return out
 
 
-def _pose(pos: Any, quat: Any) -> Transform:
-    return Transform(rotation_from_quat(quat), np.asarray(pos, dtype=np.float64))
-
-
-_GEOM_NAMES = {
-    0: "plane",
-    1: "hfield",
-    2: "sphere",
-    3: "capsule",
-    4: "ellipsoid",
-    5: "cylinder",
-    6: "box",
-    7: "mesh",
-    8: "sdf",
-}
-
-
-class _Reader:
+class _Reader(GeomReader):
     """One import: the phases read top to bottom in :meth:`run`."""
 
     def __init__(self, mj: Any, spec: Any, mm: Any, options: ImportOptions, text: str) -> None:
@@ -297,7 +262,7 @@ class _Reader:
             self.model = attrs.evolve(self.model, name=meta_name)
         robot_materials = self.meta.get("robot_materials")
         if isinstance(robot_materials, list):
-            mats = [_material(x) for x in robot_materials]
+            mats = [material_from_json(x) for x in robot_materials]
             self.model = attrs.evolve(self.model, materials=[x for x in mats if x is not None])
         dirs = self.meta.get("package_dirs")
         if isinstance(dirs, list) and all(isinstance(d, str) for d in dirs):
@@ -506,7 +471,7 @@ class _Reader:
             self.model = attrs.evolve(self.model, joints=self.model.joints.set(k, new))
 
     # ------------------------------------------------------------------ frames and sensors
-    def _site_pose(self, s: int) -> tuple[str, Transform]:
+    def _sitepose(self, s: int) -> tuple[str, Transform]:
         mm = self.mm
         return self.link_of_body[int(mm.site_bodyid[s])], Transform(self.site_R[s], mm.site_pos[s])
 
@@ -517,7 +482,7 @@ class _Reader:
         for s in range(mm.nsite):
             if self.name(mj.mjtObj.mjOBJ_SITE, s) in sensor_sites:
                 continue
-            link, T = self._site_pose(s)
+            link, T = self._sitepose(s)
             if link not in self.model.link_names:
                 self.note("dropped", "site", self.name(mj.mjtObj.mjOBJ_SITE, s), "in the world")
                 continue
@@ -542,7 +507,7 @@ class _Reader:
             if kind not in (st.mjSENS_ACCELEROMETER, st.mjSENS_GYRO):
                 self.note("dropped", "sensor", name, f"MuJoCo sensor type {st(kind).name}")
                 continue
-            link, T = self._site_pose(obj)
+            link, T = self._sitepose(obj)
             if link not in self.model.link_names:
                 self.note("dropped", "sensor", name, "on a site of the world")
                 continue
@@ -568,7 +533,7 @@ class _Reader:
             return
         jname, prev = self.last_joint[body]
         child = self.link_of_body[body]
-        _, B_H_S = self._site_pose(site)
+        _, B_H_S = self._sitepose(site)
         joint = self.model.joint(jname)
         meta = self.meta.get("force_torque", {}).get(name, {})
         first, second, applied = prev, child, child
@@ -593,82 +558,6 @@ class _Reader:
         self.model = add_sensor(self.model, sensor)
 
     # ------------------------------------------------------------------ shapes
-    def _shapes(self, *, skip_world: bool) -> None:
-        mj, mm = self.mj, self.mm
-        visuals: dict[str, list[SolidShape]] = {}
-        collisions: dict[str, list[SolidShape]] = {}
-        for g in range(mm.ngeom):
-            gname = self.name(mj.mjtObj.mjOBJ_GEOM, g)
-            label = gname or f"geom{g}"
-            body = int(mm.geom_bodyid[g])
-            link = self.link_of_body[body]
-            if body == 0 and skip_world:
-                self.note("dropped", "geom", label, "world geometry of a floating-base model")
-                continue
-            kind = int(mm.geom_type[g])
-            size = mm.geom_size[g]
-            T = Transform(self.geom_R[g], mm.geom_pos[g])
-            geometry: Geometry
-            if kind == mj.mjtGeom.mjGEOM_BOX:
-                geometry = Box(*(2.0 * float(x) for x in size))
-            elif kind == mj.mjtGeom.mjGEOM_SPHERE:
-                geometry = Sphere(float(size[0]))
-            elif kind == mj.mjtGeom.mjGEOM_CYLINDER:
-                geometry = Cylinder(float(size[0]), 2.0 * float(size[1]))
-            elif kind == mj.mjtGeom.mjGEOM_MESH:
-                mesh = int(mm.geom_dataid[g])
-                file = self._mesh_file(mesh)
-                if file is None:
-                    self.note("dropped", "geom", label, "a mesh given without a file")
-                    continue
-                # MuJoCo moves a mesh to its inertial frame; put the file's frame back.
-                offset = _pose(mm.mesh_pos[mesh], mm.mesh_quat[mesh])
-                T = T @ offset.inverse()
-                geometry = Mesh(file, [float(x) for x in mm.mesh_scale[mesh]])
-            else:
-                self.note(
-                    "dropped", "geom", label, f"a {_GEOM_NAMES.get(kind, kind)} has no URDF shape"
-                )
-                continue
-            shape = SolidShape(
-                geometry=geometry, name=gname or None, link_H_geometry=T, material=self._rgba(g)
-            )
-            visual = mm.geom_contype[g] == 0 and mm.geom_conaffinity[g] == 0
-            (visuals if visual else collisions).setdefault(link, []).append(shape)
-        for link, shapes in visuals.items():
-            self.model = with_visual_shapes(self.model, link, shapes)
-        for link, shapes in collisions.items():
-            self.model = with_collision_shapes(self.model, link, shapes)
-
-    def _rgba(self, g: int) -> Material | None:
-        mj, mm = self.mj, self.mm
-        mat = int(mm.geom_matid[g])
-        if mat >= 0:
-            name = self.name(mj.mjtObj.mjOBJ_MATERIAL, mat)
-            exact = _material(self.meta.get("materials", {}).get(name))
-            if exact is not None:
-                return exact
-            return Material(name=name, rgba=tuple(float(x) for x in mm.mat_rgba[mat]))
-        rgba = tuple(float(x) for x in mm.geom_rgba[g])
-        # MuJoCo's default grey means "no colour given" (0.5 and 1 are exact in single precision).
-        if rgba == (0.5, 0.5, 0.5, 1.0):
-            return None
-        return Material(rgba=rgba)
-
-    def _mesh_file(self, mesh: int) -> str | None:
-        uri = self.meta.get("mesh_uris", {}).get(self.name(self.mj.mjtObj.mjOBJ_MESH, mesh))
-        if isinstance(uri, str):
-            return uri
-        spec_mesh = self.spec.meshes[mesh]
-        file = str(spec_mesh.file or "")
-        if not file:
-            return None
-        if os.path.isabs(file):
-            return file
-        base = str(self.spec.modelfiledir or "")
-        meshdir = str(self.spec.meshdir or "")
-        return os.path.normpath(os.path.join(base, meshdir, file))
-
     # ------------------------------------------------------------------ the rest
     def _unsupported(self) -> None:
         mm = self.mm
