@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import RobomodelError
+from robomodel.joints import PrismaticJoint, RevoluteJoint
 from robomodel.spatial import Transform
 
 FloatArray = npt.NDArray[np.float64]
@@ -150,3 +151,8 @@ def near_body_frame(pos: list[float], quat: tuple[float, ...] | None) -> bool:
 def pose(pos: Any, quat: Any) -> Transform:
     """Return the transform of a MuJoCo position and quaternion ``(w, x, y, z)``."""
     return Transform(rotation_from_quat(quat), np.asarray(pos, dtype=np.float64))
+
+
+def moves(joint: object) -> TypeGuard[RevoluteJoint | PrismaticJoint]:
+    """Whether ``joint`` is a revolute or prismatic joint."""
+    return isinstance(joint, RevoluteJoint | PrismaticJoint)

@@ -18,29 +18,28 @@ import os
 import tempfile
 import warnings
 import xml.etree.ElementTree as ET
-from typing import Any, TypeAlias, TypeGuard
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from robomodel.errors import RobomodelWarning
 from robomodel.joints import PrismaticJoint, RevoluteJoint
 from robomodel.mjcf._common import (
-    EYE,
     METADATA_NAME,
-    ORIGIN,
     SAME_FRAME,
     FloatArray,
     MJCFError,
+    moves,
     mujoco,
     near_body_frame,
     num,
     nums,
     pose_attrs,
-    quat_from_rotation,
 )
 from robomodel.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
+from robomodel.mjcf._inertia import InertiaWriter, is_zero
 from robomodel.mjcf._kept import PREFIX, restore
-from robomodel.mjcf.options import MJCF_MIN_VALUE, ExportOptions
+from robomodel.mjcf.options import ExportOptions
 from robomodel.mjcf.report import ConversionReport, Loss, LossAction
 from robomodel.model import Extension, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
@@ -144,14 +143,6 @@ def _warn(report: ConversionReport) -> None:
 
 
 # ---------------------------------------------------------------------- numbers
-def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Return the principal moments (ascending) and a right-handed rotation to their axes."""
-    d, V = np.linalg.eigh(0.5 * (I_C + I_C.T))
-    if np.linalg.det(V) < 0.0:
-        V[:, 0] = -V[:, 0]
-    return d, V
-
-
 # ---------------------------------------------------------------------- the writer
 _Pending: TypeAlias = tuple[
     ET.Element, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
@@ -159,7 +150,7 @@ _Pending: TypeAlias = tuple[
 """A merged link: its parent body, its pose there, the joints so far and the merged links."""
 
 
-class _Writer(GeomWriter):
+class _Writer(GeomWriter, InertiaWriter):
     """One export: the phases read top to bottom in :meth:`run`."""
 
     def __init__(self, model: Model, options: ExportOptions) -> None:
@@ -205,7 +196,7 @@ class _Writer(GeomWriter):
         # Which links have no body of their own: a massless fixed base is the world body, and
         # a massless link between two moving joints hands its joint on to its child's body.
         root_inertia = m.links[base].inertia
-        self.world_base = not o.floating_base and _is_zero(root_inertia)
+        self.world_base = not o.floating_base and is_zero(root_inertia)
         self.merged = self._mergeable() if o.massless == "merge" else set()
         for i in sorted(self.merged):
             self.note(
@@ -217,7 +208,7 @@ class _Writer(GeomWriter):
             )
 
         # Inertias: apply the policies on exactly what will be written.
-        written = self._inertias()
+        written = self.written_inertias()
 
         # Bodies, joints, shapes and frames, parents before children. A massless fixed base is
         # MuJoCo's world body itself; a merged link's joints move on into its child's body.
@@ -243,7 +234,7 @@ class _Writer(GeomWriter):
                 joint = m.joints[e.joint]
                 pname = m.link_names[e.parent]
                 P_H_C = joint.rest_transform(pname, name)
-                own: list[tuple[int, Axis]] = [(e.joint, joint.axis(name))] if _moves(joint) else []
+                own: list[tuple[int, Axis]] = [(e.joint, joint.axis(name))] if moves(joint) else []
                 if not own:
                     self.metadata.setdefault("fixed_joints", {})[name] = m.joint_names[e.joint]
                 if e.parent in pending:
@@ -268,7 +259,7 @@ class _Writer(GeomWriter):
                         for lname, X_H_L in between
                     ]
             self.bodies[name] = body
-            self._inertial(body, e.link, written[e.link])
+            self.inertial(body, e.link, written[e.link])
             self._shapes(body, e.link)
         self._frames()
 
@@ -327,100 +318,6 @@ class _Writer(GeomWriter):
             self.note("dropped", "kept section", f"<{el.tag}>", f"MuJoCo refuses it now: {error}")
         return _text(root)
 
-    # ------------------------------------------------------------------ inertia
-    def _inertias(self) -> dict[int, SpatialInertia]:
-        m, o, tr = self.m, self.o, self.tr
-        written = {i: m.links[i].inertia for i in tr.links}
-        # Each moving body with the bodies welded to it (MuJoCo checks that composite).
-        composite = dict(written)
-        moving = {e.link for e in tr if e.joint is not None and _moves(m.joints[e.joint])}
-        if o.floating_base:
-            moving.add(tr.base)
-        for e in reversed(list(tr)):
-            if e.parent is not None and e.link not in moving:
-                assert e.joint is not None
-                p_H_c = m.joints[e.joint].rest_transform(
-                    m.link_names[e.parent], m.link_names[e.link]
-                )
-                composite[e.parent] = composite[e.parent] + p_H_c @ composite[e.link]
-        for i in tr.links:
-            name = m.link_names[i]
-            if i in self.merged:
-                continue
-            if i in moving and _degenerate(composite[i]):
-                if o.massless == "raise":
-                    raise MJCFError(
-                        f"link {name!r} moves but its mass or principal inertias (with the links "
-                        f"welded to it) are below MuJoCo's {MJCF_MIN_VALUE}; give it an inertia "
-                        'or export with ExportOptions(massless="bound")'
-                    )
-                written[i] = _bounded(written[i], o.bound_mass, o.bound_inertia)
-                self.note(
-                    "changed",
-                    "link",
-                    name,
-                    f"massless moving body: MuJoCo needs mass and inertia above {MJCF_MIN_VALUE}; "
-                    f"wrote mass {o.bound_mass!r} and principal inertia {o.bound_inertia!r} "
-                    f"(ExportOptions.massless={o.massless!r})",
-                )
-            written[i] = self._valid(i, name, written[i])
-            if written[i] is not m.links[i].inertia:
-                self.inertias[name] = written[i]
-        return written
-
-    def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
-        """Return the inertia to write for link ``i``; its principal axes go to ``principal``.
-
-        The principal moments are decided once, here, and written as they are: recomputing them
-        from the returned inertia could round them back over MuJoCo's limits.
-        """
-        if inertia.mass == 0.0:
-            if np.any(inertia.rotational_inertia != 0.0):
-                self.note("dropped", "inertia", name, "rotational inertia of a massless link")
-                return SpatialInertia.zero()
-            return inertia
-        if inertia.mass < 0.0:
-            raise MJCFError(
-                f"link {name!r} has a negative mass {inertia.mass}; MJCF cannot hold it"
-            )
-        d, V = _principal(np.asarray(inertia.inertia_com))
-        fixed = _balanced(d)
-        if fixed is None:
-            self.principal[i] = (d, V)
-            return inertia
-        self.principal[i] = (fixed, V)
-        if self.o.invalid_inertia == "raise":
-            raise MJCFError(
-                f"link {name!r}: principal inertias {d.tolist()} are negative or break A + B >= C, "
-                "which MuJoCo refuses; fix them or export with ExportOptions(invalid_inertia="
-                '"balance")'
-            )
-        self.note(
-            "changed",
-            "inertia",
-            name,
-            f"principal inertias {d.tolist()} break MuJoCo's checks; wrote {fixed.tolist()} "
-            '(ExportOptions.invalid_inertia="balance")',
-        )
-        return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
-
-    def _inertial(self, body: ET.Element, link: int, inertia: SpatialInertia) -> None:
-        if inertia.mass == 0.0:
-            return
-        d, V = self.principal[link]
-        com = inertia.com.tolist()
-        q = quat_from_rotation(V)
-        tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
-        if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
-            # MuJoCo treats an inertial frame within its tolerance of the body frame as the
-            # body frame itself; naming the principal axes in another (cyclic) order keeps the
-            # same inertia exactly and keeps the frame away from that shortcut.
-            V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
-            q = quat_from_rotation(V)
-        el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
-        el.set("quat", nums(q))
-        el.set("diaginertia", nums(np.maximum(d, 0.0)))
-
     # ------------------------------------------------------------------ joints
     def _body_name(self, name: str) -> str:
         if name != "world":
@@ -445,16 +342,16 @@ class _Writer(GeomWriter):
             kids = children.get(e.link, [])
             if (
                 e.joint is None
-                or not _moves(m.joints[e.joint])
+                or not moves(m.joints[e.joint])
                 or len(kids) != 1
-                or not _is_zero(m.links[e.link].inertia)
+                or not is_zero(m.links[e.link].inertia)
                 or e.link in used
                 or m.visuals[e.link]
                 or m.collisions[e.link]
             ):
                 continue
             k = tr.parent_joint_of(kids[0])
-            if k is not None and _moves(m.joints[k]):
+            if k is not None and moves(m.joints[k]):
                 out.add(e.link)
         return out
 
@@ -517,11 +414,11 @@ class _Writer(GeomWriter):
         eq = ET.Element("equality")
         for j, joint in enumerate(m.joints):
             name = m.joint_names[j]
-            if not _moves(joint) or joint.mimic is None or not self._has_joint(j):
+            if not moves(joint) or joint.mimic is None or not self._has_joint(j):
                 continue
             mim = joint.mimic
             leader = m.joint_index(mim.joint) if m.is_joint_name_used(mim.joint) else None
-            if leader is None or not self._has_joint(leader) or not _moves(m.joints[leader]):
+            if leader is None or not self._has_joint(leader) or not moves(m.joints[leader]):
                 self.note("dropped", "mimic", name, f"its leader {mim.joint!r} is not exported")
                 continue
             ET.SubElement(
@@ -543,7 +440,7 @@ class _Writer(GeomWriter):
             return act
         m = self.m
         for j, joint in enumerate(m.joints):
-            if not _moves(joint) or not self._has_joint(j) or joint.mimic is not None:
+            if not moves(joint) or not self._has_joint(j) or joint.mimic is not None:
                 continue
             name = m.joint_names[j]
             el = ET.SubElement(act, "motor", name=name, joint=name)
@@ -605,7 +502,7 @@ class _Writer(GeomWriter):
                     j = m.joint_index(s.parent_joint)
                     _, c = m.joint_parent_child(j, self.tr)
                     child = m.link_names[c]
-                    if _moves(m.joints[j]):
+                    if moves(m.joints[j]):
                         self.note(
                             "note",
                             "sensor",
@@ -668,46 +565,6 @@ def _compiles(mj: Any, text: str) -> str | None:
     except ValueError as exc:
         return str(exc).splitlines()[0]
     return None
-
-
-def _moves(joint: object) -> TypeGuard[RevoluteJoint | PrismaticJoint]:
-    return isinstance(joint, RevoluteJoint | PrismaticJoint)
-
-
-def _is_zero(inertia: SpatialInertia) -> bool:
-    return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
-
-
-def _degenerate(inertia: SpatialInertia) -> bool:
-    if not inertia.mass > MJCF_MIN_VALUE:
-        return True
-    d = np.linalg.eigvalsh(np.asarray(inertia.inertia_com))
-    return bool(d.min() <= MJCF_MIN_VALUE)
-
-
-def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:
-    if inertia.mass > 0.0:
-        I_C = np.asarray(inertia.inertia_com) + principal * np.eye(3)
-        return SpatialInertia.from_com(inertia.mass, inertia.com, I_C)
-    return SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), principal * np.eye(3))
-
-
-def _balanced(d: FloatArray) -> FloatArray | None:
-    """Return ascending principal moments MuJoCo accepts, or ``None`` when ``d`` passes as is.
-
-    MuJoCo refuses negative moments and ``A + B < C``, tested on the doubles it reads, which
-    are exactly the ones written; the same test here decides.
-    """
-    a, b, c = (float(x) for x in d)
-    if a >= 0.0 and a + b >= c:
-        return None
-    a, b = max(a, 0.0), max(b, 0.0)
-    gap = c - (a + b)
-    if gap > 0.0:
-        a, b = a + gap / 2, b + gap / 2
-    while a + b < c:  # the halves may round down by an ulp
-        b = math.nextafter(b, math.inf)
-    return np.array([a, b, c])
 
 
 def _close(a: Transform, b: Transform) -> bool:
