@@ -523,3 +523,18 @@ def test_meshes_mujoco_cannot_read_are_converted_or_dropped(tmp_path) -> None:
     # The converted STL is the same box: MuJoCo's mesh bounding box is 0.1 x 0.2 x 0.3.
     verts = mm.mesh_vert[mm.mesh_vertadr[0] : mm.mesh_vertadr[0] + mm.mesh_vertnum[0]]
     np.testing.assert_allclose(np.sort(verts.max(0) - verts.min(0)), [0.1, 0.2, 0.3], atol=1e-6)
+
+
+def test_malformed_metadata_is_ignored() -> None:
+    """A hand-edited robomodel metadata element cannot break reading; good entries still work."""
+    text = """<mujoco><worldbody><body name="a"><joint name="j" axis="0 0 1"/>
+      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody>
+      <custom><text name="robomodel" data='{"merged": 3, "velocity_limits": {"j": "x"},
+        "effort_limits": {"j": 2.5}, "force_torque": {"s": 1}}'/></custom></mujoco>"""
+    model, _ = mjcf.parse(text)
+    j = model.joint("j")
+    assert j.velocity_limit == math.inf and j.effort_limit == 2.5
+    _, report = mjcf.parse(
+        "<mujoco><custom><text name='robomodel' data='not json'/></custom></mujoco>"
+    )
+    assert [x.kind for x in report.of("dropped")] == ["metadata"]

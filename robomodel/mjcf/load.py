@@ -149,6 +149,26 @@ def _merged(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]
     return out
 
 
+_TABLES = (
+    "renamed_bodies",
+    "fixed_joints",
+    "merged",
+    "limits",
+    "effort_limits",
+    "velocity_limits",
+    "force_torque",
+    "materials",
+    "mesh_uris",
+)
+"""The metadata entries that are name -> value tables."""
+
+
+def _number(value: object, default: float) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return default
+
+
 class _Reader(GeomReader):
     """One import: the phases read top to bottom in :meth:`run`."""
 
@@ -186,7 +206,11 @@ class _Reader(GeomReader):
                 except (ValueError, UnicodeDecodeError):
                     self.note("dropped", "metadata", METADATA_NAME, "not robomodel's JSON")
                     return {}
-                return data if isinstance(data, dict) else {}
+                if not isinstance(data, dict):
+                    return {}
+                # Keep only well-formed tables, so that a hand-edited document cannot crash
+                # the reader (a bad entry simply loses what it would have restored).
+                return {k: v for k, v in data.items() if k not in _TABLES or isinstance(v, dict)}
         return {}
 
     def run(self) -> tuple[Model, ConversionReport]:
@@ -426,8 +450,8 @@ class _Reader(GeomReader):
             effort = max(-lo, hi)
             if -lo != hi:
                 self.note("approximated", "effort limit", name, f"[{lo}, {hi}] made symmetric")
-        effort = self.meta.get("effort_limits", {}).get(name, effort)
-        velocity = self.meta.get("velocity_limits", {}).get(name, math.inf)
+        effort = _number(self.meta.get("effort_limits", {}).get(name), effort)
+        velocity = _number(self.meta.get("velocity_limits", {}).get(name), math.inf)
         cls = RevoluteJoint if kind == "revolute" else PrismaticJoint
         return cls(
             link1=link1,
@@ -436,8 +460,8 @@ class _Reader(GeomReader):
             axis_in_link1=axis,
             limits=limits,
             dynamics=dynamics,
-            effort_limit=float(effort),
-            velocity_limit=float(velocity),
+            effort_limit=effort,
+            velocity_limit=velocity,
         )
 
     # ------------------------------------------------------------------ constraints
@@ -535,7 +559,8 @@ class _Reader(GeomReader):
         child = self.link_of_body[body]
         _, B_H_S = self._sitepose(site)
         joint = self.model.joint(jname)
-        meta = self.meta.get("force_torque", {}).get(name, {})
+        meta = self.meta.get("force_torque", {}).get(name)
+        meta = meta if isinstance(meta, dict) else {}
         first, second, applied = prev, child, child
         if {meta.get("first"), meta.get("second")} == {prev, child} and meta.get("applied") in (
             prev,
