@@ -20,7 +20,7 @@ fails instead of writing URDF text into ``out.sdf``.
 >>> format_for_output("robot.sdf", None)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-robomodel._shell.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf ...
+robomodel.errors.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf ...
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any, cast
 
 import attrs
 
-from robomodel._shell import CLIError
+from robomodel.errors import CLIError
 from robomodel.model import Model
 
 __all__ = ["FORMATS", "ModelFormat", "format_for_input", "format_for_output", "format_named"]

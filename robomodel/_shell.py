@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from robomodel._files import atomic_write
-from robomodel.errors import RobomodelError, UnknownNameError
+from robomodel.errors import CLIError, RobomodelError, UnknownNameError
 from robomodel.model import Model
 
 __all__ = [
@@ -30,10 +30,6 @@ __all__ = [
 
 BAD_INPUT = 2
 """Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
-
-
-class CLIError(Exception):
-    """A problem with the command line itself (reported like bad input, exit status 2)."""
 
 
 class UnreadableModelError(CLIError):

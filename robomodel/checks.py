@@ -31,6 +31,7 @@ from typing import Literal
 import attrs
 import numpy as np
 
+from robomodel._topology import sensor_kind, sensor_problems
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
 
@@ -120,11 +121,9 @@ def _connected(model: Model) -> Iterator[Finding]:
 
 
 def _sensors(model: Model) -> Iterator[Finding]:
-    from robomodel._derive import _sensor_problems, sensor_kind
-
     for s in model.sensors:
         element = f"{sensor_kind(s)} {s.name!r}"
-        for problem in _sensor_problems(model, s):
+        for problem in sensor_problems(s, model._l, model._j, model.joints):
             yield _finding("error", "sensors", element, problem.removeprefix(element + ": "))
 
 
@@ -270,9 +269,7 @@ def _limits(model: Model) -> Iterator[Finding]:
 def _structure(model: Model) -> Iterator[Finding]:
     # Model.problems() is the library's own validity test; whatever it finds that the checks
     # above do not phrase themselves (connectivity and sensors) is still an error here.
-    from robomodel._derive import _sensor_problems
-
-    known = {p for s in model.sensors for p in _sensor_problems(model, s)}
+    known = {p for s in model.sensors for p in sensor_problems(s, model._l, model._j, model.joints)}
     for problem in model.problems():
         if problem not in known and not problem.startswith("links not connected"):
             yield _finding("error", "structure", "model", problem)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "ArgumentError",
+    "CLIError",
     "DuplicateNameError",
     "ModelError",
     "RobomodelError",
@@ -139,3 +140,10 @@ class URDFError(RobomodelError, ValueError):
         self.reason = reason
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
+
+
+class CLIError(RobomodelError, ValueError):
+    """A problem with a command line (an unknown format, a bad option value, a missing file).
+
+    The ``robomodel`` command reports it like bad input: one line, exit status 2.
+    """

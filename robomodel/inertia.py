@@ -189,7 +189,15 @@ def nearest_consistent(inertia: SpatialInertia) -> SpatialInertia:
         return inertia
     w, V = np.linalg.eigh(pseudo_inertia(inertia))
     J = (V * np.maximum(w, 0.0)) @ V.T
-    return from_pseudo_inertia(0.5 * (J + J.T))
+    J = 0.5 * (J + J.T)
+    # A projection whose mass is round-off (within consistency_problems' tolerance) can keep a
+    # first moment of the same order: PSD in exact arithmetic, but read as "a massless body with
+    # a first moment". Dropping both keeps the Sigma block, which is PSD as a principal block of
+    # a PSD matrix, and moves the result by no more than that tolerance.
+    if J[3, 3] <= 1e-9 * max(float(w.max()), 0.0):
+        J[3, :] = 0.0
+        J[:, 3] = 0.0
+    return from_pseudo_inertia(J)
 
 
 # --------------------------------------------------------------------------- shapes

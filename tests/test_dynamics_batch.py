@@ -8,9 +8,9 @@ import zlib
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import load_icub
 from hypothesis import given
 from hypothesis import strategies as st
+from idyntree_oracle import load_icub
 from strategies import models
 
 import robomodel as rm
@@ -19,7 +19,7 @@ from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.kinematics import JointState
 
 with warnings.catch_warnings():
-    # Same SWIG DeprecationWarning as idyntree's (see _idyntree_bridge).
+    # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).
     warnings.simplefilter("ignore", DeprecationWarning)
     import pinocchio as pin
 

@@ -13,9 +13,10 @@ import zlib
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import idt, load_icub, to_idyntree
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from idyntree_oracle import idt, load_icub
+from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models, models_with_sensors
 
 import robomodel as rm
@@ -41,7 +42,7 @@ from robomodel.transformers import make_urdf_compatible, reduce_model
 from robomodel.urdf import load
 
 with warnings.catch_warnings():
-    # Same SWIG DeprecationWarning as idyntree's (see _idyntree_bridge).
+    # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).
     warnings.simplefilter("ignore", DeprecationWarning)
     import pinocchio as pin
 

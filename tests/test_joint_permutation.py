@@ -9,9 +9,10 @@ from typing import Any
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import from_idyntree, load_idyntree
 from hypothesis import given
 from hypothesis import strategies as st
+from idyntree_oracle import load_idt as load_idyntree
+from idyntree_oracle import model_from_idt as from_idyntree
 from strategies import models
 
 import robomodel as rm

@@ -12,8 +12,8 @@ import pickle
 import icub_models
 import numpy as np
 import pytest
-from _idyntree_bridge import load_icub
 from hypothesis import given
+from idyntree_oracle import load_icub
 
 import robomodel as rm
 from robomodel import _pickling

@@ -163,7 +163,7 @@ def test_reorder_like_idyntree_gives_idyntree_indices_and_vectors(robot: str) ->
     """robomodel's load of an icub-models robot, reordered like iDynTree's own load of it (as
     from_idyntree converts it), has iDynTree's link, joint and frame indices, and its frame
     poses, joint torques and link wrenches at random states are iDynTree's index by index."""
-    from _idyntree_bridge import idt_rnea
+    from idyntree_oracle import idt_rnea
 
     path = str(icub_models.get_model_file(robot))
     idt, im = _idyntree_load(path)
