@@ -387,11 +387,18 @@ def check_import(path: str, rng: np.random.Generator) -> None:
     assert mm2.nu == mm.nu
     for field in ("actuator_gear", "actuator_ctrlrange", "actuator_gainprm", "actuator_biasprm"):
         np.testing.assert_array_equal(getattr(mm2, field), getattr(mm, field))
+    target_kind = {
+        mujoco.mjtTrn.mjTRN_JOINT: mujoco.mjtObj.mjOBJ_JOINT,
+        mujoco.mjtTrn.mjTRN_JOINTINPARENT: mujoco.mjtObj.mjOBJ_JOINT,
+        mujoco.mjtTrn.mjTRN_TENDON: mujoco.mjtObj.mjOBJ_TENDON,
+        mujoco.mjtTrn.mjTRN_SITE: mujoco.mjtObj.mjOBJ_SITE,
+        mujoco.mjtTrn.mjTRN_SLIDERCRANK: mujoco.mjtObj.mjOBJ_SITE,
+        mujoco.mjtTrn.mjTRN_BODY: mujoco.mjtObj.mjOBJ_BODY,
+    }
     for k in range(mm.nu):
+        assert mm.actuator_trntype[k] == mm2.actuator_trntype[k]
+        kind = target_kind[mujoco.mjtTrn(mm.actuator_trntype[k])]
         t1, t2 = mm.actuator_trnid[k][0], mm2.actuator_trnid[k][0]
-        kind = mujoco.mjtObj.mjOBJ_JOINT
-        if mm.actuator_trntype[k] == mujoco.mjtTrn.mjTRN_TENDON:
-            kind = mujoco.mjtObj.mjOBJ_TENDON
         assert mujoco.mj_id2name(mm, kind, t1) == mujoco.mj_id2name(mm2, kind, t2)
 
 
@@ -400,6 +407,18 @@ def check_import(path: str, rng: np.random.Generator) -> None:
 def test_gymnasium_import(name: str) -> None:
     """Gymnasium's MuJoCo assets read through MuJoCo's compiler are MuJoCo's models."""
     check_import(os.path.join(GYM, name), np.random.default_rng(6))
+
+
+MUJOCO_TESTDATA = sorted(
+    glob.glob(os.path.join(os.path.dirname(mujoco.__file__), "testdata", "*.xml"))
+)
+
+
+@pytest.mark.parametrize("path", MUJOCO_TESTDATA, ids=os.path.basename)
+def test_mujoco_test_models_import(path: str) -> None:
+    """MuJoCo's own test models (free bodies, ball joints, unnamed joints, tendons, .msh
+    meshes): poses equal MuJoCo's and the round trip has the same physics."""
+    check_import(path, np.random.default_rng(8))
 
 
 @pytest.mark.slow

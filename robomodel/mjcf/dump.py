@@ -178,7 +178,7 @@ class _Writer(GeomWriter, InertiaWriter):
         root = ET.Element("mujoco", model=m.name or "robomodel")
         self.metadata["name"] = m.name
         # Angles in radians, and inertia only from <inertial>: geoms must not add mass.
-        ET.SubElement(root, "compiler", angle="radian", inertiafromgeom="false", autolimits="false")
+        ET.SubElement(root, "compiler", angle="radian", inertiafromgeom="false")
         asset = ET.SubElement(root, "asset")
         self._root_asset = asset
         world = ET.SubElement(root, "worldbody")
