@@ -78,6 +78,11 @@ class ModelFormat:
 
             options = urdf.LoadOptions(remove_fake_links=not keep_fake_links)
             return urdf.load(path, options=options)
+        module = importlib.import_module(self.module)
+        if hasattr(module, "load"):
+            # Readers given the path resolve what the file refers to (includes, meshes)
+            # relative to its directory.
+            return cast("Model", module.load(path))
         return cast("Model", self._function(self.loads_function)(path.read_text(encoding="utf-8")))
 
 
@@ -90,6 +95,12 @@ FORMATS: tuple[ModelFormat, ...] = (
         description="robomodel JSON",
         dumps_function="to_json",
         loads_function="from_json",
+    ),
+    ModelFormat(
+        name="mjcf",
+        extensions=(".xml", ".mjcf"),
+        module="robomodel.mjcf",
+        description="MuJoCo MJCF (needs the mujoco extra)",
     ),
 )
 """Every format, the default (URDF) first. Reading a file whose extension no format claims

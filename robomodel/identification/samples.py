@@ -32,6 +32,16 @@ def _torques(value: npt.ArrayLike | None) -> FloatArray | None:
     return None if value is None else real_array(value, "Samples.torques", shape=(None, None))
 
 
+def _base_velocity(value: npt.ArrayLike | None) -> FloatArray | None:
+    return None if value is None else real_array(value, "Samples.base_velocity", shape=(None, 6))
+
+
+def _base_acceleration(value: npt.ArrayLike | None) -> FloatArray | None:
+    if value is None:
+        return None
+    return real_array(value, "Samples.base_acceleration", shape=(None, 6))
+
+
 def _wrench_table(value: Mapping[str, npt.ArrayLike] | None) -> dict[str, FloatArray]:
     if value is None:
         return {}
@@ -70,8 +80,8 @@ class Samples:
     ddq: FloatArray = attrs.field(converter=_ddq)
     torques: FloatArray | None = attrs.field(default=None, converter=_torques)
     wrenches: Mapping[str, FloatArray] = attrs.field(factory=dict, converter=_wrench_table)
-    base_velocity: FloatArray | None = None
-    base_acceleration: FloatArray | None = None
+    base_velocity: FloatArray | None = attrs.field(default=None, converter=_base_velocity)
+    base_acceleration: FloatArray | None = attrs.field(default=None, converter=_base_acceleration)
 
     def __attrs_post_init__(self) -> None:
         n = self.q.shape[0]
@@ -79,6 +89,10 @@ class Samples:
         if self.torques is not None:
             arrays["torques"] = self.torques
         arrays.update({f"wrenches[{k!r}]": v for k, v in self.wrenches.items()})
+        for name in ("base_velocity", "base_acceleration"):
+            value = getattr(self, name)
+            if value is not None:
+                arrays[name] = value
         for name, value in arrays.items():
             if value.shape[0] != n:
                 raise ModelError(
@@ -87,10 +101,6 @@ class Samples:
                 )
         if self.torques is None and not self.wrenches:
             raise ModelError("Samples needs torques, wrenches or both: there is nothing to fit")
-        for name in ("base_velocity", "base_acceleration"):
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, real_array(value, f"Samples.{name}", shape=(n, 6)))
 
     def __len__(self) -> int:
         return int(self.q.shape[0])
