@@ -22,6 +22,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import (
     decorated_models,
+    dh_chains,
+    dh_links,
     inertias,
     models,
     models_with_sensors,
@@ -34,6 +36,7 @@ from strategies import (
 import robomodel as rm
 from robomodel._construct import MADE
 from robomodel._topology import ModelIndex
+from robomodel.dh.chain import DHChain, DHLink
 from robomodel.errors import RobomodelError
 from robomodel.joints import JointDynamics, Mimic, PositionLimits, replace_joint
 from robomodel.model import Extension, Frame
@@ -134,6 +137,8 @@ VALUES: dict[type, st.SearchStrategy[Any]] = {
     rm.Gyroscope: _sensors_on_links(rm.Gyroscope),
     rm.Model: _MODELS,
     ModelIndex: _MODELS.map(lambda m: m._index),
+    DHLink: dh_links(),
+    DHChain: dh_chains(),
 }
 """Per class with a fast path: valid values, built through the checked constructors."""
 
