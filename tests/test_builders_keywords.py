@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import transforms, unit_vectors
 
 import robomodel as rm
-from tests.strategies import transforms, unit_vectors
 
 BASE = rm.add_link(rm.Model(), "base", rm.Link())
 LIMITS = rm.PositionLimits.between(-1.0, 2.0)

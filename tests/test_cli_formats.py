@@ -14,13 +14,13 @@ from pathlib import Path
 
 import icub_models
 import pytest
+from test_cli import assert_one_line_error, run
 
 import robomodel.urdf
 from robomodel import _formats
 from robomodel.cli import main
 from robomodel.io import from_json
 from robomodel.testing import assert_models_close
-from tests.test_cli import assert_one_line_error, run
 
 ICUB = icub_models.get_model_file("iCubGazeboV2_7")
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import models
 
 import robomodel as rm
 from robomodel.errors import ArgumentError
-from tests.strategies import models
 
 
 @given(m=models(max_links=6), i=st.integers(-3, 12))

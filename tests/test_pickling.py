@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from idyntree_oracle import load_icub
+from strategies import decorated_models, models, models_with_sensors, public_fields
 
 import robomodel as rm
 from robomodel import _pickling
 from robomodel.errors import ModelError
-from tests.strategies import decorated_models, models, models_with_sensors, public_fields
 
 ROBOTS = sorted(icub_models.get_robot_names())
 
