@@ -40,7 +40,7 @@ def test_convert_refuses_an_extension_it_cannot_write(tmp_path: Path) -> None:
         (["convert", "example", "{dir}/robot"], ("without an extension",)),
         (["convert", "example", "{dir}/robot.json", "--to", "urdf"], ("says json", "--to")),
         (["convert", "example", "{dir}/robot.urdf", "--to", "json"], ("says urdf",)),
-        (["reduce", "--joints", "l_knee", "-o", "{dir}/leg.xml"], ("'.xml'",)),
+        (["reduce", "--joints", "l_knee", "-o", "{dir}/leg.obj"], ("'.obj'",)),
         (["from-dh", "--icub", "arm", "right_v2.7", "-o", "{dir}/arm.sdf"], ("'.sdf'",)),
     ],
 )
