@@ -6,8 +6,10 @@ came from; multiprocessing users pay it every time a model is sent to a worker. 
 :func:`model_state` stores what a model *is* in a few flat pieces instead:
 
 * the numbers of every link (mass, first moment, rotational inertia) and of every joint (rest
-  transform, axis, limits, dynamics) in float64 buffers, one row per element;
-* the joint kinds, ends (as link indices) and flags in one small int buffer;
+  transform, axis, effort and velocity limits) in float64 buffers, one row per element;
+* the distinct position limits and dynamics of the joints as small tables (told apart by their
+  exact bits), which the joints refer to by position: a model has few distinct ones;
+* the joint kinds, ends (as link indices) and table positions in one int buffer;
 * names, and the rare parts (shapes, frames, sensors, mimics, extensions) as plain objects;
 * the index's union-find and counts, so that nothing has to be derived again.
 
@@ -19,6 +21,10 @@ of the rebuilt values are read-only views of one buffer over immutable ``bytes``
 again), which is also what makes a model loaded from a pickle smaller than one built value by
 value. ``model_from_state(model_state(m)) == m``, with the same hash and the same answers to
 every query; ``tests/test_pickling.py`` checks this on random models and the iCub robots.
+
+As before this layout, the URDF text a loaded value remembers (``robomodel.urdf._sourced``)
+does not travel: the copy's arrays are bit-identical, but ``urdf.dumps`` computes their text
+afresh, which can differ from the original file in the last digit.
 """
 
 from __future__ import annotations
