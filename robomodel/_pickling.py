@@ -6,8 +6,10 @@ came from; multiprocessing users pay it every time a model is sent to a worker. 
 :func:`model_state` stores what a model *is* in a few flat pieces instead:
 
 * the numbers of every link (mass, first moment, rotational inertia) and of every joint (rest
-  transform, axis, limits, dynamics) in float64 buffers, one row per element;
-* the joint kinds, ends (as link indices) and flags in one small int buffer;
+  transform, axis, effort and velocity limits) in float64 buffers, one row per element;
+* the distinct position limits and dynamics of the joints as small tables (told apart by their
+  exact bits), which the joints refer to by position: a model has few distinct ones;
+* the joint kinds, ends (as link indices) and table positions in one int buffer;
 * names, and the rare parts (shapes, frames, sensors, mimics, extensions) as plain objects;
 * the index's union-find and counts, so that nothing has to be derived again.
 
@@ -19,6 +21,10 @@ of the rebuilt values are read-only views of one buffer over immutable ``bytes``
 again), which is also what makes a model loaded from a pickle smaller than one built value by
 value. ``model_from_state(model_state(m)) == m``, with the same hash and the same answers to
 every query; ``tests/test_pickling.py`` checks this on random models and the iCub robots.
+
+As before this layout, the URDF text a loaded value remembers (``robomodel.urdf._sourced``)
+does not travel: the copy's arrays are bit-identical, but ``urdf.dumps`` computes their text
+afresh, which can differ from the original file in the last digit.
 """
 
 from __future__ import annotations
@@ -55,6 +61,9 @@ _I64 = np.dtype(np.int64)
 _KINDS: tuple[type, ...] = (FixedJoint, RevoluteJoint, PrismaticJoint)
 _KIND_CODE = {cls: k for k, cls in enumerate(_KINDS)}
 _PAIR = struct.Struct("<dd").pack
+_DYN_KINDS = ("none", "urdf")
+_LIMITS = trusted(PositionLimits)
+_DYNAMICS = trusted(JointDynamics)
 
 _LINK = trusted(Link)
 _INERTIA = trusted(SpatialInertia)
@@ -70,6 +79,15 @@ def _floats(arrays: Iterable[FloatArray]) -> bytes:
     return b"".join([a.tobytes() for a in arrays])
 
 
+def _floats_of(pairs: list[tuple[float, float]]) -> bytes:
+    return np.array(pairs, dtype=_F64).reshape(len(pairs), 2).tobytes()
+
+
+def _pairs(buf: bytes) -> list[list[float]]:
+    out: list[list[float]] = np.frombuffer(buf, _F64).reshape(-1, 2).tolist()
+    return out
+
+
 def _rows(buf: bytes, shape: tuple[int, ...]) -> FloatArray:
     # Read-only over immutable bytes: neither the array nor a view of it can be made writable.
     out: FloatArray = np.frombuffer(buf, _F64).reshape(shape)
@@ -80,8 +98,16 @@ def _shapes(per_link: Sequence[Sequence[SolidShape]]) -> dict[int, tuple[SolidSh
     return {i: tuple(s) for i, s in enumerate(per_link) if len(s)}
 
 
-def model_state(model: Model) -> tuple[Any, ...]:
-    """Return ``model``'s persistent content as a tuple of plain, picklable pieces."""
+def model_state(model: Model) -> tuple[Any, ...] | None:
+    """Return ``model``'s persistent content as a tuple of plain, picklable pieces.
+
+    ``None`` when an element is of a subclass of a robomodel class (a joint or link class of
+    the user's own), whose extra content the flat layout would lose: pickle it field by field.
+    """
+    if not all(type(j) in _KIND_CODE for j in model.joints) or not all(
+        type(lk) is Link for lk in model.links
+    ):
+        return None
     with gc_paused():  # thousands of short-lived containers, no cycles
         return _state(model)
 
@@ -129,8 +155,10 @@ def _state(model: Model) -> tuple[Any, ...]:
         _floats(j.axis_in_link1.direction for j in moving),
         _floats(j.axis_in_link1.origin for j in moving),
         np.array(speeds, dtype=_F64).reshape(len(moving), 2).tobytes(),
-        tuple(limit_values),
-        tuple(dynamics_values),
+        [lim.enabled for lim in limit_values],
+        _floats_of([(lim.lower, lim.upper) for lim in limit_values]),
+        [_DYN_KINDS.index(d.kind) for d in dynamics_values],
+        _floats_of([(d.damping, d.static_friction) for d in dynamics_values]),
         {k: j.mimic for k, j in enumerate(moving) if j.mimic is not None},
         _shapes(model.visuals),
         _shapes(model.collisions),
@@ -157,7 +185,7 @@ def model_from_state(state: tuple[Any, ...]) -> Model:
 
 
 def _from_state(state: tuple[Any, ...]) -> Model:
-    if not isinstance(state, tuple) or len(state) != 26 or state[0] != VERSION:
+    if not isinstance(state, tuple) or len(state) != 28 or state[0] != VERSION:
         raise ModelError(
             "this pickle holds a model in a layout this version of robomodel cannot read; "
             "pickle it again with this version, or save it as URDF"
@@ -175,8 +203,10 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         directions,
         origins,
         speeds,
-        limit_values,
-        dynamics_values,
+        limits_enabled,
+        limits_bounds,
+        dynamics_kinds,
+        dynamics_numbers,
         mimics,
         visuals,
         collisions,
@@ -209,6 +239,14 @@ def _from_state(state: tuple[Any, ...]) -> Model:
     efforts, velocities = (
         np.frombuffer(speeds, _F64).reshape(n_moving, 2).T.tolist() if n_moving else ([], [])
     )
+    limit_values = [
+        _LIMITS(bool(on), lower, upper)
+        for on, (lower, upper) in zip(limits_enabled, _pairs(limits_bounds), strict=True)
+    ]
+    dynamics_values = [
+        _DYNAMICS(_DYN_KINDS[kind], damping, friction)
+        for kind, (damping, friction) in zip(dynamics_kinds, _pairs(dynamics_numbers), strict=True)
+    ]
     joints: list[Joint] = []
     k = 0  # moving joints have one position coordinate and one DOF each
     for R, p, kind, a, b, lc, dc in zip(

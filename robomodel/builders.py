@@ -10,7 +10,7 @@ the model. Also re-exported by the :mod:`robomodel` package.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Literal, overload
+from typing import Literal, NoReturn, overload
 
 import numpy as np
 from pyrsistent import pvector
@@ -175,6 +175,23 @@ def _spec_joint(
     )
 
 
+def _refuse_mixed_forms(builder: str, *keywords: object) -> NoReturn:
+    """Raise for a builder given a joint value and some keyword options of the other form.
+
+    ``keywords`` are the form-defining keywords (kind, parent_H_child, axis, link); when none
+    is given, the culprits are the one-DOF options.
+    """
+    if any(k is not None for k in keywords):
+        raise ArgumentError(
+            f"{builder}: give either a joint value and the new link's name, or the new link's "
+            "name and kind=..., parent_H_child=..., axis=..., link=...; not both"
+        )
+    raise ArgumentError(
+        f"{builder}: with a joint value, its limits and dynamics are the value's; "
+        "set them on the joint"
+    )
+
+
 @overload
 def add_joint_and_link(
     model: Model,
@@ -272,16 +289,19 @@ def add_joint_and_link(
             "add_joint_and_link", kind, existing_link, joint, parent_H_child, axis, moving
         )
         return _add_joint_and_link(model, existing_link, joint_name, spec, joint, link)
-    if kind is not None or parent_H_child is not None or axis is not None or link is not None:
-        raise ArgumentError(
-            "add_joint_and_link: give either a joint value and the new link's name, or the new "
-            "link's name and kind=..., parent_H_child=..., axis=..., link=...; not both"
-        )
-    if any(v is not None for v in (limits, effort_limit, velocity_limit, dynamics, mimic)):
-        raise ArgumentError(
-            "add_joint_and_link: with a joint value, its limits and dynamics are the value's; "
-            "set them on the joint"
-        )
+    # The joint-value form is the hot path of step-by-step builds: one test for all keywords.
+    if not (
+        kind is None
+        and parent_H_child is None
+        and axis is None
+        and link is None
+        and limits is None
+        and effort_limit is None
+        and velocity_limit is None
+        and dynamics is None
+        and mimic is None
+    ):
+        _refuse_mixed_forms("add_joint_and_link", kind, parent_H_child, axis, link)
     if new_link_name is None:
         raise ArgumentError("add_joint_and_link: the new link needs a name (after the joint)")
     return _add_joint_and_link(model, existing_link, joint_name, joint, new_link_name, new_link)
@@ -445,17 +465,18 @@ def insert_link_to_existing_joint(
         return _insert_link(
             model, existing_joint, unmovable_link, unmovable_H_new, joint_name, spec, joint, link
         )
-    if kind is not None or parent_H_child is not None or axis is not None or link is not None:
-        raise ArgumentError(
-            "insert_link_to_existing_joint: give either a joint value and the new link's name, "
-            "or the new link's name and kind=..., parent_H_child=..., axis=..., link=...; "
-            "not both"
-        )
-    if any(v is not None for v in (limits, effort_limit, velocity_limit, dynamics, mimic)):
-        raise ArgumentError(
-            "insert_link_to_existing_joint: with a joint value, its limits and dynamics are "
-            "the value's; set them on the joint"
-        )
+    if not (
+        kind is None
+        and parent_H_child is None
+        and axis is None
+        and link is None
+        and limits is None
+        and effort_limit is None
+        and velocity_limit is None
+        and dynamics is None
+        and mimic is None
+    ):
+        _refuse_mixed_forms("insert_link_to_existing_joint", kind, parent_H_child, axis, link)
     if new_link_name is None:
         raise ArgumentError(
             "insert_link_to_existing_joint: the new link needs a name (after the joint)"

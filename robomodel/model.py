@@ -106,10 +106,9 @@ class Model:
     Build one with :func:`add_link`, :func:`add_joint`, :func:`add_frame` and friends, or load one
     with :func:`robomodel.urdf.load`. Two models built by the same steps are ``==`` and hash alike.
 
-    >>> from robomodel import Model, Link, RevoluteJoint, add_link, add_joint_and_link
+    >>> from robomodel import Model, Link, add_link, add_joint_and_link
     >>> m = add_link(Model(), "base", Link())
-    >>> j = RevoluteJoint(link1="base", link2="arm")
-    >>> m = add_joint_and_link(m, "base", "j1", j, "arm", Link())
+    >>> m = add_joint_and_link(m, "base", "j1", "arm", kind="revolute", axis=(0, 0, 1))
     >>> m.n_links, m.n_joints, m.n_dofs, m.link_index("arm")
     (2, 1, 1, 1)
 
@@ -482,7 +481,13 @@ class Model:
         # constructor proved (see robomodel._pickling, which imports this module).
         from robomodel import _pickling
 
-        return (_pickling.model_from_state, (_pickling.model_state(self),))
+        state = _pickling.model_state(self)
+        if state is None:  # an element of a user's subclass: field by field, through the checks
+            return (_model_from_fields, (self.__getstate__(),))
+        return (_pickling.model_from_state, (state,))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in _PUBLIC_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Pickles written before the flat layout hold the public fields: those go through the
@@ -502,6 +507,13 @@ class Model:
 
 
 _PUBLIC_FIELDS = [f for f in attrs.fields(Model) if not f.name.startswith("_")]
+
+
+def _model_from_fields(fields: dict[str, Any]) -> Model:
+    """Rebuild a pickled model from its public fields, through the checked constructor."""
+    return Model(**fields)
+
+
 _evolve: Callable[..., Model] = replacer(Model, reset={"_memo": None})
 """Return a copy of a model with some fields replaced, without re-running converters or checks.
 

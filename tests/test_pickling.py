@@ -164,3 +164,19 @@ def test_round_trip_of_icub_models(robot: str) -> None:
     fa = rm.forward_kinematics(m, q).base_H_link
     fb = rm.forward_kinematics(b, q).base_H_link
     assert fa.tobytes() == fb.tobytes()
+
+
+class _TaggedJoint(rm.RevoluteJoint):
+    """A user's joint class: the flat layout cannot hold it, so it pickles field by field."""
+
+
+def test_a_model_with_a_users_joint_class_pickles_field_by_field() -> None:
+    m = rm.Model(
+        link_names=["a", "b"],
+        links=[rm.Link(), rm.Link()],
+        joint_names=["j"],
+        joints=[_TaggedJoint(link1="a", link2="b")],
+    )
+    assert _pickling.model_state(m) is None
+    b = pickle.loads(pickle.dumps(m))
+    assert b == m and type(b.joints[0]) is _TaggedJoint
