@@ -36,7 +36,7 @@ import icub_models
 import numpy as np
 import pytest
 import strategies
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     Bundle,
@@ -360,15 +360,16 @@ def test_models_survive_evolve_and_transformers_on_every_icub_robot() -> None:
 
 
 # ---------------------------------------------------------------------------- still open
-class LoadedArrays(Immutability):
-    """The array attempts on the arrays of icub-models robots as loaded."""
-
-    ARRAY_KINDS = frozenset({"loaded"})
-
-    @rule(targets=(Immutability.models, Immutability.values), name=st.sampled_from(ICUB))
-    def loaded(self, name: str) -> rm.Model:
-        # A fresh load: an attempt that gets through must not corrupt the shared cache.
-        return self._keep("loaded", icub.__wrapped__(name))  # type: ignore[return-value]
+def _refuses_writes(a: np.ndarray) -> bool:
+    """Whether neither ``a`` nor its base can be made writable (checked on a fresh value)."""
+    for target in (a, a.base):
+        if isinstance(target, np.ndarray):
+            try:
+                target.setflags(write=True)
+            except ValueError:
+                continue
+            return False
+    return True
 
 
 @pytest.mark.xfail(
@@ -379,9 +380,12 @@ class LoadedArrays(Immutability):
         "setflags(write=True) on them or their base re-enables writes"
     ),
 )
-def test_mutation_paths_stay_closed_on_loaded_arrays() -> None:
-    """As above, with the array attempts on the arrays of loaded robots too."""
-    run_state_machine_as_test(LoadedArrays, settings=settings(_SETTINGS, phases=[Phase.generate]))
+@pytest.mark.parametrize("name", ICUB)
+def test_loaded_arrays_cannot_be_made_writable(name: str) -> None:
+    """No array of a loaded robot (nor its base) can be made writable again."""
+    m = icub.__wrapped__(name)  # a fresh load: an attempt that gets through corrupts no cache
+    open_paths = [where for where, a in arrays_of(m) if not _refuses_writes(a)]
+    assert not open_paths, f"{len(open_paths)} writable arrays, e.g. {open_paths[:3]}"
 
 
 def _chain() -> rm.Model:
@@ -432,12 +436,8 @@ def test_transformer_outputs_cannot_be_made_writable(step: str) -> None:
     m = _chain()
     out = TRANSFORMERS[step](m)
     assert out is not m
-    for _, a in arrays_of(out):
-        with pytest.raises(ValueError):
-            a.setflags(write=True)
-        if isinstance(a.base, np.ndarray):
-            with pytest.raises(ValueError, match="WRITEABLE"):
-                a.base.setflags(write=True)
+    open_paths = [where for where, a in arrays_of(out) if not _refuses_writes(a)]
+    assert not open_paths, f"{len(open_paths)} writable arrays, e.g. {open_paths[:3]}"
     assert snapshot(m) == snapshot(_chain())
 
 
