@@ -14,9 +14,11 @@ references are counted in :data:`UNRESOLVED` and reported once in the build log.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,11 +75,10 @@ class CrossReferences(griffe.Extension):
             if self._rendered(obj):
                 by_name.setdefault(obj.name, set()).add(obj.path)
         for obj in objects:
-            if obj.docstring is not None and ":" in obj.docstring.value:
-                obj.docstring.value = ROLE.sub(
-                    lambda m, o=obj: self._link(m, o, pkg, by_name),  # type: ignore[misc]
-                    obj.docstring.value,
-                )
+            docstring = obj.docstring
+            if docstring is not None and ":" in docstring.value:
+                link = functools.partial(self._link, where=obj, pkg=pkg, by_name=by_name)
+                docstring.value = ROLE.sub(link, docstring.value)
         if UNRESOLVED:
             _log.info(
                 "griffe_roles: %d reference(s) shown as code, not links: %s",
@@ -85,7 +86,7 @@ class CrossReferences(griffe.Extension):
                 ", ".join(sorted(UNRESOLVED)),
             )
 
-    def _objects(self, root: griffe.Object) -> Any:
+    def _objects(self, root: griffe.Object) -> Iterator[griffe.Object]:
         """Yield every object defined (not imported) in the tree under ``root``."""
         yield root
         for member in root.members.values():
@@ -122,10 +123,12 @@ class CrossReferences(griffe.Extension):
     def _link(
         self,
         match: re.Match[str],
+        *,
         where: griffe.Object,
         pkg: griffe.Module,
         by_name: dict[str, set[str]],
     ) -> str:
+        """Return the link (or, when it cannot be linked, the code text) for one role."""
         body = match["body"].strip()
         titled = TITLED.match(body)
         if titled:
