@@ -17,16 +17,19 @@ from robomodel.dh import (
     JointBinding,
     JointCommand,
     Rig,
+    chain_to_model,
     icub_arm,
     icub_rig,
     icub_torso,
     link_geometry,
     make_rig,
+    set_angles,
     set_link_angle,
     set_rig_angle,
     set_rig_chain_angles,
 )
-from robomodel.errors import ModelError, UnknownNameError
+from robomodel.errors import ArgumentError, ModelError, UnknownNameError
+from robomodel.kinematics import relative_transform
 from robomodel.spatial import Transform
 
 
@@ -190,3 +193,32 @@ def test_rig_validation_errors() -> None:
         set_rig_angle(rig, "a", 0, 0.0)
     with pytest.raises(UnknownNameError):
         rig.chain("nope")
+
+
+# ---------------------------------------------------------------------- the attached body
+def test_body_names_the_model_link_the_chain_link_moves() -> None:
+    """``body`` is the seed's ``getWObject``: with ``body="link{i+1}"`` (the link of
+    ``chain_to_model`` that DH link i moves) the geometry's object pose is that model link's
+    pose, computed by the model's own forward kinematics."""
+    chain, _ = set_angles(icub_arm("right", "2.7"), np.radians([-30, 40, 10, 60, 5, 3, 2]))
+    model = chain_to_model(chain)
+    world_H_root = Transform.from_rpy_xyz([0.1, -0.2, 0.3], [0.5, 0.0, 1.0])
+    q = np.array([link.angle for link in chain.links])  # one model joint per DH link
+    for i in range(chain.n_links - 1):  # the last link also carries HN, i.e. distal_frame
+        g = link_geometry(chain, i, world_H_root=world_H_root, body=f"link{i + 1}")
+        assert g.body == f"link{i + 1}"
+        expected = world_H_root @ relative_transform(model, q, "base_frame", g.body)
+        np.testing.assert_allclose(g.world_H_object.as_matrix(), expected.as_matrix(), atol=1e-12)
+    assert link_geometry(chain, 0).body is None
+
+
+def test_body_must_be_a_name_and_rigs_pass_it_on() -> None:
+    chain = icub_arm("right", "2.7")
+    for bad in ("", 3, b"hand"):
+        with pytest.raises(ArgumentError, match="body name must be a non-empty string"):
+            link_geometry(chain, 0, body=bad)  # type: ignore[arg-type]
+    rig = icub_rig("2.7")
+    # The chest is one body whatever chain it is reached from; the master's view places it.
+    chest = rig.body_geometry("left_arm", 2, body="chest")
+    assert chest == rig.link_geometry("torso", 2, body="chest")
+    assert rig.link_geometry("left_arm", 2, body="chest").body == "chest"

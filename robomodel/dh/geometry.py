@@ -3,6 +3,8 @@
 A :class:`LinkGeometry` is computed from a chain, a link index and two poses the seed kept as
 shared mutable state: where the chain root sits in the world (``world_H_root``) and where the
 simulated body sits on the link (``link_H_object``). Everything it reports is derived from those.
+The body itself (the seed's ``WObject``) belongs to the caller's simulator; the geometry carries
+only its name (``body``), so that a list of geometries says which body each pose is for.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy.typing as npt
 
 from robomodel.dh.chain import DHChain
 from robomodel.spatial import Transform
+from robomodel.validation import check_name
 
 __all__ = ["JointBinding", "JointCommand", "LinkGeometry", "link_geometry"]
 
@@ -34,6 +37,9 @@ class LinkGeometry:
         root_H_link: ``T_i`` (the seed's ``getYarpMatrix``).
         world_H_root: the chain root in the world (the seed's world matrix).
         link_H_object: the attached body in the link frame (the seed's wObject matrix).
+        body: the name of the body the link moves (the seed's ``getWObject``): a link of a
+            :class:`~robomodel.Model`, a simulator body, ...; ``None`` when none was given.
+            ``world_H_object`` is where that body goes.
     """
 
     index: int
@@ -41,6 +47,7 @@ class LinkGeometry:
     root_H_link: Transform
     world_H_root: Transform
     link_H_object: Transform
+    body: str | None = None
 
     # -- chain root frame
     @property
@@ -123,16 +130,29 @@ def link_geometry(
     *,
     world_H_root: Transform | None = None,
     link_H_object: Transform | None = None,
+    body: str | None = None,
 ) -> LinkGeometry:
     """Return the geometry of link ``i`` of ``chain`` at its current angles.
+
+    ``body`` names the body the link moves: the seed's ``setWObject(obj, m)`` is ``body=`` with
+    ``link_H_object=m``, and its ``getWObject()`` is ``.body``. robomodel holds no simulator
+    objects, so the caller looks the body up by that name and places it at ``world_H_object``.
 
     >>> from robomodel.dh import DHChain, DHLink
     >>> chain = DHChain(links=[DHLink(0.0, 0.2, 0.0, 0.0, 0.0, 1.0)])
     >>> g = link_geometry(chain, 0)
-    >>> g.top.tolist(), g.height, g.rot_axis.tolist()
-    ([0.0, 0.0, 0.2], 0.2, [0.0, 0.0, 1.0])
+    >>> g.top.tolist(), g.height, g.rot_axis.tolist(), g.body
+    ([0.0, 0.0, 0.2], 0.2, [0.0, 0.0, 1.0], None)
+    >>> g = link_geometry(chain, 0, body="forearm", link_H_object=Transform(position=[0.1, 0, 0]))
+    >>> g.body, g.world_H_object.position.tolist()
+    ('forearm', [0.1, 0.0, 0.2])
+
+    Raises:
+        ArgumentError: ``body`` is given but is not a non-empty string.
     """
     k = chain._check_index(i)
+    if body is not None:
+        check_name(body, "body", where="link_geometry")
     poses = chain.poses()
     return LinkGeometry(
         index=k,
@@ -140,6 +160,7 @@ def link_geometry(
         root_H_link=poses[k],
         world_H_root=Transform.identity() if world_H_root is None else world_H_root,
         link_H_object=Transform.identity() if link_H_object is None else link_H_object,
+        body=body,
     )
 
 

@@ -145,10 +145,15 @@ class Rig:
         *,
         world_H_root: Transform | None = None,
         link_H_object: Transform | None = None,
+        body: str | None = None,
     ) -> LinkGeometry:
-        """Return the link's geometry as its own chain sees it."""
+        """Return the link's geometry as its own chain sees it (see :func:`link_geometry`)."""
         return link_geometry(
-            self.chain(chain), link, world_H_root=world_H_root, link_H_object=link_H_object
+            self.chain(chain),
+            link,
+            world_H_root=world_H_root,
+            link_H_object=link_H_object,
+            body=body,
         )
 
     def body_geometry(
@@ -158,11 +163,16 @@ class Rig:
         *,
         world_H_root: Transform | None = None,
         link_H_object: Transform | None = None,
+        body: str | None = None,
     ) -> LinkGeometry:
-        """Return the geometry of the physical body, as reported by its group's master chain."""
+        """Return the geometry of the physical body, as reported by its group's master chain.
+
+        Every member of a group moves the same ``body``; only the master's view places it (the
+        seed's master buddy), so this is the geometry to take ``world_H_object`` from.
+        """
         mc, ml = self.master_of(chain, link)
         return link_geometry(
-            self.chains[mc], ml, world_H_root=world_H_root, link_H_object=link_H_object
+            self.chains[mc], ml, world_H_root=world_H_root, link_H_object=link_H_object, body=body
         )
 
 
