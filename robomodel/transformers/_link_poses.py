@@ -22,7 +22,7 @@ from robomodel.model import Model
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses"]
+__all__ = ["IDENTITY", "LinkPoses", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -108,8 +108,8 @@ class LinkPoses:
             )
         return cls(
             tuple(X),
-            _stack([t.rotation for t in X], (3, 3)),
-            _stack([t.position for t in X], (3,)),
+            stack([t.rotation for t in X], (3, 3)),
+            stack([t.position for t in X], (3,)),
             moved,
         )
 
@@ -117,14 +117,20 @@ class LinkPoses:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
 
-    def reexpress(self, links: Sequence[int], poses: Sequence[Transform]) -> list[Transform]:
-        """Return ``[X[l] @ pose for l, pose in zip(links, poses)]``, in one vectorised pass."""
+    def reexpress(
+        self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
+    ) -> list[Transform]:
+        """Return ``X[l] @ (R, p)`` for ``l`` in ``links`` and the stacked poses, in one pass.
+
+        ``rotations`` and ``positions`` have shapes ``(len(links), 3, 3)`` and
+        ``(len(links), 3)``: the poses to re-express, row ``k`` on input link ``links[k]``.
+        """
         if not links:
             return []
         idx = np.array(links, dtype=np.intp)  # indexing with a list converts it each time
         RA = self.rotations[idx]
-        R = RA @ _stack([b.rotation for b in poses], (3, 3))
-        p = (RA @ _stack([b.position for b in poses], (3,))[:, :, None])[:, :, 0]
+        R = RA @ rotations
+        p = (RA @ positions[:, :, None])[:, :, 0]
         p += self.positions[idx]
         return _transforms(R, p)
 
@@ -158,8 +164,8 @@ class LinkPoses:
         XR, Xp = self.rotations, self.positions
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
         old = [joints[k] for k, _, _ in moved]
-        Rr = _stack([j.link1_H_link2.rotation for j in old], (3, 3))
-        pr = _stack([j.link1_H_link2.position for j in old], (3,))
+        Rr = stack([j.link1_H_link2.rotation for j in old], (3, 3))
+        pr = stack([j.link1_H_link2.position for j in old], (3,))
         RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
         p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
@@ -182,8 +188,8 @@ class LinkPoses:
         inertias = [model.links[link].inertia for _, link in members]
         rows = np.array([link for _, link in members], dtype=np.intp)
         m = np.array([i.mass for i in inertias])
-        h = _stack([i.first_moment for i in inertias], (3,))
-        I_O = _stack([i.rotational_inertia for i in inertias], (3, 3))
+        h = stack([i.first_moment for i in inertias], (3,))
+        I_O = stack([i.rotational_inertia for i in inertias], (3, 3))
         R = self.rotations[rows]
         p = self.positions[rows]
         Rh = (R @ h[:, :, None])[:, :, 0]
@@ -224,7 +230,7 @@ def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
     return list(map(_TRANSFORM, list(R), list(p)))
 
 
-def _stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+def stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     """Return float64 arrays of one ``shape`` stacked into a read-only ``(k, *shape)`` array.
 
     Joining their bytes is several times faster than ``np.array`` on a list of small arrays.

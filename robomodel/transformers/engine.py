@@ -39,8 +39,8 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
 from robomodel._construct import replacer
+from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Link, Model
 from robomodel.spatial import FloatArray, Transform
