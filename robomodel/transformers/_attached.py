@@ -33,7 +33,7 @@ from robomodel.transformers._link_poses import LinkPoses, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
 
-__all__ = ["Attached", "Sensors", "frames_and_shapes", "moved_sensors"]
+__all__ = ["Attached", "Sensors", "frames_and_shapes", "frames_by_link", "moved_sensors"]
 
 _FRAME_LINK = operator.attrgetter("link")
 _FRAME_POSE = operator.attrgetter("link_H_frame")
@@ -129,12 +129,25 @@ def _inputs(model: Model) -> _Inputs:
     return memoized(model, "transformers.lump-inputs", lambda: _derive_inputs(model))
 
 
-def _derive_inputs(model: Model) -> _Inputs:
-    frames_of: dict[str, tuple[list[Frame], list[int]]] = {}
+def frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    """Link name -> its additional frames and their indices, in input order.
+
+    Memoised on the model: the lists are shared, so never change them.
+    """
+    return memoized(model, "transformers.frames-by-link", lambda: _frames_by_link(model))
+
+
+def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    out: dict[str, tuple[list[Frame], list[int]]] = {}
     for k, f in enumerate(model.frames):
-        run = frames_of.setdefault(f.link, ([], []))
+        run = out.setdefault(f.link, ([], []))
         run[0].append(f)
         run[1].append(k)
+    return out
+
+
+def _derive_inputs(model: Model) -> _Inputs:
+    frames_of = frames_by_link(model)
     poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
     rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
     for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):

@@ -217,7 +217,7 @@ _EYE3 = np.eye(3)
 
 # A kept joint between new links: names of links of the result (distinct, since the joint joins
 # two parts), offsets counted here, a rest transform and an axis just computed.
-_REPLACE_JOINT: dict[type, Callable[..., Joint]] = {
+JOINT_REPLACERS: dict[type, Callable[..., Joint]] = {
     cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
 }
 
@@ -308,6 +308,6 @@ def _kept_joints(
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis
     return [
-        _REPLACE_JOINT[type(old)](old, **changes) if changes else old
+        JOINT_REPLACERS[type(old)](old, **changes) if changes else old
         for old, changes in zip(olds, changes_of, strict=True)
     ]
