@@ -110,6 +110,7 @@ class _Inputs:
         visual_row: per input link, the row of its first visual.
         collision_row: per input link, the row of its first collision shape.
         link_sensors: the accelerometers and gyroscopes, in input order.
+        ft_sensors: input index -> an F/T sensor, its joint's index and its links' indices.
     """
 
     frames_of: dict[str, tuple[list[Frame], list[int]]]
@@ -118,6 +119,7 @@ class _Inputs:
     visual_row: tuple[int, ...]
     collision_row: tuple[int, ...]
     link_sensors: tuple[_LinkSensor, ...]
+    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]]
 
 
 def _inputs(model: Model) -> _Inputs:
@@ -156,10 +158,13 @@ def _derive_inputs(model: Model) -> _Inputs:
             poses += map(_SHAPE_POSE, shapes)
     index = model._l
     sensors: list[_LinkSensor] = []
+    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]] = {}
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
             sensors.append((k, s, index[s.link], len(poses)))
             poses.append(s.link_H_sensor)
+        elif isinstance(s, SixAxisForceTorqueSensor):
+            ft[k] = (s, model._j[s.parent_joint], index[s.first_link], index[s.second_link])
     return _Inputs(
         frames_of,
         stack([t.rotation for t in poses], (3, 3)),
@@ -167,6 +172,7 @@ def _derive_inputs(model: Model) -> _Inputs:
         tuple(rows["visuals"]),
         tuple(rows["collisions"]),
         tuple(sensors),
+        ft,
     )
 
 
@@ -192,6 +198,7 @@ def frames_and_shapes(
     members = links.parts.members
     inputs = _inputs(model)
     frames_of = inputs.frames_of
+    visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
     frame_runs: list[_FrameRun] = []
@@ -226,17 +233,14 @@ def frames_and_shapes(
                     record("added", "frame", fr.name, f"the old frame of link {ln!r}")
             if not whole:
                 at = link if moved else None
-                for src, runs, kind, row in (
-                    (model.visuals[link], visuals, "visual", inputs.visual_row[link]),
-                    (model.collisions[link], collisions, "collision", inputs.collision_row[link]),
-                ):
-                    if not src:
-                        continue
-                    if reporting and link != mem[0]:
-                        k0 = sum(len(items) for items, _, _ in runs)
-                        for k, shape in enumerate(src, k0):
-                            record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
-                    runs.append((src, at, row))
+                own_vis, own_col = model.visuals[link], model.collisions[link]
+                if reporting and link != mem[0]:
+                    _report_shapes("visual", own_vis, visuals, ln, nn)
+                    _report_shapes("collision", own_col, collisions, ln, nn)
+                if own_vis:
+                    visuals.append((own_vis, at, visual_row[link]))
+                if own_col:
+                    collisions.append((own_col, at, collision_row[link]))
         if whole:
             shape_runs.append((model.visuals[mem[0]], model.collisions[mem[0]]))
         else:
@@ -294,6 +298,18 @@ def _moving_link_sensors(
     if not any(moved) and all(a == b for a, b in zip(of_link, model.link_names, strict=True)):
         return []  # every link stays where it is, as itself
     return [t for t in inputs.link_sensors if moved[t[2]] or of_link[t[2]] != t[1].link]
+
+
+def _report_shapes(
+    kind: str, shapes: Sequence[SolidShape], runs: _MemberShapes, ln: str, nn: str
+) -> None:
+    """Record the move of the shapes of lumped link ``ln`` onto ``nn``.
+
+    Unnamed shapes are numbered after ``runs``, the new link's shapes so far.
+    """
+    k0 = sum(len(items) for items, _, _ in runs)
+    for k, shape in enumerate(shapes, k0):
+        record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
 
 
 def _shape_requests(runs: _MemberShapes, rows: list[int], src: list[int]) -> None:
@@ -390,24 +406,26 @@ def moved_sensors(
     link or frame (of ``attached``) or by such a frame before it.
     """
     index = model._l
-    jindex = model._j
     reporting = recording()
+    fts = _inputs(model).ft_sensors
     # The input's sensors, each replaced below where it moves (by its input position).
     sensors: list[Sensor] = list(model.sensors)
     lost: dict[int, SixAxisForceTorqueSensor] = {}
     moved_link_sensors = attached.link_sensors
-    for k, sensor in enumerate(model.sensors):
-        if isinstance(sensor, SixAxisForceTorqueSensor):
-            if jindex[sensor.parent_joint] in kept:
-                sensors[k] = _moved_ft(model, sensor, links, poses, reporting)
+    for k in sorted([*fts, *moved_link_sensors]):  # in input order, as they are reported
+        ft = fts.get(k)
+        if ft is not None:
+            sensor, joint, i1, i2 = ft
+            if joint in kept:
+                sensors[k] = _moved_ft(sensor, i1, i2, links, poses, reporting)
             else:
                 lost[k] = sensor
             continue
-        new = moved_link_sensors.get(k)
-        if new is not None:
-            sensors[k] = new
-            if reporting:
-                record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {new.link!r}")
+        new = moved_link_sensors[k]
+        sensors[k] = new
+        if reporting:
+            old = model.sensors[k]
+            record("moved", "sensor", old.name, f"{old.link!r} -> {new.link!r}")  # type: ignore[union-attr]
     if not lost:
         return Sensors(sensors, [])
     sensors = [s for k, s in enumerate(sensors) if k not in lost]
@@ -445,15 +463,15 @@ def moved_sensors(
 
 
 def _moved_ft(
-    model: Model,
     s: SixAxisForceTorqueSensor,
+    i1: int,
+    i2: int,
     links: NewLinks,
     poses: LinkPoses,
     reporting: bool,
 ) -> SixAxisForceTorqueSensor:
     # Both ends follow their link by name (B6: the applied link is resolved by name only) and
     # both poses are re-expressed in the new link frames (B7).
-    i1, i2 = model.link_index(s.first_link), model.link_index(s.second_link)
     n1, n2 = links.of_link[i1], links.of_link[i2]
     if not poses.moved[i1] and not poses.moved[i2] and n1 == s.first_link and n2 == s.second_link:
         return s
