@@ -349,12 +349,14 @@ def _kept(
 def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
     """The shapes of one kind of a new link, with the new poses of those that move."""
     out: list[SolidShape] = []
+    append = out.append
     for items, link, _ in runs:
         if link is None:
             out.extend(items)
             continue
-        # One new pose per shape (zip stops at the end of items, as above).
-        out.extend([_MOVED_SHAPE(sh, link_H_geometry=T) for sh, T in zip(items, new, strict=False)])
+        # One new pose per shape; most runs hold one shape, too few for a comprehension's setup.
+        for sh in items:
+            append(_MOVED_SHAPE(sh, link_H_geometry=next(new)))
     return pvector(out)
 
 
