@@ -36,9 +36,11 @@ _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
 
 # Values built from rows of arrays computed here: read-only float64 of the right shapes
-# (Transform), a float mass and a symmetrised rotational inertia (SpatialInertia).
+# (Transform; Axis, whose direction stays unit as a rotated unit vector, as Axis._raw keeps it),
+# a float mass and a symmetrised rotational inertia (SpatialInertia).
 _TRANSFORM = trusted(Transform)
 _INERTIA = trusted(SpatialInertia)
+_AXIS = trusted(Axis)
 
 
 @attrs.frozen(eq=False)
@@ -169,8 +171,32 @@ class LinkPoses:
         RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
         p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
-        for (k, o1, _), j, rest in zip(moved, old, _transforms(R, p), strict=True):
-            out[k] = (rest, _axis(j, X[o1]))
+        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1)
+        for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
+            out[k] = (rest, axis)
+        return out
+
+    @staticmethod
+    def _axes(
+        joints: Sequence[Joint], kept: Sequence[bool], R1: FloatArray, p1: FloatArray
+    ) -> list[Axis | None]:
+        """``X1 a`` of each moving joint (its own axis where ``kept``), ``None`` if fixed."""
+        moving = [k for k, j in enumerate(joints) if not kept[k] and not isinstance(j, FixedJoint)]
+        out: list[Axis | None] = [
+            None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in joints
+        ]
+        if not moving:
+            return out
+        rows = np.array(moving, dtype=np.intp)
+        Rm = R1[rows]
+        d = stack([joints[k].axis_in_link1.direction for k in moving], (3,))  # type: ignore[union-attr]
+        o = stack([joints[k].axis_in_link1.origin for k in moving], (3,))  # type: ignore[union-attr]
+        directions = (Rm @ d[:, :, None])[:, :, 0]
+        origins = (Rm @ o[:, :, None])[:, :, 0] + p1[rows]
+        directions.setflags(write=False)
+        origins.setflags(write=False)
+        for k, dk, ok in zip(moving, directions, origins, strict=True):
+            out[k] = _AXIS(dk, ok)
         return out
 
     def composite_inertias(
