@@ -18,7 +18,7 @@ import numpy as np
 
 from robomodel._construct import trusted
 from robomodel.joints import FixedJoint, Joint
-from robomodel.model import Model
+from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
@@ -211,11 +211,11 @@ class LinkPoses:
         """
         if not members:
             return {}
-        inertias = [model.links[link].inertia for _, link in members]
         rows = np.array([link for _, link in members], dtype=np.intp)
-        m = np.array([i.mass for i in inertias])
-        h = stack([i.first_moment for i in inertias], (3,))
-        I_O = stack([i.rotational_inertia for i in inertias], (3, 3))
+        masses, moments, rotational = memoized(
+            model, "transformers.link-inertias", lambda: _link_inertias(model)
+        )
+        m, h, I_O = masses[rows], moments[rows], rotational[rows]
         R = self.rotations[rows]
         p = self.positions[rows]
         Rh = (R @ h[:, :, None])[:, :, 0]
@@ -237,6 +237,18 @@ class LinkPoses:
         hs.setflags(write=False)
         Is.setflags(write=False)
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
+
+
+def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The masses, first moments and rotational inertias of every link, stacked by index."""
+    inertias = [link.inertia for link in model.links]
+    masses = np.array([i.mass for i in inertias], dtype=np.float64)
+    masses.setflags(write=False)  # shared by every lump of the model
+    return (
+        masses,
+        stack([i.first_moment for i in inertias], (3,)),
+        stack([i.rotational_inertia for i in inertias], (3, 3)),
+    )
 
 
 def _axis(joint: Joint, x1: Transform) -> Axis | None:
