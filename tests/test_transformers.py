@@ -570,15 +570,17 @@ def test_link_poses_are_relative_transforms_at_the_locked_positions():
 
 
 def test_pose_batch_matches_one_product_per_value():
-    """reexpress, composite_inertias and reexpress_joints (both the per-joint and the batched
-    path) give what composing one value at a time gives."""
+    """reexpress, composite_inertias and joint_rests (both the per-joint and the batched path)
+    give what composing one value at a time gives."""
     m = t6_model()
     poses, parts = _poses_of(m, [], {"ja": 0.7, "jb": -1.1, "jc": 0.2})
     links = list(range(m.n_links)) * 2
     values = [rm.Transform.from_rpy_xyz((0.1 * k, 0.2, -0.3 * k), (k, -k, 0.5)) for k in links]
-    for got, link, T in zip(poses.reexpress(links, values), links, values, strict=True):
+    R = np.array([T.rotation for T in values])
+    p = np.array([T.position for T in values])
+    for got, link, T in zip(poses.reexpress(links, R, p), links, values, strict=True):
         np.testing.assert_allclose(got.as_matrix(), (poses[link] @ T).as_matrix(), atol=1e-12)
-    assert poses.reexpress([], []) == []
+    assert poses.reexpress([], R[:0], p[:0]) == []
     members = [(0, link) for link in parts.members[0]]
     total = poses.composite_inertias(m, members)[0]
     expected = rm.SpatialInertia.zero()
@@ -589,7 +591,14 @@ def test_pose_batch_matches_one_product_per_value():
     ends = [(index(j.link1), index(j.link2)) for j in m.joints]
     for copies in (1, 3):  # 4 joints one by one, 12 in a batch
         joints, at = list(m.joints) * copies, ends * copies
-        got = poses.reexpress_joints(joints, at)
-        for old, new, (o1, o2) in zip(joints, got, at, strict=True):
+        got = poses.joint_rests(joints, at)
+        assert sorted(got) == [k for k, (o1, o2) in enumerate(at) if o1 or o2]  # 0: the base
+        for k, (new_rest, axis) in got.items():
+            old, (o1, o2) = joints[k], at[k]
             rest = poses[o1] @ old.link1_H_link2 @ poses[o2].inverse()
-            np.testing.assert_allclose(new.link1_H_link2.as_matrix(), rest.as_matrix(), atol=1e-12)
+            np.testing.assert_allclose(new_rest.as_matrix(), rest.as_matrix(), atol=1e-12)
+            if isinstance(old, rm.FixedJoint):
+                assert axis is None
+            else:
+                expected = poses[o1] @ old.axis_in_link1
+                np.testing.assert_allclose(axis.direction, expected.direction, atol=1e-12)

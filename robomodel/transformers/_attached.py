@@ -13,27 +13,27 @@ joints, by their two links.
 
 from __future__ import annotations
 
-import itertools
 import operator
 import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
+import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._construct import replacer, trusted
 from robomodel.errors import ModelError, RobomodelWarning
-from robomodel.model import Frame, Model
+from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
-from robomodel.spatial import Transform
-from robomodel.transformers._link_poses import LinkPoses
+from robomodel.spatial import FloatArray, Transform
+from robomodel.transformers._link_poses import LinkPoses, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
 
-__all__ = ["Attached", "Sensors", "frames_and_shapes", "moved_sensors"]
+__all__ = ["Attached", "Sensors", "frames_and_shapes", "frames_by_link", "moved_sensors"]
 
 _FRAME_LINK = operator.attrgetter("link")
 _FRAME_POSE = operator.attrgetter("link_H_frame")
@@ -82,16 +82,98 @@ class Sensors:
     frames: list[Frame]
 
 
-_FrameRun: TypeAlias = tuple[Sequence[Frame], int | None, str]
-"""Consecutive frames of one input link, the input link whose pose re-expresses them (``None``
-when they stay as they are) and their new link."""
+_FrameRun: TypeAlias = tuple[Sequence[Frame], Sequence[int], int | None, str]
+"""Consecutive frames of one input link, their rows in :class:`_Inputs`, the input link whose
+pose re-expresses them (``None`` when they stay as they are) and their new link."""
 
-_MemberShapes: TypeAlias = list[tuple[Sequence[SolidShape], int | None]]
+_MemberShapes: TypeAlias = list[tuple[Sequence[SolidShape], int | None, int]]
 """The shapes of one kind of the members of a part: one run per member that has some, with the
-input link whose pose re-expresses it (``None`` when it stays)."""
+input link whose pose re-expresses it (``None`` when it stays) and the run's first row in
+:class:`_Inputs`."""
 
 _ShapeRuns: TypeAlias = "PVectorT[SolidShape] | _MemberShapes"
 """The shapes of one kind of a new link: an unmoved link's own vector, or its members' runs."""
+
+_LinkSensor: TypeAlias = tuple[int, Accelerometer | Gyroscope, int, int]
+"""A link sensor: its input index, itself, its input link index and its row in :class:`_Inputs`."""
+
+
+@attrs.frozen(eq=False)
+class _Inputs:
+    """What the frames-and-shapes phase reads of an input model, derived once per model.
+
+    Attributes:
+        frames_of: link name -> its additional frames and their input indices.
+        rotations: the poses of every frame, visual, collision and link sensor, stacked
+            (frames in input order, then visuals and collisions link by link, then sensors).
+        positions: their positions, likewise.
+        visual_row: per input link, the row of its first visual.
+        collision_row: per input link, the row of its first collision shape.
+        link_sensors: the accelerometers and gyroscopes, in input order.
+        ft_sensors: input index -> an F/T sensor, its joint's index and its links' indices.
+    """
+
+    frames_of: dict[str, tuple[list[Frame], list[int]]]
+    rotations: FloatArray
+    positions: FloatArray
+    visual_row: tuple[int, ...]
+    collision_row: tuple[int, ...]
+    link_sensors: tuple[_LinkSensor, ...]
+    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]]
+
+
+def _inputs(model: Model) -> _Inputs:
+    """The :class:`_Inputs` of ``model``, memoised on it.
+
+    Stacking every pose once per model, not per lump, makes each call gather rows instead of
+    converting hundreds of small arrays.
+    """
+    return memoized(model, "transformers.lump-inputs", lambda: _derive_inputs(model))
+
+
+def frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    """Link name -> its additional frames and their indices, in input order.
+
+    Memoised on the model: the lists are shared, so never change them.
+    """
+    return memoized(model, "transformers.frames-by-link", lambda: _frames_by_link(model))
+
+
+def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    out: dict[str, tuple[list[Frame], list[int]]] = {}
+    for k, f in enumerate(model.frames):
+        run = out.setdefault(f.link, ([], []))
+        run[0].append(f)
+        run[1].append(k)
+    return out
+
+
+def _derive_inputs(model: Model) -> _Inputs:
+    frames_of = frames_by_link(model)
+    poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
+    rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
+    for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):
+        for shapes in per_link:
+            rows[kind].append(len(poses))
+            poses += map(_SHAPE_POSE, shapes)
+    index = model._l
+    sensors: list[_LinkSensor] = []
+    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]] = {}
+    for k, s in enumerate(model.sensors):
+        if type(s) is Accelerometer or type(s) is Gyroscope:
+            sensors.append((k, s, index[s.link], len(poses)))
+            poses.append(s.link_H_sensor)
+        elif isinstance(s, SixAxisForceTorqueSensor):
+            ft[k] = (s, model._j[s.parent_joint], index[s.first_link], index[s.second_link])
+    return _Inputs(
+        frames_of,
+        stack([t.rotation for t in poses], (3, 3)),
+        stack([t.position for t in poses], (3,)),
+        tuple(rows["visuals"]),
+        tuple(rows["collisions"]),
+        tuple(sensors),
+        ft,
+    )
 
 
 def frames_and_shapes(
@@ -114,10 +196,9 @@ def frames_and_shapes(
     """
     names = model.link_names
     members = links.parts.members
-    by_link: dict[str, list[Frame]] = {}
-    # Frames mostly come grouped by link: one dict operation per run, not per frame.
-    for ln, group in itertools.groupby(model.frames, key=_FRAME_LINK):
-        by_link.setdefault(ln, []).extend(group)
+    inputs = _inputs(model)
+    frames_of = inputs.frames_of
+    visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
     frame_runs: list[_FrameRun] = []
@@ -133,34 +214,33 @@ def frames_and_shapes(
             moved = moved_links[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append(([_FRAME(ln, nn, X[link])], None, nn))
+                    frame_runs.append(([_FRAME(ln, nn, X[link])], (), None, nn))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
-            frames = by_link.get(ln)
-            if frames is not None and (keep is not None or reporting):
-                frames = _kept(frames, keep, ln, nn, moved)
-            if frames:
-                frame_runs.append((frames, link if moved or ln != nn else None, nn))
+            run = frames_of.get(ln)
+            if run is not None:
+                frames, rows_of = run
+                if keep is not None or reporting:
+                    frames, rows_of = _kept(frames, rows_of, keep, ln, nn, moved)
+                if frames:
+                    frame_runs.append((frames, rows_of, link if moved or ln != nn else None, nn))
             if original_frames and link == mem[0] and moved:
                 # After the link's own frames, so that frames stay grouped by link and a
                 # second call finds nothing to do.
                 fr = _original_frame(model, ln, X[link], step)
-                frame_runs.append(([fr], None, nn))
+                frame_runs.append(([fr], (), None, nn))
                 if reporting:
                     record("added", "frame", fr.name, f"the old frame of link {ln!r}")
             if not whole:
                 at = link if moved else None
-                for src, runs, kind in (
-                    (model.visuals[link], visuals, "visual"),
-                    (model.collisions[link], collisions, "collision"),
-                ):
-                    if not src:
-                        continue
-                    if reporting and link != mem[0]:
-                        k0 = sum(len(items) for items, _ in runs)
-                        for k, shape in enumerate(src, k0):
-                            record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
-                    runs.append((src, at))
+                own_vis, own_col = model.visuals[link], model.collisions[link]
+                if reporting and link != mem[0]:
+                    _report_shapes("visual", own_vis, visuals, ln, nn)
+                    _report_shapes("collision", own_col, collisions, ln, nn)
+                if own_vis:
+                    visuals.append((own_vis, at, visual_row[link]))
+                if own_col:
+                    collisions.append((own_col, at, collision_row[link]))
         if whole:
             shape_runs.append((model.visuals[mem[0]], model.collisions[mem[0]]))
         else:
@@ -168,24 +248,25 @@ def frames_and_shapes(
 
     # Every pose to re-express, in one vectorised pass: the frame runs', then per new link
     # those of its visuals and of its collisions. The new poses are taken in that same order.
-    rows: list[int] = []
-    todo: list[Transform] = []
-    for items, at, _ in frame_runs:
+    rows: list[int] = []  # the input link whose pose re-expresses each
+    at_row: list[int] = []  # its row in inputs
+    for items, input_rows, at, _ in frame_runs:
         if at is not None:
             rows += [at] * len(items)
-            todo += map(_FRAME_POSE, items)
+            at_row += input_rows
     for vis, col in shape_runs:
         if type(vis) is list:  # not an unmoved link's own shapes
-            _shape_requests(vis, rows, todo)
-            _shape_requests(col, rows, todo)  # type: ignore[arg-type]
-    sensors = _moving_link_sensors(model, links, poses)
-    rows += [li for _, _, li in sensors]
-    todo += [s.link_H_sensor for _, s, _ in sensors]
+            _shape_requests(vis, rows, at_row)
+            _shape_requests(col, rows, at_row)  # type: ignore[arg-type]
+    sensors = _moving_link_sensors(model, inputs, links, poses)
+    rows += [li for _, _, li, _ in sensors]
+    at_row += [row for _, _, _, row in sensors]
+    at_rows = np.array(at_row, dtype=np.intp)
     # zip(items, new) takes exactly one new pose per item: it stops at the end of items
     # before drawing from new (zip evaluates its arguments left to right).
-    new = iter(poses.reexpress(rows, todo))
+    new = iter(poses.reexpress(rows, inputs.rotations[at_rows], inputs.positions[at_rows]))
     out_frames: list[Frame] = []
-    for items, at, nn in frame_runs:
+    for items, _, at, nn in frame_runs:
         if at is None:
             out_frames.extend(items)
         else:
@@ -202,7 +283,7 @@ def frames_and_shapes(
     of_link = links.of_link
     link_sensors = {
         k: _LINK_SENSOR[type(s)](s.name, of_link[li], T)
-        for (k, s, li), T in zip(sensors, new, strict=True)  # the last poses of the pass
+        for (k, s, li, _), T in zip(sensors, new, strict=True)  # the last poses of the pass
     }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
@@ -210,56 +291,72 @@ def frames_and_shapes(
 
 
 def _moving_link_sensors(
-    model: Model, links: NewLinks, poses: LinkPoses
-) -> list[tuple[int, Accelerometer | Gyroscope, int]]:
-    """``(input index, sensor, input link index)`` of each link sensor that must move."""
-    names = model.link_names
+    model: Model, inputs: _Inputs, links: NewLinks, poses: LinkPoses
+) -> list[_LinkSensor]:
+    """The link sensors that must move: their link moves, or is lumped into another."""
     of_link, moved = links.of_link, poses.moved
-    if not any(moved) and all(a == b for a, b in zip(of_link, names, strict=True)):
+    if not any(moved) and all(a == b for a, b in zip(of_link, model.link_names, strict=True)):
         return []  # every link stays where it is, as itself
-    index = model._l
-    out: list[tuple[int, Accelerometer | Gyroscope, int]] = []
-    for k, s in enumerate(model.sensors):
-        if type(s) is Accelerometer or type(s) is Gyroscope:
-            li = index[s.link]
-            if moved[li] or of_link[li] != s.link:
-                out.append((k, s, li))
-    return out
+    return [t for t in inputs.link_sensors if moved[t[2]] or of_link[t[2]] != t[1].link]
 
 
-def _shape_requests(runs: _MemberShapes, rows: list[int], todo: list[Transform]) -> None:
-    """Add the poses of the shapes of ``runs`` that move to ``rows`` and ``todo``."""
-    for items, link in runs:
+def _report_shapes(
+    kind: str, shapes: Sequence[SolidShape], runs: _MemberShapes, ln: str, nn: str
+) -> None:
+    """Record the move of the shapes of lumped link ``ln`` onto ``nn``.
+
+    Unnamed shapes are numbered after ``runs``, the new link's shapes so far.
+    """
+    k0 = sum(len(items) for items, _, _ in runs)
+    for k, shape in enumerate(shapes, k0):
+        record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
+
+
+def _shape_requests(runs: _MemberShapes, rows: list[int], src: list[int]) -> None:
+    """Add the shapes of ``runs`` that move to ``rows`` (their link) and ``src`` (their row)."""
+    for items, link, row in runs:
         if link is not None:
             rows += [link] * len(items)
-            todo += map(_SHAPE_POSE, items)
+            src += range(row, row + len(items))
 
 
 def _kept(
-    frames: list[Frame], keep: Collection[str] | None, ln: str, nn: str, moved: bool
-) -> list[Frame]:
-    """The frames of input link ``ln`` that survive ``keep``; report each drop and move."""
+    frames: list[Frame],
+    rows: list[int],
+    keep: Collection[str] | None,
+    ln: str,
+    nn: str,
+    moved: bool,
+) -> tuple[list[Frame], list[int]]:
+    """The frames of input link ``ln`` that survive ``keep``, and their rows.
+
+    Each frame dropped or moved is recorded.
+    """
     out: list[Frame] = []
-    for f in frames:
+    out_rows: list[int] = []
+    for f, row in zip(frames, rows, strict=True):
         if keep is not None and f.name not in keep:
             record("dropped", "frame", f.name, "not in the frames to keep")
             continue
         out.append(f)
+        out_rows.append(row)
         if moved or ln != nn:
             where = f"from {ln!r} to {nn!r}" if ln != nn else f"with link {nn!r}"
             record("moved", "frame", f.name, where)
-    return out
+    return out, out_rows
 
 
 def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
     """The shapes of one kind of a new link, with the new poses of those that move."""
     out: list[SolidShape] = []
-    for items, link in runs:
+    append = out.append
+    for items, link, _ in runs:
         if link is None:
             out.extend(items)
             continue
-        # One new pose per shape (zip stops at the end of items, as above).
-        out.extend([_MOVED_SHAPE(sh, link_H_geometry=T) for sh, T in zip(items, new, strict=False)])
+        # One new pose per shape; most runs hold one shape, too few for a comprehension's setup.
+        for sh in items:
+            append(_MOVED_SHAPE(sh, link_H_geometry=next(new)))
     return pvector(out)
 
 
@@ -311,24 +408,26 @@ def moved_sensors(
     link or frame (of ``attached``) or by such a frame before it.
     """
     index = model._l
-    jindex = model._j
     reporting = recording()
+    fts = _inputs(model).ft_sensors
     # The input's sensors, each replaced below where it moves (by its input position).
     sensors: list[Sensor] = list(model.sensors)
     lost: dict[int, SixAxisForceTorqueSensor] = {}
     moved_link_sensors = attached.link_sensors
-    for k, sensor in enumerate(model.sensors):
-        if isinstance(sensor, SixAxisForceTorqueSensor):
-            if jindex[sensor.parent_joint] in kept:
-                sensors[k] = _moved_ft(model, sensor, links, poses, reporting)
+    for k in sorted([*fts, *moved_link_sensors]):  # in input order, as they are reported
+        ft = fts.get(k)
+        if ft is not None:
+            sensor, joint, i1, i2 = ft
+            if joint in kept:
+                sensors[k] = _moved_ft(sensor, i1, i2, links, poses, reporting)
             else:
                 lost[k] = sensor
             continue
-        new = moved_link_sensors.get(k)
-        if new is not None:
-            sensors[k] = new
-            if reporting:
-                record("moved", "sensor", sensor.name, f"{sensor.link!r} -> {new.link!r}")
+        new = moved_link_sensors[k]
+        sensors[k] = new
+        if reporting:
+            old = model.sensors[k]
+            record("moved", "sensor", old.name, f"{old.link!r} -> {new.link!r}")  # type: ignore[union-attr]
     if not lost:
         return Sensors(sensors, [])
     sensors = [s for k, s in enumerate(sensors) if k not in lost]
@@ -366,15 +465,15 @@ def moved_sensors(
 
 
 def _moved_ft(
-    model: Model,
     s: SixAxisForceTorqueSensor,
+    i1: int,
+    i2: int,
     links: NewLinks,
     poses: LinkPoses,
     reporting: bool,
 ) -> SixAxisForceTorqueSensor:
     # Both ends follow their link by name (B6: the applied link is resolved by name only) and
     # both poses are re-expressed in the new link frames (B7).
-    i1, i2 = model.link_index(s.first_link), model.link_index(s.second_link)
     n1, n2 = links.of_link[i1], links.of_link[i2]
     if not poses.moved[i1] and not poses.moved[i2] and n1 == s.first_link and n2 == s.second_link:
         return s

@@ -18,11 +18,11 @@ import numpy as np
 
 from robomodel._construct import trusted
 from robomodel.joints import FixedJoint, Joint
-from robomodel.model import Model
+from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses"]
+__all__ = ["IDENTITY", "LinkPoses", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -36,9 +36,11 @@ _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
 
 # Values built from rows of arrays computed here: read-only float64 of the right shapes
-# (Transform), a float mass and a symmetrised rotational inertia (SpatialInertia).
+# (Transform; Axis, whose direction stays unit as a rotated unit vector, as Axis._raw keeps it),
+# a float mass and a symmetrised rotational inertia (SpatialInertia).
 _TRANSFORM = trusted(Transform)
 _INERTIA = trusted(SpatialInertia)
+_AXIS = trusted(Axis)
 
 
 @attrs.frozen(eq=False)
@@ -108,8 +110,8 @@ class LinkPoses:
             )
         return cls(
             tuple(X),
-            _stack([t.rotation for t in X], (3, 3)),
-            _stack([t.position for t in X], (3,)),
+            stack([t.rotation for t in X], (3, 3)),
+            stack([t.position for t in X], (3,)),
             moved,
         )
 
@@ -117,14 +119,20 @@ class LinkPoses:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
 
-    def reexpress(self, links: Sequence[int], poses: Sequence[Transform]) -> list[Transform]:
-        """Return ``[X[l] @ pose for l, pose in zip(links, poses)]``, in one vectorised pass."""
+    def reexpress(
+        self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
+    ) -> list[Transform]:
+        """Return ``X[l] @ (R, p)`` for ``l`` in ``links`` and the stacked poses, in one pass.
+
+        ``rotations`` and ``positions`` have shapes ``(len(links), 3, 3)`` and
+        ``(len(links), 3)``: the poses to re-express, row ``k`` on input link ``links[k]``.
+        """
         if not links:
             return []
         idx = np.array(links, dtype=np.intp)  # indexing with a list converts it each time
         RA = self.rotations[idx]
-        R = RA @ _stack([b.rotation for b in poses], (3, 3))
-        p = (RA @ _stack([b.position for b in poses], (3,))[:, :, None])[:, :, 0]
+        R = RA @ rotations
+        p = (RA @ positions[:, :, None])[:, :, 0]
         p += self.positions[idx]
         return _transforms(R, p)
 
@@ -158,13 +166,37 @@ class LinkPoses:
         XR, Xp = self.rotations, self.positions
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
         old = [joints[k] for k, _, _ in moved]
-        Rr = _stack([j.link1_H_link2.rotation for j in old], (3, 3))
-        pr = _stack([j.link1_H_link2.position for j in old], (3,))
+        Rr = stack([j.link1_H_link2.rotation for j in old], (3, 3))
+        pr = stack([j.link1_H_link2.position for j in old], (3,))
         RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
         p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
-        for (k, o1, _), j, rest in zip(moved, old, _transforms(R, p), strict=True):
-            out[k] = (rest, _axis(j, X[o1]))
+        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1)
+        for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
+            out[k] = (rest, axis)
+        return out
+
+    @staticmethod
+    def _axes(
+        joints: Sequence[Joint], kept: Sequence[bool], R1: FloatArray, p1: FloatArray
+    ) -> list[Axis | None]:
+        """``X1 a`` of each moving joint (its own axis where ``kept``), ``None`` if fixed."""
+        moving = [k for k, j in enumerate(joints) if not kept[k] and not isinstance(j, FixedJoint)]
+        out: list[Axis | None] = [
+            None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in joints
+        ]
+        if not moving:
+            return out
+        rows = np.array(moving, dtype=np.intp)
+        Rm = R1[rows]
+        d = stack([joints[k].axis_in_link1.direction for k in moving], (3,))  # type: ignore[union-attr]
+        o = stack([joints[k].axis_in_link1.origin for k in moving], (3,))  # type: ignore[union-attr]
+        directions = (Rm @ d[:, :, None])[:, :, 0]
+        origins = (Rm @ o[:, :, None])[:, :, 0] + p1[rows]
+        directions.setflags(write=False)
+        origins.setflags(write=False)
+        for k, dk, ok in zip(moving, directions, origins, strict=True):
+            out[k] = _AXIS(dk, ok)
         return out
 
     def composite_inertias(
@@ -179,11 +211,11 @@ class LinkPoses:
         """
         if not members:
             return {}
-        inertias = [model.links[link].inertia for _, link in members]
         rows = np.array([link for _, link in members], dtype=np.intp)
-        m = np.array([i.mass for i in inertias])
-        h = _stack([i.first_moment for i in inertias], (3,))
-        I_O = _stack([i.rotational_inertia for i in inertias], (3, 3))
+        masses, moments, rotational = memoized(
+            model, "transformers.link-inertias", lambda: _link_inertias(model)
+        )
+        m, h, I_O = masses[rows], moments[rows], rotational[rows]
         R = self.rotations[rows]
         p = self.positions[rows]
         Rh = (R @ h[:, :, None])[:, :, 0]
@@ -207,6 +239,18 @@ class LinkPoses:
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
 
 
+def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The masses, first moments and rotational inertias of every link, stacked by index."""
+    inertias = [link.inertia for link in model.links]
+    masses = np.array([i.mass for i in inertias], dtype=np.float64)
+    masses.setflags(write=False)  # shared by every lump of the model
+    return (
+        masses,
+        stack([i.first_moment for i in inertias], (3,)),
+        stack([i.rotational_inertia for i in inertias], (3, 3)),
+    )
+
+
 def _axis(joint: Joint, x1: Transform) -> Axis | None:
     if isinstance(joint, FixedJoint):
         return None
@@ -224,7 +268,7 @@ def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
     return list(map(_TRANSFORM, list(R), list(p)))
 
 
-def _stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+def stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     """Return float64 arrays of one ``shape`` stacked into a read-only ``(k, *shape)`` array.
 
     Joining their bytes is several times faster than ``np.array`` on a list of small arrays.

@@ -42,7 +42,7 @@ import numpy as np
 from robomodel._construct import replacer
 from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
-from robomodel.model import Link, Model
+from robomodel.model import Link, Model, memoized
 from robomodel.spatial import FloatArray, Transform
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
 from robomodel.transformers._link_poses import LinkPoses
@@ -217,7 +217,7 @@ _EYE3 = np.eye(3)
 
 # A kept joint between new links: names of links of the result (distinct, since the joint joins
 # two parts), offsets counted here, a rest transform and an axis just computed.
-_REPLACE_JOINT: dict[type, Callable[..., Joint]] = {
+JOINT_REPLACERS: dict[type, Callable[..., Joint]] = {
     cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
 }
 
@@ -260,6 +260,12 @@ def _new_links(
     return NewLinks(parts, tuple(order), new_names, tuple(links), of_link)
 
 
+def _joint_ends(model: Model) -> tuple[tuple[int, int], ...]:
+    """The link indices of every joint's link1 and link2 (memoised on the model)."""
+    index = model._l
+    return tuple([(index[j.link1], index[j.link2]) for j in model.joints])
+
+
 def _kept_joints(
     model: Model,
     links: NewLinks,
@@ -269,7 +275,7 @@ def _kept_joints(
     step: str,
 ) -> list[Joint]:
     """The kept joints in order: between the new links, re-expressed, with their offsets."""
-    index = model._l
+    joint_ends = memoized(model, "transformers.joint-ends", lambda: _joint_ends(model))
     of_link = links.of_link
     kept_names = frozenset(kept)
     olds: list[Joint] = []
@@ -278,7 +284,7 @@ def _kept_joints(
     npos = ndof = 0
     for name, j in zip(kept, kept_idx, strict=True):
         old = model.joints[j]
-        o1, o2 = index[old.link1], index[old.link2]
+        o1, o2 = joint_ends[j]
         n1, n2 = of_link[o1], of_link[o2]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
@@ -308,6 +314,6 @@ def _kept_joints(
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis
     return [
-        _REPLACE_JOINT[type(old)](old, **changes) if changes else old
+        JOINT_REPLACERS[type(old)](old, **changes) if changes else old
         for old, changes in zip(olds, changes_of, strict=True)
     ]

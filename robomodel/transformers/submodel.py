@@ -6,10 +6,12 @@ import itertools
 from collections.abc import Sequence
 
 from robomodel.errors import ModelError
-from robomodel.model import Frame, Model
+from robomodel.joints import Joint
+from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
-from robomodel.transformers.engine import check_reachable
+from robomodel.transformers.engine import JOINT_REPLACERS, check_reachable
 from robomodel.transformers.report import record, recording
 from robomodel.traversal import Traversal
 from robomodel.validation import check_name_list
@@ -93,10 +95,19 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     inside = {names[i] for i in t.links}
     joint_names = [model.joint_names[j] for j in jidx]
     inside_joints = set(joint_names)
-    by_link: dict[str, list[Frame]] = {}
-    for f in model.frames:
-        by_link.setdefault(f.link, []).append(f)
-    frames = [f for i in t.links for f in by_link.get(names[i], ())]
+    by_link = frames_by_link(model)
+    frames = [f for i in t.links if names[i] in by_link for f in by_link[names[i]][0]]
+    # The offsets are the running totals in the sub-model's order; set them here, so that the
+    # model constructor finds them right instead of copying each joint again.
+    joints: list[Joint] = []
+    npos = ndof = 0
+    for j in jidx:
+        joint = model.joints[j]
+        if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
+            joint = JOINT_REPLACERS[type(joint)](joint, pos_coord_offset=npos, dof_offset=ndof)
+        joints.append(joint)
+        npos += joint.n_pos_coords
+        ndof += joint.n_dofs
     reporting = recording()
     sensors: list[Sensor] = []
     for s in model.sensors:
@@ -134,7 +145,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
         link_names=[names[i] for i in t.links],
         links=[model.links[i] for i in t.links],
         joint_names=joint_names,
-        joints=[model.joints[j] for j in jidx],
+        joints=joints,
         frames=frames,
         default_base=names[t.base],
         visuals=[model.visuals[i] for i in t.links],
