@@ -4,6 +4,8 @@ Load a URDF, reduce it, change its base, attach frames and sensors, read and wri
 parameters and export it again; every step is a pure function returning a new model.
 """
 
+# Registers the compact pickled form of Model (see robomodel._pickling).
+from robomodel import _pickling as _pickling
 from robomodel.builders import add_frame as add_frame
 from robomodel.builders import add_joint as add_joint
 from robomodel.builders import add_joint_and_link as add_joint_and_link

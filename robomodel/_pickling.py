@@ -29,6 +29,7 @@ afresh, which can differ from the original file in the last digit.
 
 from __future__ import annotations
 
+import copyreg
 import struct
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -47,11 +48,11 @@ from robomodel.joints import (
     PrismaticJoint,
     RevoluteJoint,
 )
-from robomodel.model import Link, Model, _evolve
+from robomodel.model import Link, Model, _evolve, _model_from_fields
 from robomodel.shapes import SolidShape
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 
-__all__ = ["model_from_state", "model_state"]
+__all__ = ["model_from_state", "model_state", "reduce_model"]
 
 VERSION = 1
 """The layout of a state; a state of another version is refused."""
@@ -309,3 +310,19 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         extensions=pvector(extensions),
         _index=index,
     )
+
+
+def reduce_model(model: Model) -> tuple[Any, ...]:
+    """Return how ``pickle`` and ``copy`` rebuild ``model``: the compact state when it has one.
+
+    A model holding an element of a user's own subclass has none; it goes field by field
+    through the checked constructor.
+    """
+    state = model_state(model)
+    if state is None:
+        return (_model_from_fields, (model.__getstate__(),))
+    return (model_from_state, (state,))
+
+
+# copyreg instead of Model.__reduce__: the model module then needs no import of this one.
+copyreg.pickle(Model, reduce_model)

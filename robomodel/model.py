@@ -476,16 +476,9 @@ class Model:
         )
 
     # ------------------------------------------------------------------ pickling
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The persistent content in flat arrays, rebuilt without re-checking what the
-        # constructor proved (see robomodel._pickling, which imports this module).
-        from robomodel import _pickling
-
-        state = _pickling.model_state(self)
-        if state is None:  # an element of a user's subclass: field by field, through the checks
-            return (_model_from_fields, (self.__getstate__(),))
-        return (_pickling.model_from_state, (state,))
-
+    # The compact pickled form (flat buffers, rebuilt through the trusted paths) is registered
+    # for Model with copyreg by robomodel._pickling, which the package imports; these two are
+    # the field-by-field form it falls back to, and what older pickles hold.
     def __getstate__(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in _PUBLIC_FIELDS}
 
