@@ -14,12 +14,6 @@ from robomodel.builders import add_sensor as add_sensor
 from robomodel.builders import discard_sensor as discard_sensor
 from robomodel.builders import insert_link_to_existing_joint as insert_link_to_existing_joint
 from robomodel.builders import remove_sensor as remove_sensor
-from robomodel.builders import with_collision_shapes as with_collision_shapes
-from robomodel.builders import with_default_base_link as with_default_base_link
-from robomodel.builders import with_inertial_parameters as with_inertial_parameters
-from robomodel.builders import with_link as with_link
-from robomodel.builders import with_package_dirs as with_package_dirs
-from robomodel.builders import with_visual_shapes as with_visual_shapes
 from robomodel.dynamics import InverseDynamics as InverseDynamics
 from robomodel.dynamics import inverse_dynamics as inverse_dynamics
 from robomodel.dynamics import inverse_dynamics_batch as inverse_dynamics_batch
@@ -66,5 +60,12 @@ from robomodel.spatial import Axis as Axis
 from robomodel.spatial import SpatialInertia as SpatialInertia
 from robomodel.spatial import Transform as Transform
 from robomodel.traversal import Traversal as Traversal
+from robomodel.updates import with_collision_shapes as with_collision_shapes
+from robomodel.updates import with_default_base_link as with_default_base_link
+from robomodel.updates import with_inertial_parameters as with_inertial_parameters
+from robomodel.updates import with_link as with_link
+from robomodel.updates import with_package_dirs as with_package_dirs
+from robomodel.updates import with_shapes as with_shapes
+from robomodel.updates import with_visual_shapes as with_visual_shapes
 
 __version__ = "0.1.0"

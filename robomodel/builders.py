@@ -9,12 +9,8 @@ the model. Also re-exported by the :mod:`robomodel` package.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal, NoReturn, overload
-
-import numpy as np
-from pyrsistent import pvector
-from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._topology import EMPTY_SHAPES, JOINT_KINDS, check_name, sensor_problems
 from robomodel.errors import ArgumentError, DuplicateNameError, ModelError, UnknownNameError
@@ -31,8 +27,15 @@ from robomodel.joints import (
 )
 from robomodel.model import Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
-from robomodel.shapes import SolidShape
-from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
+from robomodel.spatial import Axis, FloatArray, Transform
+
+# The with_* functions used to live here; kept importable from this module.
+from robomodel.updates import with_collision_shapes as with_collision_shapes
+from robomodel.updates import with_default_base_link as with_default_base_link
+from robomodel.updates import with_inertial_parameters as with_inertial_parameters
+from robomodel.updates import with_link as with_link
+from robomodel.updates import with_package_dirs as with_package_dirs
+from robomodel.updates import with_visual_shapes as with_visual_shapes
 from robomodel.validation import check_choice, real_vector
 
 __all__ = [
@@ -46,12 +49,6 @@ __all__ = [
     "insert_link_to_existing_joint",
     "iter_joints",
     "remove_sensor",
-    "with_collision_shapes",
-    "with_default_base_link",
-    "with_inertial_parameters",
-    "with_link",
-    "with_package_dirs",
-    "with_visual_shapes",
 ]
 
 
@@ -560,64 +557,6 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
         frames=model.frames.append(Frame(name, link, T)),
         _index=model._index.with_frame(name),
     )
-
-
-def with_default_base_link(model: Model, link: str | int) -> Model:
-    """Return ``model`` with ``link`` (name or index) as default base."""
-    name = model.link_names[model._link_idx(link)]
-    if name == model.default_base:
-        return model
-    return _evolve(model, default_base=name)
-
-
-def with_link(model: Model, link: str | int, new: Link) -> Model:
-    """Return ``model`` with one link's inertia replaced."""
-    i = model._link_idx(link)
-    if model.links[i] == new:
-        return model
-    return _evolve(model, links=model.links.set(i, new))
-
-
-def with_inertial_parameters(model: Model, params: Sequence[float] | FloatArray) -> Model:
-    """Return ``model`` with every link's inertia set from iDynTree's parameter vector.
-
-    Accepts the flat ``10 * n_links`` vector of :meth:`Model.inertial_parameters` or an
-    ``(n_links, 10)`` array. No physical-consistency check is made (as in iDynTree).
-    """
-    p = np.asarray(params, dtype=np.float64)
-    n = len(model.links)
-    if p.shape not in ((10 * n,), (n, 10)):
-        raise ModelError(
-            f"expected {10 * n} inertial parameters (10 per link for {n} links), "
-            f"got shape {p.shape}"
-        )
-    rows = p.reshape(n, 10)
-    return _evolve(model, links=pvector(Link(SpatialInertia.from_vector(r)) for r in rows))
-
-
-def with_package_dirs(model: Model, dirs: Iterable[str]) -> Model:
-    """Return ``model`` with the given package directories."""
-    return _evolve(model, package_dirs=pvector(str(d) for d in dirs))
-
-
-def with_visual_shapes(model: Model, link: str | int, shapes: Iterable[SolidShape]) -> Model:
-    """Return ``model`` with a link's visual shapes replaced."""
-    i = model._link_idx(link)
-    return _evolve(model, visuals=model.visuals.set(i, _shapes(shapes)))
-
-
-def with_collision_shapes(model: Model, link: str | int, shapes: Iterable[SolidShape]) -> Model:
-    """Return ``model`` with a link's collision shapes replaced."""
-    i = model._link_idx(link)
-    return _evolve(model, collisions=model.collisions.set(i, _shapes(shapes)))
-
-
-def _shapes(shapes: Iterable[SolidShape]) -> PVectorT[SolidShape]:
-    out = pvector(shapes)
-    for s in out:
-        if not isinstance(s, SolidShape):
-            raise ModelError(f"expected SolidShape values, got {type(s).__name__}")
-    return out
 
 
 def add_sensor(model: Model, sensor: Sensor) -> Model:

@@ -156,3 +156,21 @@ def pose(pos: Any, quat: Any) -> Transform:
 def moves(joint: object) -> TypeGuard[RevoluteJoint | PrismaticJoint]:
     """Whether ``joint`` is a revolute or prismatic joint."""
     return isinstance(joint, RevoluteJoint | PrismaticJoint)
+
+
+def merged_links(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]] | None:
+    """The names and body-relative frames of the ``n`` links merged into a body, if recorded."""
+    if not isinstance(data, list) or len(data) != n:
+        return None
+    out = []
+    for item in data:
+        try:
+            name, numbers = item
+            v = np.asarray(numbers, dtype=np.float64)
+            T = Transform(v[3:].reshape(3, 3), v[:3])
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(name, str) or name in taken:
+            return None
+        out.append((name, T))
+    return out

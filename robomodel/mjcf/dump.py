@@ -16,13 +16,11 @@ import json
 import math
 import os
 import tempfile
-import warnings
 import xml.etree.ElementTree as ET
 from typing import Any, TypeAlias
 
 import numpy as np
 
-from robomodel.errors import RobomodelWarning
 from robomodel.joints import PrismaticJoint, RevoluteJoint
 from robomodel.mjcf._common import (
     METADATA_NAME,
@@ -40,7 +38,7 @@ from robomodel.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
 from robomodel.mjcf._inertia import InertiaWriter, is_zero
 from robomodel.mjcf._kept import PREFIX, restore
 from robomodel.mjcf.options import ExportOptions
-from robomodel.mjcf.report import ConversionReport, Loss, LossAction
+from robomodel.mjcf.report import ConversionReport, Loss, LossAction, warn_losses
 from robomodel.model import Extension, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.spatial import Axis, SpatialInertia, Transform
@@ -128,18 +126,7 @@ def compile_mjcf(text: str) -> Any:
 
 
 def _warn(report: ConversionReport) -> None:
-    serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
-    if serious:
-        shown = [str(x) for x in serious[:_SHOWN]]
-        if len(serious) > _SHOWN:
-            shown.append(f"... and {len(serious) - _SHOWN} more")
-        lines = "\n  ".join(shown)
-        warnings.warn(
-            f"the MJCF export lost or changed {len(serious)} element(s); call "
-            f"robomodel.mjcf.export for the full report:\n  {lines}",
-            RobomodelWarning,
-            stacklevel=3,
-        )
+    warn_losses(report, what="export", full_report="robomodel.mjcf.export")
 
 
 # ---------------------------------------------------------------------- numbers

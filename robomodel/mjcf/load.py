@@ -29,7 +29,6 @@ from robomodel.builders import (
     add_link,
     add_sensor,
 )
-from robomodel.errors import RobomodelWarning
 from robomodel.joints import (
     FixedJoint,
     JointDynamics,
@@ -41,13 +40,14 @@ from robomodel.joints import (
 from robomodel.mjcf._common import (
     METADATA_NAME,
     MJCFError,
+    merged_links,
     mujoco,
     rotations_from_quats,
 )
 from robomodel.mjcf._geoms import GeomReader, material_from_json
 from robomodel.mjcf._kept import PREFIX, keep
 from robomodel.mjcf.options import ImportOptions
-from robomodel.mjcf.report import ConversionReport, Loss, LossAction
+from robomodel.mjcf.report import ConversionReport, Loss, LossAction, warn_losses
 from robomodel.model import Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.spatial import Axis, SpatialInertia, Transform
@@ -117,36 +117,7 @@ def load(path: str | os.PathLike[str], *, options: ImportOptions = _DEFAULT_OPTI
 
 
 def _warn(report: ConversionReport) -> None:
-    serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
-    if serious:
-        shown = [str(x) for x in serious[:12]]
-        if len(serious) > 12:
-            shown.append(f"... and {len(serious) - 12} more")
-        lines = "\n  ".join(shown)
-        warnings.warn(
-            f"the MJCF import lost or changed {len(serious)} element(s); call "
-            f"robomodel.mjcf.parse for the full report:\n  {lines}",
-            RobomodelWarning,
-            stacklevel=3,
-        )
-
-
-def _merged(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]] | None:
-    """The names and body-relative frames of the ``n`` links merged into a body, if recorded."""
-    if not isinstance(data, list) or len(data) != n:
-        return None
-    out = []
-    for item in data:
-        try:
-            name, numbers = item
-            v = np.asarray(numbers, dtype=np.float64)
-            T = Transform(v[3:].reshape(3, 3), v[:3])
-        except (TypeError, ValueError):
-            return None
-        if not isinstance(name, str) or name in taken:
-            return None
-        out.append((name, T))
-    return out
+    warn_losses(report, what="import", full_report="robomodel.mjcf.parse")
 
 
 _TABLES = (
@@ -368,7 +339,7 @@ class _Reader(GeomReader):
             return
         # The links between the joints: the ones robomodel's exporter merged into this body come
         # back with their names and frames; others are new, with the body's frame at rest.
-        between = _merged(self.meta.get("merged", {}).get(child), len(steps) - 1, self.taken)
+        between = merged_links(self.meta.get("merged", {}).get(child), len(steps) - 1, self.taken)
         prev, prev_H_B = parent, P_H_B
         for k, (jname, motion, axis, jid, sub) in enumerate(steps):
             if k == len(steps) - 1:

@@ -7,12 +7,14 @@ an entry here.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
 import attrs
 from pyrsistent import PMap, pmap
 
+from robomodel.errors import RobomodelWarning
 from robomodel.spatial import SpatialInertia
 
 __all__ = ["ConversionReport", "Loss", "LossAction"]
@@ -78,3 +80,27 @@ class ConversionReport:
 
     def __str__(self) -> str:
         return "\n".join(str(x) for x in self.losses) if self.losses else "nothing lost"
+
+
+def warn_losses(report: ConversionReport, *, what: str, full_report: str, shown: int = 12) -> None:
+    """Warn with the first ``shown`` entries of ``report`` that dropped, changed or approximated.
+
+    Args:
+        report: the conversion report.
+        what: ``"export"`` or ``"import"``, for the message.
+        full_report: the function that returns the whole report, named in the message.
+        shown: how many entries the message lists.
+    """
+    serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
+    if not serious:
+        return
+    lines = [str(x) for x in serious[:shown]]
+    if len(serious) > shown:
+        lines.append(f"... and {len(serious) - shown} more")
+    text = "\n  ".join(lines)
+    warnings.warn(
+        f"the MJCF {what} lost or changed {len(serious)} element(s); call {full_report} for "
+        f"the full report:\n  {text}",
+        RobomodelWarning,
+        stacklevel=4,
+    )

@@ -6,9 +6,10 @@ import attrs
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel.model import Model, _evolve
+from robomodel.model import Model
 from robomodel.shapes import SolidShape
 from robomodel.transformers.report import record, recording
+from robomodel.updates import with_shapes
 
 __all__ = ["name_solid_shapes"]
 
@@ -50,7 +51,7 @@ def name_solid_shapes(model: Model) -> Model:
     if not ve.is_dirty() and not ce.is_dirty():
         return model
     # Only shape names change, so every index and derived map of ``model`` stays valid.
-    return _evolve(model, visuals=ve.persistent(), collisions=ce.persistent())
+    return with_shapes(model, visuals=ve.persistent(), collisions=ce.persistent())
 
 
 def _named(
