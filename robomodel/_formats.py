@@ -3,18 +3,18 @@
 A format is a name (what ``--to`` and ``--format`` take), the file extensions that stand for it,
 and the module that reads and writes it, imported only when a file of that format is used (so
 ``robomodel --help`` does not import lxml). The module's ``dumps(model) -> str`` (or the
-function the entry names) writes the format; reading goes through ``load(path, ...)`` for URDF
-(file names and lines in its errors, the fake-link option) and through ``loads(text) -> Model``
-(or the function the entry names) otherwise. A new format is one more entry in :data:`FORMATS`,
-e.g. ``ModelFormat(name="mjcf", extensions=(".xml",), module="robomodel.mjcf",
-description="MuJoCo MJCF")``.
+function the entry names) writes the format; reading goes through the module's ``load(path)`` where it has one
+(file names and lines in its errors, files the model refers to resolved next to it; for URDF
+also the fake-link option) and through ``loads(text) -> Model`` (or the function the entry
+names) otherwise. A new format is one more entry in :data:`FORMATS`, as MJCF is:
+``ModelFormat(name="mjcf", extensions=(".xml", ".mjcf"), module="robomodel.mjcf", ...)``.
 
 The command never writes a format under an extension that stands for another one, and refuses
 an extension it does not know unless ``--to`` says what to write: ``convert a.urdf out.sdf``
 fails instead of writing URDF text into ``out.sdf``.
 
 >>> [f.name for f in FORMATS]
-['urdf', 'json']
+['urdf', 'json', 'mjcf']
 >>> format_for_output("robot.JSON", None).name
 'json'
 >>> format_for_output("robot.sdf", None)  # doctest: +ELLIPSIS
