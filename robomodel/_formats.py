@@ -3,10 +3,10 @@
 A format is a name (what ``--to`` and ``--format`` take), the file extensions that stand for it,
 and the module that reads and writes it, imported only when a file of that format is used (so
 ``robomodel --help`` does not import lxml). The module's ``dumps(model) -> str`` (or the
-function the entry names) writes the format; reading goes through the module's ``load(path)`` where it has one
-(file names and lines in its errors, files the model refers to resolved next to it; for URDF
-also the fake-link option) and through ``loads(text) -> Model`` (or the function the entry
-names) otherwise. A new format is one more entry in :data:`FORMATS`, as MJCF is:
+function the entry names) writes the format; reading goes through the module's ``load(path)``
+where it has one (file names and lines in its errors, files the model refers to resolved next
+to it; for URDF also the fake-link option) and through ``loads(text) -> Model`` (or the
+function the entry names) otherwise. A new format is one more entry in :data:`FORMATS`, as MJCF is:
 ``ModelFormat(name="mjcf", extensions=(".xml", ".mjcf"), module="robomodel.mjcf", ...)``.
 
 The command never writes a format under an extension that stands for another one, and refuses

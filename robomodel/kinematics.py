@@ -33,6 +33,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._arrays import immutable
 from robomodel._kinematic_tree import (
     KinematicTree,
     poses,
@@ -131,8 +132,9 @@ def forward_kinematics(
     else:
         out = np.full((model.n_links, 4, 4), np.nan)
         out[plan.order] = T
-    out.setflags(write=False)
-    return ForwardKinematics(model, plan.base, out)
+    # Over immutable memory, like every array of a value: a result handed to many users (and
+    # the transforms viewing it) must not be writable again through setflags.
+    return ForwardKinematics(model, plan.base, immutable(out))
 
 
 def relative_transform(

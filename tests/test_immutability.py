@@ -410,7 +410,7 @@ TRANSFORMERS: dict[str, Callable[[rm.Model], rm.Model]] = {
     "normalize_joint_order": functools.partial(rt.normalize_joint_order, base_link="c"),
     "remove_additional_frames": rt.remove_additional_frames,
 }
-_OPEN_TRANSFORMERS = {"reduce_model", "make_urdf_compatible", "change_base"}
+_OPEN_TRANSFORMERS: set[str] = set()  # every transformer output is closed now
 
 
 @pytest.mark.parametrize(
@@ -441,13 +441,6 @@ def test_transformer_outputs_cannot_be_made_writable(step: str) -> None:
     assert snapshot(m) == snapshot(_chain())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "open: forward_kinematics returns base_H_link marked setflags(write=False) over memory "
-        "it owns (robomodel/kinematics.py), so setflags(write=True) re-enables writes"
-    ),
-)
 def test_forward_kinematics_arrays_cannot_be_made_writable() -> None:
     """The arrays of an FK result refuse writes for good, like the values they came from."""
     fk = forward_kinematics(_chain(), np.zeros(3))

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import attrs
 import numpy as np
 
+from robomodel._arrays import immutable
 from robomodel._construct import trusted
 from robomodel.joints import FixedJoint, Joint
 from robomodel.model import Model, memoized
@@ -27,10 +28,8 @@ __all__ = ["IDENTITY", "LinkPoses", "stack"]
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
-_EYE3 = np.eye(3)
-_ZERO3 = np.zeros(3)
-_EYE3.setflags(write=False)
-_ZERO3.setflags(write=False)
+_EYE3 = immutable(np.eye(3))
+_ZERO3 = immutable(np.zeros(3))
 
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
@@ -193,8 +192,9 @@ class LinkPoses:
         o = stack([joints[k].axis_in_link1.origin for k in moving], (3,))  # type: ignore[union-attr]
         directions = (Rm @ d[:, :, None])[:, :, 0]
         origins = (Rm @ o[:, :, None])[:, :, 0] + p1[rows]
-        directions.setflags(write=False)
-        origins.setflags(write=False)
+        # Stored in the new joints' axes: over immutable memory, as every value's arrays are.
+        directions = immutable(directions)
+        origins = immutable(origins)
         for k, dk, ok in zip(moving, directions, origins, strict=True):
             out[k] = _AXIS(dk, ok)
         return out
@@ -232,10 +232,9 @@ class LinkPoses:
         mass = np.add.reduceat(m, starts).tolist()
         hs = np.add.reduceat(h_A, starts, axis=0)
         Is = np.add.reduceat(I_A, starts, axis=0)
-        # What SpatialInertia._raw does per value (symmetrise, lock), done once for all parts.
-        Is = 0.5 * (Is + Is.transpose(0, 2, 1))
-        hs.setflags(write=False)
-        Is.setflags(write=False)
+        # What SpatialInertia._raw does per value (symmetrise, freeze), done once for all parts.
+        hs = immutable(hs)
+        Is = immutable(0.5 * (Is + Is.transpose(0, 2, 1)))
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
 
 
@@ -260,11 +259,12 @@ def _axis(joint: Joint, x1: Transform) -> Axis | None:
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
     """Return ``Transform`` values viewing the rows of stacked rotations and positions.
 
-    The stacks are locked once, and numpy views of a read-only array are read-only, so no row
-    needs its own ``setflags`` (which dominated the cost of re-expressing a few hundred frames).
+    The stacks are frozen once (copied over immutable memory, which no view can make writable
+    again), so no row needs its own copy (which dominated the cost of re-expressing a few hundred
+    frames).
     """
-    R.setflags(write=False)
-    p.setflags(write=False)
+    R = immutable(R)
+    p = immutable(p)
     return list(map(_TRANSFORM, list(R), list(p)))
 
 
