@@ -105,7 +105,7 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "format": "other"}))
     with pytest.raises(JSONFormatError, match="newer than this robomodel"):
         from_json(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
-    with pytest.raises(JSONFormatError, match=r"at links\[0\]: missing key 'rotational_inertia'"):
+    with pytest.raises(JSONFormatError, match=r"at \$\.links\[0\]: missing key 'rotational_inertia'"):
         from_json(json.dumps({**good, "links": [{"name": "a"}]}))
     bad_joint = {
         "name": "j",
@@ -118,7 +118,7 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "joints": [bad_joint]}))
     with pytest.raises(JSONFormatError, match=r"not valid: .*'b'"):
         from_json(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
-    with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected finite numbers"):
+    with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected a list of 3 numbers"):
         from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
     assert issubclass(JSONFormatError, rm.ModelError)
 
@@ -140,7 +140,7 @@ def test_malformed_documents_raise_json_format_errors() -> None:
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a number within"):
         from_json(text)
     text = json.dumps({**good, "links": [{**link, "first_moment": [0, 0, 0]}]})
-    with pytest.raises(JSONFormatError, match=r"first_moment: expected .*numbers"):
+    with pytest.raises(JSONFormatError, match=r"first_moment\[2\]: expected a number within"):
         from_json(text.replace('"first_moment": [0, 0, 0]', f'"first_moment": [0, 0, {huge}]'))
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a finite number"):
         from_json(json.dumps({**good, "links": [{**link, "mass": math.nan}]}))
