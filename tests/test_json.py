@@ -105,7 +105,8 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "format": "other"}))
     with pytest.raises(JSONFormatError, match="newer than this robomodel"):
         from_json(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
-    with pytest.raises(JSONFormatError, match=r"at \$\.links\[0\]: missing key 'rotational_inertia'"):
+    missing = r"at \$\.links\[0\]: missing key 'rotational_inertia'"
+    with pytest.raises(JSONFormatError, match=missing):
         from_json(json.dumps({**good, "links": [{"name": "a"}]}))
     bad_joint = {
         "name": "j",
@@ -118,7 +119,8 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "joints": [bad_joint]}))
     with pytest.raises(JSONFormatError, match=r"not valid: .*'b'"):
         from_json(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
-    with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected a list of 3 numbers"):
+    short = r"links\[0\].first_moment: expected a list of 3 numbers"
+    with pytest.raises(JSONFormatError, match=short):
         from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
     assert issubclass(JSONFormatError, rm.ModelError)
 

@@ -450,8 +450,9 @@ def _floats(v: Any, path: str, n: int) -> list[float]:
 
 def _rotation(rows: list[list[float]], path: str) -> FloatArray:
     R = np.array(rows)
-    err = float(np.abs(R.T @ R - _I3).max())
-    det = float(np.linalg.det(R))
+    with np.errstate(all="ignore"):  # huge entries: inf or NaN errors, refused below
+        err = float(np.abs(R.T @ R - _I3).max())
+        det = float(np.linalg.det(R))
     if err <= _EXACT and det > 0.0:
         return R
     if not (err <= ROTATION_TOLERANCE and det > 0.0):
@@ -549,14 +550,15 @@ def _read_shape(r: _Reader) -> SolidShape:
 
 def _read_axis(r: _Reader) -> Axis:
     r.only(_AXIS_KEYS)
-    d = r.vec("direction", 3)
-    n = math.sqrt(float(d @ d))
+    x, y, z = _floats(r.get("direction"), r._at("direction"), 3)
+    n = math.hypot(x, y, z)  # no overflow for huge components
     if not abs(n - 1.0) <= AXIS_TOLERANCE:
         raise JSONFormatError(
             r._at("direction"),
             f"expected a unit vector, got norm {n!r} (|norm - 1| > {AXIS_TOLERANCE:g}); "
             "store the direction normalised",
         )
+    d = np.array((x, y, z))
     if abs(n - 1.0) > _EXACT:
         d = d / n
     # Within _EXACT the stored bits are kept: normalising again could change the last bit.
