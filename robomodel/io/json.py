@@ -83,12 +83,13 @@ def _f(x: float) -> float | str:
     return v
 
 
-def _arr(a: Any) -> Any:
-    return np.asarray(a, dtype=np.float64).tolist()
+def _arr(a: FloatArray) -> Any:
+    # Model arrays are float64 already (their converters guarantee it): tolist directly.
+    return a.tolist()
 
 
 def _T(T: Transform) -> dict[str, Any]:
-    return {"rotation": _arr(T.rotation), "position": _arr(T.position)}
+    return {"rotation": T.rotation.tolist(), "position": T.position.tolist()}
 
 
 def _material(m: Material | None) -> dict[str, Any] | None:
