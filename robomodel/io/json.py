@@ -333,7 +333,7 @@ class _Reader:
     __slots__ = ("d", "path")
 
     def __init__(self, data: Any, path: str, keys: frozenset[str] | None = None) -> None:
-        if type(data) is not dict:
+        if type(data) is not dict and (type(data) is _Duplicated or not isinstance(data, dict)):
             if type(data) is _Duplicated:
                 raise JSONFormatError(path, f"the key {data.duplicate!r} appears twice")
             raise JSONFormatError(path, f"expected an object, got {_type_name(data)}")
