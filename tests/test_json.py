@@ -105,7 +105,8 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "format": "other"}))
     with pytest.raises(JSONFormatError, match="newer than this robomodel"):
         from_json(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
-    with pytest.raises(JSONFormatError, match=r"at links\[0\]: missing key 'rotational_inertia'"):
+    missing = r"at \$\.links\[0\]: missing key 'rotational_inertia'"
+    with pytest.raises(JSONFormatError, match=missing):
         from_json(json.dumps({**good, "links": [{"name": "a"}]}))
     bad_joint = {
         "name": "j",
@@ -118,7 +119,8 @@ def test_errors_name_the_place() -> None:
         from_json(json.dumps({**good, "joints": [bad_joint]}))
     with pytest.raises(JSONFormatError, match=r"not valid: .*'b'"):
         from_json(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
-    with pytest.raises(JSONFormatError, match=r"links\[0\].first_moment: expected finite numbers"):
+    short = r"links\[0\].first_moment: expected a list of 3 numbers"
+    with pytest.raises(JSONFormatError, match=short):
         from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
     assert issubclass(JSONFormatError, rm.ModelError)
 
@@ -140,7 +142,86 @@ def test_malformed_documents_raise_json_format_errors() -> None:
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a number within"):
         from_json(text)
     text = json.dumps({**good, "links": [{**link, "first_moment": [0, 0, 0]}]})
-    with pytest.raises(JSONFormatError, match=r"first_moment: expected .*numbers"):
+    with pytest.raises(JSONFormatError, match=r"first_moment\[2\]: expected a number within"):
         from_json(text.replace('"first_moment": [0, 0, 0]', f'"first_moment": [0, 0, {huge}]'))
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a finite number"):
         from_json(json.dumps({**good, "links": [{**link, "mass": math.nan}]}))
+
+
+def _arm() -> rm.Model:
+    m = rm.add_link(rm.Model(name="r"), "a", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0.1))))
+    for k in (1, 2):
+        j = rm.RevoluteJoint(link1="a", link2=f"b{k}", axis_in_link1=rm.Axis((0, 0, 1)))
+        m = rm.add_joint_and_link(m, "a", f"j{k}", j, f"b{k}")
+    return rm.add_joint_and_link(m, "a", "fix", rm.FixedJoint(link1="a", link2="c"), "c")
+
+
+def test_rotations_within_tolerance_are_kept_or_reorthonormalised_and_others_refused() -> None:
+    good = to_dict(_arm())
+    R = np.eye(3)
+    for delta, kept in ((1e-14, True), (1e-10, False)):
+        d = json.loads(json.dumps(good))
+        d["joints"][0]["link1_H_link2"]["rotation"] = (R + delta * np.triu(np.ones(3))).tolist()
+        got = rm.io.from_dict(d).joints[0].link1_H_link2.rotation
+        assert np.abs(got.T @ got - np.eye(3)).max() < 1e-15 or kept
+        assert np.array_equal(got, R + delta * np.triu(np.ones(3))) == kept
+    for bad, why in ((2 * R, "not orthonormal"), (np.diag([1.0, 1, -1]), "reflection")):
+        d = json.loads(json.dumps(good))
+        d["joints"][1]["link1_H_link2"]["rotation"] = bad.tolist()
+        with pytest.raises(
+            JSONFormatError, match=rf"\$\.joints\[1\]\.link1_H_link2\.rotation.*{why}"
+        ):
+            rm.io.from_dict(d)
+
+
+def test_axes_are_unit_vectors_within_tolerance() -> None:
+    good = to_dict(_arm())
+    d = json.loads(json.dumps(good))
+    d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 1 + 1e-10]
+    assert rm.io.from_dict(d).joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
+    d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 2.0]
+    with pytest.raises(JSONFormatError, match=r"\$\.joints\[0\]\.axis\.direction: expected a unit"):
+        rm.io.from_dict(d)
+
+
+@pytest.mark.parametrize(
+    ("mimics", "match"),
+    [
+        ({0: "nope"}, r"joints\[0\]\.mimic\.joint: the model has no joint named 'nope'"),
+        ({0: "j1"}, r"joints\[0\]\.mimic\.joint: joint 'j1' cannot mimic itself"),
+        ({0: "fix"}, r"joints\[0\]\.mimic\.joint: joint 'fix' is fixed"),
+        ({0: "j2", 1: "j1"}, r"mimic joints form a cycle: 'j1' -> 'j2' -> 'j1'"),
+    ],
+)
+def test_bad_mimic_graphs_are_refused(mimics: dict[int, str], match: str) -> None:
+    d = to_dict(_arm())
+    for k, leader in mimics.items():
+        d["joints"][k]["mimic"] = {"joint": leader, "multiplier": 1.0, "offset": 0.0}
+    with pytest.raises(JSONFormatError, match=match):
+        rm.io.from_dict(d)
+    d["joints"][1]["mimic"] = None
+    if mimics == {0: "j2", 1: "j1"}:  # without the back edge it is a valid mimic
+        assert rm.io.from_dict(d).joints[0].mimic == rm.Mimic(joint="j2")
+
+
+def test_types_keys_and_signs_are_checked_with_paths() -> None:
+    good = to_dict(_arm())
+    text = json.dumps(good)
+    cases = [
+        (text.replace('"name": "r"', '"name": "r", "name": "s"'), r"at \$: the key 'name' appears"),
+        (json.dumps({**good, "nmae": 1}), r"at \$\.nmae: unknown key 'nmae'"),
+        (text.replace('"mass": 1.0', '"mass": "1.0"'), r"links\[0\]\.mass: expected a number"),
+        (text.replace('"mass": 1.0', '"mass": -1.0'), r"links\[0\]\.mass: expected a number >= 0"),
+        (text.replace('"damping": 0.0', '"damping": NaN', 1), r"dynamics\.damping: expected a fin"),
+        (text.replace('"lower": "-inf"', '"lower": NaN', 1), r"limits\.lower: expected a finite"),
+        (
+            text.replace('"position": [0.0', '"position": [true', 1),
+            r"position\[0\]: expected a num",
+        ),
+        (text.replace('"effort_limit": "inf"', '"effort_limit": -1', 1), r"effort_limit: .* >= 0"),
+    ]
+    for bad, match in cases:
+        with pytest.raises(JSONFormatError, match=match):
+            from_json(bad)
+    with pytest.raises(rm.errors.ArgumentError, match="from_dict"):
+        from_json(good)  # type: ignore[arg-type]
