@@ -83,8 +83,14 @@ class UnknownIndexError(UnknownNameError, IndexError):
         self.kind = f"{kind} index"
         self.name = index
         self.size = size
-        valid = f"valid indices are 0 to {size - 1}" if size else f"the model has no {kind}s"
-        self.message = f"{kind} index {index} is out of range [0, {size}): {valid}"
+        valid = (
+            f"it has no {kind}s"
+            if not size
+            else "valid: 0"
+            if size == 1
+            else f"valid: 0 to {size - 1}"
+        )
+        self.message = f"the model has no {kind} with index {index} ({valid})"
         Exception.__init__(self, self.message)
 
 

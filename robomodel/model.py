@@ -42,6 +42,7 @@ from robomodel.sensors import Sensor
 from robomodel.shapes import Material, SolidShape
 from robomodel.spatial import FloatArray, SpatialInertia, Transform
 from robomodel.traversal import Traversal, compute_traversal
+from robomodel.validation import check_index
 
 __all__ = [
     "Extension",
@@ -515,37 +516,12 @@ new index (``_index=``); the hash cache and the memo are reset.
 """
 
 
-class _IndexOutOfRangeError(UnknownNameError, IndexError):
-    """An index out of range: an :class:`UnknownNameError` (as a missing name) and an IndexError.
-
-    It carries ``kind`` (``"link index"``, ...), ``name`` (the index) and ``size``, the fields of
-    ``robomodel.errors.UnknownIndexError`` where that exists, with the model's own wording.
-    """
-
-    def __init__(self, kind: str, index: int, size: int) -> None:
-        valid = (
-            f"it has no {kind}s"
-            if not size
-            else "valid: 0"
-            if size == 1
-            else f"valid: 0 to {size - 1}"
-        )
-        super().__init__(f"{kind} index", index)
-        self.size = size
-        self.message = f"the model has no {kind} with index {index} ({valid})"
-        self.args = (self.message,)
-
-
 def _is_index(index: object) -> bool:
     return isinstance(index, (int, np.integer)) and not isinstance(index, bool)
 
 
 def _checked(index: int, size: int, kind: str) -> int:
-    if not _is_index(index):
-        raise ArgumentError(f"a {kind} index must be an int, got {index!r}")
-    if not 0 <= index < size:
-        raise _IndexOutOfRangeError(kind, int(index), size)
-    return int(index)
+    return check_index(index, size, kind)
 
 
 def _valid(index: int, size: int, kind: str) -> bool:
