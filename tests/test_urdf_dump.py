@@ -28,7 +28,7 @@ from robomodel.urdf.numbers import format_float
         (1e-7, "1e-7"),
         (1.5e20, "1.5e+20"),
         (0.0, "0"),
-        (-0.0, "-0"),
+        (-0.0, "0"),  # iDynTree writes -0: robomodel's text is a function of the value
         (1.0394699999999019e-4, "1.0394699999999019e-4"),  # iCub export by iDynTree 15.1
         (-3.141592653589793, "-3.141592653589793"),
         (0.000001, "0.000001"),
@@ -75,7 +75,8 @@ def test_t8_export_layout() -> None:
         '  <joint name="base_frame_fixed_joint" type="fixed">',
         # B13 fixed: the origin is frame_H_root, the inverse of root_H_base_frame (spec T8
         # gives p = (-0.0959, -0.1755, 0), yaw -0.5 for it).
-        '    <origin xyz="-0.0958851077208406 -0.17551651237807456 -0" rpy="0 -0 -0.5"/>',
+        # -0.0 is written 0 (export is a function of the value; iDynTree writes -0).
+        '    <origin xyz="-0.0958851077208406 -0.17551651237807456 0" rpy="0 0 -0.5"/>',
         '    <parent link="base_frame"/>',
         '    <child link="root"/>',
         "  </joint>",
@@ -92,9 +93,9 @@ def test_t8_export_layout() -> None:
         '<link name="tip"/>',
         '<joint name="tip_fixed_joint" type="fixed">',
     ]
-    assert '    <origin xyz="1 0 0" rpy="0 -0 0.3"/>\n    <axis xyz="0 0 1"/>' in text
-    assert '<origin xyz="1e+9 1e-7 0.001" rpy="0 -0 0"/>' in text
-    assert '      <origin xyz="0.1 0 0" rpy="0 -0 0"/>' in text
+    assert '    <origin xyz="1 0 0" rpy="0 0 0.3"/>\n    <axis xyz="0 0 1"/>' in text
+    assert '<origin xyz="1e+9 1e-7 0.001" rpy="0 0 0"/>' in text
+    assert '      <origin xyz="0.1 0 0" rpy="0 0 0"/>' in text
     # Reloading gives the frame back where it was (iDynTree's B13 gives yaw -0.5 instead).
     back = loads(text)
     T = back.frame_transform("base_frame")

@@ -38,6 +38,7 @@ from robomodel.urdf._document import (
     required,
     strict_numbers,
 )
+from robomodel.urdf._exact import axis_numbers
 from robomodel.urdf._extensions import keep, write_kept
 from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
@@ -367,10 +368,6 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
 
 
 def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
-    a = j.axis_in_link1
-    src = getattr(a, "urdf_axis", None)
-    if src is not None and child == j.link2 and src[1] is j.link1_H_link2:
-        return fmt3(src[0])
     axis = j.axis(child)
     if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
         raise w.fail(
@@ -379,7 +376,17 @@ def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: 
             f"(distance {axis.distance((0.0, 0.0, 0.0)):.3g}); URDF cannot express it, move "
             "the child link frame onto the axis first",
         )
-    return fmt3(axis.direction)
+    if child == j.link2:
+        # A function of the value (robomodel.urdf._exact): the numbers that the loader turns
+        # back into this very direction; else the numbers read, while the joint still holds
+        # the rest transform they were read with.
+        found = axis_numbers(j.link1_H_link2, j.axis_in_link1.direction)
+        if found is not None:
+            return fmt3(found)
+        src = getattr(j.axis_in_link1, "urdf_axis", None)
+        if src is not None and src[1] == j.link1_H_link2:
+            return fmt3(src[0])
+    return fmt3(axis.direction + 0.0)
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:

@@ -57,7 +57,7 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
       <link name="a">
         <inertial>
           <mass value="0"/>
-          <origin xyz="0 0 0" rpy="0 -0 0"/>
+          <origin xyz="0 0 0" rpy="0 0 0"/>
           <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/>
         </inertial>
       </link>
