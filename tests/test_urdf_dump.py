@@ -70,7 +70,8 @@ def test_t8_export_layout() -> None:
     lines = text.splitlines()
     assert lines[:8] == [
         '<?xml version="1.0"?>',
-        '<robot name="iDynTreeURDFModelExportModelName">',
+        # The model's own (empty) name: iDynTree writes iDynTreeURDFModelExportModelName.
+        '<robot name="">',
         '  <link name="base_frame"/>',
         '  <joint name="base_frame_fixed_joint" type="fixed">',
         # B13 fixed: the origin is frame_H_root, the inverse of root_H_base_frame (spec T8
@@ -209,17 +210,27 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
         m, "c", "pri", rm.PrismaticJoint(link1="c", link2="d", axis_in_link1=z), "d"
     )
     text = dumps(m)
-    assert '<limit lower="-1" upper="1" effort="3" velocity="1e+9"/>' in text
+    # Unknown (infinite) effort or velocity is not written, so it reads back infinite
+    # (iDynTree writes 1e+9, which reads back as 1e9).
+    assert '<limit lower="-1" upper="1" effort="3"/>' in text
     assert '<dynamics damping="0.5" friction="0.1"/>' in text
     assert '<joint name="cont" type="continuous">' in text
-    # urdfdom rejects a <limit> lacking effort or velocity, so the unknown one is 1e+9.
-    assert '<limit effort="1e+9" velocity="2"/>' in text
-    # iDynTree parity (PR #1232, B15): a prismatic joint always gets limits, +-1e9 when none.
-    assert '<limit lower="-1e+9" upper="1e+9" effort="1e+9" velocity="1e+9"/>' in text
+    assert '<limit velocity="2"/>' in text
+    # Disabled prismatic limits are not written (iDynTree writes +-1e+9, PR #1232, B15, which
+    # reads back enabled).
+    pri = text[text.index('<joint name="pri"') :]
+    assert "<limit" not in pri[: pri.index("</joint>")]
     back = loads(text)
+    assert back == m
     rev = back.joint("rev")
-    assert (rev.effort_limit, rev.velocity_limit) == (3.0, 1e9)  # type: ignore[union-attr]
+    assert (rev.effort_limit, rev.velocity_limit) == (3.0, math.inf)  # type: ignore[union-attr]
     assert back.joint("cont").velocity_limit == 2  # type: ignore[union-attr]
+    assert not back.joint("pri").limits.enabled  # type: ignore[union-attr]
+
+
+def test_unnamed_robot_reads_back_unnamed() -> None:
+    m = rm.add_link(rm.Model(), "a")
+    assert loads(dumps(m)).name == ""
 
 
 def test_sensors_mimic_and_extensions_are_written_back() -> None:
@@ -233,7 +244,10 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
   <joint name="j" type="fixed"><origin xyz="0 0 1" rpy="0 0 0.5"/><parent link="a"/>
     <child link="b"/></joint>
   <joint name="k" type="continuous"><parent link="b"/><child link="c"/>
-    <mimic joint="j" multiplier="2"/><calibration rising="1"/></joint>
+    <mimic joint="l" multiplier="2"/><calibration rising="1"/></joint>
+  <link name="d"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="l" type="continuous"><parent link="c"/><child link="d"/></joint>
   <sensor name="ft" type="force_torque"><parent joint="j"/><force_torque><frame>parent</frame>
     <measure_direction>child_to_parent</measure_direction></force_torque><always_on>1</always_on></sensor>
   <sensor name="acc" type="accelerometer"><parent link="c"/><origin xyz="0 0 0.1"/></sensor>
@@ -243,7 +257,7 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
 </robot>"""
     m = loads(text)
     out = dumps(m)
-    assert '<mimic joint="j" multiplier="2"/>' in out
+    assert '<mimic joint="l" multiplier="2"/>' in out
     assert '<calibration rising="1"/>' in out
     assert "<frame>parent</frame>" in out and "<always_on>1</always_on>" in out
     assert '<sensor name="cam" type="camera"><parent link="c"/></sensor>' in out
@@ -260,11 +274,11 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
             **_fields(m),
             "joints": m.joints.set(
                 m.joint_index("k"),
-                attrs.evolve(k, mimic=rm.Mimic(joint="j", offset=0.5)),  # type: ignore[arg-type]
+                attrs.evolve(k, mimic=rm.Mimic(joint="l", offset=0.5)),  # type: ignore[arg-type]
             ),
         }
     )
-    assert '<mimic joint="j" multiplier="1" offset="0.5"/>' in dumps(changed)
+    assert '<mimic joint="l" multiplier="1" offset="0.5"/>' in dumps(changed)
 
 
 def test_inconsistent_ft_sensor_is_refused() -> None:
@@ -310,3 +324,22 @@ def test_frames_keep_their_original_joint_name_and_kept_elements() -> None:
     assert '<dynamics damping="0.1"/>' in out
     assert '<joint name="tip_fixed_joint" type="fixed">' in out
     assert loads(out) == m
+
+
+def test_dump_writes_through_a_temporary_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A write that fails half-way leaves the existing file byte-identical."""
+    from robomodel.urdf import dump
+
+    target = tmp_path / "a.urdf"
+    target.write_text("original")
+    real_fsync = __import__("os").fsync
+
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full_disk)
+    with pytest.raises(OSError):
+        dump(rm.add_link(rm.Model(), "a"), target)
+    monkeypatch.setattr("os.fsync", real_fsync)
+    assert target.read_text() == "original"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.urdf"]

@@ -57,6 +57,10 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
         )
     m = number(r, mass_el, what, "value")
+    if m < 0.0:
+        raise r.err(
+            URDFValueError, mass_el, what, f"<mass value={m!r}> is negative; a mass is >= 0"
+        )
     if origin is None:
         xs = rs = None
     else:

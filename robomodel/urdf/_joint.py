@@ -50,7 +50,7 @@ from robomodel.urdf.errors import (
 )
 from robomodel.urdf.numbers import format_float
 
-__all__ = ["RawJoint", "joint_values", "read_joint", "write_joint"]
+__all__ = ["RawJoint", "check_mimics", "joint_values", "read_joint", "write_joint"]
 
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
@@ -66,7 +66,6 @@ _UNSUPPORTED_TYPES = {
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
-_BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
 
 
 # ---------------------------------------------------------------------- reading
@@ -261,6 +260,14 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
             hi = number(r, lim, what, "upper", 0.0)
             effort = number(r, lim, what, "effort", math.inf)
             velocity = number(r, lim, what, "velocity", math.inf)
+        if effort < 0.0 or velocity < 0.0:
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit effort={effort!r} velocity={velocity!r}>: a limit is negative; give "
+                "magnitudes >= 0",
+            )
         if lo > hi:
             raise r.err(
                 URDFValueError,
@@ -268,8 +275,10 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
                 what,
                 f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
             )
-        if raw.kind == "continuous":
+        if raw.kind == "continuous" or (lower is None and upper is None):
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
+            # A <limit> without lower and upper (effort or velocity only) gives none either:
+            # what robomodel writes for disabled prismatic limits (urdfdom reads 0, 0).
             limits = _LIMITS(
                 False, -math.inf if lower is None else lo, math.inf if upper is None else hi
             )
@@ -285,6 +294,13 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
                 number(r, dyn, what, "damping", 0.0),
                 number(r, dyn, what, "friction", 0.0),
             )
+        if pair[0] < 0.0:
+            raise r.err(
+                URDFValueError,
+                dyn,
+                what,
+                f"<dynamics damping={pair[0]!r}> is negative; damping is >= 0",
+            )
         dynamics = _DYNAMICS("urdf", pair[0], pair[1])
     return _TRUSTED_MOVING[raw.kind](
         raw.parent,
@@ -299,6 +315,48 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
         offset,
         offset,
     )
+
+
+def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -> None:
+    """Refuse a ``<mimic>`` naming an unknown joint, its own joint or a fixed one, or a cycle."""
+    for rj in joints:
+        mim = rj.mimic
+        if mim is None:
+            continue
+        what = f"joint {rj.name!r}"
+        k = joint_idx.get(mim.joint)
+        el = rj.el.find("mimic")
+        if k is None:
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}> names no joint of the document; name a moving joint",
+            )
+        if mim.joint == rj.name:
+            raise r.err(URDFValueError, el, what, "<mimic> names the joint itself; name another")
+        if rj.kind == "fixed" or joints[k].kind == "fixed":
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}>: a fixed joint neither follows nor leads; use "
+                "moving joints",
+            )
+        seen = [rj.name]
+        leader: RawJoint | None = joints[k]
+        while leader is not None and leader.mimic is not None:
+            if leader.name in seen:
+                raise r.err(
+                    URDFValueError,
+                    el,
+                    what,
+                    f"the mimic joints {', '.join(repr(x) for x in seen)} form a cycle; one of "
+                    "them must move on its own",
+                )
+            seen.append(leader.name)
+            nxt = joint_idx.get(leader.mimic.joint)
+            leader = None if nxt is None else joints[nxt]
 
 
 # ---------------------------------------------------------------------- writing
@@ -324,8 +382,14 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
     out.append(f"    <parent link={q(parent)}/>")
     out.append(f"    <child link={q(child)}/>")
-    effort = _big(j.effort_limit)
-    velocity = _big(j.velocity_limit)
+    # Effort and velocity are written only when finite: the loader reads an absent one as
+    # unknown (inf), so the round trip is exact. iDynTree writes 1e+9 for them (and urdfdom
+    # requires both), which reads back as 1e9, not inf.
+    extra = "".join(
+        f' {a}="{format_float(v)}"'
+        for a, v in (("effort", j.effort_limit), ("velocity", j.velocity_limit))
+        if math.isfinite(v)
+    )
     if lim.enabled:
         if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
             raise URDFExportError(
@@ -335,25 +399,24 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
                 element=f"joint {jname!r}",
             )
         out.append(
-            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
-            f'effort="{effort}" velocity="{velocity}"/>'
-        )
-    elif isinstance(j, PrismaticJoint):
-        # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
-        out.append(
-            f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
+            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}"'
+            f"{extra}/>"
         )
     else:
-        parts = [
-            f'{a}="{format_float(v)}"'
-            for a, v in (("lower", lim.lower), ("upper", lim.upper))
-            if math.isfinite(v)
-        ]
-        if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
-            # URDF parsers (urdfdom, hence Pinocchio) reject a <limit> without effort and
-            # velocity, so the 1e+9 stand-in fills whichever is unknown.
-            parts += [f'effort="{effort}"', f'velocity="{velocity}"']
-            out.append(f"    <limit {' '.join(parts)}/>")
+        # Disabled limits: a continuous joint keeps its numbers (the loader keeps them
+        # disabled, B3); a prismatic joint gets no bounds, which the loader reads as disabled
+        # (iDynTree writes +-1e+9, PR #1232, which reads back enabled).
+        bounds = (
+            [
+                f'{a}="{format_float(v)}"'
+                for a, v in (("lower", lim.lower), ("upper", lim.upper))
+                if math.isfinite(v)
+            ]
+            if isinstance(j, RevoluteJoint)
+            else []
+        )
+        if bounds or extra:
+            out.append(f"    <limit {' '.join(bounds)}{extra}/>".replace("<limit  ", "<limit "))
     if j.dynamics.kind == "urdf":
         out.append(
             f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
@@ -410,7 +473,3 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
         f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
         f'offset="{format_float(mimic.offset)}"/>'
     )
-
-
-def _big(v: float) -> str:
-    return format_float(v) if math.isfinite(v) else _BIG
