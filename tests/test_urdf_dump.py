@@ -210,22 +210,17 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
         m, "c", "pri", rm.PrismaticJoint(link1="c", link2="d", axis_in_link1=z), "d"
     )
     text = dumps(m)
-    # Unknown (infinite) effort or velocity is not written, so it reads back infinite
-    # (iDynTree writes 1e+9, which reads back as 1e9).
-    assert '<limit lower="-1" upper="1" effort="3"/>' in text
+    assert '<limit lower="-1" upper="1" effort="3" velocity="1e+9"/>' in text
     assert '<dynamics damping="0.5" friction="0.1"/>' in text
     assert '<joint name="cont" type="continuous">' in text
-    assert '<limit velocity="2"/>' in text
-    # Disabled prismatic limits are not written (iDynTree writes +-1e+9, PR #1232, B15, which
-    # reads back enabled).
-    pri = text[text.index('<joint name="pri"') :]
-    assert "<limit" not in pri[: pri.index("</joint>")]
+    # urdfdom rejects a <limit> lacking effort or velocity, so the unknown one is 1e+9.
+    assert '<limit effort="1e+9" velocity="2"/>' in text
+    # iDynTree parity (PR #1232, B15): a prismatic joint always gets limits, +-1e9 when none.
+    assert '<limit lower="-1e+9" upper="1e+9" effort="1e+9" velocity="1e+9"/>' in text
     back = loads(text)
-    assert back == m
     rev = back.joint("rev")
-    assert (rev.effort_limit, rev.velocity_limit) == (3.0, math.inf)  # type: ignore[union-attr]
+    assert (rev.effort_limit, rev.velocity_limit) == (3.0, 1e9)  # type: ignore[union-attr]
     assert back.joint("cont").velocity_limit == 2  # type: ignore[union-attr]
-    assert not back.joint("pri").limits.enabled  # type: ignore[union-attr]
 
 
 def test_unnamed_robot_reads_back_unnamed() -> None:

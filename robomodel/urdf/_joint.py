@@ -65,6 +65,7 @@ _UNSUPPORTED_TYPES = {
     "spherical": "spherical joints are not modelled; replace it with three revolute joints",
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
+_BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
@@ -382,14 +383,11 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
     out.append(f"    <parent link={q(parent)}/>")
     out.append(f"    <child link={q(child)}/>")
-    # Effort and velocity are written only when finite: the loader reads an absent one as
-    # unknown (inf), so the round trip is exact. iDynTree writes 1e+9 for them (and urdfdom
-    # requires both), which reads back as 1e9, not inf.
-    extra = "".join(
-        f' {a}="{format_float(v)}"'
-        for a, v in (("effort", j.effort_limit), ("velocity", j.velocity_limit))
-        if math.isfinite(v)
-    )
+    # urdfdom (hence Pinocchio) refuses a <limit> without effort and velocity, and a revolute
+    # or prismatic joint without <limit>: iDynTree's 1e+9 stands in for an unknown one, which
+    # reads back as 1e9, not inf (a deviation from exact round trips kept for interop).
+    effort = _big(j.effort_limit)
+    velocity = _big(j.velocity_limit)
     if lim.enabled:
         if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
             raise URDFExportError(
@@ -399,24 +397,23 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
                 element=f"joint {jname!r}",
             )
         out.append(
-            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}"'
-            f"{extra}/>"
+            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
+            f'effort="{effort}" velocity="{velocity}"/>'
+        )
+    elif isinstance(j, PrismaticJoint):
+        # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
+        out.append(
+            f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
         )
     else:
-        # Disabled limits: a continuous joint keeps its numbers (the loader keeps them
-        # disabled, B3); a prismatic joint gets no bounds, which the loader reads as disabled
-        # (iDynTree writes +-1e+9, PR #1232, which reads back enabled).
-        bounds = (
-            [
-                f'{a}="{format_float(v)}"'
-                for a, v in (("lower", lim.lower), ("upper", lim.upper))
-                if math.isfinite(v)
-            ]
-            if isinstance(j, RevoluteJoint)
-            else []
-        )
-        if bounds or extra:
-            out.append(f"    <limit {' '.join(bounds)}{extra}/>".replace("<limit  ", "<limit "))
+        parts = [
+            f'{a}="{format_float(v)}"'
+            for a, v in (("lower", lim.lower), ("upper", lim.upper))
+            if math.isfinite(v)
+        ]
+        if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
+            parts += [f'effort="{effort}"', f'velocity="{velocity}"']
+            out.append(f"    <limit {' '.join(parts)}/>")
     if j.dynamics.kind == "urdf":
         out.append(
             f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
@@ -473,3 +470,7 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
         f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
         f'offset="{format_float(mimic.offset)}"/>'
     )
+
+
+def _big(v: float) -> str:
+    return format_float(v) if math.isfinite(v) else _BIG
