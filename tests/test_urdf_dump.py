@@ -28,7 +28,7 @@ from robomodel.urdf.numbers import format_float
         (1e-7, "1e-7"),
         (1.5e20, "1.5e+20"),
         (0.0, "0"),
-        (-0.0, "-0"),
+        (-0.0, "0"),  # iDynTree writes -0: robomodel's text is a function of the value
         (1.0394699999999019e-4, "1.0394699999999019e-4"),  # iCub export by iDynTree 15.1
         (-3.141592653589793, "-3.141592653589793"),
         (0.000001, "0.000001"),
@@ -70,12 +70,14 @@ def test_t8_export_layout() -> None:
     lines = text.splitlines()
     assert lines[:8] == [
         '<?xml version="1.0"?>',
-        '<robot name="iDynTreeURDFModelExportModelName">',
+        # The model's own (empty) name: iDynTree writes iDynTreeURDFModelExportModelName.
+        '<robot name="">',
         '  <link name="base_frame"/>',
         '  <joint name="base_frame_fixed_joint" type="fixed">',
         # B13 fixed: the origin is frame_H_root, the inverse of root_H_base_frame (spec T8
         # gives p = (-0.0959, -0.1755, 0), yaw -0.5 for it).
-        '    <origin xyz="-0.0958851077208406 -0.17551651237807456 -0" rpy="0 -0 -0.5"/>',
+        # -0.0 is written 0 (export is a function of the value; iDynTree writes -0).
+        '    <origin xyz="-0.0958851077208406 -0.17551651237807456 0" rpy="0 0 -0.5"/>',
         '    <parent link="base_frame"/>',
         '    <child link="root"/>',
         "  </joint>",
@@ -92,9 +94,9 @@ def test_t8_export_layout() -> None:
         '<link name="tip"/>',
         '<joint name="tip_fixed_joint" type="fixed">',
     ]
-    assert '    <origin xyz="1 0 0" rpy="0 -0 0.3"/>\n    <axis xyz="0 0 1"/>' in text
-    assert '<origin xyz="1e+9 1e-7 0.001" rpy="0 -0 0"/>' in text
-    assert '      <origin xyz="0.1 0 0" rpy="0 -0 0"/>' in text
+    assert '    <origin xyz="1 0 0" rpy="0 0 0.3"/>\n    <axis xyz="0 0 1"/>' in text
+    assert '<origin xyz="1e+9 1e-7 0.001" rpy="0 0 0"/>' in text
+    assert '      <origin xyz="0.1 0 0" rpy="0 0 0"/>' in text
     # Reloading gives the frame back where it was (iDynTree's B13 gives yaw -0.5 instead).
     back = loads(text)
     T = back.frame_transform("base_frame")
@@ -221,6 +223,11 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
     assert back.joint("cont").velocity_limit == 2  # type: ignore[union-attr]
 
 
+def test_unnamed_robot_reads_back_unnamed() -> None:
+    m = rm.add_link(rm.Model(), "a")
+    assert loads(dumps(m)).name == ""
+
+
 def test_sensors_mimic_and_extensions_are_written_back() -> None:
     text = """<robot name="r">
   <link name="a"><inertial><mass value="1"/>
@@ -232,7 +239,10 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
   <joint name="j" type="fixed"><origin xyz="0 0 1" rpy="0 0 0.5"/><parent link="a"/>
     <child link="b"/></joint>
   <joint name="k" type="continuous"><parent link="b"/><child link="c"/>
-    <mimic joint="j" multiplier="2"/><calibration rising="1"/></joint>
+    <mimic joint="l" multiplier="2"/><calibration rising="1"/></joint>
+  <link name="d"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="l" type="continuous"><parent link="c"/><child link="d"/></joint>
   <sensor name="ft" type="force_torque"><parent joint="j"/><force_torque><frame>parent</frame>
     <measure_direction>child_to_parent</measure_direction></force_torque><always_on>1</always_on></sensor>
   <sensor name="acc" type="accelerometer"><parent link="c"/><origin xyz="0 0 0.1"/></sensor>
@@ -242,7 +252,7 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
 </robot>"""
     m = loads(text)
     out = dumps(m)
-    assert '<mimic joint="j" multiplier="2"/>' in out
+    assert '<mimic joint="l" multiplier="2"/>' in out
     assert '<calibration rising="1"/>' in out
     assert "<frame>parent</frame>" in out and "<always_on>1</always_on>" in out
     assert '<sensor name="cam" type="camera"><parent link="c"/></sensor>' in out
@@ -259,11 +269,11 @@ def test_sensors_mimic_and_extensions_are_written_back() -> None:
             **_fields(m),
             "joints": m.joints.set(
                 m.joint_index("k"),
-                attrs.evolve(k, mimic=rm.Mimic(joint="j", offset=0.5)),  # type: ignore[arg-type]
+                attrs.evolve(k, mimic=rm.Mimic(joint="l", offset=0.5)),  # type: ignore[arg-type]
             ),
         }
     )
-    assert '<mimic joint="j" multiplier="1" offset="0.5"/>' in dumps(changed)
+    assert '<mimic joint="l" multiplier="1" offset="0.5"/>' in dumps(changed)
 
 
 def test_inconsistent_ft_sensor_is_refused() -> None:
@@ -309,3 +319,22 @@ def test_frames_keep_their_original_joint_name_and_kept_elements() -> None:
     assert '<dynamics damping="0.1"/>' in out
     assert '<joint name="tip_fixed_joint" type="fixed">' in out
     assert loads(out) == m
+
+
+def test_dump_writes_through_a_temporary_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A write that fails half-way leaves the existing file byte-identical."""
+    from robomodel.urdf import dump
+
+    target = tmp_path / "a.urdf"
+    target.write_text("original")
+    real_fsync = __import__("os").fsync
+
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full_disk)
+    with pytest.raises(OSError):
+        dump(rm.add_link(rm.Model(), "a"), target)
+    monkeypatch.setattr("os.fsync", real_fsync)
+    assert target.read_text() == "original"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.urdf"]

@@ -672,3 +672,88 @@ def test_unknown_children_of_a_fake_links_inertial_survive_a_round_trip() -> Non
         ("inertial", "tool", "<note/>")
     ]
     assert loads(dumps(m)) == m
+
+
+def test_resolve_uri_never_leaves_the_package_directories(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pkgs = tmp_path / "pkgs"
+    (pkgs / "pkg").mkdir(parents=True)
+    (pkgs / "pkg" / "a b.stl").write_text("x")
+    (tmp_path / "secret.txt").write_text("s")
+    (pkgs / "pkg" / "out").symlink_to(tmp_path)
+    dirs = [str(pkgs)]
+    assert resolve_uri(dirs, "package://pkg/a%20b.stl") == str(pkgs / "pkg" / "a b.stl")
+    for bad in (
+        "package://pkg/../../secret.txt",
+        "package:///etc/passwd",
+        "package://pkg/" + "../" * 30 + "etc/passwd",
+        "package://pkg/out/secret.txt",  # a symbolic link leading out
+        "model://pkg/%2E%2E/%2E%2E/secret.txt",
+    ):
+        with pytest.raises(URDFReferenceError):
+            resolve_uri(dirs, bad)
+    assert resolve_uri(dirs, "file://localhost/tmp/a%20b.stl") == "/tmp/a b.stl"
+    assert resolve_uri(dirs, "file:///tmp/x.stl") == "/tmp/x.stl"
+    with pytest.raises(URDFReferenceError):
+        resolve_uri(dirs, "file://elsewhere/tmp/x.stl")
+    with pytest.raises(URDFReferenceError):
+        resolve_uri(dirs, 3)  # type: ignore[arg-type]
+
+
+def test_a_resolver_returning_a_non_string_is_refused() -> None:
+    text = (
+        '<robot name="r"><link name="a"><visual><geometry><mesh filename="m.stl"/></geometry>'
+        "</visual></link></robot>"
+    )
+    with pytest.raises(URDFReferenceError):
+        loads(text, resolver=lambda uri: None)  # type: ignore[arg-type,return-value]
+
+
+def _robot(joints: str, links: str = "abc") -> str:
+    ls = "".join(f'<link name="{x}"/>' for x in links)
+    return f'<robot name="r">{ls}{joints}</robot>'
+
+
+def _rev(name: str, p: str, c: str, extra: str = "") -> str:
+    return (
+        f'<joint name="{name}" type="continuous"><parent link="{p}"/><child link="{c}"/>'
+        f"{extra}</joint>"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An internal DTD's attribute default must never apply (a joint's missing type).
+        '<!DOCTYPE robot [<!ATTLIST joint type CDATA "revolute">]>'
+        + _robot('<joint name="j"><parent link="a"/><child link="b"/></joint>', "ab"),
+        "<!DOCTYPE robot>" + _robot("", "a"),
+        # Finite numbers whose inertia about the link origin overflows.
+        '<robot name="r"><link name="a"><inertial><origin xyz="1e200 0 0"/>'
+        '<mass value="1e200"/></inertial></link></robot>',
+        '<robot name="r"><link name="a"><inertial><mass value="-1"/></inertial></link></robot>',
+        _robot(_rev("j", "a", "b", '<limit effort="-1" velocity="1"/>'), "ab"),
+        _robot(_rev("j", "a", "b", '<limit effort="1" velocity="-1"/>'), "ab"),
+        _robot(_rev("j", "a", "b", '<dynamics damping="-0.5"/>'), "ab"),
+        _robot(_rev("j", "a", "b", '<mimic joint="nope"/>'), "ab"),
+        _robot(_rev("j", "a", "b", '<mimic joint="j"/>'), "ab"),
+        _robot(
+            _rev("j", "a", "b", '<mimic joint="f"/>')
+            + '<joint name="f" type="fixed"><parent link="b"/><child link="c"/></joint>'
+        ),
+        _robot(
+            _rev("j", "a", "b", '<mimic joint="k"/>') + _rev("k", "b", "c", '<mimic joint="j"/>')
+        ),
+    ],
+)
+def test_strict_reader_refuses(text: str) -> None:
+    with pytest.raises(URDFError):
+        loads(text)
+
+
+def test_markup_in_comments_and_cdata_loads() -> None:
+    text = _robot(
+        "<!-- <!ENTITY x 'y'> <!DOCTYPE robot> --><gazebo><![CDATA[<!ENTITY x 'y'>]]></gazebo>",
+        "a",
+    )
+    m = loads(text)
+    assert list(m.link_names) == ["a"]

@@ -67,6 +67,8 @@ def urdf_models(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
     m = draw(models(max_links=max_links, max_frames=3))
     t = m.traversal()
     joints = []
+    # A mimic names another moving joint that mimics none (the loader refuses the rest).
+    leaders: list[str] = []
     for jn, j in zip(m.joint_names, m.joints, strict=True):
         if isinstance(j, (rm.RevoluteJoint, rm.PrismaticJoint)):
             _, child = m.joint_parent_child(jn, t)
@@ -89,12 +91,13 @@ def urdf_models(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
                     )
                 ),
                 mimic=draw(
-                    st.one_of(
-                        st.none(),
-                        st.builds(rm.Mimic, joint=st.sampled_from(list(m.joint_names))),
-                    )
+                    st.one_of(st.none(), st.builds(rm.Mimic, joint=st.sampled_from(leaders)))
+                    if leaders
+                    else st.none()
                 ),
             )
+            if j.mimic is None:
+                leaders.append(jn)
         joints.append(j)
     n = m.n_links
     shapes = st.lists(solid_shapes(), max_size=2)
@@ -167,10 +170,12 @@ def test_loaded_models_are_fixed_points(m: rm.Model) -> None:
     """
     L = load_quietly(dumps(load_quietly(dumps(m, options=NO_FAKE_ROOT)), options=NO_FAKE_ROOT))
     assert load_quietly(dumps(L, options=NO_FAKE_ROOT)) == L
-    x = dumps(load_quietly(dumps(m)))
-    Lx = load_quietly(x)
-    assert dumps(Lx) == x
+    # The text of a value is a function of the value: once the value is a fixed point, so is
+    # the text (a text written by the fallback for an inverted origin may not be, the value is).
+    Lx = load_quietly(dumps(load_quietly(dumps(m))))
     assert load_quietly(dumps(Lx)) == Lx
+    x = dumps(Lx)
+    assert dumps(load_quietly(x)) == x
 
 
 def world_poses(m: rm.Model, q: dict[str, float], base: str) -> dict[str, rm.Transform]:
@@ -373,5 +378,6 @@ def test_loaded_models_are_fixed_points_slow(m: rm.Model) -> None:
     """The fixed-point property on larger models with many more examples."""
     L = load_quietly(dumps(load_quietly(dumps(m, options=NO_FAKE_ROOT)), options=NO_FAKE_ROOT))
     assert load_quietly(dumps(L, options=NO_FAKE_ROOT)) == L
-    x = dumps(load_quietly(dumps(m)))
+    Lx = load_quietly(dumps(load_quietly(dumps(m))))
+    x = dumps(Lx)
     assert dumps(load_quietly(x)) == x

@@ -4,8 +4,8 @@ A URDF gives the inertia about the centre of mass in the axes of ``<origin rpy>`
 stores a :class:`~robomodel.spatial.SpatialInertia` about the link origin in link axes. Like
 origins, inertials are read in two steps: :func:`read_inertial` checks the element and registers
 its numbers, :func:`inertial_values` computes every inertia of the document at once.
-:func:`write_inertial` writes the numbers read when the inertia still carries them, and the
-central inertia in link axes (iDynTree's layout) otherwise.
+:func:`write_inertial` writes the central inertia in link axes (iDynTree's layout), with numbers
+computed from the inertia alone that read back to it (:mod:`robomodel.urdf._exact`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from robomodel.urdf._document import (
     pick_children,
     strict_numbers,
 )
+from robomodel.urdf._exact import inertial_numbers
 from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
 from robomodel.urdf._origin import ZERO3, rotations
 from robomodel.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
@@ -56,6 +57,10 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
         )
     m = number(r, mass_el, what, "value")
+    if m < 0.0:
+        raise r.err(
+            URDFValueError, mass_el, what, f"<mass value={m!r}> is negative; a mass is >= 0"
+        )
     if origin is None:
         xs = rs = None
     else:
@@ -125,17 +130,15 @@ def inertial_values(
 def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
     """Write the ``<inertial>`` of link ``name``."""
     out = w.out
+    # A function of the value alone (robomodel.urdf._exact): the central inertia in link axes
+    # (iDynTree's layout), with numbers that read back to this very inertia.
+    mass, xyz, six, exact = inertial_numbers(inertia)
+    rpy: tuple[float, ...] = ZERO3
     src = getattr(inertia, "urdf_inertial", None)
-    out.append("    <inertial>")
-    if src is not None:
+    if not exact and src is not None:  # the numbers read (see robomodel.urdf._exact)
         mass, xyz, rpy, six = src
-    else:
-        mass = inertia.mass
-        xyz = inertia.com
-        rpy = (0.0, -0.0, 0.0)  # iDynTree writes the central inertia in link axes
-        I_C = inertia.inertia_com
-        six = (I_C[0, 0], I_C[0, 1], I_C[0, 2], I_C[1, 1], I_C[1, 2], I_C[2, 2])
-    out.append(f'      <mass value="{format_float(float(mass))}"/>')
+    out.append("    <inertial>")
+    out.append(f'      <mass value="{format_float(mass)}"/>')
     out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>')
     f = [format_float(float(v)) for v in six]
     out.append(

@@ -38,6 +38,7 @@ from robomodel.urdf._document import (
     required,
     strict_numbers,
 )
+from robomodel.urdf._exact import axis_numbers
 from robomodel.urdf._extensions import keep, write_kept
 from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
@@ -49,7 +50,7 @@ from robomodel.urdf.errors import (
 )
 from robomodel.urdf.numbers import format_float
 
-__all__ = ["RawJoint", "joint_values", "read_joint", "write_joint"]
+__all__ = ["RawJoint", "check_mimics", "joint_values", "read_joint", "write_joint"]
 
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
@@ -64,8 +65,8 @@ _UNSUPPORTED_TYPES = {
     "spherical": "spherical joints are not modelled; replace it with three revolute joints",
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
-_AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 _BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
+_AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
 # ---------------------------------------------------------------------- reading
@@ -260,6 +261,14 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
             hi = number(r, lim, what, "upper", 0.0)
             effort = number(r, lim, what, "effort", math.inf)
             velocity = number(r, lim, what, "velocity", math.inf)
+        if effort < 0.0 or velocity < 0.0:
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit effort={effort!r} velocity={velocity!r}>: a limit is negative; give "
+                "magnitudes >= 0",
+            )
         if lo > hi:
             raise r.err(
                 URDFValueError,
@@ -267,8 +276,10 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
                 what,
                 f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
             )
-        if raw.kind == "continuous":
+        if raw.kind == "continuous" or (lower is None and upper is None):
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
+            # A <limit> without lower and upper (effort or velocity only) gives none either:
+            # what robomodel writes for disabled prismatic limits (urdfdom reads 0, 0).
             limits = _LIMITS(
                 False, -math.inf if lower is None else lo, math.inf if upper is None else hi
             )
@@ -284,6 +295,13 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
                 number(r, dyn, what, "damping", 0.0),
                 number(r, dyn, what, "friction", 0.0),
             )
+        if pair[0] < 0.0:
+            raise r.err(
+                URDFValueError,
+                dyn,
+                what,
+                f"<dynamics damping={pair[0]!r}> is negative; damping is >= 0",
+            )
         dynamics = _DYNAMICS("urdf", pair[0], pair[1])
     return _TRUSTED_MOVING[raw.kind](
         raw.parent,
@@ -298,6 +316,48 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
         offset,
         offset,
     )
+
+
+def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -> None:
+    """Refuse a ``<mimic>`` naming an unknown joint, its own joint or a fixed one, or a cycle."""
+    for rj in joints:
+        mim = rj.mimic
+        if mim is None:
+            continue
+        what = f"joint {rj.name!r}"
+        k = joint_idx.get(mim.joint)
+        el = rj.el.find("mimic")
+        if k is None:
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}> names no joint of the document; name a moving joint",
+            )
+        if mim.joint == rj.name:
+            raise r.err(URDFValueError, el, what, "<mimic> names the joint itself; name another")
+        if rj.kind == "fixed" or joints[k].kind == "fixed":
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}>: a fixed joint neither follows nor leads; use "
+                "moving joints",
+            )
+        seen = [rj.name]
+        leader: RawJoint | None = joints[k]
+        while leader is not None and leader.mimic is not None:
+            if leader.name in seen:
+                raise r.err(
+                    URDFValueError,
+                    el,
+                    what,
+                    f"the mimic joints {', '.join(repr(x) for x in seen)} form a cycle; one of "
+                    "them must move on its own",
+                )
+            seen.append(leader.name)
+            nxt = joint_idx.get(leader.mimic.joint)
+            leader = None if nxt is None else joints[nxt]
 
 
 # ---------------------------------------------------------------------- writing
@@ -323,6 +383,9 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
     out.append(f"    <parent link={q(parent)}/>")
     out.append(f"    <child link={q(child)}/>")
+    # urdfdom (hence Pinocchio) refuses a <limit> without effort and velocity, and a revolute
+    # or prismatic joint without <limit>: iDynTree's 1e+9 stands in for an unknown one, which
+    # reads back as 1e9, not inf (a deviation from exact round trips kept for interop).
     effort = _big(j.effort_limit)
     velocity = _big(j.velocity_limit)
     if lim.enabled:
@@ -349,8 +412,6 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
             if math.isfinite(v)
         ]
         if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
-            # URDF parsers (urdfdom, hence Pinocchio) reject a <limit> without effort and
-            # velocity, so the 1e+9 stand-in fills whichever is unknown.
             parts += [f'effort="{effort}"', f'velocity="{velocity}"']
             out.append(f"    <limit {' '.join(parts)}/>")
     if j.dynamics.kind == "urdf":
@@ -367,10 +428,6 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
 
 
 def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
-    a = j.axis_in_link1
-    src = getattr(a, "urdf_axis", None)
-    if src is not None and child == j.link2 and src[1] is j.link1_H_link2:
-        return fmt3(src[0])
     axis = j.axis(child)
     if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
         raise w.fail(
@@ -379,7 +436,17 @@ def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: 
             f"(distance {axis.distance((0.0, 0.0, 0.0)):.3g}); URDF cannot express it, move "
             "the child link frame onto the axis first",
         )
-    return fmt3(axis.direction)
+    if child == j.link2:
+        # A function of the value (robomodel.urdf._exact): the numbers that the loader turns
+        # back into this very direction; else the numbers read, while the joint still holds
+        # the rest transform they were read with.
+        found = axis_numbers(j.link1_H_link2, j.axis_in_link1.direction)
+        if found is not None:
+            return fmt3(found)
+        src = getattr(j.axis_in_link1, "urdf_axis", None)
+        if src is not None and src[1] == j.link1_H_link2:
+            return fmt3(src[0])
+    return fmt3(axis.direction + 0.0)
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:

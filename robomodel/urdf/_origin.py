@@ -6,8 +6,8 @@ texts with the record that will hold the transform, and :func:`origin_values` co
 transform of the document in one vectorised pass. The angles go through ``math.cos`` and
 ``math.sin`` and every product is the scalar formula's, so the arrays are bitwise those of
 :func:`sourced_origin`, which builds the transforms the loader composes itself, and do not
-depend on what else the document holds. :func:`write_origin` writes the numbers read when the
-transform still carries them (see :mod:`robomodel.urdf._sourced`).
+depend on what else the document holds. :func:`write_origin` writes numbers computed from the
+transform alone (:mod:`robomodel.urdf._exact`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from robomodel.spatial import Transform, rpy_from_rotation
 from robomodel.urdf._document import Reader, fmt3, strict_numbers
+from robomodel.urdf._exact import computed_rpy, origin_numbers
 from robomodel.urdf._sourced import (
     SourcedTransform,
     Vec3,
@@ -164,15 +165,24 @@ def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> li
 
 
 def write_origin(T: Transform, invert: bool = False) -> str:
-    """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``)."""
-    src = getattr(T, "urdf_origin", None)
-    if src is not None and src[2] == invert:
-        xyz, rpy = src[0], src[1]
+    """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``).
+
+    A function of the value alone (:mod:`robomodel.urdf._exact`): the numbers the loader turns
+    back into ``T`` exactly, whatever ``T`` was read from.
+    """
+    found = origin_numbers(T, invert)
+    xyz: Any
+    rpy: Any
+    if found is not None:
+        xyz, rpy = found
     else:
-        U = T.inverse() if invert else T
-        xyz, rpy = U.position, U.rpy()
-        if rpy[1] == 0.0:
-            # iDynTree's rotation products leave R20 == +0.0 for a zero pitch, so it writes
-            # "-0"; robomodel's R20 may be -0.0. Write iDynTree's text (the same number).
-            rpy = (rpy[0], -0.0, rpy[2])
+        src = getattr(T, "urdf_origin", None)
+        # The numbers read (see robomodel.urdf._exact): where the search fails, which is where
+        # equal values can export differently (a frame read from a fake URDF root whose
+        # inverse no search reproduces, a few icub-models axes).
+        if src is not None and src[2] == invert:
+            xyz, rpy = src[0], src[1]
+        else:
+            U = T.inverse() if invert else T
+            xyz, rpy = U.position + 0.0, computed_rpy(U.rotation)
     return f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>'

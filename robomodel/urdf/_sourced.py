@@ -4,11 +4,12 @@ A URDF stores a rotation as roll-pitch-yaw angles and an inertia about its centr
 writing a model's matrices back as text and reading them again can move them by an ulp. To make
 ``loads(dumps(loads(text))) == loads(text)`` hold exactly, the loader builds its transforms,
 inertias and axes as these subclasses, which also carry the numbers read. The exporter writes
-those numbers when it meets such a value (it reads back to the identical matrix, because the
-loader is deterministic) and computes the text otherwise.
+those numbers only where its search for numbers computed from the value alone fails.
 
-The subclasses compare, hash and pickle exactly like their base classes; any operation on them
-returns a plain value, so a transformed model never carries stale numbers.
+The subclasses compare and hash exactly like their base classes, and pickle and deepcopy keep
+their record; any operation on them returns a plain value, so a transformed model never carries
+stale numbers. The exporter writes a record only where no numbers computed from the value alone
+read back to it (:mod:`robomodel.urdf._exact` explains why).
 
 The makers at the end build them from fields the loader computed itself, through
 :mod:`robomodel._construct`: :func:`~robomodel._construct.trusted` stores the base class's
@@ -24,6 +25,9 @@ from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
 
+import numpy as np
+
+from robomodel._arrays import immutable
 from robomodel._construct import set_derived, trusted
 from robomodel.spatial import Axis, SpatialInertia, Transform
 
@@ -51,6 +55,13 @@ class SourcedTransform(Transform):
     __slots__ = ("urdf_origin",)
     urdf_origin: tuple[Vec3, Vec3, bool]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The record travels with the value (see the module docstring).
+        return (
+            _remade,
+            (SourcedTransform, "urdf_origin", self.urdf_origin, self.rotation, self.position),
+        )
+
 
 class SourcedInertia(SpatialInertia):
     """A :class:`SpatialInertia` read from ``<inertial>``.
@@ -60,6 +71,19 @@ class SourcedInertia(SpatialInertia):
 
     __slots__ = ("urdf_inertial",)
     urdf_inertial: tuple[float, Vec3, Vec3, tuple[float, ...]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _remade,
+            (
+                SourcedInertia,
+                "urdf_inertial",
+                self.urdf_inertial,
+                self.mass,
+                self.first_moment,
+                self.rotational_inertia,
+            ),
+        )
 
 
 class SourcedAxis(Axis):
@@ -73,11 +97,32 @@ class SourcedAxis(Axis):
     __slots__ = ("urdf_axis",)
     urdf_axis: tuple[Vec3, Transform]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_remade, (SourcedAxis, "urdf_axis", self.urdf_axis, self.direction, self.origin))
+
 
 _TRANSFORM = trusted(SourcedTransform)
 _INERTIA = trusted(SourcedInertia)
 _AXIS = trusted(SourcedAxis)
+_MAKERS: dict[type, Callable[..., Any]] = {
+    SourcedTransform: _TRANSFORM,
+    SourcedInertia: _INERTIA,
+    SourcedAxis: _AXIS,
+}
 _drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C
+
+
+def _remade(cls: type, slot: str, record: Any, *fields: Any) -> Any:
+    """Rebuild a pickled or copied sourced value with its record (arrays frozen again)."""
+    make = _MAKERS[cls]
+    v = make(
+        *(
+            immutable(np.asarray(f, dtype=np.float64)) if isinstance(f, np.ndarray) else f
+            for f in fields
+        )
+    )
+    set_derived(v, slot, record)
+    return v
 
 
 def sourced_transform(

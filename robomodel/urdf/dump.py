@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 
+from robomodel._files import atomic_write
 from robomodel.errors import suggest
 from robomodel.model import Model
 from robomodel.urdf._document import Writer
@@ -24,7 +25,7 @@ from robomodel.urdf._extensions import blob_xml, kept_by_owner, write_robot_kept
 from robomodel.urdf._geometry import write_material
 from robomodel.urdf._sensor import write_sensor
 from robomodel.urdf._tree import write_tree
-from robomodel.urdf.options import DEFAULT_ROBOT_NAME, ExportOptions
+from robomodel.urdf.options import ExportOptions
 
 __all__ = ["dump", "dumps"]
 
@@ -34,10 +35,12 @@ _DEFAULT_OPTIONS = ExportOptions()
 def dump(
     model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
 ) -> None:
-    """Write ``model`` as a URDF file at ``path`` (UTF-8); see :func:`dumps`."""
-    text = dumps(model, options=options)
-    with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    """Write ``model`` as a URDF file at ``path`` (UTF-8); see :func:`dumps`.
+
+    The text goes to a temporary file in the same directory, renamed over ``path`` only once
+    complete: a failed write (disk full, ...) leaves ``path`` as it was.
+    """
+    atomic_write(os.fspath(path), dumps(model, options=options))
 
 
 def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
@@ -57,7 +60,7 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
       <link name="a">
         <inertial>
           <mass value="0"/>
-          <origin xyz="0 0 0" rpy="0 -0 0"/>
+          <origin xyz="0 0 0" rpy="0 0 0"/>
           <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/>
         </inertial>
       </link>
@@ -81,7 +84,9 @@ def _write_robot(w: Writer) -> None:
         )
         raise w.fail("robot", f"the base {base!r} is not a link of the model{hint}")
     out.append('<?xml version="1.0"?>')
-    name = o.robot_name if o.robot_name is not None else (m.name or DEFAULT_ROBOT_NAME)
+    # The model's own name, even empty (iDynTree writes DEFAULT_ROBOT_NAME for an empty one,
+    # which would read back as a different model).
+    name = o.robot_name if o.robot_name is not None else m.name
     out.append(f"<robot name={w.name(name, 'robot')}>")
     for mat in m.materials:
         w.guard(f"material {mat.name!r}", write_material, mat, "  ", True)

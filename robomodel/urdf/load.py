@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
+from urllib.parse import unquote
 
 import numpy as np
 from lxml import etree
@@ -38,7 +39,7 @@ from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
 from robomodel.urdf._inertial import inertial_values
-from robomodel.urdf._joint import RawJoint, read_joint
+from robomodel.urdf._joint import RawJoint, check_mimics, read_joint
 from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
 from robomodel.urdf._sensor import RawSensor, read_sensor
@@ -133,55 +134,99 @@ def resolve_uri(model_or_dirs: Model | Iterable[str], uri: str) -> str:
     """Return a local path for a mesh ``uri``, searching the given package directories.
 
     ``package://pkg/path`` and ``model://pkg/path`` are looked up as ``dir/pkg/path`` in each
-    directory (the model's ``package_dirs`` when a model is given), ``file://`` URIs lose their
-    scheme, and plain paths are returned unchanged. Only the directories given are searched;
-    the environment is never consulted.
+    directory (the model's ``package_dirs`` when a model is given); the result never leaves
+    the directory it was found in (``..`` steps, absolute parts and symbolic links pointing out
+    are refused). ``file:///path`` and ``file://localhost/path`` become ``/path``; ``%XX``
+    escapes are decoded in both kinds. Plain paths are returned unchanged. Only the directories
+    given are searched; the environment is never consulted.
 
     Raises:
-        URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory.
+        URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory,
+            would leave it, or has no package name; a ``file://`` URI names another host.
     """
+    if not isinstance(uri, str):
+        raise URDFReferenceError(
+            f"a mesh URI must be a string, got {type(uri).__name__} {uri!r}", element="mesh"
+        )
     dirs = list(model_or_dirs.package_dirs if isinstance(model_or_dirs, Model) else model_or_dirs)
     for scheme in ("package://", "model://"):
         if uri.startswith(scheme):
-            rest = uri[len(scheme) :]
+            rest = unquote(uri[len(scheme) :])
+            parts = rest.split("/")
+            if not parts[0] or "\0" in rest or os.path.isabs(rest) or ".." in parts:
+                raise URDFReferenceError(
+                    f"{uri!r} does not name a file inside a package (an empty package name, "
+                    "an absolute path or '..' steps); write package://<package>/<path>",
+                    element="mesh",
+                )
             for d in dirs:
-                cand = os.path.normpath(os.path.join(d, rest))
+                root = os.path.realpath(d)
+                cand = os.path.realpath(os.path.join(root, rest))
+                if os.path.commonpath([root, cand]) != root:
+                    continue  # a symbolic link leading out of the directory
                 if os.path.exists(cand):
-                    return cand
+                    return os.path.normpath(os.path.join(d, rest))
             raise URDFReferenceError(
                 f"{uri!r} is not found in the package directories {dirs!r}; give the directory "
                 "that contains the package folder",
                 element="mesh",
             )
     if uri.startswith("file://"):
-        return uri[len("file://") :]
+        rest = uri[len("file://") :]
+        host, slash, path = rest.partition("/")
+        if host not in ("", "localhost"):
+            raise URDFReferenceError(
+                f"{uri!r} names the host {host!r}; only local files (file:///path or "
+                "file://localhost/path) can be resolved",
+                element="mesh",
+            )
+        return unquote(slash + path)
     return uri
+
+
+def _checked_resolver(resolver: Callable[[str], str]) -> Callable[[str], str]:
+    """``resolver`` with its result checked: a mesh filename must stay a non-empty string."""
+
+    def resolve(filename: str) -> str:
+        out = resolver(filename)
+        if not isinstance(out, str) or not out:
+            raise URDFReferenceError(
+                f"the resolver returned {out!r} for the mesh {filename!r}; it must return a "
+                "non-empty path string",
+                element="mesh",
+            )
+        return out
+
+    return resolve
 
 
 # ---------------------------------------------------------------------- the document
 def _parse_xml(data: bytes, file: str) -> Any:
-    if b"<!ENTITY" in data:
-        raise URDFSyntaxError(
-            "the document declares XML entities, which are refused (entity expansion attacks); "
-            "remove the <!DOCTYPE> block",
-            file=file,
-            line=data[: data.find(b"<!ENTITY")].count(b"\n") + 1,
-            element="<!DOCTYPE>",
-        )
+    # Decided on the parsed document, not by searching the bytes: a "<!ENTITY" inside a comment
+    # or CDATA section is text, and the file is fine. The parser neither loads nor expands
+    # anything, and any DTD is then refused: an internal <!ATTLIST> could otherwise supply
+    # attribute defaults (a joint's missing type), an <!ENTITY> content.
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as e:
         line = e.lineno if isinstance(e.lineno, int) and e.lineno > 0 else None
         msg = getattr(e, "msg", str(e))
+        if "entit" in msg.lower():  # a reference to an entity declared in a DTD
+            raise URDFSyntaxError(
+                f"the document uses XML entities ({msg}), which are refused; remove the "
+                "<!DOCTYPE> block and write the text itself",
+                file=file,
+                line=line,
+                element="<!DOCTYPE>",
+            ) from None
         raise URDFSyntaxError(
             f"not well-formed XML ({msg}); fix the markup", file=file, line=line, element="xml"
         ) from None
     info = root.getroottree().docinfo
-    dtd = info.internalDTD
-    if info.system_url or info.public_id or (dtd is not None and any(dtd.iterentities())):
+    if info.internalDTD is not None or info.system_url or info.public_id or info.doctype:
         raise URDFSyntaxError(
-            "the document refers to an external DTD or declares entities, which are refused; "
-            "remove the <!DOCTYPE> line",
+            "the document has a <!DOCTYPE> (an external DTD, entities or attribute defaults), "
+            "which is refused; remove the <!DOCTYPE> block",
             file=file,
             line=1,
             element="<!DOCTYPE>",
@@ -203,6 +248,8 @@ def _load_bytes(
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
 ) -> Model:
+    if resolver is not None:
+        resolver = _checked_resolver(resolver)
     with gc_paused():  # the document's tree is freed inside the pause too
         return _load_document(data, file, options, package_dirs, resolver)
 
@@ -295,6 +342,8 @@ def _build(
         else:
             keep(r, "robot", "", el, r.exts)
 
+    check_mimics(r, joints, joint_idx)
+
     # ------------------------------------------------------------------ the numbers
     _read_numbers(r)
 
@@ -341,6 +390,19 @@ def _read_numbers(r: Reader) -> None:
         inertias = inertial_values(
             r.inertial_data, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2]
         )
+        for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
+            if not (
+                np.isfinite(inertia.first_moment).all()
+                and np.isfinite(inertia.rotational_inertia).all()
+            ):
+                raise r.err(
+                    URDFValueError,
+                    owner.el,
+                    f"link {owner.name!r}",
+                    "the <inertial> numbers are finite but the inertia about the link origin "
+                    "they give is not (mass times centre of mass overflows); give realistic "
+                    "values",
+                )
         _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
     _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
 

@@ -10,13 +10,14 @@ exponent ``K`` (value = digits x 10**K):
 * otherwise scientific notation with a signed, unpadded exponent (``1e+9``, ``1e-7``,
   ``1.5e+20``).
 
-``0.0`` is ``0`` and ``-0.0`` is ``-0``. NaN and infinities cannot be written. Because the
+``0.0`` and ``-0.0`` are both ``0``: they are equal values, and export is a function of the value
+(iDynTree writes ``-0``). NaN and infinities cannot be written. Because the
 digits are the shortest round-trip digits, ``float(format_float(x)) == x`` for every finite
 ``x``. Grisu2 occasionally emits one digit more than the shortest; for those rare values
 robomodel's text is one digit shorter than iDynTree's and reads back to the same double.
 
 >>> [format_float(v) for v in (1.0, 1e9, 1e-7, 0.001, -0.0, 0.1 + 0.2, 1.5e20, 1234567.0)]
-['1', '1e+9', '1e-7', '0.001', '-0', '0.30000000000000004', '1.5e+20', '1234567']
+['1', '1e+9', '1e-7', '0.001', '0', '0.30000000000000004', '1.5e+20', '1234567']
 """
 
 from __future__ import annotations
@@ -37,15 +38,14 @@ def format_float(x: float) -> str:
     if not math.isfinite(x):
         raise ValueError(f"cannot write the non-finite number {x!r} in a URDF")
     s = _format(float(x))
-    # 0.0 and -0.0 are one dict key but two texts: never cache zeros.
-    if x != 0.0 and len(_cache) < 4096:
+    if len(_cache) < 4096:
         _cache[x] = s
     return s
 
 
 def _format(x: float) -> str:
     if x == 0.0:
-        return "-0" if math.copysign(1.0, x) < 0 else "0"
+        return "0"
     neg = x < 0
     r = repr(-x if neg else x)
     mant, _, exp_text = r.partition("e")

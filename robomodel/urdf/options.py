@@ -7,7 +7,8 @@ import attrs
 __all__ = ["DEFAULT_ROBOT_NAME", "ExportOptions", "LoadOptions"]
 
 DEFAULT_ROBOT_NAME = "iDynTreeURDFModelExportModelName"
-"""The robot name iDynTree writes when none is given (used when the model has no name)."""
+"""The robot name iDynTree writes when none is given (robomodel writes the model's own name, even
+empty, so that it reads back equal)."""
 
 
 def _blobs(value: object) -> tuple[str, ...]:
@@ -49,8 +50,8 @@ class ExportOptions:
             frames, write its first one as a massless parent link of the base (the URDF root),
             as iDynTree does by default. robomodel writes the inverse transform there, which is
             what URDF means (iDynTree's bug B13 writes it un-inverted).
-        robot_name: the ``<robot name>``; ``None`` means the model's name, or iDynTree's default
-            name when the model has none.
+        robot_name: the ``<robot name>``; ``None`` means the model's name (empty when it has
+            none; iDynTree writes :data:`DEFAULT_ROBOT_NAME` there).
         xml_blobs: extra XML elements appended inside ``<robot>``, each parsed and checked first.
         write_extensions: write back the kept extension elements (``model.extensions`` and the
             ``extensions`` of shapes and materials).
