@@ -338,3 +338,20 @@ def test_dump_writes_through_a_temporary_file(tmp_path, monkeypatch) -> None:  #
     monkeypatch.setattr("os.fsync", real_fsync)
     assert target.read_text() == "original"
     assert [p.name for p in tmp_path.iterdir()] == ["a.urdf"]
+
+
+def test_export_problems_lists_what_dumps_refuses() -> None:
+    """export_problems is empty exactly when dumps succeeds, and names dumps' reason otherwise."""
+    from robomodel.urdf import export_problems
+
+    good = rm.add_link(rm.Model(), "base")
+    assert export_problems(good) == ()
+    dumps(good)
+    for bad in (rm.Model(), rm.add_frame(good, "base", "tool")):
+        options = ExportOptions(base_link="tool") if bad.frames else None
+        kwargs = {} if options is None else {"options": options}
+        problems = export_problems(bad, **kwargs)
+        assert len(problems) == 1
+        with pytest.raises(URDFExportError) as e:
+            dumps(bad, **kwargs)
+        assert problems == (str(e.value),)

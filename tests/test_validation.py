@@ -371,9 +371,7 @@ def test_messages_say_what_was_expected() -> None:
         kinematics.forward_kinematics(M, Q, base=1.0)
     with pytest.raises(ArgumentError, match=r"base must be a link name or index, but got True"):
         kinematics.forward_kinematics(M, Q, base=True)
-    with pytest.raises(
-        UnknownIndexError, match=r"no link with index 9 \(valid: 0 to 3\)"
-    ):
+    with pytest.raises(UnknownIndexError, match=r"no link with index 9 \(valid: 0 to 3\)"):
         kinematics.forward_kinematics(M, Q, base=9)
     with pytest.raises(ModelError, match=r"q: positions are missing for joints \['j2'\]"):
         kinematics.forward_kinematics(M, {"j1": 0.0})

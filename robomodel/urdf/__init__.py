@@ -26,6 +26,7 @@ states in which steps its elements are read.
 from robomodel.errors import URDFError as URDFError
 from robomodel.urdf.dump import dump as dump
 from robomodel.urdf.dump import dumps as dumps
+from robomodel.urdf.dump import export_problems as export_problems
 from robomodel.urdf.errors import URDFExportError as URDFExportError
 from robomodel.urdf.errors import URDFReferenceError as URDFReferenceError
 from robomodel.urdf.errors import URDFSensorError as URDFSensorError

@@ -197,9 +197,22 @@ def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
     target = direction.tolist()
     x0 = (rest.rotation.T @ direction).tolist()
 
+    R = rest.rotation
+
     def ok(c: list[float]) -> bool:
         if not any(c):
             return False
+        # What Axis(c) and rest @ axis compute (normalise by the norm, rotate), without building
+        # a checked Axis per candidate, which made this search most of the cost of an export.
+        # Anything off the plain path (overflowing norms, a rest rotation that does not keep
+        # unit length) goes through the values themselves; tests/test_urdf_* check the round
+        # trips bit for bit, so a drift between the two would show there.
+        arr = np.array(c, dtype=np.float64)
+        n = float(np.linalg.norm(arr))
+        if 1e-12 <= n < math.inf:
+            d = R @ (arr / n)
+            if abs(float(d @ d) - 1.0) <= 1e-9:
+                return bool(d.tolist() == target)
         return bool((rest @ Axis(c)).direction.tolist() == target)
 
     found = _shortest(x0, ok)

@@ -25,9 +25,10 @@ from robomodel.urdf._extensions import blob_xml, kept_by_owner, write_robot_kept
 from robomodel.urdf._geometry import write_material
 from robomodel.urdf._sensor import write_sensor
 from robomodel.urdf._tree import write_tree
+from robomodel.urdf.errors import URDFExportError
 from robomodel.urdf.options import ExportOptions
 
-__all__ = ["dump", "dumps"]
+__all__ = ["dump", "dumps", "export_problems"]
 
 _DEFAULT_OPTIONS = ExportOptions()
 
@@ -69,6 +70,26 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
     w = Writer(model, options, *kept_by_owner(model))
     _write_robot(w)
     return "\n".join(w.out) + "\n"
+
+
+def export_problems(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> tuple[str, ...]:
+    """Return why :func:`dumps` would refuse ``model`` with ``options`` (empty: it exports).
+
+    The check-only form of iDynTree's ``ModelExporter::isValid``: nothing is written. The
+    export stops at the first problem it meets, so this names that one; fix it and call again
+    to see whether another follows.
+
+    >>> import robomodel as rm
+    >>> export_problems(rm.Model())
+    ('<export>: robot: the model has no links; add one before exporting',)
+    >>> export_problems(rm.add_link(rm.Model(), "base"))
+    ()
+    """
+    try:
+        dumps(model, options=options)
+    except URDFExportError as e:
+        return (str(e),)
+    return ()
 
 
 def _write_robot(w: Writer) -> None:
