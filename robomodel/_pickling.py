@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from pyrsistent import pvector
 
-from robomodel._construct import gc_paused, trusted
+from robomodel._construct import gc_paused, set_derived, trusted
 from robomodel._topology import EMPTY_SHAPES, restored_index
 from robomodel.errors import ModelError
 from robomodel.joints import (
@@ -54,7 +54,7 @@ from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 
 __all__ = ["model_from_state", "model_state", "reduce_model"]
 
-VERSION = 1
+VERSION = 2
 """The layout of a state; a state of another version is refused."""
 
 _F64 = np.dtype(np.float64)
@@ -172,7 +172,66 @@ def _state(model: Model) -> tuple[Any, ...]:
         tuple(model.extensions),
         np.array(index.components, dtype=_I64).tobytes(),
         index.counts,
+        _extras(model),
     )
+
+
+def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]] | None:
+    """The class and extra slots of ``value`` when it is of a subclass of ``base``, else None.
+
+    The URDF loader's values remember the numbers they were read from in such slots (outside
+    ``==``); the exporter needs them to write a loaded model back exactly, so they travel too.
+    """
+    cls = type(value)
+    if cls is base:
+        return None
+    names = [
+        n
+        for k in cls.__mro__
+        if k is not base and issubclass(k, base)
+        for n in k.__dict__.get("__slots__", ())
+    ]
+    return cls, {n: getattr(value, n) for n in names if hasattr(value, n)}
+
+
+def _extras(model: Model) -> dict[tuple[str, int], tuple[type, dict[str, Any]]]:
+    out: dict[tuple[str, int], tuple[type, dict[str, Any]]] = {}
+    for i, link in enumerate(model.links):
+        e = _extra_slots(link.inertia, SpatialInertia)
+        if e is not None:
+            out["inertia", i] = e
+    for j, joint in enumerate(model.joints):
+        e = _extra_slots(joint.link1_H_link2, Transform)
+        if e is not None:
+            out["rest", j] = e
+        if type(joint) is not FixedJoint:
+            e = _extra_slots(joint.axis_in_link1, Axis)  # type: ignore[union-attr]
+            if e is not None:
+                out["axis", j] = e
+    return out
+
+
+_SUBCLASS_MAKERS: dict[type, Any] = {}
+
+
+def _made(
+    extras: dict[tuple[str, int], tuple[type, dict[str, Any]]],
+    key: tuple[str, int],
+    make: Any,
+    *fields: Any,
+) -> Any:
+    """Build a value from checked ``fields``: of its recorded subclass, with its slots, if any."""
+    extra = extras.get(key)
+    if extra is None:
+        return make(*fields)
+    cls, slots = extra
+    sub = _SUBCLASS_MAKERS.get(cls)
+    if sub is None:
+        sub = _SUBCLASS_MAKERS[cls] = trusted(cls)
+    value = sub(*fields)
+    for name, v in slots.items():
+        set_derived(value, name, v)
+    return value
 
 
 def model_from_state(state: tuple[Any, ...]) -> Model:
@@ -186,7 +245,7 @@ def model_from_state(state: tuple[Any, ...]) -> Model:
 
 
 def _from_state(state: tuple[Any, ...]) -> Model:
-    if not isinstance(state, tuple) or len(state) != 28 or state[0] != VERSION:
+    if not isinstance(state, tuple) or len(state) != 29 or state[0] != VERSION:
         raise ModelError(
             "this pickle holds a model in a layout this version of robomodel cannot read; "
             "pickle it again with this version, or save it as URDF"
@@ -220,15 +279,18 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         extensions,
         components,
         counts,
+        extras,
     ) = state
     n, m = len(link_names), len(joint_names)
     links = [
-        _LINK(_INERTIA(mass, h, i_o))
-        for mass, h, i_o in zip(
-            np.frombuffer(masses, _F64).tolist(),
-            _rows(moments, (n, 3)),
-            _rows(rotational, (n, 3, 3)),
-            strict=True,
+        _LINK(_made(extras, ("inertia", i), _INERTIA, mass, h, i_o))
+        for i, (mass, h, i_o) in enumerate(
+            zip(
+                np.frombuffer(masses, _F64).tolist(),
+                _rows(moments, (n, 3)),
+                _rows(rotational, (n, 3, 3)),
+                strict=True,
+            )
         )
     ]
     kinds, ends1, ends2, limit_codes, dynamics_codes = (
@@ -250,25 +312,28 @@ def _from_state(state: tuple[Any, ...]) -> Model:
     ]
     joints: list[Joint] = []
     k = 0  # moving joints have one position coordinate and one DOF each
-    for R, p, kind, a, b, lc, dc in zip(
-        _rows(rotations, (m, 3, 3)),
-        _rows(positions, (m, 3)),
-        kinds,
-        ends1,
-        ends2,
-        limit_codes,
-        dynamics_codes,
-        strict=True,
+    for j, (R, p, kind, a, b, lc, dc) in enumerate(
+        zip(
+            _rows(rotations, (m, 3, 3)),
+            _rows(positions, (m, 3)),
+            kinds,
+            ends1,
+            ends2,
+            limit_codes,
+            dynamics_codes,
+            strict=True,
+        )
     ):
         if kind == 0:
-            joints.append(_FIXED(link_names[a], link_names[b], _TRANSFORM(R, p), k, k))
+            rest = _made(extras, ("rest", j), _TRANSFORM, R, p)
+            joints.append(_FIXED(link_names[a], link_names[b], rest, k, k))
             continue
         joints.append(
             (_REVOLUTE if kind == 1 else _PRISMATIC)(
                 link_names[a],
                 link_names[b],
-                _TRANSFORM(R, p),
-                _AXIS(directions_[k], origins_[k]),
+                _made(extras, ("rest", j), _TRANSFORM, R, p),
+                _made(extras, ("axis", j), _AXIS, directions_[k], origins_[k]),
                 limit_values[lc],
                 efforts[k],
                 velocities[k],
