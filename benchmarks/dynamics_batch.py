@@ -71,7 +71,9 @@ def row(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--quick", action="store_true", help="one round on small batches")
+    args = parser.parse_args()
+    rounds = 1 if args.quick else args.rounds
     path = str(icub_models.get_model_file(ROBOT))
     model = load(path)
     pm = pin.buildModelFromUrdf(path)
@@ -81,7 +83,7 @@ def main() -> None:
     print(f"medians of {rounds} paired rounds, wall clock")
     print(f"  {'':<44}{'robomodel':>13} {'Pinocchio':>13} {'ratio':>8}")
 
-    N = 2000
+    N = 100 if args.quick else 2000
     Q, DQ, DDQ = (rng.uniform(-1, 1, (N, model.n_dofs)) for _ in range(3))
     PQ, PV, PA = (rng.uniform(-1, 1, (N, pm.nq)) for _ in range(3))
 
@@ -93,7 +95,7 @@ def main() -> None:
     times = paired(lambda: inverse_dynamics_batch(model, Q, DQ, DDQ), rnea_loop, 1, rounds)
     row(f"inverse_dynamics_batch, {N} states", times, 1e-3, "ms", 1.0)
 
-    NF = 10_000
+    NF = 200 if args.quick else 10_000
     QF = rng.uniform(-1, 1, (NF, model.n_pos_coords))
     PQF = rng.uniform(-1, 1, (NF, pm.nq))
 

@@ -33,7 +33,7 @@ from robomodel import mjcf
 from robomodel.urdf import load
 
 ROBOT = "iCubGazeboV2_7"
-ROUNDS = int(os.environ.get("ROBOMODEL_BENCH_ROUNDS", "5"))
+ROUNDS = 1 if "--quick" in sys.argv else int(os.environ.get("ROBOMODEL_BENCH_ROUNDS", "5"))
 BLOCK = int(os.environ.get("ROBOMODEL_BENCH_BLOCK", "3"))
 CLOCK = time.process_time if "--cpu" in sys.argv else time.perf_counter
 

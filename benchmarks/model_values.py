@@ -118,7 +118,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", nargs="?", type=int, default=20000, help="links for the timing")
     parser.add_argument("--memory", type=int, default=100000, help="links for tracemalloc")
+    parser.add_argument("--quick", action="store_true", help="a 300-link chain, one round")
     args = parser.parse_args()
+    if args.quick:
+        global ROUNDS
+        ROUNDS = 1
+        args.n, args.memory = 300, 300
     time_rounds(args.n, collect=True)
     time_rounds(args.n, collect=False)
     if args.memory:
