@@ -32,7 +32,13 @@ from itertools import product
 
 import numpy as np
 
-from robomodel.spatial import Axis, SpatialInertia, Transform, rpy_from_rotation
+from robomodel.spatial import (
+    Axis,
+    SpatialInertia,
+    Transform,
+    rotation_from_rpy,
+    rpy_from_rotation,
+)
 
 __all__ = ["axis_numbers", "inertial_numbers", "origin_numbers"]
 
@@ -66,24 +72,14 @@ def _step(v: float, s: int) -> float:
 
 
 def _rotation(rpy: Sequence[float]) -> list[float]:
-    """The loader's rotation of ``rpy`` (row-major), the formulas of ``_origin.sourced_origin``."""
+    """The loader's rotation of ``rpy`` (row-major): ``rotation_from_rpy``, whose formulas
+    ``_origin.sourced_origin`` also evaluates, to the bit.
+    """
     r, p, y = rpy
     if r == 0.0 and p == 0.0 and y == 0.0:
         return [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
-    cr, sr = math.cos(r), math.sin(r)
-    cp, sp = math.cos(p), math.sin(p)
-    cy, sy = math.cos(y), math.sin(y)
-    return [
-        cy * cp,
-        cy * sp * sr - sy * cr,
-        cy * sp * cr + sy * sr,
-        sy * cp,
-        sy * sp * sr + cy * cr,
-        sy * sp * cr - cy * sr,
-        -sp,
-        cp * sr,
-        cp * cr,
-    ]
+    flat: list[float] = rotation_from_rpy(r, p, y).ravel().tolist()
+    return flat
 
 
 _RPY_CACHE: dict[bytes, list[float] | None] = {}
