@@ -72,9 +72,7 @@ def _step(v: float, s: int) -> float:
 
 
 def _rotation(rpy: Sequence[float]) -> list[float]:
-    """The loader's rotation of ``rpy`` (row-major): ``rotation_from_rpy``, whose formulas
-    ``_origin.sourced_origin`` also evaluates, to the bit.
-    """
+    """The loader's rotation of ``rpy``, row-major (``_origin`` evaluates the same formulas)."""
     r, p, y = rpy
     if r == 0.0 and p == 0.0 and y == 0.0:
         return [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
