@@ -20,20 +20,28 @@ the values that fail it. A finding is
 'valid (0 errors, 0 warnings, 0 notes)'
 >>> [c.name for c in CHECKS]  # doctest: +NORMALIZE_WHITESPACE
 ['not-empty', 'connected', 'sensors', 'mass', 'inertia', 'mimic', 'axis-through-origin',
- 'limits', 'structure']
+ 'limits']
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 import numpy as np
+from lxml import etree
 
 from robomodel._topology import sensor_kind, sensor_problems
 from robomodel.joints import FixedJoint
-from robomodel.model import Model
+from robomodel.mimic import MimicError, mimic_map
+
+if TYPE_CHECKING:
+    # Only for annotations: Model.problems() runs these checks, so robomodel.model imports
+    # this module, and this module must not import it back.
+    from robomodel.model import Model
 
 __all__ = [
     "CHECKS",
@@ -44,6 +52,7 @@ __all__ = [
     "count_text",
     "errors",
     "findings",
+    "locate",
     "verdict",
 ]
 
@@ -63,15 +72,18 @@ class Finding:
         check: the name of the check (see :data:`CHECKS`).
         element: what the finding is about, e.g. ``"link 'l_hand'"`` or ``"model"``.
         message: what is wrong, with the values.
+        line: the line of the element in the model's file, when known (see :func:`locate`).
     """
 
     severity: Severity
     check: str
     element: str
     message: str
+    line: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.element}: {self.message} [{self.check}]"
+        where = "" if self.line is None else f" (line {self.line})"
+        return f"{self.element}{where}: {self.message} [{self.check}]"
 
 
 @attrs.frozen(kw_only=True)
@@ -93,6 +105,10 @@ def _g(x: float) -> str:
     return f"{x:.6g}"
 
 
+def _links(n: int) -> str:
+    return "1 link is" if n == 1 else f"{n} links are"
+
+
 def _finding(severity: Severity, check: str, element: str, message: str) -> Finding:
     return Finding(severity=severity, check=check, element=element, message=message)
 
@@ -102,7 +118,9 @@ def _finding(severity: Severity, check: str, element: str, message: str) -> Find
 
 def _not_empty(model: Model) -> Iterator[Finding]:
     if model.n_links == 0:
-        yield _finding("error", "not-empty", "model", "the model has no links; add a link")
+        # An empty model is the value building starts from (and valid for iDynTree too), so
+        # this is a warning: nothing is wrong, there is just nothing to compute with.
+        yield _finding("warning", "not-empty", "model", "the model has no links; add a link")
 
 
 def _connected(model: Model) -> Iterator[Finding]:
@@ -115,7 +133,7 @@ def _connected(model: Model) -> Iterator[Finding]:
             "error",
             "connected",
             "model",
-            f"{len(missing)} links are not connected to the default base "
+            f"{_links(len(missing))} not connected to the default base "
             f"{model.default_base!r}: {', '.join(map(repr, missing))}",
         )
 
@@ -223,8 +241,6 @@ def _inertia(model: Model) -> Iterator[Finding]:
 
 
 def _mimic(model: Model) -> Iterator[Finding]:
-    from robomodel.mimic import MimicError, mimic_map
-
     try:
         mimic_map(model)
     except MimicError as e:
@@ -266,15 +282,6 @@ def _limits(model: Model) -> Iterator[Finding]:
             )
 
 
-def _structure(model: Model) -> Iterator[Finding]:
-    # Model.problems() is the library's own validity test; whatever it finds that the checks
-    # above do not phrase themselves (connectivity and sensors) is still an error here.
-    known = {p for s in model.sensors for p in sensor_problems(s, model._l, model._j, model.joints)}
-    for problem in model.problems():
-        if problem not in known and not problem.startswith("links not connected"):
-            yield _finding("error", "structure", "model", problem)
-
-
 CHECKS: tuple[Check, ...] = (
     Check(name="not-empty", description="the model has at least one link", run=_not_empty),
     Check(
@@ -314,11 +321,6 @@ CHECKS: tuple[Check, ...] = (
         description="position limits allow some motion",
         run=_limits,
     ),
-    Check(
-        name="structure",
-        description="anything else Model.problems() reports",
-        run=_structure,
-    ),
 )
 """Every check, in the order their findings are listed."""
 
@@ -357,3 +359,43 @@ def verdict(model: Model, found: Iterable[Finding] | None = None) -> str:
     found = findings(model) if found is None else tuple(found)
     valid = not any(f.severity == "error" for f in found)
     return f"{'valid' if valid else 'not valid'} ({count_text(found)})"
+
+
+_TAGS = {"link": "link", "joint": "joint", "joints": "joint"}
+_NAME = re.compile(r"'([^']*)'")
+
+
+def locate(found: Iterable[Finding], path: str | os.PathLike[str]) -> tuple[Finding, ...]:
+    """Return ``found`` with the line of each finding's element in the URDF file ``path``.
+
+    A model value does not remember where it was read from, so the lines come from the file:
+    the first ``<link>``, ``<joint>`` or ``<sensor>`` element with the finding's name. Findings
+    about the whole model, names the file does not spell out (xacro macros) and files that are
+    not URDF (JSON, MJCF) keep ``line=None``.
+
+    >>> import robomodel.urdf
+    >>> from robomodel.data import example_path
+    >>> model = robomodel.urdf.load(example_path())
+    >>> locate([Finding(severity="note", check="mass", element="link 'root_link'", message="m")],
+    ...        example_path())[0].line
+    25
+    """
+    found = tuple(found)
+    try:
+        root = etree.parse(os.fspath(path), etree.XMLParser(huge_tree=True)).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return found
+    if root.tag != "robot":
+        return found
+    lines: dict[tuple[str, str], int] = {}
+    for el in root.iter("link", "joint", "sensor"):
+        key = (str(el.tag), el.get("name", ""))
+        if key not in lines and el.sourceline is not None:
+            lines[key] = el.sourceline
+    out = []
+    for f in found:
+        name = _NAME.search(f.element)
+        tag = _TAGS.get(f.element.split(" ", 1)[0], "sensor")
+        line = lines.get((tag, name.group(1))) if name and f.element != "model" else None
+        out.append(f if line is None else attrs.evolve(f, line=line))
+    return tuple(out)

@@ -165,7 +165,7 @@ def run_tree(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     """Run ``robomodel validate``: every finding of :mod:`robomodel.checks`, gravest first."""
-    from robomodel.checks import SEVERITIES, Finding, count_text, findings
+    from robomodel.checks import SEVERITIES, Finding, count_text, findings, locate
     from robomodel.errors import RobomodelError, RobomodelWarning
 
     source = _model_source(args)
@@ -189,7 +189,7 @@ def run_validate(args: argparse.Namespace) -> int:
         for w in caught
         if issubclass(w.category, RobomodelWarning)
     ]
-    found = sorted([*loading, *findings(model)], key=lambda f: SEVERITIES.index(f.severity))
+    found = sorted([*loading, *locate(findings(model), source)], key=lambda f: SEVERITIES.index(f.severity))
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
     for f in found:
         if f.severity in shown:

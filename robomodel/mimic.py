@@ -40,16 +40,19 @@ is one call away from forward kinematics:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._memo import memoized
 from robomodel.errors import ModelError, suggest
 from robomodel.joints import FixedJoint, Mimic
-from robomodel.model import Model, memoized
 from robomodel.validation import real_array
+
+if TYPE_CHECKING:
+    from robomodel.model import Model
 
 __all__ = [
     "MimicError",

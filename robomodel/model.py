@@ -23,19 +23,20 @@ so every model is a forest and traversals always terminate.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._construct import finish, replacer, restore, set_derived
+from robomodel._construct import finish, replacer, restore
 from robomodel._index import NameIndex
+from robomodel._memo import memoized
+from robomodel.checks import Finding, errors
 from robomodel._topology import Adjacency, ModelIndex, Neighbor, derive, sensor_kind
 from robomodel._topology import pv as _pv
-from robomodel._topology import sensor_problems as _sensor_problems
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.joints import Joint, joint_type_name
 from robomodel.sensors import Sensor
@@ -54,9 +55,6 @@ __all__ = [
     "memoized",
     "sensor_kind",
 ]
-
-T = TypeVar("T")
-
 
 @attrs.frozen
 class Link:
@@ -419,28 +417,25 @@ class Model:
         return tuple(s for s in self.sensors if isinstance(s, kind))
 
     # ------------------------------------------------------------------ validity
-    def problems(self) -> tuple[str, ...]:
-        """Return every structural problem of the model (empty when it is valid).
+    def problems(self) -> tuple[Finding, ...]:
+        """Return the errors of the model: the error findings of :data:`robomodel.checks.CHECKS`.
 
-        Checks that every link is reachable from the default base and that every sensor refers
-        to existing links and joints consistently.
+        Empty when the model is valid. These are the errors ``robomodel validate`` and ``info``
+        report: unreachable links, sensors on missing links or joints, inertias no rigid body
+        has, mimic relations that do not resolve. Each :class:`~robomodel.checks.Finding` names
+        its check, the element and the values; ``str(finding)`` is one line of text. Warnings
+        and notes are in :func:`robomodel.checks.findings`.
+
+        >>> from robomodel import Model, Link, add_link
+        >>> m = add_link(add_link(Model(), "base", Link()), "island", Link())
+        >>> [str(f) for f in m.problems()]
+        ["model: 1 link is not connected to the default base 'base': 'island' [connected]"]
         """
-        out: list[str] = []
-        if self.links:
-            t = self.traversal()
-            if len(t) != len(self.links):
-                missing = [n for i, n in enumerate(self.link_names) if not t.contains(i)]
-                out.append(
-                    f"links not connected to the default base {self.default_base!r}: "
-                    + ", ".join(repr(n) for n in missing)
-                )
-        for s in self.sensors:
-            out.extend(_sensor_problems(s, self._l, self._j, self.joints))
-        return tuple(out)
+        return errors(self)
 
     def is_valid(self) -> bool:
-        """Whether :meth:`problems` finds nothing."""
-        return not self.problems()
+        """Whether the model has no :meth:`problems` (no error finding of the checks)."""
+        return not errors(self)
 
     # ------------------------------------------------------------------ text
     def describe(self) -> str:
@@ -530,30 +525,12 @@ def _valid(index: int, size: int, kind: str) -> bool:
     return 0 <= index < size
 
 
-def memoized(model: Model, key: Hashable, make: Callable[[], T]) -> T:
-    """Return the value memoised on ``model`` under ``key``, computing it with ``make`` once.
-
-    The per-model cache of derived data (traversals, kinematics plans): never part of ``==`` or
-    the hash, never carried to a new value. Key it by link *index* (``("fk-plan", base)``), not
-    by the raw argument a user gave, so that a name and its index share one entry.
-    """
-    memo = model._memo
-    if memo is None:
-        memo = {}
-        set_derived(model, "_memo", memo)
-    try:
-        return memo[key]  # type: ignore[no-any-return]
-    except KeyError:
-        value = memo[key] = make()
-        return value
-
-
 def check_model(model: Model) -> Model:
     """Return ``model`` if it has no :meth:`Model.problems`, else raise :class:`ModelError`.
 
-    The error lists every problem found.
+    The error lists every problem found, one per line.
     """
     found = model.problems()
     if found:
-        raise ModelError("the model is not valid:\n  - " + "\n  - ".join(found))
+        raise ModelError("the model is not valid:\n  - " + "\n  - ".join(map(str, found)))
     return model

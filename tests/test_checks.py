@@ -91,10 +91,17 @@ def test_a_bad_inertia_names_the_check_the_link_and_the_values(
     assert all(f.check == "inertia" and "triangle inequality" in f.message for f in bad)
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "error: link 'l_ankle_1': inertia violates the triangle inequality" in out
+    line = text_line(path, '<link name="l_ankle_1"')
+    assert f"error: link 'l_ankle_1' (line {line}): inertia violates the triangle inequality" in out
     assert "I1 + I2 = 0.0077623 < I3 = 4.76593 kg m^2 [inertia]" in out
     assert main(["info", str(path), "--no-tree"]) == 0  # info reports, it does not fail
     assert "valid:       no (2 errors," in capsys.readouterr().out
+
+
+def text_line(path: Path, text: str) -> int:
+    """The 1-based number of the first line of ``path`` that contains ``text``."""
+    lines = path.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if text in line)
 
 
 def inertial_urdf(tmp_path: Path, ixx: float, iyy: float, izz: float, mass: float = 1.0) -> Path:
@@ -113,7 +120,7 @@ def test_triangle_inequality_on_a_written_file(
     assert main(["validate", str(inertial_urdf(tmp_path, 0.001, 0.001, 0.01))]) == 1
     out = capsys.readouterr().out
     assert (
-        "error: link 'sensor_mount_link': inertia violates the triangle inequality at the centre "
+        "error: link 'sensor_mount_link' (line 1): inertia violates the triangle inequality at the centre "
         "of mass: ixx + iyy = 0.002 < izz = 0.01 kg m^2 [inertia]"
     ) in out
     assert main(["validate", str(inertial_urdf(tmp_path, -0.01, 0.001, 0.001))]) == 1
