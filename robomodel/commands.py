@@ -189,7 +189,9 @@ def run_validate(args: argparse.Namespace) -> int:
         for w in caught
         if issubclass(w.category, RobomodelWarning)
     ]
-    found = sorted([*loading, *locate(findings(model), source)], key=lambda f: SEVERITIES.index(f.severity))
+    found = sorted(
+        [*loading, *locate(findings(model), source)], key=lambda f: SEVERITIES.index(f.severity)
+    )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
     for f in found:
         if f.severity in shown:

@@ -7,6 +7,9 @@ exception it refines, so ``except KeyError`` keeps working for callers that expe
 from __future__ import annotations
 
 import difflib
+import os
+import sys
+import warnings
 from collections.abc import Iterable
 
 __all__ = [
@@ -21,6 +24,7 @@ __all__ = [
     "UnknownIndexError",
     "UnknownNameError",
     "suggest",
+    "warn",
 ]
 
 
@@ -30,6 +34,29 @@ class RobomodelError(Exception):
 
 class RobomodelWarning(UserWarning):
     """Warning emitted when robomodel knowingly drops or changes something the user gave it."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _inside(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_PACKAGE)
+
+
+def warn(message: str, category: type[Warning] = RobomodelWarning) -> None:
+    """Emit ``message`` as a warning attributed to the first caller outside robomodel.
+
+    A warning should point at the user's line that caused it (``model = load(...)``), not at
+    the robomodel line that noticed the problem, however deep that is. Python 3.12's
+    ``warnings.warn(skip_file_prefixes=...)`` does this; robomodel supports 3.11, so this
+    counts the frames inside the package itself and passes that as ``stacklevel``.
+    """
+    frame = sys._getframe(1)
+    level = 2  # warnings.warn's stacklevel of the frame ``frame``: 1 would be this function
+    while frame.f_back is not None and _inside(frame.f_code.co_filename):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 class ModelError(RobomodelError, ValueError):

@@ -34,9 +34,9 @@ from pyrsistent.typing import PVector as PVectorT
 from robomodel._construct import finish, replacer, restore
 from robomodel._index import NameIndex
 from robomodel._memo import memoized
-from robomodel.checks import Finding, errors
 from robomodel._topology import Adjacency, ModelIndex, Neighbor, derive, sensor_kind
 from robomodel._topology import pv as _pv
+from robomodel.checks import Finding, errors
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.joints import Joint, joint_type_name
 from robomodel.sensors import Sensor
@@ -55,6 +55,7 @@ __all__ = [
     "memoized",
     "sensor_kind",
 ]
+
 
 @attrs.frozen
 class Link:

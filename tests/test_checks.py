@@ -120,8 +120,8 @@ def test_triangle_inequality_on_a_written_file(
     assert main(["validate", str(inertial_urdf(tmp_path, 0.001, 0.001, 0.01))]) == 1
     out = capsys.readouterr().out
     assert (
-        "error: link 'sensor_mount_link' (line 1): inertia violates the triangle inequality at the centre "
-        "of mass: ixx + iyy = 0.002 < izz = 0.01 kg m^2 [inertia]"
+        "error: link 'sensor_mount_link' (line 1): inertia violates the triangle inequality at "
+        "the centre of mass: ixx + iyy = 0.002 < izz = 0.01 kg m^2 [inertia]"
     ) in out
     assert main(["validate", str(inertial_urdf(tmp_path, -0.01, 0.001, 0.001))]) == 1
     assert "not positive semi-definite: principal moments -0.01" in capsys.readouterr().out

@@ -23,12 +23,11 @@ are in another order comes back from :func:`from_idyntree` in that grouped order
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, Literal
 
 import numpy as np
 
-from robomodel.errors import ModelError, RobomodelError, RobomodelWarning
+from robomodel.errors import ModelError, RobomodelError, warn
 from robomodel.joints import (
     FixedJoint,
     Joint,
@@ -113,11 +112,7 @@ def to_idyntree(model: Model) -> Any:
     idt = _idyntree()
     lost = _lost(model)
     if lost:
-        warnings.warn(
-            "to_idyntree: iDynTree's Model does not receive " + "; ".join(lost),
-            RobomodelWarning,
-            stacklevel=2,
-        )
+        warn("to_idyntree: iDynTree's Model does not receive " + "; ".join(lost))
     out = idt.Model()
     for name, link in zip(model.link_names, model.links, strict=True):
         lk = idt.Link()

@@ -7,14 +7,13 @@ an entry here.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
 import attrs
 from pyrsistent import PMap, pmap
 
-from robomodel.errors import RobomodelWarning
+from robomodel.errors import warn
 from robomodel.spatial import SpatialInertia
 
 __all__ = ["ConversionReport", "Loss", "LossAction"]
@@ -98,9 +97,7 @@ def warn_losses(report: ConversionReport, *, what: str, full_report: str, shown:
     if len(serious) > shown:
         lines.append(f"... and {len(serious) - shown} more")
     text = "\n  ".join(lines)
-    warnings.warn(
+    warn(
         f"the MJCF {what} lost or changed {len(serious)} element(s); call {full_report} for "
-        f"the full report:\n  {text}",
-        RobomodelWarning,
-        stacklevel=4,
+        f"the full report:\n  {text}"
     )

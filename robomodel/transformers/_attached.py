@@ -14,7 +14,6 @@ joints, by their two links.
 from __future__ import annotations
 
 import operator
-import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Literal, TypeAlias
 
@@ -24,7 +23,7 @@ from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._construct import replacer, trusted
-from robomodel.errors import ModelError, RobomodelWarning
+from robomodel.errors import ModelError, warn
 from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
@@ -441,11 +440,9 @@ def moved_sensors(
             "'warn') to drop the sensors"
         )
     if policy == "warn":
-        warnings.warn(
+        warn(
             f"{step}: dropped force/torque sensors {listed}: their joints are lumped; their "
-            "poses stay as frames (pass lumped_sensors='drop' to silence this)",
-            RobomodelWarning,
-            stacklevel=3,
+            "poses stay as frames (pass lumped_sensors='drop' to silence this)"
         )
     used = set(links.names)
     used.update([f.name for f in attached.frames])

@@ -13,7 +13,6 @@ kinematics of both parts are exactly those of the inputs.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Literal, NamedTuple, overload
 
@@ -22,7 +21,7 @@ from pyrsistent import pmap, pvector
 from pyrsistent.typing import PMap
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel.errors import DuplicateNameError, ModelError, RobomodelWarning
+from robomodel.errors import DuplicateNameError, ModelError, warn
 from robomodel.joints import FixedJoint, Joint, replace_joint
 from robomodel.model import Model
 from robomodel.shapes import Material
@@ -249,12 +248,10 @@ def attach(
 
     materials, dropped = _merge_materials(model, o2)
     for name in dropped:
-        warnings.warn(
+        warn(
             f"attach: both models define material {name!r} differently; the receiving "
             "model's definition is kept (shapes carry their own material, so they are "
-            "unaffected)",
-            RobomodelWarning,
-            stacklevel=2,
+            "unaffected)"
         )
         record("dropped", "material", name, "the receiving model's definition is kept")
     dirs = list(model.package_dirs) + [d for d in o2.package_dirs if d not in model.package_dirs]

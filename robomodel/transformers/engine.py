@@ -33,14 +33,13 @@ F/T sensor follows by name only (B6); the documented ``<link>_original_frame`` f
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import numpy as np
 
 from robomodel._construct import replacer
-from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
+from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Link, Model, memoized
 from robomodel.spatial import FloatArray, Transform
@@ -296,11 +295,9 @@ def _kept_joints(
         mimic = getattr(old, "mimic", None)
         if mimic is not None and mimic.joint not in kept_names:
             changes["mimic"] = None
-            warnings.warn(
+            warn(
                 f"{step}: joint {name!r} mimics joint {mimic.joint!r}, which is lumped; the "
-                "mimic relation is dropped (keep both joints to keep it)",
-                RobomodelWarning,
-                stacklevel=3,
+                "mimic relation is dropped (keep both joints to keep it)"
             )
             record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
         olds.append(old)

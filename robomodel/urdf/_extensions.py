@@ -13,14 +13,13 @@ the exporter writes each owner's elements inside that owner, in the order the lo
 from __future__ import annotations
 
 import re
-import warnings
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from robomodel._construct import trusted
-from robomodel.errors import RobomodelWarning
+from robomodel.errors import warn
 from robomodel.model import Extension, Model
 from robomodel.urdf._document import Reader, Writer
 
@@ -181,11 +180,8 @@ def write_kept(w: Writer, kind: str, owner: str, indent: str, skip: str = "") ->
                 w.out.append(indent + e.xml)
 
 
-def write_robot_kept(w: Writer, stacklevel: int) -> None:
-    """Write the robot's own kept elements; warn about those whose owner is gone.
-
-    ``stacklevel`` is the warning's, counted from this function.
-    """
+def write_robot_kept(w: Writer) -> None:
+    """Write the robot's own kept elements; warn about those whose owner is gone."""
     if not w.options.write_extensions:
         return
     for e in w.kept.get(("robot", ""), ()):
@@ -198,11 +194,9 @@ def write_robot_kept(w: Writer, stacklevel: int) -> None:
         for e in exts
     ]
     if stale:
-        warnings.warn(
+        warn(
             f"{len(stale)} kept extension element(s) belong to elements the model no "
-            f"longer has and were not written: {'; '.join(stale[:5])}",
-            RobomodelWarning,
-            stacklevel=stacklevel,
+            f"longer has and were not written: {'; '.join(stale[:5])}"
         )
 
 

@@ -20,11 +20,10 @@ back, choosing the ``<frame>`` that states its two poses exactly.
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from robomodel._construct import trusted
-from robomodel.errors import RobomodelWarning, suggest
+from robomodel.errors import suggest, warn
 from robomodel.model import Extension, Frame
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.spatial import Transform
@@ -251,11 +250,9 @@ def add_sensor_frames(
         added[name] = (owner, T_f)
         frames_on[links[owner]].append(_FRAME(name, owner, T_f))
     if moved:
-        warnings.warn(
+        warn(
             f"{r.file}: no sensor frame added for {', '.join(repr(x) for x in moved)}: "
-            "a link or frame with the same name already exists elsewhere",
-            RobomodelWarning,
-            stacklevel=7,  # the caller of robomodel.urdf.load or loads
+            "a link or frame with the same name already exists elsewhere"
         )
 
 

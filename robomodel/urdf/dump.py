@@ -114,7 +114,7 @@ def _write_robot(w: Writer) -> None:
     write_tree(w, base)
     for s in m.sensors:
         w.guard(f"sensor {s.name!r}", write_sensor, s)
-    write_robot_kept(w, stacklevel=4)  # the caller of dumps
+    write_robot_kept(w)
     for blob in o.xml_blobs:
         out.append("  " + blob_xml(w, blob))
     out.append("</robot>")
