@@ -11,29 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from robomodel._files import atomic_write
 from robomodel._shell import CLIError, model_summary, read_model
 from robomodel.model import Model
 
 __all__ = ["DEMO_FILE", "demo_output", "leg_joints", "run_demo"]
-
-
-def _report_lines(report: Any) -> list[str]:
-    """Summarise a transformer report: one line per (action, kind), with the first names."""
-    groups: dict[tuple[str, str], list[str]] = {}
-    for change in report.changes:
-        groups.setdefault((change.action, change.kind), []).append(change.name)
-    lines = []
-    for (action, kind), names in groups.items():
-        if not any(names):
-            lines.append(f"{action} the {kind if kind.endswith('s') else kind + 's'}")
-            continue
-        shown = ", ".join(names[:6]) + (f", ... ({len(names) - 6} more)" if len(names) > 6 else "")
-        plural = kind if len(names) == 1 else (kind + "es" if kind.endswith("s") else kind + "s")
-        lines.append(f"{action} {len(names)} {plural}: {shown}")
-    return lines or ["nothing to do"]
 
 
 def leg_joints(model: Model) -> list[str]:
@@ -134,7 +117,7 @@ def run_demo(
     def step(title: str, transformer: Callable[[Model], Model], model: Model) -> Model:
         result, report = explain(transformer, model)
         say(f"{title}\n   -> {model_summary(result)}")
-        for line in _report_lines(report):
+        for line in report.summary().splitlines():
             say(f"      {line}")
         return result
 

@@ -3,7 +3,9 @@
 Transformers return only the new model. To learn what one did, run it through
 :func:`robomodel.transformers.explain`, which returns the same model together with a
 :class:`Report` listing every link lumped, element moved or renamed, element dropped and element
-added. Reports are plain values; ``str(report)`` prints one line per change.
+added. Reports are plain values: :meth:`Report.summary` groups the changes (one line per step,
+action and kind of element, with the first names), :meth:`Report.details` has one line per
+change, and ``str(report)`` is the details of a short report and the summary of a long one.
 
 Transformers report through :func:`record`, which adds to the recorder that :func:`explain` set
 for the current context (see :func:`collecting`) and does nothing when none is set: each
@@ -12,14 +14,23 @@ transformer is one function, and running it outside ``explain`` costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Literal, TypeAlias
 
 import attrs
 
-__all__ = ["Action", "Change", "Recorder", "Report", "collecting", "record", "recording"]
+__all__ = [
+    "SHORT_REPORT",
+    "Action",
+    "Change",
+    "Recorder",
+    "Report",
+    "collecting",
+    "record",
+    "recording",
+]
 
 Action: TypeAlias = Literal[
     "lumped", "moved", "renamed", "dropped", "added", "reordered", "rewrote"
@@ -104,8 +115,69 @@ class Report:
     def __len__(self) -> int:
         return len(self.changes)
 
-    def __str__(self) -> str:
+    def summary(self, *, names: int = 6) -> str:
+        """Return the changes grouped by step, action and kind, one line per group.
+
+        Each line counts the group's elements and names the first ``names`` of them; a
+        report of several steps starts each line with the step. Groups come in the order of
+        their first change.
+
+        >>> r = Report(tuple(Change(step="reduce_model", action="lumped", kind="link", name=n)
+        ...                  for n in "abcdefgh"))
+        >>> print(r.summary())
+        lumped 8 links: a, b, c, d, e, f, ... (2 more)
+        >>> print(r.summary(names=8))
+        lumped 8 links: a, b, c, d, e, f, g, h
+
+        Args:
+            names: how many names each line shows at most.
+        """
+        if not self.changes:
+            return "no changes"
+        groups: dict[tuple[str, str, str], list[str]] = {}
+        for c in self.changes:
+            groups.setdefault((c.step, c.action, c.kind), []).append(c.name)
+        several = len({step for step, _, _ in groups}) > 1
+        lines = []
+        for (step, action, kind), found in groups.items():
+            head = f"{step}: " if several else ""
+            lines.append(head + _group_line(action, kind, found, names))
+        return "\n".join(lines)
+
+    def details(self) -> str:
+        """Return one line per change, in the order they happened (``step: action kind name``).
+
+        >>> print(Report((Change(step="s", action="dropped", kind="sensor", name="ft",
+        ...                      detail="its joint is lumped"),)).details())
+        s: dropped sensor 'ft': its joint is lumped
+        """
         return "\n".join(str(c) for c in self.changes) if self.changes else "no changes"
+
+    def __str__(self) -> str:
+        # Every change of a short report; the grouped summary of a long one (a Talos leg
+        # reduction has 168 changes), which says how to see them all.
+        if len(self.changes) <= SHORT_REPORT:
+            return self.details()
+        return f"{self.summary()}\n({len(self.changes)} changes; report.details() lists every one)"
+
+
+SHORT_REPORT = 20
+"""The longest report that ``str(report)`` prints in full; a longer one prints its summary."""
+
+
+def _plural(kind: str, n: int) -> str:
+    if n == 1:
+        return kind
+    return kind + "es" if kind.endswith(("s", "sh", "ch", "x")) else kind + "s"
+
+
+def _group_line(action: str, kind: str, names: Sequence[str], shown: int) -> str:
+    if not any(names):  # a change of the whole model, such as the joint order
+        return f"{action} the {_plural(kind, 2)}"
+    listed = ", ".join(names[:shown])
+    if len(names) > shown:
+        listed += f", ... ({len(names) - shown} more)"
+    return f"{action} {len(names)} {_plural(kind, len(names))}: {listed}"
 
 
 class Recorder:
