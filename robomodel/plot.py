@@ -5,13 +5,16 @@ when a figure is made, so ``import robomodel.plot`` works without it.
 
 Each link frame is drawn as an x/y/z triad (red, green, blue) joined to its traversal parent by a
 grey segment; additional frames get thinner, shorter triads; sensors are orange markers (squares
-for force/torque sensors, triangles for accelerometers and gyroscopes).
+for force/torque sensors, triangles for accelerometers and gyroscopes). The links' visual (or
+collision) shapes are drawn as translucent solids: boxes, cylinders and spheres always, meshes
+when trimesh is installed and the mesh file is found (``package_dirs``); a note at the bottom
+of the figure counts the meshes left out and says why.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,12 +22,19 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel._files import atomic_path
+from robomodel._plot_shapes import MeshSkippedError, geometry_polygons
 from robomodel.errors import ModelError
 from robomodel.model import Model
 from robomodel.sensors import SixAxisForceTorqueSensor
 from robomodel.spatial import Transform
 
-__all__ = ["pose_figure", "save_pose"]
+__all__ = ["Labels", "Shapes", "pose_figure", "save_pose"]
+
+Labels = bool | Literal["links", "frames", "all"] | None
+"""Which names :func:`pose_figure` writes (see its ``labels`` option)."""
+
+Shapes = Literal["visual", "collision"] | None
+"""Which shapes :func:`pose_figure` draws."""
 
 _AXIS_COLORS = ("#d62728", "#2ca02c", "#1f77b4")
 
@@ -51,13 +61,33 @@ def _positions(model: Model, positions: Mapping[str, float] | None) -> npt.NDArr
     return q
 
 
-def _triad(ax: Any, T: Transform, length: float, width: float) -> None:
-    o = T.position
-    for k in range(3):
-        tip = o + length * T.rotation[:, k]
-        ax.plot(
-            [o[0], tip[0]], [o[1], tip[1]], [o[2], tip[2]], color=_AXIS_COLORS[k], linewidth=width
-        )
+class _Triads:
+    """Collects x/y/z segments of many triads and draws them as three line collections.
+
+    One ``ax.plot`` per segment costs matplotlib a re-scaling of the axes each; a humanoid has
+    a thousand segments.
+    """
+
+    def __init__(self) -> None:
+        self.segments: list[list[npt.NDArray[np.float64]]] = [[], [], []]
+        self.widths: list[list[float]] = [[], [], []]
+
+    def add(self, T: Transform, length: float, width: float) -> None:
+        o = T.position
+        for k in range(3):
+            self.segments[k].append(np.array([o, o + length * T.rotation[:, k]]))
+            self.widths[k].append(width)
+
+    def draw(self, ax: Any) -> None:
+        from mpl_toolkits.mplot3d.art3d import Line3DCollection  # type: ignore[import-untyped]
+
+        for k in range(3):
+            if self.segments[k]:
+                lines = Line3DCollection(
+                    self.segments[k], colors=_AXIS_COLORS[k], linewidths=self.widths[k]
+                )
+                lines.set_gid("triads")
+                ax.add_collection3d(lines)
 
 
 _CROWDED = 1.0 / 25.0  # labels closer than this fraction of the extent are left out
@@ -68,22 +98,56 @@ def _label_size(n: int) -> float:
 
 
 def _labelled(
-    model: Model, poses: Mapping[int, Transform], extent: float, *, every: bool
-) -> list[int]:
-    """The links to name: all, or heavier links first, each far enough from those named."""
-    links = list(poses)
+    candidates: list[tuple[str, npt.NDArray[np.float64], float]], extent: float, *, every: bool
+) -> list[tuple[str, npt.NDArray[np.float64]]]:
+    """The names to write: all, or heavier first, each far enough from those already named.
+
+    ``candidates`` are ``(name, position, weight)`` in drawing order; links weigh their mass,
+    additional frames less than any link, so a frame is named only where no link is.
+    """
     if every:
-        return links
-    # The heavier link is the better landmark; ties keep the traversal order.
-    order = sorted(links, key=lambda k: -model.links[k].mass)
+        return [(n, p) for n, p, _ in candidates]
+    order = sorted(range(len(candidates)), key=lambda k: -candidates[k][2])
     chosen: list[int] = []
-    spots: list[npt.NDArray[np.float64]] = []
-    for link in order:
-        p = poses[link].position
-        if all(float(np.linalg.norm(p - q)) >= _CROWDED * extent for q in spots):
-            chosen.append(link)
-            spots.append(p)
-    return sorted(chosen, key=links.index)
+    for k in order:
+        p = candidates[k][1]
+        if all(float(np.linalg.norm(p - candidates[c][1])) >= _CROWDED * extent for c in chosen):
+            chosen.append(k)
+    return [(candidates[k][0], candidates[k][1]) for k in sorted(chosen)]
+
+
+def _draw_shapes(
+    ax: Any,
+    model: Model,
+    poses: Mapping[int, Transform],
+    which: Literal["visual", "collision"],
+    dirs: Iterable[str],
+) -> dict[str, int]:
+    """Draw each link's shapes; return the meshes left out, counted by reason."""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    cache: dict[str, npt.NDArray[np.float64]] = {}
+    skipped: dict[str, int] = {}
+    dirs = list(dirs)
+    for link, base_H_link in poses.items():
+        shapes = model.visuals[link] if which == "visual" else model.collisions[link]
+        for shape in shapes:
+            try:
+                polygons = geometry_polygons(shape.geometry, dirs, cache)
+            except MeshSkippedError as e:
+                skipped[str(e)] = skipped.get(str(e), 0) + 1
+                continue
+            T = base_H_link @ shape.link_H_geometry
+            R, o = T.rotation, T.position
+            placed = [poly @ R.T + o for poly in polygons]
+            rgba = shape.material.rgba if shape.material and shape.material.rgba else None
+            colour = rgba[:3] if rgba else (0.62, 0.66, 0.7)
+            solid = Poly3DCollection(
+                placed, facecolor=(*colour, 0.35), edgecolor=(*colour, 0.5), linewidth=0.2
+            )
+            solid.set_gid(f"{which} {model.link_name(link)}")
+            ax.add_collection3d(solid)
+    return skipped
 
 
 def pose_figure(
@@ -93,7 +157,9 @@ def pose_figure(
     base: str | None = None,
     frames: bool = True,
     sensors: bool = True,
-    labels: bool | Literal["all"] = True,
+    shapes: Shapes = "visual",
+    package_dirs: Iterable[str] = (),
+    labels: Labels = True,
     label_size: float | None = None,
     axis_length: float | None = None,
     title: str | None = None,
@@ -106,10 +172,18 @@ def pose_figure(
         base: the link drawn at the origin; the default base by default.
         frames: draw the additional frames.
         sensors: draw the sensor frames.
-        labels: write link names next to their origins: ``True`` names the links that are
-            not crowded (a link closer than 1/25 of the model's extent to a named one is left
-            out, so a hand is one name, not five on top of each other), ``"all"`` names every
-            link, ``False`` none.
+        shapes: draw the links' ``"visual"`` shapes (the default), their ``"collision"``
+            shapes, or none (``None``). Each shape is one translucent solid in the link's
+            material colour. Meshes need trimesh and a file found through the model's and
+            ``package_dirs``' package directories; large meshes are drawn thinned to a few
+            hundred triangles. A note at the bottom counts the meshes left out.
+        package_dirs: more directories to look for ``package://`` meshes in, after the
+            model's own ``package_dirs``.
+        labels: write names next to the frames' origins: ``True`` or ``"links"`` names the
+            links that are not crowded (a link closer than 1/25 of the model's extent to a
+            named one is left out, so a hand is one name, not five on top of each other),
+            ``"frames"`` the same among links and drawn additional frames (links first),
+            ``"all"`` names every link, ``False`` or ``None`` nothing.
         label_size: the font size of the names, in points; by default it shrinks with the
             number of names, from 8 points for a dozen to 5 for a hundred.
         axis_length: the length of a link triad; a tenth of the model's extent by default.
@@ -142,18 +216,31 @@ def pose_figure(
             continue
         a, b = poses[el.parent].position, poses[el.link].position
         ax.plot([a[0], b[0]], [a[1], b[1]], [a[2], b[2]], color="#8c959f", linewidth=2.0)
+    triads = _Triads()
     for T in poses.values():
-        _triad(ax, T, length, 2.0)
+        triads.add(T, length, 2.0)
+    skipped = (
+        _draw_shapes(ax, model, poses, shapes, [*model.package_dirs, *package_dirs])
+        if shapes
+        else {}
+    )
+    drawn = [f for f in model.frames if frames and trav.contains(model.link_index(f.link))]
+    for f in drawn:
+        triads.add(fk.base_H_frame(f.name), 0.5 * length, 0.8)
+    if labels not in (True, False, None, "links", "frames", "all"):
+        raise ModelError(
+            f"labels must be True, False, None, 'links', 'frames' or 'all', got {labels!r}"
+        )
     if labels:
-        shown = _labelled(model, poses, extent, every=labels == "all")
+        candidates = [
+            (model.link_name(k), T.position, model.links[k].mass) for k, T in poses.items()
+        ]
+        if labels == "frames":
+            candidates += [(f.name, fk.base_H_frame(f.name).position, -1.0) for f in drawn]
+        shown = _labelled(candidates, extent, every=labels == "all")
         size = label_size if label_size is not None else _label_size(len(shown))
-        for link in shown:
-            p = poses[link].position
-            ax.text(p[0], p[1], p[2], " " + model.link_name(link), fontsize=size, color="#1b1f24")
-    if frames:
-        for f in model.frames:
-            if trav.contains(model.link_index(f.link)):
-                _triad(ax, fk.base_H_frame(f.name), 0.5 * length, 0.8)
+        for name, p in shown:
+            ax.text(p[0], p[1], p[2], " " + name, fontsize=size, color="#1b1f24")
     if sensors:
         for s in model.sensors:
             if isinstance(s, SixAxisForceTorqueSensor):
@@ -163,9 +250,10 @@ def pose_figure(
             if not trav.contains(model.link_index(owner)):
                 continue
             T = fk.base_H_frame(owner) @ link_H_sensor
-            _triad(ax, T, 0.6 * length, 1.0)
+            triads.add(T, 0.6 * length, 1.0)
             p = T.position
             ax.scatter([p[0]], [p[1]], [p[2]], color="#d9730d", marker=marker, s=30)
+    triads.draw(ax)
     # Equal scale on the three axes, so that right angles look right.
     centre = 0.5 * (points.min(axis=0) + points.max(axis=0))
     half = 0.5 * extent + length
@@ -183,6 +271,9 @@ def pose_figure(
             f"{': ' + moved if moved else ' at q = 0'}"
         )
     ax.set_title(title, fontsize=9)
+    if skipped:
+        why = "; ".join(f"{n} {reason}" for reason, n in skipped.items())
+        fig.text(0.01, 0.01, f"meshes not drawn: {why}", fontsize=7, color="#57606a")
     return fig
 
 

@@ -9,9 +9,12 @@ import icub_models
 import numpy as np
 import pytest
 
+import robomodel as rm
 import robomodel.urdf
 from robomodel.cli import main
 from robomodel.kinematics import forward_kinematics
+from robomodel.shapes import Box, Cylinder, Sphere
+from robomodel.spatial import Transform
 
 pytest.importorskip("matplotlib")
 
@@ -74,3 +77,116 @@ def test_cli_title_shows_degrees_as_typed(tmp_path: Path, monkeypatch: pytest.Mo
     assert main(["plot", "-o", str(out), "--all-labels", "--label-size", "7"]) == 0
     assert seen["labels"] == "all" and seen["label_size"] == 7.0
     assert seen["title"] == "example_humanoid in base_link frame at q = 0"
+
+
+# ---------------------------------------------------------------------------- shapes
+MESH_DIR = str(Path(icub_models.get_models_path()).parent.parent)  # holds iCub/meshes/...
+
+
+def solids(fig: Any, kind: str = "visual") -> list[Any]:
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    ax = fig.axes[0]
+    return [
+        c
+        for c in ax.collections
+        if isinstance(c, Poly3DCollection) and (c.get_gid() or "").startswith(kind + " ")
+    ]
+
+
+def note(fig: Any) -> str:
+    return " ".join(t.get_text() for t in fig.texts)
+
+
+def test_icub_meshes_are_drawn_one_solid_per_shape() -> None:
+    """With the mesh directory every visual mesh is a solid; without it, a note counts them."""
+    pytest.importorskip("trimesh")
+    model = robomodel.urdf.load(ICUB)
+    n_visual = sum(len(v) for v in model.visuals)
+    n_boxes = sum(isinstance(s.geometry, Box) for v in model.collisions for s in v)
+    fig = plot.pose_figure(model, package_dirs=[MESH_DIR], frames=False, sensors=False)
+    drawn = solids(fig)
+    assert len(drawn) == n_visual > 30 and note(fig) == ""
+    assert {c.get_gid().split(" ", 1)[1] for c in drawn} == {
+        n for n, v in zip(model.link_names, model.visuals, strict=True) if v
+    }
+    bare = plot.pose_figure(model, shapes="collision", frames=False, sensors=False)
+    assert len(solids(bare, "collision")) == n_boxes == 2  # the boxes need no file
+    n_meshes = sum(len(v) for v in model.collisions) - n_boxes
+    assert note(bare) == f"meshes not drawn: {n_meshes} not found in the package directories"
+    assert solids(plot.pose_figure(model, shapes=None, frames=False, sensors=False)) == []
+
+
+def test_meshes_without_trimesh_are_noted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "trimesh", None)  # import trimesh raises ImportError
+    model = robomodel.urdf.load(ICUB)
+    fig = plot.pose_figure(model, package_dirs=[MESH_DIR], frames=False, sensors=False)
+    assert solids(fig) == []
+    assert "39 trimesh is not installed" in note(fig)
+
+
+def primitive_model() -> robomodel.Model:
+    """One link per primitive, each shape away from its link origin."""
+    shapes = [Box(0.2, 0.4, 0.6), Cylinder(radius=0.1, length=0.5), Sphere(radius=0.25)]
+    m = rm.add_link(rm.Model(name="prims"), "base")
+    for k, g in enumerate(shapes):
+        pose = Transform.from_rpy_xyz([0.3, 0.0, 0.0], [k, 0, 0.5])
+        link = f"l{k}"
+        joint = rm.RevoluteJoint(
+            link1="base",
+            link2=link,
+            link1_H_link2=Transform.from_translation((0, k, 0)),
+            axis_in_link1=rm.Axis((0, 0, 1), (0, k, 0)),
+        )
+        m = rm.add_joint_and_link(m, "base", f"j{k}", joint, link)
+        m = rm.with_visual_shapes(m, link, [rm.SolidShape(geometry=g, link_H_geometry=pose)])
+    return m
+
+
+def test_primitives_are_drawn_where_and_as_large_as_they_are() -> None:
+    from robomodel._plot_shapes import geometry_polygons
+
+    m = primitive_model()
+    fig = plot.pose_figure(m)
+    assert [c.get_gid() for c in solids(fig)] == ["visual l0", "visual l1", "visual l2"]
+    box, cylinder, sphere = (m.visuals[m.link_index(f"l{k}")][0].geometry for k in range(3))
+    corners = np.concatenate(geometry_polygons(box, [], {}))
+    np.testing.assert_allclose(corners.min(axis=0), [-0.1, -0.2, -0.3])
+    np.testing.assert_allclose(corners.max(axis=0), [0.1, 0.2, 0.3])
+    rim = np.concatenate(geometry_polygons(cylinder, [], {}))
+    np.testing.assert_allclose(np.hypot(rim[:, 0], rim[:, 1]), 0.1)
+    np.testing.assert_allclose(sorted(set(np.round(rim[:, 2], 12))), [-0.25, 0.25])
+    ball = np.concatenate(geometry_polygons(sphere, [], {}))
+    np.testing.assert_allclose(np.linalg.norm(ball, axis=1), 0.25)
+
+
+def test_thinned_meshes_stay_within_budget_and_bounds() -> None:
+    trimesh = pytest.importorskip("trimesh")
+    from robomodel._plot_shapes import MAX_MESH_FACES, thinned
+
+    mesh = trimesh.creation.icosphere(subdivisions=5, radius=2.0)  # 20480 faces
+    tris = thinned(np.asarray(mesh.vertices), np.asarray(mesh.faces), MAX_MESH_FACES)
+    assert 50 < len(tris) <= MAX_MESH_FACES
+    r = np.linalg.norm(tris.reshape(-1, 3), axis=1)
+    assert r.max() <= 2.0 + 1e-9 and r.min() > 1.5  # cluster means stay near the surface
+    small = trimesh.creation.box()
+    assert len(thinned(np.asarray(small.vertices), np.asarray(small.faces), 400)) == 12
+
+
+def test_label_choices() -> None:
+    model = robomodel.urdf.load(ICUB)
+    quick = {"frames": False, "sensors": False, "shapes": None}
+    links = {t.get_text().strip() for t in names_drawn(plot.pose_figure(model, **quick))}
+    assert links == {
+        t.get_text().strip() for t in names_drawn(plot.pose_figure(model, labels="links", **quick))
+    }
+    assert links <= set(model.link_names)
+    with_frames = {
+        t.get_text().strip() for t in names_drawn(plot.pose_figure(model, labels="frames"))
+    }
+    assert with_frames - links and with_frames - links <= set(model.frame_names)
+    assert names_drawn(plot.pose_figure(model, labels=None, **quick)) == []
+    with pytest.raises(rm.ModelError, match="labels must be"):
+        plot.pose_figure(model, labels="names", **quick)  # type: ignore[arg-type]
