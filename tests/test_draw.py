@@ -240,12 +240,18 @@ def _chromium() -> str | None:
     return None
 
 
-def test_large_tree_is_legible_in_headless_chromium(tmp_path: Path) -> None:
-    """Chromium shows the iCub tree at its own size with no text under 11 px or outside a box."""
+def _in_chromium(tmp_path: Path, svg: str, script: str) -> str:
+    """Open ``svg`` at its own size in headless Chromium; return what ``script`` reports.
+
+    The page shows the picture twice: as an ``<img>`` (whose natural size is the SVG's
+    intrinsic size) and as an ``<object>`` whose document ``script`` measures. ``script`` runs
+    on load with ``svg`` (the SVG root element) and ``pic`` (the image) in scope and returns a
+    string, which the page stores in an attribute that ``--dump-dom`` prints.
+    """
     browser = _chromium()
     if browser is None:
         pytest.skip("no Chromium (apt-get install chromium)")
-    (tmp_path / "tree.svg").write_text(tree_svg(robomodel.urdf.load(ICUB_27)))
+    (tmp_path / "tree.svg").write_text(svg)
     page = tmp_path / "page.html"
     page.write_text(
         """<!doctype html><html><body style="margin:0">
@@ -254,18 +260,10 @@ def test_large_tree_is_legible_in_headless_chromium(tmp_path: Path) -> None:
 window.addEventListener("load", () => {
   const svg = document.getElementById("doc").contentDocument.documentElement;
   const pic = document.getElementById("pic");
-  let small = 0, outside = 0;
-  for (const g of svg.querySelectorAll("g.card")) {
-    const box = g.querySelector("rect").getBBox();
-    for (const t of g.querySelectorAll("text")) {
-      const size = parseFloat(getComputedStyle(t).fontSize);
-      if (size < 11) small++;
-      const b = t.getBBox();
-      if (b.y >= box.y && b.x + b.width > box.x + box.width + 1) outside++;
-    }
-  }
-  document.body.setAttribute("data-result",
-    [pic.naturalWidth, svg.width.baseVal.value, small, outside].join(" "));
+  const result = (() => {"""
+        + script
+        + """})();
+  document.body.setAttribute("data-result", result);
 });
 </script></body></html>"""
     )
@@ -287,7 +285,99 @@ window.addEventListener("load", () => {
         timeout=120,
     )
     assert p.returncode == 0, p.stderr[-2000:]
-    found = re.search(r'data-result="([\d. ]+)"', p.stdout)
+    found = re.search(r'data-result="([^"]*)"', p.stdout)
     assert found, p.stdout[-2000:]
-    natural, width, small, outside = (float(v) for v in found.group(1).split())
+    return found.group(1)
+
+
+def test_large_tree_is_legible_in_headless_chromium(tmp_path: Path) -> None:
+    """Chromium shows the iCub tree at its own size with no text under 11 px or outside a box."""
+    result = _in_chromium(
+        tmp_path,
+        tree_svg(robomodel.urdf.load(ICUB_27)),
+        """
+  let small = 0, outside = 0;
+  for (const g of svg.querySelectorAll("g.card")) {
+    const box = g.querySelector("rect").getBBox();
+    for (const t of g.querySelectorAll("text")) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      if (size < 11) small++;
+      const b = t.getBBox();
+      if (b.y >= box.y && b.x + b.width > box.x + box.width + 1) outside++;
+    }
+  }
+  return [pic.naturalWidth, svg.width.baseVal.value, small, outside].join(" ");""",
+    )
+    natural, width, small, outside = (float(v) for v in result.split())
     assert natural == width and small == 0 and outside == 0
+
+
+# What the browser measures on every <text>: its rendered font size (the computed size times
+# the scale from SVG units to screen pixels) and its rendered box; then every pair of boxes
+# that overlap by more than a tenth of the smaller one.
+_LEGIBILITY = r"""
+  const texts = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim());
+  const boxes = texts.map(t => t.getBoundingClientRect());
+  let smallest = Infinity;
+  for (const t of texts) {
+    const m = t.getScreenCTM();
+    const scale = Math.hypot(m.a, m.b);
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize) * scale);
+  }
+  let clashes = 0, worst = "";
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w <= 0 || h <= 0) continue;
+      const small = Math.min(a.width * a.height, b.width * b.height);
+      if (w * h > 0.1 * small) {
+        clashes++;
+        worst = texts[i].textContent.trim() + " / " + texts[j].textContent.trim();
+      }
+    }
+  }
+  return [pic.naturalWidth, pic.naturalHeight, texts.length, smallest, clashes].join(" ")
+    + " " + worst.replace(/[^\w/ .#-]/g, "_");"""
+
+
+@pytest.mark.parametrize(
+    ("robot", "keep_fake_links"),
+    [("iCubGazeboV2_7", False), ("iCubLisboa01", True)],
+    ids=["iCubGazeboV2_7-frames-sensors", "iCubLisboa01-58-links"],
+)
+def test_large_trees_are_legible_at_their_own_size_in_chromium(
+    tmp_path: Path, robot: str, keep_fake_links: bool
+) -> None:
+    """At its default size every label is >= 9 px, the picture is <= 4000 px wide and at most
+    3:1, and no two labels cover each other."""
+    options = robomodel.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rm.RobomodelWarning)
+        m = robomodel.urdf.load(icub_models.get_model_file(robot), options=options)
+    if keep_fake_links:
+        assert m.n_links == 58  # the humanoid the issue measured as a 7182 x 726 strip
+    svg = tree_svg(m, frames=True, sensors=True)
+    result = _in_chromium(tmp_path, svg, _LEGIBILITY).split(" ", 5)
+    width, height, n_texts, smallest, clashes = (float(v) for v in result[:5])
+    assert n_texts >= m.n_links + m.n_joints
+    assert 0 < width <= 4000 and max(width / height, height / width) <= 3.0, (width, height)
+    assert smallest >= 9.0
+    assert clashes == 0, result[5:]
+
+
+def test_the_legibility_measure_sees_small_and_covered_text(tmp_path: Path) -> None:
+    """The browser measure itself: a 6 px label and two labels on top of each other count."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100" viewBox="0 0 600 200">'
+        '<text x="10" y="40" font-size="12">l_upper_leg</text>'
+        '<text x="14" y="42" font-size="12">l_lower_leg</text>'
+        '<text x="300" y="150" font-size="20">r_foot</text></svg>'
+    )
+    width, height, n_texts, smallest, clashes = (
+        float(v) for v in _in_chromium(tmp_path, svg, _LEGIBILITY).split(" ")[:5]
+    )
+    assert (width, height, n_texts) == (300, 100, 3)
+    assert smallest == pytest.approx(6.0)  # 12 px in a picture shown at half its size
+    assert clashes == 1
