@@ -6,6 +6,7 @@ joints touch them), and inertia values written by the tests.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,14 +14,26 @@ import icub_models
 import pytest
 
 import robomodel.urdf
-from robomodel import Link, Model, RevoluteJoint, add_joint_and_link, add_link
-from robomodel.checks import CHECKS, count_text, errors, findings, verdict
+from robomodel import (
+    Link,
+    Model,
+    ModelError,
+    RevoluteJoint,
+    add_joint_and_link,
+    add_link,
+    check_model,
+)
+from robomodel.checks import CHECKS, count_text, errors, findings, locate, verdict
 from robomodel.cli import main
-from robomodel.joints import PositionLimits
+from robomodel.joints import Mimic, PositionLimits
 from robomodel.spatial import Axis, Transform
 from robomodel.textview import find_problems, info_text
 
 ROBOTS = icub_models.get_robot_names()
+CHECK_NAMES = {c.name for c in CHECKS}
+# "<element>[ (line N)]: <what, with the values> [<check>]", the element a kind and a quoted name
+# (or "model"): "link 'sensor_mount_link' (line 3): inertia violates ... [inertia]".
+FINDING = re.compile(r"^(model|[a-z/ ]+ '[^']+'(, '[^']+')*)( \(line \d+\))?: \S.* \[[a-z-]+\]$")
 
 
 def massless_links(path: Path) -> dict[str, int]:
@@ -54,6 +67,24 @@ def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFix
     assert f"valid:       {'no' if has_errors else 'yes'} ({count_text(found)}" in info
     assert verdict(model).startswith("not valid" if has_errors else "valid")
     assert [str(f) for f in errors(model)] == find_problems(model)[0]
+    # The model's own verdict is the same list.
+    assert model.problems() == errors(model) and model.is_valid() == (not has_errors)
+    if has_errors:
+        with pytest.raises(ModelError, match="not valid"):
+            check_model(model)
+    else:
+        assert check_model(model) is model
+    # Every finding names its element, its line in the file when it is a link or a joint, the
+    # values, and the check (the mass notes of massless links included).
+    located = locate(found, path)
+    for f in located:
+        assert FINDING.match(str(f)), str(f)
+        assert f.check in CHECK_NAMES
+        kind, _, name = f.element.partition(" ")
+        if kind in ("link", "joint"):
+            assert f.line == text_line(path, f'<{kind} name="{name.strip(chr(39))}"'), str(f)
+    for line in out.splitlines()[:-1]:
+        assert any(line == f"{f.severity}: {f}" for f in located), line
 
 
 def test_massless_links_in_the_middle_are_notes_not_errors(
@@ -165,3 +196,59 @@ def test_every_check_has_a_name_and_a_description() -> None:
     docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     for name in names:
         assert f"`{name}`" in docs, name
+
+
+def test_problems_of_small_broken_models() -> None:
+    """Disconnected links and a mimic of a missing joint are errors of problems(), in order."""
+    m = add_link(Model(name="gripper"), "palm", Link())
+    j = RevoluteJoint(link1="palm", link2="finger", mimic=Mimic(joint="nope"))
+    m = add_joint_and_link(m, "palm", "j1", j, "finger", Link())
+    assert m.is_valid() is False
+    m = add_link(m, "island", Link())
+    assert [(f.check, f.element) for f in m.problems()] == [
+        ("connected", "model"),
+        ("mimic", "joint 'j1'"),
+    ]
+    assert str(m.problems()[0]) == (
+        "model: 1 link is not connected to the default base 'palm': 'island' [connected]"
+    )
+    assert "mimics 'nope', which is not a joint of the model" in str(m.problems()[1])
+    with pytest.raises(ModelError) as info:
+        check_model(m)
+    assert str(info.value).splitlines()[1:] == [f"  - {f}" for f in m.problems()]
+    # Warnings and notes do not make a model invalid: the empty model is valid, as in iDynTree.
+    assert Model().is_valid() and Model().problems() == ()
+    assert [f.severity for f in findings(Model())] == ["warning"]
+
+
+def test_validate_names_the_line_of_a_written_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "two.urdf"
+    path.write_text(
+        '<robot name="two">\n'
+        '  <link name="base"/>\n'
+        '  <joint name="stuck" type="revolute">\n'
+        '    <parent link="base"/><child link="tip"/>\n'
+        '    <limit lower="0.5" upper="0.5" effort="1" velocity="1"/>\n'
+        "  </joint>\n"
+        '  <link name="tip"><inertial><mass value="1"/>\n'
+        '    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.01"/>\n'
+        "  </inertial></link>\n"
+        "</robot>\n"
+    )
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "error: link 'tip' (line 7): inertia violates the triangle inequality at the centre of "
+        "mass: ixx + iyy = 0.002 < izz = 0.01 kg m^2 [inertia]"
+    )
+    assert out[1] == (
+        "warning: joint 'stuck' (line 3): its position limits allow no motion: lower = upper = "
+        "0.5 [limits]"
+    )
+    # A file that cannot be read gives no lines: the findings stay as they are.
+    model = robomodel.urdf.load(path)
+    assert [f.line for f in locate(findings(model), tmp_path / "missing.urdf")] == [None] * len(
+        findings(model)
+    )
