@@ -28,7 +28,7 @@ from robomodel.model import Model
 from robomodel.sensors import SixAxisForceTorqueSensor
 from robomodel.spatial import Transform
 
-__all__ = ["Labels", "Shapes", "pose_figure", "save_pose"]
+__all__ = ["Labels", "Position", "Shapes", "pose_figure", "save_pose"]
 
 Labels = bool | Literal["links", "frames", "all"] | None
 """Which names :func:`pose_figure` writes (see its ``labels`` option)."""
@@ -49,7 +49,25 @@ def _import_figure() -> Any:
     return Figure
 
 
-def _positions(model: Model, positions: Mapping[str, float] | None) -> npt.NDArray[np.float64]:
+Position = float | str
+"""A joint position: a number (rad or m), or text such as ``"30deg"``, ``"-0.5"``."""
+
+
+def _value(name: str, value: Position) -> float:
+    if not isinstance(value, str):
+        return float(value)
+    text = value.strip()
+    try:
+        if text.endswith("deg"):
+            return math.radians(float(text[: -len("deg")]))
+        return float(text)
+    except ValueError:
+        raise ModelError(
+            f"joint {name!r}: position {value!r} is not a number; write e.g. 0.5 or '30deg'"
+        ) from None
+
+
+def _positions(model: Model, positions: Mapping[str, Position] | None) -> npt.NDArray[np.float64]:
     from robomodel.joints import FixedJoint
 
     q = np.zeros(model.n_pos_coords)
@@ -57,8 +75,17 @@ def _positions(model: Model, positions: Mapping[str, float] | None) -> npt.NDArr
         joint = model.joint(name)
         if isinstance(joint, FixedJoint):
             raise ModelError(f"joint {name!r} is fixed and has no position; leave it out")
-        q[joint.pos_coord_offset] = float(value)
+        q[joint.pos_coord_offset] = _value(name, value)
     return q
+
+
+def _typed(positions: Mapping[str, Position] | None) -> str:
+    """The non-zero positions as the user gave them: ``"l_knee=1, r_elbow=-30deg"``."""
+    shown = []
+    for name, value in (positions or {}).items():
+        if _value(name, value) != 0:
+            shown.append(f"{name}={value.strip() if isinstance(value, str) else f'{value:g}'}")
+    return ", ".join(shown)
 
 
 class _Triads:
@@ -87,7 +114,7 @@ class _Triads:
                     self.segments[k], colors=_AXIS_COLORS[k], linewidths=self.widths[k]
                 )
                 lines.set_gid("triads")
-                ax.add_collection3d(lines)
+                ax.add_collection3d(lines, autolim=False)
 
 
 _CROWDED = 1.0 / 25.0  # labels closer than this fraction of the extent are left out
@@ -122,8 +149,12 @@ def _draw_shapes(
     poses: Mapping[int, Transform],
     which: Literal["visual", "collision"],
     dirs: Iterable[str],
+    corners: list[npt.NDArray[np.float64]],
 ) -> dict[str, int]:
-    """Draw each link's shapes; return the meshes left out, counted by reason."""
+    """Draw each link's shapes; return the meshes left out, counted by reason.
+
+    The lowest and highest corner of each shape drawn are appended to ``corners``.
+    """
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
     cache: dict[str, npt.NDArray[np.float64]] = {}
@@ -140,19 +171,21 @@ def _draw_shapes(
             T = base_H_link @ shape.link_H_geometry
             R, o = T.rotation, T.position
             placed = [poly @ R.T + o for poly in polygons]
+            every = np.concatenate(placed)
+            corners += [every.min(axis=0), every.max(axis=0)]
             rgba = shape.material.rgba if shape.material and shape.material.rgba else None
             colour = rgba[:3] if rgba else (0.62, 0.66, 0.7)
             solid = Poly3DCollection(
                 placed, facecolor=(*colour, 0.35), edgecolor=(*colour, 0.5), linewidth=0.2
             )
             solid.set_gid(f"{which} {model.link_name(link)}")
-            ax.add_collection3d(solid)
+            ax.add_collection3d(solid, autolim=False)  # the limits are set at the end
     return skipped
 
 
 def pose_figure(
     model: Model,
-    positions: Mapping[str, float] | None = None,
+    positions: Mapping[str, Position] | None = None,
     *,
     base: str | None = None,
     frames: bool = True,
@@ -168,7 +201,9 @@ def pose_figure(
 
     Args:
         model: the model to draw.
-        positions: joint name to position (rad or m); joints not named stay at 0.
+        positions: joint name to position: a number (rad or m) or text with a ``deg`` suffix
+            for degrees (``{"r_elbow": "-30deg"}``); joints not named stay at 0. The default
+            title shows the positions as given.
         base: the link drawn at the origin; the default base by default.
         frames: draw the additional frames.
         sensors: draw the sensor frames.
@@ -219,11 +254,9 @@ def pose_figure(
     triads = _Triads()
     for T in poses.values():
         triads.add(T, length, 2.0)
-    skipped = (
-        _draw_shapes(ax, model, poses, shapes, [*model.package_dirs, *package_dirs])
-        if shapes
-        else {}
-    )
+    corners: list[npt.NDArray[np.float64]] = []
+    dirs = [*model.package_dirs, *package_dirs]
+    skipped = _draw_shapes(ax, model, poses, shapes, dirs, corners) if shapes else {}
     drawn = [f for f in model.frames if frames and trav.contains(model.link_index(f.link))]
     for f in drawn:
         triads.add(fk.base_H_frame(f.name), 0.5 * length, 0.8)
@@ -254,9 +287,11 @@ def pose_figure(
             p = T.position
             ax.scatter([p[0]], [p[1]], [p[2]], color="#d9730d", marker=marker, s=30)
     triads.draw(ax)
-    # Equal scale on the three axes, so that right angles look right.
-    centre = 0.5 * (points.min(axis=0) + points.max(axis=0))
-    half = 0.5 * extent + length
+    # Equal scale on the three axes, so that right angles look right; the shapes fit in.
+    everything = np.vstack([points, *corners])
+    low, high = everything.min(axis=0), everything.max(axis=0)
+    centre = 0.5 * (low + high)
+    half = 0.5 * max(extent, float(np.max(high - low))) + length
     ax.set_xlim(centre[0] - half, centre[0] + half)
     ax.set_ylim(centre[1] - half, centre[1] + half)
     ax.set_zlim(centre[2] - half, centre[2] + half)
@@ -265,7 +300,7 @@ def pose_figure(
     ax.set_ylabel("y [m]")
     ax.set_zlabel("z [m]")
     if title is None:
-        moved = ", ".join(f"{k}={v:g}" for k, v in (positions or {}).items() if v != 0)
+        moved = _typed(positions)
         title = (
             f"{model.name or 'model'} in {model.link_name(trav.base)} frame"
             f"{': ' + moved if moved else ' at q = 0'}"
@@ -280,7 +315,7 @@ def pose_figure(
 def save_pose(
     model: Model,
     path: str | Path,
-    positions: Mapping[str, float] | None = None,
+    positions: Mapping[str, Position] | None = None,
     *,
     dpi: int = 120,
     **options: Any,

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import robomodel as rm
+import robomodel.data
 import robomodel.urdf
 from robomodel.cli import main
 from robomodel.kinematics import forward_kinematics
@@ -151,6 +152,14 @@ def test_primitives_are_drawn_where_and_as_large_as_they_are() -> None:
     m = primitive_model()
     fig = plot.pose_figure(m)
     assert [c.get_gid() for c in solids(fig)] == ["visual l0", "visual l1", "visual l2"]
+    # The sphere of l2 is centred at (2, 2, 0.5) (link at y = 2, shape 2 m along x): in view.
+    ax = fig.axes[0]
+    for (lo, hi), (want_lo, want_hi) in zip(
+        (ax.get_xlim(), ax.get_ylim(), ax.get_zlim()),
+        ((-0.1, 2.25), (-0.3, 2.25), (-0.3, 0.75)),
+        strict=True,
+    ):
+        assert lo <= want_lo and hi >= want_hi
     box, cylinder, sphere = (m.visuals[m.link_index(f"l{k}")][0].geometry for k in range(3))
     corners = np.concatenate(geometry_polygons(box, [], {}))
     np.testing.assert_allclose(corners.min(axis=0), [-0.1, -0.2, -0.3])
@@ -190,3 +199,23 @@ def test_label_choices() -> None:
     assert names_drawn(plot.pose_figure(model, labels=None, **quick)) == []
     with pytest.raises(rm.ModelError, match="labels must be"):
         plot.pose_figure(model, labels="names", **quick)  # type: ignore[arg-type]
+
+
+def test_degrees_given_in_python_are_shown_as_typed() -> None:
+    """{"r_elbow": "-30deg"} poses the robot like -pi/6 rad, and the title keeps "-30deg"."""
+    model = robomodel.urdf.load(robomodel.data.example_path())
+    typed = plot.pose_figure(model, {"r_elbow": "-30deg", "l_knee": 1, "r_knee": 0})
+    title = typed.axes[0].get_title()
+    assert title == "example_humanoid in base_link frame: r_elbow=-30deg, l_knee=1"
+    radians = plot.pose_figure(model, {"r_elbow": -np.pi / 6, "l_knee": 1.0})
+    assert radians.axes[0].get_title().endswith("r_elbow=-0.523599, l_knee=1")
+
+    def spots(fig: Any) -> dict[str, Any]:
+        return {t.get_text(): np.array(t.get_position_3d()) for t in names_drawn(fig)}
+
+    a, b = spots(typed), spots(radians)
+    assert a.keys() == b.keys() and " r_forearm" in a
+    for name in a:
+        np.testing.assert_allclose(a[name], b[name], atol=1e-12)
+    with pytest.raises(rm.ModelError, match="'r_elbow': position 'thirty' is not a number"):
+        plot.pose_figure(model, {"r_elbow": "thirty"})
