@@ -34,6 +34,7 @@ import attrs
 import numpy as np
 from lxml import etree
 
+from robomodel._memo import memoized
 from robomodel._topology import sensor_kind, sensor_problems
 from robomodel.joints import FixedJoint
 from robomodel.mimic import MimicError, mimic_map
@@ -330,8 +331,13 @@ def findings(model: Model) -> tuple[Finding, ...]:
 
     Within a severity, findings keep the order of the checks and of the model's elements.
     """
-    found = [f for check in CHECKS for f in check.run(model)]
-    return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
+
+    def run() -> tuple[Finding, ...]:
+        found = [f for check in CHECKS for f in check.run(model)]
+        return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
+
+    # A model never changes, so its findings are computed once (is_valid() then problems()).
+    return memoized(model, "findings", run)
 
 
 def errors(model: Model) -> tuple[Finding, ...]:
