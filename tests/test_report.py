@@ -77,8 +77,9 @@ def test_a_pipeline_summary_names_each_step() -> None:
 
 
 def test_whole_model_changes_and_empty_reports() -> None:
-    r = Report((Change(step="s", action="reordered", kind="joint", name=""),))
-    assert r.summary() == "reordered the joints"
+    for kind in ("joint", "joints"):  # the order of all joints: normalize_joint_order says "joints"
+        r = Report((Change(step="s", action="reordered", kind=kind, name=""),))
+        assert r.summary() == "reordered the joints"
     assert Report().summary() == Report().details() == str(Report()) == "no changes"
     one = Report((Change(step="s", action="dropped", kind="mesh", name="m"),))
     assert one.summary() == "dropped 1 mesh: m"

@@ -173,7 +173,7 @@ def _plural(kind: str, n: int) -> str:
 
 def _group_line(action: str, kind: str, names: Sequence[str], shown: int) -> str:
     if not any(names):  # a change of the whole model, such as the joint order
-        return f"{action} the {_plural(kind, 2)}"
+        return f"{action} the {kind if kind.endswith('s') else _plural(kind, 2)}"
     listed = ", ".join(names[:shown])
     if len(names) > shown:
         listed += f", ... ({len(names) - shown} more)"
