@@ -28,6 +28,8 @@ from robomodel.urdf.numbers import format3
 from robomodel.urdf.options import ExportOptions
 
 __all__ = [
+    "NS",
+    "XMLNS",
     "DoubtError",
     "Reader",
     "Writer",
@@ -41,8 +43,22 @@ __all__ = [
     "q",
     "quote",
     "required",
+    "rm",
     "strict_numbers",
 ]
+
+NS = "urn:robomodel:urdf"
+"""The namespace of robomodel's own attributes and elements in a URDF (docs/urdf.md, "Exact
+round trips"): values standard URDF cannot state exactly, which robomodel's loader prefers and
+other tools ignore. Declared on each element that uses it, never on ``<robot>``: lxml copies a
+declaration in scope into every element kept verbatim, which would change them."""
+XMLNS = f'xmlns:robomodel="{NS}"'
+"""The declaration written on an element that carries robomodel attributes."""
+
+
+def rm(name: str) -> str:
+    """Return the qualified (Clark) name of robomodel's attribute or element ``name``."""
+    return "{" + NS + "}" + name
 
 
 class DoubtError(Exception):
@@ -63,6 +79,7 @@ class Reader:
         "inertial_texts",
         "keep",
         "meshes",
+        "exact_origins",
         "origin_owners",
         "origin_texts",
         "plain",
@@ -92,6 +109,9 @@ class Reader:
         self.inertial_texts: list[str] = []
         self.axis_owners: list[Any] = []
         self.axis_texts: list[str] = []
+        # Origins that carry robomodel's exact rotation: (record, element), applied once the
+        # document's numbers are read (robomodel.urdf._origin.apply_exact).
+        self.exact_origins: list[tuple[Any, Any]] = []
 
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         """Return the error ``cls`` for element ``el`` (described as ``what``) of this file."""

@@ -189,19 +189,24 @@ _ZEROS3 = np.zeros(3)
 _ZEROS3.setflags(write=False)
 
 
-def joint_values(r: Reader, moving: list[RawJoint], fixed: list[RawJoint]) -> list[Joint]:
-    """Return the joints of ``moving`` then ``fixed``, in that order, with their offsets.
+def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
+    """Return the joints of ``raws``, in that order, with their offsets.
 
-    Each moving joint has one position coordinate and one DOF; the fixed ones come after all
-    of them. Built with their final offsets, the model constructor keeps the joints as given.
+    Each moving joint has one position coordinate and one DOF; a fixed joint's offsets are the
+    count of coordinates before it. Built with their final offsets, the model constructor keeps
+    the joints as given.
     """
-    out = [
-        _moving_joint(r, raw, offset, axis)
-        for offset, (raw, axis) in enumerate(zip(moving, _moving_axes(moving), strict=True))
-    ]
-    n_moving = len(moving)
-    # Two different non-empty link names and a checked origin: what FixedJoint checks.
-    out += [_FIXED_JOINT(raw.parent, raw.child, raw.origin, n_moving, n_moving) for raw in fixed]
+    moving = [raw for raw in raws if raw.kind != "fixed"]
+    axes = iter(_moving_axes(moving))
+    out: list[Joint] = []
+    offset = 0
+    for raw in raws:
+        if raw.kind == "fixed":
+            # Two different non-empty link names and a checked origin: what FixedJoint checks.
+            out.append(_FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset))
+        else:
+            out.append(_moving_joint(r, raw, offset, next(axes)))
+            offset += 1
     return out
 
 

@@ -144,8 +144,11 @@ def sensor_values(
     fake_frame: dict[str, Frame],
     joint_names: dict[str, int],
     link_names: dict[str, int],
+    in_document_order: bool = False,
 ) -> tuple[list[Sensor], list[RawSensor]]:
     """Return the model's sensors (F/T, then accelerometers, then gyroscopes) and their records.
+
+    ``in_document_order``: in the document's order instead (a document in index order).
 
     ``joints`` and ``links`` are the model's joints and links by name, ``fake_frame`` the
     frames of fake links by name (a link sensor on a fake link follows it onto the neighbour,
@@ -157,6 +160,9 @@ def sensor_values(
     ft_raw: list[RawSensor] = []
     acc_raw: list[RawSensor] = []
     gyr_raw: list[RawSensor] = []
+    if in_document_order:  # one list for all kinds
+        acc = gyr = ft
+        acc_raw = gyr_raw = ft_raw
     for rs in sensors:
         if rs.kind == "force_torque":
             rj = joints.get(rs.parent_attr)
@@ -209,6 +215,8 @@ def sensor_values(
             else:
                 gyr.append(_GYROSCOPE(rs.name, link, T_s))
                 gyr_raw.append(rs)
+    if in_document_order:
+        return ft, ft_raw
     return ft + acc + gyr, ft_raw + acc_raw + gyr_raw
 
 
