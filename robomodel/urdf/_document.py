@@ -79,6 +79,7 @@ class Reader:
         "inertial_texts",
         "keep",
         "meshes",
+        "exact_inertials",
         "exact_origins",
         "origin_owners",
         "origin_texts",
@@ -112,6 +113,9 @@ class Reader:
         # Origins that carry robomodel's exact rotation: (record, element), applied once the
         # document's numbers are read (robomodel.urdf._origin.apply_exact).
         self.exact_origins: list[tuple[Any, Any]] = []
+        # Links whose <inertia> carries robomodel's exact inertia about the link origin
+        # (robomodel.urdf._inertial.apply_exact_inertials).
+        self.exact_inertials: list[tuple[Any, Any]] = []
 
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         """Return the error ``cls`` for element ``el`` (described as ``what``) of this file."""

@@ -28,6 +28,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension
 from robomodel.urdf._document import (
+    XMLNS,
     Reader,
     Writer,
     duplicate,
@@ -36,6 +37,7 @@ from robomodel.urdf._document import (
     parse_numbers,
     q,
     required,
+    rm,
     strict_numbers,
 )
 from robomodel.urdf._exact import axis_numbers
@@ -66,6 +68,11 @@ _UNSUPPORTED_TYPES = {
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
 _BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
+_LIMIT_ATTRS = ("lower", "upper", "effort", "velocity")
+_RM_LIMITS = tuple(rm(a) for a in _LIMIT_ATTRS)
+_RM_ENABLED = rm("enabled")
+_RM_ALL = (*_RM_LIMITS, _RM_ENABLED)
+_RM_DIRECTION = rm("direction")
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
@@ -80,6 +87,7 @@ class RawJoint:
     child = ""
     axis: Vec3 = (1.0, 0.0, 0.0)
     axis_el: Any = None
+    exact_axis = False  # the <axis> has robomodel:direction
     limit: Any = None
     dynamics: Any = None
     mimic: Mimic | None = None
@@ -147,6 +155,8 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                     strict_numbers(r, ch, what, "xyz", 3)
                 r.axis_owners.append(raw)
                 r.axis_texts.append(xs)
+                if not r.plain and ch.get(_RM_DIRECTION) is not None:
+                    raw.exact_axis = True
         elif moving and tag == "limit":
             if raw.limit is not None:
                 raise duplicate(r, ch, what)
@@ -197,7 +207,11 @@ def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
     the joints as given.
     """
     moving = [raw for raw in raws if raw.kind != "fixed"]
-    axes = iter(_moving_axes(moving))
+    found = _moving_axes(moving)
+    for k, raw in enumerate(moving):
+        if raw.exact_axis and found[k] is not None:
+            found[k] = _exact_axis(r, raw, found[k])
+    axes = iter(found)
     out: list[Joint] = []
     offset = 0
     for raw in raws:
@@ -236,6 +250,26 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
     Org.setflags(write=False)
     axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
+
+
+def _exact_axis(r: Reader, raw: RawJoint, axis: Any) -> SourcedAxis:
+    """The axis of ``raw`` with the link1 direction of its ``robomodel:direction``.
+
+    It must be unit and within ``1e-6`` of what ``xyz`` gives (what other tools read).
+    """
+    el = raw.axis_el
+    what = f"joint {raw.name!r}"
+    d = np.array(strict_numbers(r, el, what, _RM_DIRECTION, 3), dtype=np.float64)
+    if not (abs(float(d @ d) - 1.0) <= 1e-12 and np.abs(d - axis.direction).max() <= 1e-6):
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"robomodel:direction={el.get(_RM_DIRECTION)!r} is not the unit direction of "
+            f"xyz={el.get('xyz')!r} in the parent link; remove the attribute or fix it",
+        )
+    d.setflags(write=False)
+    return sourced_axes([d], [axis.origin], [axis.urdf_axis])[0]
 
 
 def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
@@ -283,13 +317,17 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
             )
         if raw.kind == "continuous" or (lower is None and upper is None):
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
-            # A <limit> without lower and upper (effort or velocity only) gives none either:
-            # what robomodel writes for disabled prismatic limits (urdfdom reads 0, 0).
-            limits = _LIMITS(
-                False, -math.inf if lower is None else lo, math.inf if upper is None else hi
-            )
+            # A <limit> without lower and upper (effort or velocity only) gives none either.
+            enabled = False
+            lo = -math.inf if lower is None else lo
+            hi = math.inf if upper is None else hi
         else:
-            limits = _LIMITS(True, lo, hi)
+            enabled = True
+        if not r.plain and any(map(lim.get, _RM_ALL)):
+            (lo, hi, effort, velocity), enabled = _exact_limits(
+                r, lim, what, [lo, hi, effort, velocity], enabled
+            )
+        limits = _LIMITS(enabled, lo, hi)
     dyn = raw.dynamics
     if dyn is None:
         dynamics = _NO_DYNAMICS
@@ -385,40 +423,12 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         kind = "prismatic"
     out.append(f"  <joint name={q(jname)} type={q(kind)}>")
     out.append("    " + write_origin(j.link1_H_link2, invert))
-    out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
+    out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
     out.append(f"    <child link={q(child)}/>")
-    # urdfdom (hence Pinocchio) refuses a <limit> without effort and velocity, and a revolute
-    # or prismatic joint without <limit>: iDynTree's 1e+9 stands in for an unknown one, which
-    # reads back as 1e9, not inf (a deviation from exact round trips kept for interop).
-    effort = _big(j.effort_limit)
-    velocity = _big(j.velocity_limit)
-    if lim.enabled:
-        if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
-            raise URDFExportError(
-                f"enabled limits must be finite to be written, got [{lim.lower}, "
-                f"{lim.upper}]; disable them or give finite bounds",
-                file="<export>",
-                element=f"joint {jname!r}",
-            )
-        out.append(
-            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
-            f'effort="{effort}" velocity="{velocity}"/>'
-        )
-    elif isinstance(j, PrismaticJoint):
-        # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
-        out.append(
-            f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
-        )
-    else:
-        parts = [
-            f'{a}="{format_float(v)}"'
-            for a, v in (("lower", lim.lower), ("upper", lim.upper))
-            if math.isfinite(v)
-        ]
-        if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
-            parts += [f'effort="{effort}"', f'velocity="{velocity}"']
-            out.append(f"    <limit {' '.join(parts)}/>")
+    limit = _limit_xml(w, jname, j)
+    if limit:
+        out.append("    " + limit)
     if j.dynamics.kind == "urdf":
         out.append(
             f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
@@ -432,7 +442,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("  </joint>")
 
 
-def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
+def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
     axis = j.axis(child)
     if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
         raise w.fail(
@@ -443,15 +453,18 @@ def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: 
         )
     if child == j.link2:
         # A function of the value (robomodel.urdf._exact): the numbers that the loader turns
-        # back into this very direction; else the numbers read, while the joint still holds
-        # the rest transform they were read with.
+        # back into this very direction; else the numbers computed, with the direction in
+        # link1 stated exactly in robomodel's attribute.
         found = axis_numbers(j.link1_H_link2, j.axis_in_link1.direction)
         if found is not None:
-            return fmt3(found)
-        src = getattr(j.axis_in_link1, "urdf_axis", None)
-        if src is not None and src[1] == j.link1_H_link2:
-            return fmt3(src[0])
-    return fmt3(axis.direction + 0.0)
+            return f'<axis xyz="{fmt3(found)}"/>'
+        return (
+            f'<axis xyz="{fmt3(axis.direction + 0.0)}" {XMLNS} '
+            f'robomodel:direction="{fmt3(j.axis_in_link1.direction + 0.0)}"/>'
+        )
+    # A joint written against its direction (link1 is the URDF child) reads back with its
+    # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
+    return f'<axis xyz="{fmt3(axis.direction + 0.0)}"/>'
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
@@ -477,5 +490,70 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
     )
 
 
-def _big(v: float) -> str:
-    return format_float(v) if math.isfinite(v) else _BIG
+def _limit_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint) -> str:
+    """Return the ``<limit>`` of a moving joint (empty when a continuous joint needs none).
+
+    urdfdom (hence Pinocchio) refuses a ``<limit>`` without effort and velocity, and a revolute
+    or prismatic joint without ``<limit>``; iDynTree's ``1e+9`` stands in there for an unknown
+    (infinite) number, and for the bounds of a prismatic joint without limits. robomodel states
+    what the stand-in means in its own attributes (``robomodel:effort="inf"``,
+    ``robomodel:enabled="false"``), which its loader reads and other tools ignore, so that the
+    joint reads back exactly.
+    """
+    lim = j.limits
+    attrs_: list[tuple[str, float]] = []
+    if lim.enabled or isinstance(j, PrismaticJoint):
+        attrs_ += [("lower", lim.lower), ("upper", lim.upper)]
+    else:  # continuous: the bounds it keeps, if any
+        attrs_ += [(a, v) for a, v in (("lower", lim.lower), ("upper", lim.upper)) if math.isfinite(v)]
+        if not attrs_ and not (math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit)):
+            return ""
+    attrs_ += [("effort", j.effort_limit), ("velocity", j.velocity_limit)]
+    plain: list[str] = []
+    marks: list[str] = []
+    for a, v in attrs_:
+        if math.isfinite(v):
+            plain.append(f'{a}="{format_float(v)}"')
+        else:
+            plain.append(f'{a}="{"-" if v < 0 else ""}{_BIG}"')
+            marks.append(f'robomodel:{a}="{"-" if v < 0 else ""}inf"')
+    if isinstance(j, PrismaticJoint) and not lim.enabled:
+        marks.append('robomodel:enabled="false"')
+    if marks:
+        plain += [XMLNS, *marks]
+    return f"<limit {' '.join(plain)}/>"
+
+
+def _exact_limits(
+    r: Reader, lim: Any, what: str, values: list[float], enabled: bool
+) -> tuple[list[float], bool]:
+    """Apply robomodel's attributes of ``<limit>`` (see :func:`_limit_xml`) to ``values``
+    (lower, upper, effort, velocity) and ``enabled``."""
+    get = lim.get
+    out = list(values)
+    for k, a in enumerate(_LIMIT_ATTRS):
+        text = get(_RM_LIMITS[k])
+        if text is not None:
+            if text not in ("inf", "-inf") or (k >= 2 and text != "inf"):
+                raise r.err(
+                    URDFValueError,
+                    lim,
+                    what,
+                    f"<limit robomodel:{a}={text!r}> must be 'inf'"
+                    + (" or '-inf'" if k < 2 else "")
+                    + "; remove it or give the number in the plain attribute",
+                )
+            out[k] = float(text)
+    flag = get(_RM_ENABLED)
+    if flag is not None:
+        if flag not in ("true", "false"):
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit robomodel:enabled={flag!r}> must be 'true' or 'false'",
+            )
+        enabled = flag == "true"
+    if out[0] > out[1]:
+        raise r.err(URDFValueError, lim, what, "robomodel's bounds give lower > upper; fix them")
+    return out, enabled

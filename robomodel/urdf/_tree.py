@@ -27,6 +27,7 @@ from robomodel.spatial import Transform
 from robomodel.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.urdf._geometry import shape_values
+from robomodel.urdf._inertial import apply_exact_inertials
 from robomodel.urdf._joint import RawJoint, joint_values, write_joint
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
 from robomodel.urdf._origin import (
@@ -75,6 +76,8 @@ def assemble(
     materials, links, link_idx, joints, joint_idx, sensors = read
     if r.exact_origins:
         apply_exact(r)
+    if r.exact_inertials:
+        apply_exact_inertials(r)
     n_links = _order_hint(r, root, len(links))
     if not links:
         raise URDFTopologyError(
