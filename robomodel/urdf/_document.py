@@ -20,11 +20,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from robomodel.errors import URDFError
 from robomodel.model import Extension, Model
 from robomodel.shapes import Material, Mesh
 from robomodel.urdf.errors import URDFExportError, URDFValueError
-from robomodel.urdf.numbers import format3
+from robomodel.urdf._sourced import sourced_transform
+from robomodel.urdf.numbers import format3, format_floats
 from robomodel.urdf.options import ExportOptions
 
 __all__ = [
@@ -35,6 +38,8 @@ __all__ = [
     "Writer",
     "duplicate",
     "fmt3",
+    "read_transform",
+    "transform_text",
     "number",
     "numbers",
     "parse_numbers",
@@ -343,3 +348,34 @@ def quote(s: str) -> str:
 def fmt3(v: Any) -> str:
     """Return the three numbers of ``v`` formatted (the exporter's number rule)."""
     return format3(float(v[0]), float(v[1]), float(v[2]))
+
+
+def transform_text(T: Any) -> str:
+    """Return the 12 numbers of transform ``T`` (rotation row-major, then position), exact."""
+    return format_floats([*(T.rotation + 0.0).ravel().tolist(), *(T.position + 0.0).tolist()])
+
+
+def read_transform(r: Reader, el: Any, what: str, attr: str, near: Any) -> Any:
+    """Return the transform of the 12 numbers of attribute ``attr`` (see :func:`transform_text`).
+
+    It must be within ``1e-6`` of transform ``near`` (what the plain URDF numbers give, which
+    other tools read).
+    """
+    v = strict_numbers(r, el, what, attr, 12)
+    R = np.array(v[:9], dtype=np.float64).reshape(3, 3)
+    p = np.array(v[9:], dtype=np.float64)
+    scale = 1.0 + float(np.abs(p).max())
+    if not (
+        np.abs(R - near.rotation).max() <= 1e-6
+        and np.abs(p - near.position).max() <= 1e-6 * scale
+    ):
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"{attr.split('}')[-1]} disagrees with the pose the URDF numbers give; remove the "
+            "robomodel attribute or fix it",
+        )
+    R.setflags(write=False)
+    p.setflags(write=False)
+    return sourced_transform(R, p, ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), False))

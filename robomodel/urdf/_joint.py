@@ -36,9 +36,11 @@ from robomodel.urdf._document import (
     number,
     parse_numbers,
     q,
+    read_transform,
     required,
     rm,
     strict_numbers,
+    transform_text,
 )
 from robomodel.urdf._exact import axis_numbers
 from robomodel.urdf._extensions import keep, write_kept
@@ -73,6 +75,9 @@ _RM_LIMITS = tuple(rm(a) for a in _LIMIT_ATTRS)
 _RM_ENABLED = rm("enabled")
 _RM_ALL = (*_RM_LIMITS, _RM_ENABLED)
 _RM_DIRECTION = rm("direction")
+_RM_REST = rm("link1_H_link2")
+_RM_ORIGIN = rm("origin")
+_RM_AXIS = rm("axis")
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
@@ -88,6 +93,7 @@ class RawJoint:
     axis: Vec3 = (1.0, 0.0, 0.0)
     axis_el: Any = None
     exact_axis = False  # the <axis> has robomodel:direction
+    reversed_el: Any = None  # the <child> stating the joint's link1 is the URDF child
     limit: Any = None
     dynamics: Any = None
     mimic: Mimic | None = None
@@ -145,6 +151,8 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 parent, raw.parent = ch, ref
             else:
                 child, raw.child = ch, ref
+                if not r.plain and ch.get(_RM_REST) is not None:
+                    raw.reversed_el = ch
         elif moving and tag == "axis":
             if raw.axis_el is not None:
                 raise duplicate(r, ch, what)
@@ -155,7 +163,9 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                     strict_numbers(r, ch, what, "xyz", 3)
                 r.axis_owners.append(raw)
                 r.axis_texts.append(xs)
-                if not r.plain and ch.get(_RM_DIRECTION) is not None:
+                if not r.plain and (
+                    ch.get(_RM_DIRECTION) is not None or ch.get(_RM_ORIGIN) is not None
+                ):
                     raw.exact_axis = True
         elif moving and tag == "limit":
             if raw.limit is not None:
@@ -173,7 +183,11 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 multiplier=number(r, ch, what, "multiplier", 1.0),
                 offset=number(r, ch, what, "offset", 0.0),
             )
-            keep(r, "joint", name, ch, raw.exts)  # its own text, written back while unchanged
+            # Its own text is kept, written back while the mimic is unchanged; not when it is
+            # the text robomodel writes for it, so that a model built in code reads back equal.
+            keep(r, "joint", name, ch, raw.exts)
+            if raw.exts and raw.exts[-1].xml == _mimic_text(raw.mimic):
+                raw.exts.pop()
         else:
             keep(r, "joint", name, ch, raw.exts)
     if parent is None or child is None:
@@ -217,11 +231,57 @@ def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
     for raw in raws:
         if raw.kind == "fixed":
             # Two different non-empty link names and a checked origin: what FixedJoint checks.
-            out.append(_FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset))
+            j: Joint = _FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset)
         else:
-            out.append(_moving_joint(r, raw, offset, next(axes)))
+            j = _moving_joint(r, raw, offset, next(axes))
             offset += 1
+        out.append(j if raw.reversed_el is None else _reversed(r, raw, j))
     return out
+
+
+def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:
+    """Return joint ``j`` from its URDF child (link1) to its parent, as its ``<child>`` states.
+
+    ``robomodel:link1_H_link2`` (12 numbers) and, for a moving joint, ``robomodel:axis`` (the
+    direction and a point in link1) are the exact values, which must agree within ``1e-6`` with
+    what the URDF numbers give.
+    """
+    el = raw.reversed_el
+    what = f"joint {raw.name!r}"
+    T = read_transform(r, el, what, _RM_REST, j.link1_H_link2.inverse())
+    if isinstance(j, FixedJoint):
+        return _FIXED_JOINT(raw.child, raw.parent, T, j.pos_coord_offset, j.dof_offset)
+    near = j.axis(raw.child)
+    v = np.array(strict_numbers(r, el, what, _RM_AXIS, 6), dtype=np.float64)
+    d, o = v[:3], v[3:]
+    if not (
+        abs(float(d @ d) - 1.0) <= 1e-12
+        and np.abs(d + near.direction).max() <= 1e-6
+        and np.abs(o - near.closest_point(o)).max() <= 1e-6 * (1.0 + float(np.abs(o).max()))
+    ):
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            "robomodel:axis disagrees with the joint's <axis>; remove the robomodel attributes "
+            "or fix them",
+        )
+    d.setflags(write=False)
+    o.setflags(write=False)
+    axis = sourced_axes([d], [o], [(raw.axis, T)])[0]
+    return _TRUSTED_MOVING[raw.kind](
+        raw.child,
+        raw.parent,
+        T,
+        axis,
+        j.limits,
+        j.effort_limit,
+        j.velocity_limit,
+        j.dynamics,
+        j.mimic,
+        j.pos_coord_offset,
+        j.dof_offset,
+    )
 
 
 def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
@@ -253,23 +313,38 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
 
 
 def _exact_axis(r: Reader, raw: RawJoint, axis: Any) -> SourcedAxis:
-    """The axis of ``raw`` with the link1 direction of its ``robomodel:direction``.
+    """The axis of ``raw`` with the link1 direction of its ``robomodel:direction`` and the point
+    of its ``robomodel:origin`` (each optional).
 
-    It must be unit and within ``1e-6`` of what ``xyz`` gives (what other tools read).
+    The direction must be unit and within ``1e-6`` of what ``xyz`` gives (what other tools
+    read), the point within ``1e-6`` of the line.
     """
     el = raw.axis_el
     what = f"joint {raw.name!r}"
-    d = np.array(strict_numbers(r, el, what, _RM_DIRECTION, 3), dtype=np.float64)
-    if not (abs(float(d @ d) - 1.0) <= 1e-12 and np.abs(d - axis.direction).max() <= 1e-6):
+    d = axis.direction
+    o = axis.origin
+    if el.get(_RM_DIRECTION) is not None:
+        d = np.array(strict_numbers(r, el, what, _RM_DIRECTION, 3), dtype=np.float64)
+    if el.get(_RM_ORIGIN) is not None:
+        o = np.array(strict_numbers(r, el, what, _RM_ORIGIN, 3), dtype=np.float64)
+    scale = 1.0 + float(np.abs(o).max())
+    if not (
+        abs(float(d @ d) - 1.0) <= 1e-12
+        and np.abs(d - axis.direction).max() <= 1e-6
+        and np.abs(o - axis.closest_point(o)).max() <= 1e-6 * scale
+    ):
         raise r.err(
             URDFValueError,
             el,
             what,
-            f"robomodel:direction={el.get(_RM_DIRECTION)!r} is not the unit direction of "
-            f"xyz={el.get('xyz')!r} in the parent link; remove the attribute or fix it",
+            "robomodel:direction or robomodel:origin is not the axis that xyz gives in the "
+            "parent link; remove the attributes or fix them",
         )
+    d = d.copy()
+    o = o.copy()
     d.setflags(write=False)
-    return sourced_axes([d], [axis.origin], [axis.urdf_axis])[0]
+    o.setflags(write=False)
+    return sourced_axes([d], [o], [axis.urdf_axis])[0]
 
 
 def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
@@ -412,7 +487,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         out.append(f'  <joint name={q(jname)} type="fixed">')
         out.append("    " + write_origin(j.link1_H_link2, invert))
         out.append(f"    <parent link={q(parent)}/>")
-        out.append(f"    <child link={q(child)}/>")
+        out.append("    " + _child_xml(j, child, invert))
         write_kept(w, "joint", jname, "    ")
         out.append("  </joint>")
         return
@@ -425,7 +500,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("    " + write_origin(j.link1_H_link2, invert))
     out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
-    out.append(f"    <child link={q(child)}/>")
+    out.append("    " + _child_xml(j, child, invert))
     limit = _limit_xml(w, jname, j)
     if limit:
         out.append("    " + limit)
@@ -442,6 +517,18 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("  </joint>")
 
 
+def _child_xml(j: Joint, child: str, reversed_: bool) -> str:
+    """Return ``<child>``; for a joint written against its direction (link1 is the URDF child),
+    with its exact values in robomodel's attributes, read by :func:`_reversed`."""
+    if not reversed_:
+        return f"<child link={q(child)}/>"
+    extra = f' robomodel:link1_H_link2="{transform_text(j.link1_H_link2)}"'
+    if not isinstance(j, FixedJoint):
+        a = j.axis_in_link1
+        extra += f' robomodel:axis="{fmt3(a.direction + 0.0)} {fmt3(a.origin + 0.0)}"'
+    return f"<child link={q(child)} {XMLNS}{extra}/>"
+
+
 def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
     axis = j.axis(child)
     if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
@@ -455,13 +542,18 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
         # A function of the value (robomodel.urdf._exact): the numbers that the loader turns
         # back into this very direction; else the numbers computed, with the direction in
         # link1 stated exactly in robomodel's attribute.
-        found = axis_numbers(j.link1_H_link2, j.axis_in_link1.direction)
-        if found is not None:
+        a = j.axis_in_link1
+        found = axis_numbers(j.link1_H_link2, a.direction)
+        marks = ""
+        if found is None:
+            marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
+        if not np.array_equal(a.origin, j.link1_H_link2.position):  # another point of the line
+            marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
+        if not marks:
+            assert found is not None
             return f'<axis xyz="{fmt3(found)}"/>'
-        return (
-            f'<axis xyz="{fmt3(axis.direction + 0.0)}" {XMLNS} '
-            f'robomodel:direction="{fmt3(j.axis_in_link1.direction + 0.0)}"/>'
-        )
+        xyz = found if found is not None else axis.direction + 0.0
+        return f'<axis xyz="{fmt3(xyz)}" {XMLNS}{marks}/>'
     # A joint written against its direction (link1 is the URDF child) reads back with its
     # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
     return f'<axis xyz="{fmt3(axis.direction + 0.0)}"/>'
@@ -484,6 +576,10 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
             if kept == mimic:
                 return e.xml
             break
+    return _mimic_text(mimic)
+
+
+def _mimic_text(mimic: Mimic) -> str:
     return (
         f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
         f'offset="{format_float(mimic.offset)}"/>'
