@@ -89,7 +89,8 @@ def _rpy(R: np.ndarray) -> list[float] | None:
 
     Memoised by the matrix (models repeat rotations, and exports repeat models).
     """
-    key = (R + 0.0).tobytes()
+    R = R + 0.0  # -0.0 and 0.0 are equal values: the search must not tell them apart
+    key = R.tobytes()
     if key in _RPY_CACHE:
         got = _RPY_CACHE[key]
     else:
@@ -101,7 +102,7 @@ def _rpy(R: np.ndarray) -> list[float] | None:
 
 def computed_rpy(R: np.ndarray) -> list[float]:
     """The angles of ``R`` by iDynTree's rule, zeros unsigned (when no exact ``rpy`` exists)."""
-    return [a + 0.0 for a in rpy_from_rotation(R)]
+    return [a + 0.0 for a in rpy_from_rotation(R + 0.0)]  # atan2 tells -0.0 from 0.0
 
 
 def _search_rpy(R: np.ndarray) -> list[float] | None:
@@ -190,7 +191,7 @@ def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
     ``None`` when none is found.
     """
     target = direction.tolist()
-    x0 = (rest.rotation.T @ direction).tolist()
+    x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
 
     R = rest.rotation
 
