@@ -11,15 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.urdf import URDFExportError, dump, load, loads
 from robomodel.urdf import ExportOptions as _ExportOptions
+from robomodel.urdf import URDFExportError, dump, load, loads
 from robomodel.urdf import dumps as _dumps
 from robomodel.urdf.numbers import format_float
 
 
 # These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
 # is tested in test_urdf_roundtrip.py and test_roundtrip_formats.py).
-def ExportOptions(**kw: object) -> _ExportOptions:  # noqa: N802 (stands in for the class)
+def ExportOptions(**kw: object) -> _ExportOptions:
     return _ExportOptions(order="idyntree", **kw)  # type: ignore[arg-type]
 
 

@@ -25,8 +25,8 @@ import numpy as np
 from robomodel.errors import URDFError
 from robomodel.model import Extension, Model
 from robomodel.shapes import Material, Mesh
-from robomodel.urdf.errors import URDFExportError, URDFValueError
 from robomodel.urdf._sourced import sourced_transform
+from robomodel.urdf.errors import URDFExportError, URDFValueError
 from robomodel.urdf.numbers import format3, format_floats
 from robomodel.urdf.options import ExportOptions
 
@@ -38,8 +38,6 @@ __all__ = [
     "Writer",
     "duplicate",
     "fmt3",
-    "read_transform",
-    "transform_text",
     "number",
     "numbers",
     "parse_numbers",
@@ -47,9 +45,11 @@ __all__ = [
     "pick_children",
     "q",
     "quote",
+    "read_transform",
     "required",
     "rm",
     "strict_numbers",
+    "transform_text",
 ]
 
 NS = "urn:robomodel:urdf"
@@ -77,6 +77,8 @@ class Reader:
         "axis_owners",
         "axis_texts",
         "eager",
+        "exact_inertials",
+        "exact_origins",
         "exts",
         "file",
         "inertial_data",
@@ -84,8 +86,6 @@ class Reader:
         "inertial_texts",
         "keep",
         "meshes",
-        "exact_inertials",
-        "exact_origins",
         "origin_owners",
         "origin_texts",
         "plain",
@@ -366,8 +366,7 @@ def read_transform(r: Reader, el: Any, what: str, attr: str, near: Any) -> Any:
     p = np.array(v[9:], dtype=np.float64)
     scale = 1.0 + float(np.abs(p).max())
     if not (
-        np.abs(R - near.rotation).max() <= 1e-6
-        and np.abs(p - near.position).max() <= 1e-6 * scale
+        np.abs(R - near.rotation).max() <= 1e-6 and np.abs(p - near.position).max() <= 1e-6 * scale
     ):
         raise r.err(
             URDFValueError,

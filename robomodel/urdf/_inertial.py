@@ -179,9 +179,10 @@ def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
     extra = ""
     if not exact:
         I_O = inertia.rotational_inertia
+        about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
         extra = (
             f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
-            f'robomodel:about_origin="{" ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)}"'
+            f'robomodel:about_origin="{about}"'
         )
     out.append(
         f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '

@@ -36,18 +36,25 @@ from robomodel.urdf._document import (
     number,
     parse_numbers,
     q,
-    read_transform,
     required,
-    rm,
     strict_numbers,
-    transform_text,
 )
 from robomodel.urdf._exact import axis_numbers
 from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._joint_exact import (
+    LIMIT_MARKS,
+    RM_DIRECTION,
+    RM_ORIGIN,
+    RM_REST,
+    child_xml,
+    exact_axis,
+    exact_limits,
+    limit_xml,
+    reversed_values,
+)
 from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
 from robomodel.urdf.errors import (
-    URDFExportError,
     URDFTopologyError,
     URDFUnsupportedError,
     URDFValueError,
@@ -69,15 +76,6 @@ _UNSUPPORTED_TYPES = {
     "spherical": "spherical joints are not modelled; replace it with three revolute joints",
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
-_BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
-_LIMIT_ATTRS = ("lower", "upper", "effort", "velocity")
-_RM_LIMITS = tuple(rm(a) for a in _LIMIT_ATTRS)
-_RM_ENABLED = rm("enabled")
-_RM_ALL = (*_RM_LIMITS, _RM_ENABLED)
-_RM_DIRECTION = rm("direction")
-_RM_REST = rm("link1_H_link2")
-_RM_ORIGIN = rm("origin")
-_RM_AXIS = rm("axis")
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
@@ -151,7 +149,7 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 parent, raw.parent = ch, ref
             else:
                 child, raw.child = ch, ref
-                if not r.plain and ch.get(_RM_REST) is not None:
+                if not r.plain and ch.get(RM_REST) is not None:
                     raw.reversed_el = ch
         elif moving and tag == "axis":
             if raw.axis_el is not None:
@@ -164,7 +162,7 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 r.axis_owners.append(raw)
                 r.axis_texts.append(xs)
                 if not r.plain and (
-                    ch.get(_RM_DIRECTION) is not None or ch.get(_RM_ORIGIN) is not None
+                    ch.get(RM_DIRECTION) is not None or ch.get(RM_ORIGIN) is not None
                 ):
                     raw.exact_axis = True
         elif moving and tag == "limit":
@@ -224,7 +222,7 @@ def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
     found = _moving_axes(moving)
     for k, raw in enumerate(moving):
         if raw.exact_axis and found[k] is not None:
-            found[k] = _exact_axis(r, raw, found[k])
+            found[k] = exact_axis(r, raw.axis_el, f"joint {raw.name!r}", found[k])
     axes = iter(found)
     out: list[Joint] = []
     offset = 0
@@ -235,40 +233,21 @@ def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
         else:
             j = _moving_joint(r, raw, offset, next(axes))
             offset += 1
-        out.append(j if raw.reversed_el is None else _reversed(r, raw, j))
+        if raw.reversed_el is not None:
+            j = _reversed(r, raw, j)
+        out.append(j)
     return out
 
 
 def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:
-    """Return joint ``j`` from its URDF child (link1) to its parent, as its ``<child>`` states.
+    """Return joint ``j`` from its URDF child (link1) to its parent, as ``<child>`` states.
 
-    ``robomodel:link1_H_link2`` (12 numbers) and, for a moving joint, ``robomodel:axis`` (the
-    direction and a point in link1) are the exact values, which must agree within ``1e-6`` with
-    what the URDF numbers give.
+    See :func:`robomodel.urdf._joint_exact.reversed_values`.
     """
-    el = raw.reversed_el
-    what = f"joint {raw.name!r}"
-    T = read_transform(r, el, what, _RM_REST, j.link1_H_link2.inverse())
-    if isinstance(j, FixedJoint):
+    T, axis = reversed_values(r, raw.reversed_el, f"joint {raw.name!r}", j, raw.child, raw.axis)
+    if axis is None:
         return _FIXED_JOINT(raw.child, raw.parent, T, j.pos_coord_offset, j.dof_offset)
-    near = j.axis(raw.child)
-    v = np.array(strict_numbers(r, el, what, _RM_AXIS, 6), dtype=np.float64)
-    d, o = v[:3], v[3:]
-    if not (
-        abs(float(d @ d) - 1.0) <= 1e-12
-        and np.abs(d + near.direction).max() <= 1e-6
-        and np.abs(o - near.closest_point(o)).max() <= 1e-6 * (1.0 + float(np.abs(o).max()))
-    ):
-        raise r.err(
-            URDFValueError,
-            el,
-            what,
-            "robomodel:axis disagrees with the joint's <axis>; remove the robomodel attributes "
-            "or fix them",
-        )
-    d.setflags(write=False)
-    o.setflags(write=False)
-    axis = sourced_axes([d], [o], [(raw.axis, T)])[0]
+    assert not isinstance(j, FixedJoint)
     return _TRUSTED_MOVING[raw.kind](
         raw.child,
         raw.parent,
@@ -310,41 +289,6 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
     Org.setflags(write=False)
     axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
-
-
-def _exact_axis(r: Reader, raw: RawJoint, axis: Any) -> SourcedAxis:
-    """The axis of ``raw`` with the link1 direction of its ``robomodel:direction`` and the point
-    of its ``robomodel:origin`` (each optional).
-
-    The direction must be unit and within ``1e-6`` of what ``xyz`` gives (what other tools
-    read), the point within ``1e-6`` of the line.
-    """
-    el = raw.axis_el
-    what = f"joint {raw.name!r}"
-    d = axis.direction
-    o = axis.origin
-    if el.get(_RM_DIRECTION) is not None:
-        d = np.array(strict_numbers(r, el, what, _RM_DIRECTION, 3), dtype=np.float64)
-    if el.get(_RM_ORIGIN) is not None:
-        o = np.array(strict_numbers(r, el, what, _RM_ORIGIN, 3), dtype=np.float64)
-    scale = 1.0 + float(np.abs(o).max())
-    if not (
-        abs(float(d @ d) - 1.0) <= 1e-12
-        and np.abs(d - axis.direction).max() <= 1e-6
-        and np.abs(o - axis.closest_point(o)).max() <= 1e-6 * scale
-    ):
-        raise r.err(
-            URDFValueError,
-            el,
-            what,
-            "robomodel:direction or robomodel:origin is not the axis that xyz gives in the "
-            "parent link; remove the attributes or fix them",
-        )
-    d = d.copy()
-    o = o.copy()
-    d.setflags(write=False)
-    o.setflags(write=False)
-    return sourced_axes([d], [o], [axis.urdf_axis])[0]
 
 
 def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
@@ -398,8 +342,8 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
             hi = math.inf if upper is None else hi
         else:
             enabled = True
-        if not r.plain and any(map(lim.get, _RM_ALL)):
-            (lo, hi, effort, velocity), enabled = _exact_limits(
+        if not r.plain and any(map(lim.get, LIMIT_MARKS)):
+            (lo, hi, effort, velocity), enabled = exact_limits(
                 r, lim, what, [lo, hi, effort, velocity], enabled
             )
         limits = _LIMITS(enabled, lo, hi)
@@ -487,7 +431,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         out.append(f'  <joint name={q(jname)} type="fixed">')
         out.append("    " + write_origin(j.link1_H_link2, invert))
         out.append(f"    <parent link={q(parent)}/>")
-        out.append("    " + _child_xml(j, child, invert))
+        out.append("    " + child_xml(j, child, invert))
         write_kept(w, "joint", jname, "    ")
         out.append("  </joint>")
         return
@@ -500,8 +444,8 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("    " + write_origin(j.link1_H_link2, invert))
     out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
-    out.append("    " + _child_xml(j, child, invert))
-    limit = _limit_xml(w, jname, j)
+    out.append("    " + child_xml(j, child, invert))
+    limit = limit_xml(j)
     if limit:
         out.append("    " + limit)
     if j.dynamics.kind == "urdf":
@@ -515,18 +459,6 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         skip = "mimic"
     write_kept(w, "joint", jname, "    ", skip=skip)
     out.append("  </joint>")
-
-
-def _child_xml(j: Joint, child: str, reversed_: bool) -> str:
-    """Return ``<child>``; for a joint written against its direction (link1 is the URDF child),
-    with its exact values in robomodel's attributes, read by :func:`_reversed`."""
-    if not reversed_:
-        return f"<child link={q(child)}/>"
-    extra = f' robomodel:link1_H_link2="{transform_text(j.link1_H_link2)}"'
-    if not isinstance(j, FixedJoint):
-        a = j.axis_in_link1
-        extra += f' robomodel:axis="{fmt3(a.direction + 0.0)} {fmt3(a.origin + 0.0)}"'
-    return f"<child link={q(child)} {XMLNS}{extra}/>"
 
 
 def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
@@ -584,72 +516,3 @@ def _mimic_text(mimic: Mimic) -> str:
         f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
         f'offset="{format_float(mimic.offset)}"/>'
     )
-
-
-def _limit_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint) -> str:
-    """Return the ``<limit>`` of a moving joint (empty when a continuous joint needs none).
-
-    urdfdom (hence Pinocchio) refuses a ``<limit>`` without effort and velocity, and a revolute
-    or prismatic joint without ``<limit>``; iDynTree's ``1e+9`` stands in there for an unknown
-    (infinite) number, and for the bounds of a prismatic joint without limits. robomodel states
-    what the stand-in means in its own attributes (``robomodel:effort="inf"``,
-    ``robomodel:enabled="false"``), which its loader reads and other tools ignore, so that the
-    joint reads back exactly.
-    """
-    lim = j.limits
-    attrs_: list[tuple[str, float]] = []
-    if lim.enabled or isinstance(j, PrismaticJoint):
-        attrs_ += [("lower", lim.lower), ("upper", lim.upper)]
-    else:  # continuous: the bounds it keeps, if any
-        attrs_ += [(a, v) for a, v in (("lower", lim.lower), ("upper", lim.upper)) if math.isfinite(v)]
-        if not attrs_ and not (math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit)):
-            return ""
-    attrs_ += [("effort", j.effort_limit), ("velocity", j.velocity_limit)]
-    plain: list[str] = []
-    marks: list[str] = []
-    for a, v in attrs_:
-        if math.isfinite(v):
-            plain.append(f'{a}="{format_float(v)}"')
-        else:
-            plain.append(f'{a}="{"-" if v < 0 else ""}{_BIG}"')
-            marks.append(f'robomodel:{a}="{"-" if v < 0 else ""}inf"')
-    if isinstance(j, PrismaticJoint) and not lim.enabled:
-        marks.append('robomodel:enabled="false"')
-    if marks:
-        plain += [XMLNS, *marks]
-    return f"<limit {' '.join(plain)}/>"
-
-
-def _exact_limits(
-    r: Reader, lim: Any, what: str, values: list[float], enabled: bool
-) -> tuple[list[float], bool]:
-    """Apply robomodel's attributes of ``<limit>`` (see :func:`_limit_xml`) to ``values``
-    (lower, upper, effort, velocity) and ``enabled``."""
-    get = lim.get
-    out = list(values)
-    for k, a in enumerate(_LIMIT_ATTRS):
-        text = get(_RM_LIMITS[k])
-        if text is not None:
-            if text not in ("inf", "-inf") or (k >= 2 and text != "inf"):
-                raise r.err(
-                    URDFValueError,
-                    lim,
-                    what,
-                    f"<limit robomodel:{a}={text!r}> must be 'inf'"
-                    + (" or '-inf'" if k < 2 else "")
-                    + "; remove it or give the number in the plain attribute",
-                )
-            out[k] = float(text)
-    flag = get(_RM_ENABLED)
-    if flag is not None:
-        if flag not in ("true", "false"):
-            raise r.err(
-                URDFValueError,
-                lim,
-                what,
-                f"<limit robomodel:enabled={flag!r}> must be 'true' or 'false'",
-            )
-        enabled = flag == "true"
-    if out[0] > out[1]:
-        raise r.err(URDFValueError, lim, what, "robomodel's bounds give lower > upper; fix them")
-    return out, enabled

@@ -21,14 +21,14 @@ import numpy as np
 from robomodel.spatial import Transform, rpy_from_rotation
 from robomodel.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
 from robomodel.urdf._exact import computed_rpy, origin_numbers
-from robomodel.urdf.errors import URDFValueError
-from robomodel.urdf.numbers import format_floats
 from robomodel.urdf._sourced import (
     SourcedTransform,
     Vec3,
     sourced_transform,
     sourced_transforms,
 )
+from robomodel.urdf.errors import URDFValueError
+from robomodel.urdf.numbers import format_floats
 
 __all__ = [
     "IDENTITY_ORIGIN",

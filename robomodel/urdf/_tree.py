@@ -215,10 +215,8 @@ def assemble(
             rj = joints[k]
             raw = links[i]
             fname = raw.name
-            if rj.parent == fname:  # the fake root: its joint goes fake -> neighbour
-                T = inverted(rj.origin)
-            else:
-                T = rj.origin
+            # The fake root: its joint goes fake -> neighbour.
+            T = inverted(rj.origin) if rj.parent == fname else rj.origin
             owner = links[nb].name
             pos = real_pos[owner]
             fr = _FRAME(fname, owner, T)
@@ -322,7 +320,7 @@ def _check_frame_links(
                 URDFTopologyError,
                 links[i].el,
                 f"link {links[i].name!r}",
-                f"<robomodel:order links=\"{n_links}\"/> makes this link a frame, but it is not "
+                f'<robomodel:order links="{n_links}"/> makes this link a frame, but it is not '
                 "a massless leaf on a fixed joint to a link; fix the count or remove the element",
             )
 
