@@ -11,8 +11,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.urdf import ExportOptions, URDFExportError, dump, dumps, load, loads
+from robomodel.urdf import ExportOptions as _ExportOptions
+from robomodel.urdf import URDFExportError, dump, load, loads
+from robomodel.urdf import dumps as _dumps
 from robomodel.urdf.numbers import format_float
+
+
+# These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
+# is tested in test_urdf_roundtrip.py and test_roundtrip_formats.py).
+def ExportOptions(**kw: object) -> _ExportOptions:
+    return _ExportOptions(order="idyntree", **kw)  # type: ignore[arg-type]
+
+
+def dumps(m: rm.Model, *, options: _ExportOptions | None = None) -> str:
+    return _dumps(m, options=ExportOptions() if options is None else options)
 
 
 # ---------------------------------------------------------------------------- numbers
@@ -126,7 +138,8 @@ def test_export_options_base_and_fake_root_and_name() -> None:
     back = loads(text)
     assert back.default_base == "l1"
     j = back.joint("j1")
-    assert (j.link1, j.link2) == ("l1", "root")
+    # Written against its direction, the joint keeps its links (robomodel's <child> attributes).
+    assert j == m2.joint("j1")
     for q in (0.0, 0.7):
         np.testing.assert_allclose(
             j.transform(q, "root", "l1").as_matrix(),
@@ -173,8 +186,8 @@ def test_export_refuses_non_finite_numbers_and_bad_blobs() -> None:
         limits=rm.PositionLimits(enabled=True),
     )
     m = rm.add_joint_and_link(m, "a", "j", j, "b")
-    with pytest.raises(URDFExportError, match=r"joint 'j'.*finite"):
-        dumps(m)
+    # Infinite bounds are written as iDynTree's 1e+9 with robomodel's exact "inf" beside them.
+    assert loads(dumps(m)) == m
     ok = rm.add_link(rm.Model(), "a")
     with pytest.raises(URDFExportError, match="xml blob"):
         dumps(ok, options=ExportOptions(xml_blobs=("<gazebo>",)))
@@ -210,16 +223,25 @@ def test_limits_effort_velocity_and_dynamics_are_written() -> None:
         m, "c", "pri", rm.PrismaticJoint(link1="c", link2="d", axis_in_link1=z), "d"
     )
     text = dumps(m)
-    assert '<limit lower="-1" upper="1" effort="3" velocity="1e+9"/>' in text
+    rm_ns = 'xmlns:robomodel="urn:robomodel:urdf"'
+    assert (
+        f'<limit lower="-1" upper="1" effort="3" velocity="1e+9" {rm_ns} robomodel:velocity="inf"/>'
+        in text
+    )
     assert '<dynamics damping="0.5" friction="0.1"/>' in text
     assert '<joint name="cont" type="continuous">' in text
     # urdfdom rejects a <limit> lacking effort or velocity, so the unknown one is 1e+9.
-    assert '<limit effort="1e+9" velocity="2"/>' in text
+    assert f'<limit effort="1e+9" velocity="2" {rm_ns} robomodel:effort="inf"/>' in text
     # iDynTree parity (PR #1232, B15): a prismatic joint always gets limits, +-1e9 when none.
-    assert '<limit lower="-1e+9" upper="1e+9" effort="1e+9" velocity="1e+9"/>' in text
+    assert (
+        f'<limit lower="-1e+9" upper="1e+9" effort="1e+9" velocity="1e+9" {rm_ns} '
+        'robomodel:lower="-inf" robomodel:upper="inf" robomodel:effort="inf" '
+        'robomodel:velocity="inf" robomodel:enabled="false"/>'
+    ) in text
     back = loads(text)
+    assert back == m  # robomodel reads its attributes: the infinities and disabled limits
     rev = back.joint("rev")
-    assert (rev.effort_limit, rev.velocity_limit) == (3.0, 1e9)  # type: ignore[union-attr]
+    assert (rev.effort_limit, rev.velocity_limit) == (3.0, math.inf)  # type: ignore[union-attr]
     assert back.joint("cont").velocity_limit == 2  # type: ignore[union-attr]
 
 
@@ -295,7 +317,7 @@ def test_inconsistent_ft_sensor_is_refused() -> None:
 def test_dump_writes_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     m = t8_model()
     path = tmp_path / "m.urdf"
-    dump(m, path)
+    dump(m, path, options=ExportOptions())
     assert path.read_text() == dumps(m)
     assert load(path) == loads(dumps(m))
 

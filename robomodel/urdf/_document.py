@@ -20,14 +20,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from robomodel.errors import URDFError
 from robomodel.model import Extension, Model
 from robomodel.shapes import Material, Mesh
+from robomodel.urdf._sourced import sourced_transform
 from robomodel.urdf.errors import URDFExportError, URDFValueError
-from robomodel.urdf.numbers import format3
+from robomodel.urdf.numbers import format3, format_floats
 from robomodel.urdf.options import ExportOptions
 
 __all__ = [
+    "NS",
+    "XMLNS",
     "DoubtError",
     "Reader",
     "Writer",
@@ -40,9 +45,25 @@ __all__ = [
     "pick_children",
     "q",
     "quote",
+    "read_transform",
     "required",
+    "rm",
     "strict_numbers",
+    "transform_text",
 ]
+
+NS = "urn:robomodel:urdf"
+"""The namespace of robomodel's own attributes and elements in a URDF (docs/urdf.md, "Exact
+round trips"): values standard URDF cannot state exactly, which robomodel's loader prefers and
+other tools ignore. Declared on each element that uses it, never on ``<robot>``: lxml copies a
+declaration in scope into every element kept verbatim, which would change them."""
+XMLNS = f'xmlns:robomodel="{NS}"'
+"""The declaration written on an element that carries robomodel attributes."""
+
+
+def rm(name: str) -> str:
+    """Return the qualified (Clark) name of robomodel's attribute or element ``name``."""
+    return "{" + NS + "}" + name
 
 
 class DoubtError(Exception):
@@ -56,6 +77,8 @@ class Reader:
         "axis_owners",
         "axis_texts",
         "eager",
+        "exact_inertials",
+        "exact_origins",
         "exts",
         "file",
         "inertial_data",
@@ -92,6 +115,12 @@ class Reader:
         self.inertial_texts: list[str] = []
         self.axis_owners: list[Any] = []
         self.axis_texts: list[str] = []
+        # Origins that carry robomodel's exact rotation: (record, element), applied once the
+        # document's numbers are read (robomodel.urdf._origin.apply_exact).
+        self.exact_origins: list[tuple[Any, Any]] = []
+        # Links whose <inertia> carries robomodel's exact inertia about the link origin
+        # (robomodel.urdf._inertial.apply_exact_inertials).
+        self.exact_inertials: list[tuple[Any, Any]] = []
 
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         """Return the error ``cls`` for element ``el`` (described as ``what``) of this file."""
@@ -319,3 +348,33 @@ def quote(s: str) -> str:
 def fmt3(v: Any) -> str:
     """Return the three numbers of ``v`` formatted (the exporter's number rule)."""
     return format3(float(v[0]), float(v[1]), float(v[2]))
+
+
+def transform_text(T: Any) -> str:
+    """Return the 12 numbers of transform ``T`` (rotation row-major, then position), exact."""
+    return format_floats([*(T.rotation + 0.0).ravel().tolist(), *(T.position + 0.0).tolist()])
+
+
+def read_transform(r: Reader, el: Any, what: str, attr: str, near: Any) -> Any:
+    """Return the transform of the 12 numbers of attribute ``attr`` (see :func:`transform_text`).
+
+    It must be within ``1e-6`` of transform ``near`` (what the plain URDF numbers give, which
+    other tools read).
+    """
+    v = strict_numbers(r, el, what, attr, 12)
+    R = np.array(v[:9], dtype=np.float64).reshape(3, 3)
+    p = np.array(v[9:], dtype=np.float64)
+    scale = 1.0 + float(np.abs(p).max())
+    if not (
+        np.abs(R - near.rotation).max() <= 1e-6 and np.abs(p - near.position).max() <= 1e-6 * scale
+    ):
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"{attr.split('}')[-1]} disagrees with the pose the URDF numbers give; remove the "
+            "robomodel attribute or fix it",
+        )
+    R.setflags(write=False)
+    p.setflags(write=False)
+    return sourced_transform(R, p, ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), False))

@@ -89,7 +89,8 @@ def _rpy(R: np.ndarray) -> list[float] | None:
 
     Memoised by the matrix (models repeat rotations, and exports repeat models).
     """
-    key = (R + 0.0).tobytes()
+    R = R + 0.0  # -0.0 and 0.0 are equal values: the search must not tell them apart
+    key = R.tobytes()
     if key in _RPY_CACHE:
         got = _RPY_CACHE[key]
     else:
@@ -101,7 +102,7 @@ def _rpy(R: np.ndarray) -> list[float] | None:
 
 def computed_rpy(R: np.ndarray) -> list[float]:
     """The angles of ``R`` by iDynTree's rule, zeros unsigned (when no exact ``rpy`` exists)."""
-    return [a + 0.0 for a in rpy_from_rotation(R)]
+    return [a + 0.0 for a in rpy_from_rotation(R + 0.0)]  # atan2 tells -0.0 from 0.0
 
 
 def _search_rpy(R: np.ndarray) -> list[float] | None:
@@ -153,25 +154,26 @@ def _near(x: float, ok: Callable[[float], bool]) -> list[float]:
     return out
 
 
-def origin_numbers(T: Transform, invert: bool = False) -> tuple[list[float], list[float]] | None:
+def origin_numbers(
+    T: Transform, invert: bool = False
+) -> tuple[list[float] | None, list[float] | None]:
     """Return the ``(xyz, rpy)`` of ``<origin>`` for ``T`` (for its inverse when ``invert``).
 
-    ``None`` when the search finds no numbers that read back to ``T`` exactly.
+    Either is ``None`` when the search finds no numbers that read back to ``T`` exactly (the
+    writer then states the rotation exactly in robomodel's attribute, or, for an inverted
+    position, does not write ``T`` inverted).
 
     ``invert`` is the frame of a fake URDF root: the loader reads the origin and inverts it
-    (``R.T`` and ``-(R.T @ xyz)``), so the numbers are searched through that inversion.
+    (``Rᵀ`` and ``-(Rᵀ @ xyz)``), so the numbers are searched through that inversion. The
+    rotation written is then ``T.rotation.T`` (stated exactly if need be), whose transpose is
+    ``T.rotation`` bit for bit.
     """
     if not invert:
-        rpy = _rpy(T.rotation)
-        if rpy is None:
-            return None
-        return [float(v) + 0.0 for v in T.position], rpy
+        return [float(v) + 0.0 for v in T.position], _rpy(T.rotation)
     rpy = _rpy(T.rotation.T)
-    if rpy is None:
-        return None
-    Rt = np.array(_rotation(rpy)).reshape(3, 3).T.copy()
+    Rt = T.rotation
     target = T.position.tolist()
-    x0 = T.inverse().position.tolist()
+    x0 = (-(Rt.T @ T.position)).tolist()
 
     def ok(c: list[float]) -> bool:
         return bool((-(Rt @ np.array(c))).tolist() == target)
@@ -179,7 +181,7 @@ def origin_numbers(T: Transform, invert: bool = False) -> tuple[list[float], lis
     found = _shortest(x0, ok)
     if found is None:
         found = _refined(Rt, -T.position, ok)
-    return None if found is None else (found, rpy)
+    return found, rpy
 
 
 def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
@@ -189,7 +191,7 @@ def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
     ``None`` when none is found.
     """
     target = direction.tolist()
-    x0 = (rest.rotation.T @ direction).tolist()
+    x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
 
     R = rest.rotation
 

@@ -16,12 +16,14 @@ import numpy as np
 
 from robomodel.spatial import SpatialInertia
 from robomodel.urdf._document import (
+    XMLNS,
     Reader,
     Writer,
     fmt3,
     number,
     parse_numbers,
     pick_children,
+    rm,
     strict_numbers,
 )
 from robomodel.urdf._exact import inertial_numbers
@@ -34,11 +36,14 @@ from robomodel.urdf.numbers import format_float
 if TYPE_CHECKING:
     from robomodel.urdf._link import RawLink
 
-__all__ = ["inertial_values", "read_inertial", "write_inertial"]
+__all__ = ["apply_exact_inertials", "inertial_values", "read_inertial", "write_inertial"]
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
 _DIAG = np.arange(3)
+_RM_MOMENT = rm("first_moment")
+_RM_ORIGIN = rm("about_origin")
+_PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
 
 
 def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
@@ -72,6 +77,8 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     if inertia_el is None:
         six: tuple[float, ...] = (0.0,) * 6
     else:
+        if not r.plain and inertia_el.get(_RM_MOMENT) is not None:
+            r.exact_inertials.append((raw, inertia_el))
         get = inertia_el.get
         parsed = parse_numbers(list(map(get, _INERTIA_ATTRS)))
         # The checked path names the culprit.
@@ -127,23 +134,59 @@ def inertial_values(
     return sourced_inertias(masses, h, I_O, sources)
 
 
+def apply_exact_inertials(r: Reader) -> None:
+    """Give each link whose ``<inertia>`` has robomodel's attributes that exact inertia.
+
+    ``robomodel:first_moment`` (``m c``) and ``robomodel:about_origin`` (the six moments about
+    the link origin in link axes) must agree within ``1e-9`` (relative) with what the plain
+    numbers give, so that robomodel and other tools read the same body.
+    """
+    for raw, el in r.exact_inertials:
+        what = f"link {raw.name!r}"
+        got = raw.inertia
+        h = np.array(strict_numbers(r, el, what, _RM_MOMENT, 3), dtype=np.float64)
+        six = strict_numbers(r, el, what, _RM_ORIGIN, 6)
+        I_O = np.array([six[k] for k in (0, 1, 2, 1, 3, 4, 2, 4, 5)], dtype=np.float64)
+        I_O = I_O.reshape(3, 3)
+        scale = 1.0 + float(np.abs(got.rotational_inertia).max()) + float(np.abs(h).max())
+        if not (
+            np.abs(h - got.first_moment).max() <= 1e-9 * scale
+            and np.abs(I_O - got.rotational_inertia).max() <= 1e-9 * scale
+        ):
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                "robomodel:first_moment and robomodel:about_origin disagree with the plain "
+                "inertial numbers; remove them or fix them",
+            )
+        h.setflags(write=False)
+        I_O.setflags(write=False)
+        raw.inertia = sourced_inertias([got.mass], [h], [I_O], [got.urdf_inertial])[0]
+
+
 def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
     """Write the ``<inertial>`` of link ``name``."""
     out = w.out
     # A function of the value alone (robomodel.urdf._exact): the central inertia in link axes
-    # (iDynTree's layout), with numbers that read back to this very inertia.
+    # (iDynTree's layout), with numbers that read back to this very inertia; where none do,
+    # the numbers computed, and the exact inertia in robomodel's attributes.
     mass, xyz, six, exact = inertial_numbers(inertia)
-    rpy: tuple[float, ...] = ZERO3
-    src = getattr(inertia, "urdf_inertial", None)
-    if not exact and src is not None:  # the numbers read (see robomodel.urdf._exact)
-        mass, xyz, rpy, six = src
     out.append("    <inertial>")
     out.append(f'      <mass value="{format_float(mass)}"/>')
-    out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>')
+    out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="0 0 0"/>')
     f = [format_float(float(v)) for v in six]
+    extra = ""
+    if not exact:
+        I_O = inertia.rotational_inertia
+        about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
+        extra = (
+            f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
+            f'robomodel:about_origin="{about}"'
+        )
     out.append(
         f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '
-        f'izz="{f[5]}"/>'
+        f'izz="{f[5]}"{extra}/>'
     )
     write_kept(w, "inertial", name, "      ")
     out.append("    </inertial>")

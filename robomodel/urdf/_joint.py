@@ -28,6 +28,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension
 from robomodel.urdf._document import (
+    XMLNS,
     Reader,
     Writer,
     duplicate,
@@ -40,10 +41,20 @@ from robomodel.urdf._document import (
 )
 from robomodel.urdf._exact import axis_numbers
 from robomodel.urdf._extensions import keep, write_kept
+from robomodel.urdf._joint_exact import (
+    LIMIT_MARKS,
+    RM_DIRECTION,
+    RM_ORIGIN,
+    RM_REST,
+    child_xml,
+    exact_axis,
+    exact_limits,
+    limit_xml,
+    reversed_values,
+)
 from robomodel.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
 from robomodel.urdf.errors import (
-    URDFExportError,
     URDFTopologyError,
     URDFUnsupportedError,
     URDFValueError,
@@ -65,7 +76,6 @@ _UNSUPPORTED_TYPES = {
     "spherical": "spherical joints are not modelled; replace it with three revolute joints",
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
-_BIG = "1e+9"  # iDynTree's stand-in for an unknown limit (issue #955)
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
 
 
@@ -80,6 +90,8 @@ class RawJoint:
     child = ""
     axis: Vec3 = (1.0, 0.0, 0.0)
     axis_el: Any = None
+    exact_axis = False  # the <axis> has robomodel:direction
+    reversed_el: Any = None  # the <child> stating the joint's link1 is the URDF child
     limit: Any = None
     dynamics: Any = None
     mimic: Mimic | None = None
@@ -137,6 +149,8 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 parent, raw.parent = ch, ref
             else:
                 child, raw.child = ch, ref
+                if not r.plain and ch.get(RM_REST) is not None:
+                    raw.reversed_el = ch
         elif moving and tag == "axis":
             if raw.axis_el is not None:
                 raise duplicate(r, ch, what)
@@ -147,6 +161,10 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                     strict_numbers(r, ch, what, "xyz", 3)
                 r.axis_owners.append(raw)
                 r.axis_texts.append(xs)
+                if not r.plain and (
+                    ch.get(RM_DIRECTION) is not None or ch.get(RM_ORIGIN) is not None
+                ):
+                    raw.exact_axis = True
         elif moving and tag == "limit":
             if raw.limit is not None:
                 raise duplicate(r, ch, what)
@@ -163,7 +181,11 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
                 multiplier=number(r, ch, what, "multiplier", 1.0),
                 offset=number(r, ch, what, "offset", 0.0),
             )
-            keep(r, "joint", name, ch, raw.exts)  # its own text, written back while unchanged
+            # Its own text is kept, written back while the mimic is unchanged; not when it is
+            # the text robomodel writes for it, so that a model built in code reads back equal.
+            keep(r, "joint", name, ch, raw.exts)
+            if raw.exts and raw.exts[-1].xml == _mimic_text(raw.mimic):
+                raw.exts.pop()
         else:
             keep(r, "joint", name, ch, raw.exts)
     if parent is None or child is None:
@@ -189,20 +211,56 @@ _ZEROS3 = np.zeros(3)
 _ZEROS3.setflags(write=False)
 
 
-def joint_values(r: Reader, moving: list[RawJoint], fixed: list[RawJoint]) -> list[Joint]:
-    """Return the joints of ``moving`` then ``fixed``, in that order, with their offsets.
+def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
+    """Return the joints of ``raws``, in that order, with their offsets.
 
-    Each moving joint has one position coordinate and one DOF; the fixed ones come after all
-    of them. Built with their final offsets, the model constructor keeps the joints as given.
+    Each moving joint has one position coordinate and one DOF; a fixed joint's offsets are the
+    count of coordinates before it. Built with their final offsets, the model constructor keeps
+    the joints as given.
     """
-    out = [
-        _moving_joint(r, raw, offset, axis)
-        for offset, (raw, axis) in enumerate(zip(moving, _moving_axes(moving), strict=True))
-    ]
-    n_moving = len(moving)
-    # Two different non-empty link names and a checked origin: what FixedJoint checks.
-    out += [_FIXED_JOINT(raw.parent, raw.child, raw.origin, n_moving, n_moving) for raw in fixed]
+    moving = [raw for raw in raws if raw.kind != "fixed"]
+    found = _moving_axes(moving)
+    for k, raw in enumerate(moving):
+        if raw.exact_axis and found[k] is not None:
+            found[k] = exact_axis(r, raw.axis_el, f"joint {raw.name!r}", found[k])
+    axes = iter(found)
+    out: list[Joint] = []
+    offset = 0
+    for raw in raws:
+        if raw.kind == "fixed":
+            # Two different non-empty link names and a checked origin: what FixedJoint checks.
+            j: Joint = _FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset)
+        else:
+            j = _moving_joint(r, raw, offset, next(axes))
+            offset += 1
+        if raw.reversed_el is not None:
+            j = _reversed(r, raw, j)
+        out.append(j)
     return out
+
+
+def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:
+    """Return joint ``j`` from its URDF child (link1) to its parent, as ``<child>`` states.
+
+    See :func:`robomodel.urdf._joint_exact.reversed_values`.
+    """
+    T, axis = reversed_values(r, raw.reversed_el, f"joint {raw.name!r}", j, raw.child, raw.axis)
+    if axis is None:
+        return _FIXED_JOINT(raw.child, raw.parent, T, j.pos_coord_offset, j.dof_offset)
+    assert not isinstance(j, FixedJoint)
+    return _TRUSTED_MOVING[raw.kind](
+        raw.child,
+        raw.parent,
+        T,
+        axis,
+        j.limits,
+        j.effort_limit,
+        j.velocity_limit,
+        j.dynamics,
+        j.mimic,
+        j.pos_coord_offset,
+        j.dof_offset,
+    )
 
 
 def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
@@ -278,13 +336,17 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | Non
             )
         if raw.kind == "continuous" or (lower is None and upper is None):
             # B3: a continuous joint never gets position limits; keep given numbers disabled.
-            # A <limit> without lower and upper (effort or velocity only) gives none either:
-            # what robomodel writes for disabled prismatic limits (urdfdom reads 0, 0).
-            limits = _LIMITS(
-                False, -math.inf if lower is None else lo, math.inf if upper is None else hi
-            )
+            # A <limit> without lower and upper (effort or velocity only) gives none either.
+            enabled = False
+            lo = -math.inf if lower is None else lo
+            hi = math.inf if upper is None else hi
         else:
-            limits = _LIMITS(True, lo, hi)
+            enabled = True
+        if not r.plain and any(map(lim.get, LIMIT_MARKS)):
+            (lo, hi, effort, velocity), enabled = exact_limits(
+                r, lim, what, [lo, hi, effort, velocity], enabled
+            )
+        limits = _LIMITS(enabled, lo, hi)
     dyn = raw.dynamics
     if dyn is None:
         dynamics = _NO_DYNAMICS
@@ -369,7 +431,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         out.append(f'  <joint name={q(jname)} type="fixed">')
         out.append("    " + write_origin(j.link1_H_link2, invert))
         out.append(f"    <parent link={q(parent)}/>")
-        out.append(f"    <child link={q(child)}/>")
+        out.append("    " + child_xml(j, child, invert))
         write_kept(w, "joint", jname, "    ")
         out.append("  </joint>")
         return
@@ -380,40 +442,12 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
         kind = "prismatic"
     out.append(f"  <joint name={q(jname)} type={q(kind)}>")
     out.append("    " + write_origin(j.link1_H_link2, invert))
-    out.append(f'    <axis xyz="{_axis_text(w, jname, j, child)}"/>')
+    out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
-    out.append(f"    <child link={q(child)}/>")
-    # urdfdom (hence Pinocchio) refuses a <limit> without effort and velocity, and a revolute
-    # or prismatic joint without <limit>: iDynTree's 1e+9 stands in for an unknown one, which
-    # reads back as 1e9, not inf (a deviation from exact round trips kept for interop).
-    effort = _big(j.effort_limit)
-    velocity = _big(j.velocity_limit)
-    if lim.enabled:
-        if not (math.isfinite(lim.lower) and math.isfinite(lim.upper)):
-            raise URDFExportError(
-                f"enabled limits must be finite to be written, got [{lim.lower}, "
-                f"{lim.upper}]; disable them or give finite bounds",
-                file="<export>",
-                element=f"joint {jname!r}",
-            )
-        out.append(
-            f'    <limit lower="{format_float(lim.lower)}" upper="{format_float(lim.upper)}" '
-            f'effort="{effort}" velocity="{velocity}"/>'
-        )
-    elif isinstance(j, PrismaticJoint):
-        # iDynTree always writes prismatic limits (PR #1232); +-1e9 stands for "none".
-        out.append(
-            f'    <limit lower="-{_BIG}" upper="{_BIG}" effort="{effort}" velocity="{velocity}"/>'
-        )
-    else:
-        parts = [
-            f'{a}="{format_float(v)}"'
-            for a, v in (("lower", lim.lower), ("upper", lim.upper))
-            if math.isfinite(v)
-        ]
-        if parts or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
-            parts += [f'effort="{effort}"', f'velocity="{velocity}"']
-            out.append(f"    <limit {' '.join(parts)}/>")
+    out.append("    " + child_xml(j, child, invert))
+    limit = limit_xml(j)
+    if limit:
+        out.append("    " + limit)
     if j.dynamics.kind == "urdf":
         out.append(
             f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
@@ -427,7 +461,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("  </joint>")
 
 
-def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
+def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
     axis = j.axis(child)
     if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
         raise w.fail(
@@ -438,15 +472,23 @@ def _axis_text(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: 
         )
     if child == j.link2:
         # A function of the value (robomodel.urdf._exact): the numbers that the loader turns
-        # back into this very direction; else the numbers read, while the joint still holds
-        # the rest transform they were read with.
-        found = axis_numbers(j.link1_H_link2, j.axis_in_link1.direction)
-        if found is not None:
-            return fmt3(found)
-        src = getattr(j.axis_in_link1, "urdf_axis", None)
-        if src is not None and src[1] == j.link1_H_link2:
-            return fmt3(src[0])
-    return fmt3(axis.direction + 0.0)
+        # back into this very direction; else the numbers computed, with the direction in
+        # link1 stated exactly in robomodel's attribute.
+        a = j.axis_in_link1
+        found = axis_numbers(j.link1_H_link2, a.direction)
+        marks = ""
+        if found is None:
+            marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
+        if not np.array_equal(a.origin, j.link1_H_link2.position):  # another point of the line
+            marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
+        if not marks:
+            assert found is not None
+            return f'<axis xyz="{fmt3(found)}"/>'
+        xyz = found if found is not None else axis.direction + 0.0
+        return f'<axis xyz="{fmt3(xyz)}" {XMLNS}{marks}/>'
+    # A joint written against its direction (link1 is the URDF child) reads back with its
+    # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
+    return f'<axis xyz="{fmt3(axis.direction + 0.0)}"/>'
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
@@ -466,11 +508,11 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
             if kept == mimic:
                 return e.xml
             break
+    return _mimic_text(mimic)
+
+
+def _mimic_text(mimic: Mimic) -> str:
     return (
         f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
         f'offset="{format_float(mimic.offset)}"/>'
     )
-
-
-def _big(v: float) -> str:
-    return format_float(v) if math.isfinite(v) else _BIG

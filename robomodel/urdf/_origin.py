@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from robomodel.spatial import Transform, rpy_from_rotation
-from robomodel.urdf._document import Reader, fmt3, strict_numbers
+from robomodel.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
 from robomodel.urdf._exact import computed_rpy, origin_numbers
 from robomodel.urdf._sourced import (
     SourcedTransform,
@@ -27,11 +27,17 @@ from robomodel.urdf._sourced import (
     sourced_transform,
     sourced_transforms,
 )
+from robomodel.urdf.errors import URDFValueError
+from robomodel.urdf.numbers import format_floats
 
 __all__ = [
     "IDENTITY_ORIGIN",
     "ZERO3",
+    "apply_exact",
     "canonical",
+    "exact_rotation",
+    "inverted",
+    "origin_text",
     "origin_values",
     "read_origin",
     "rotations",
@@ -131,6 +137,8 @@ def read_origin(r: Reader, el: Any, what: str, owner: Any) -> None:
     """
     xs = el.get("xyz")
     rs = el.get("rpy")
+    if not r.plain and el.get(_ROTATION) is not None:
+        r.exact_origins.append((owner, el))
     if xs is None and rs is None:
         return
     if r.eager:
@@ -164,25 +172,87 @@ def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> li
     return sourced_transforms(R, P, zip(xyz, rpy, repeat(False, n), strict=True))
 
 
-def write_origin(T: Transform, invert: bool = False) -> str:
-    """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``).
+_ROTATION = rm("rotation")
+_ROTATION_TOLERANCE = 1e-6  # how far the exact rotation may be from the one rpy gives
 
-    A function of the value alone (:mod:`robomodel.urdf._exact`): the numbers the loader turns
-    back into ``T`` exactly, whatever ``T`` was read from.
+
+def exact_rotation(r: Reader, el: Any, what: str, rpy_rotation: Any) -> Any:
+    """Return the rotation of ``el``'s ``robomodel:rotation`` (9 numbers, row-major).
+
+    It must be within ``1e-6`` of ``rpy_rotation`` (what the element's ``rpy`` gives, and what
+    other tools read), so that robomodel and other tools read the same pose.
     """
-    found = origin_numbers(T, invert)
-    xyz: Any
-    rpy: Any
-    if found is not None:
-        xyz, rpy = found
-    else:
-        src = getattr(T, "urdf_origin", None)
-        # The numbers read (see robomodel.urdf._exact): where the search fails, which is where
-        # equal values can export differently (a frame read from a fake URDF root whose
-        # inverse no search reproduces, a few icub-models axes).
-        if src is not None and src[2] == invert:
-            xyz, rpy = src[0], src[1]
-        else:
-            U = T.inverse() if invert else T
-            xyz, rpy = U.position + 0.0, computed_rpy(U.rotation)
+    nums = strict_numbers(r, el, what, _ROTATION, 9)
+    R = np.array(nums, dtype=np.float64).reshape(3, 3)
+    if not np.abs(R - rpy_rotation).max() <= _ROTATION_TOLERANCE:
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"robomodel:rotation is not the rotation of rpy={el.get('rpy')!r} (off by more than "
+            f"{_ROTATION_TOLERANCE:g}); remove the attribute or give both for the same rotation",
+        )
+    return R
+
+
+def apply_exact(r: Reader) -> None:
+    """Give each origin with a ``robomodel:rotation`` that exact rotation (after the numbers)."""
+    for owner, el in r.exact_origins:
+        T = owner.origin
+        R = exact_rotation(r, el, f"<{el.getparent().tag}>", T.rotation)
+        R.setflags(write=False)
+        owner.origin = sourced_transform(R, T.position, T.urdf_origin)
+
+
+def inverted(T: SourcedTransform) -> SourcedTransform:
+    """Return the inverse of an origin read (the frame of a fake URDF root link).
+
+    From the rotation the origin holds (its exact rotation when it has one), which is bitwise
+    what :func:`sourced_origin` with ``inverted`` computes from the numbers.
+    """
+    xyz, rpy, _ = T.urdf_origin
+    Rt = T.rotation.T.copy()
+    pos = -(Rt @ np.array(xyz, dtype=np.float64))
+    Rt.setflags(write=False)
+    pos.setflags(write=False)
+    return sourced_transform(Rt, pos, (xyz, rpy, True))
+
+
+def origin_text(T: Transform, invert: bool = False) -> str | None:
+    """Return the ``<origin>`` that reads back to ``T`` exactly (to its inverse when ``invert``).
+
+    A function of the value alone (:mod:`robomodel.urdf._exact`). Where no ``rpy`` of doubles
+    gives the rotation, the angles computed by iDynTree's rule are written (what other tools
+    read) with the exact rotation in ``robomodel:rotation``. ``None`` when ``invert`` and no
+    ``xyz`` gives the position exactly.
+    """
+    xyz, rpy = origin_numbers(T, invert)
+    if xyz is None:
+        return None
+    R = T.rotation.T if invert else T.rotation
+    if rpy is None:
+        return (
+            f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(computed_rpy(R))}" {XMLNS} '
+            f'robomodel:rotation="{format_floats((R + 0.0).ravel().tolist())}"/>'
+        )
     return f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>'
+
+
+def write_origin(T: Transform, invert: bool = False) -> str:
+    """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``), exact where it can be.
+
+    :func:`origin_text`; where no numbers give the inverse position exactly, the computed
+    numbers (within an ulp; the exporter in index order writes such a frame as a child).
+    """
+    text = origin_text(T, invert)
+    if text is not None:
+        return text
+    U = T.inverse()
+    _, rpy = origin_numbers(U)
+    R = T.rotation.T
+    if rpy is None:
+        return (
+            f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(computed_rpy(R))}" {XMLNS} '
+            f'robomodel:rotation="{format_floats((R + 0.0).ravel().tolist())}"/>'
+        )
+    return f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(rpy)}"/>'

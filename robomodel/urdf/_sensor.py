@@ -27,7 +27,17 @@ from robomodel.errors import suggest, warn
 from robomodel.model import Extension, Frame
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.spatial import Transform
-from robomodel.urdf._document import Reader, Writer, duplicate, q, required
+from robomodel.urdf._document import (
+    XMLNS,
+    Reader,
+    Writer,
+    duplicate,
+    q,
+    read_transform,
+    required,
+    rm,
+    transform_text,
+)
 from robomodel.urdf._extensions import NO_KEPT, keep, write_kept
 from robomodel.urdf._origin import IDENTITY_ORIGIN, canonical, read_origin, write_origin
 from robomodel.urdf._sourced import SourcedTransform
@@ -42,6 +52,10 @@ _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
 _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 _ACCELEROMETER = trusted(Accelerometer)
+_EYE = Transform.identity()
+_RM_FIRST = rm("first_link")
+_RM_FIRST_H = rm("first_link_H_sensor")
+_RM_SECOND_H = rm("second_link_H_sensor")
 _GYROSCOPE = trusted(Gyroscope)
 
 
@@ -143,8 +157,11 @@ def sensor_values(
     fake_frame: dict[str, Frame],
     joint_names: dict[str, int],
     link_names: dict[str, int],
+    in_document_order: bool = False,
 ) -> tuple[list[Sensor], list[RawSensor]]:
     """Return the model's sensors (F/T, then accelerometers, then gyroscopes) and their records.
+
+    ``in_document_order``: in the document's order instead (a document in index order).
 
     ``joints`` and ``links`` are the model's joints and links by name, ``fake_frame`` the
     frames of fake links by name (a link sensor on a fake link follows it onto the neighbour,
@@ -156,6 +173,9 @@ def sensor_values(
     ft_raw: list[RawSensor] = []
     acc_raw: list[RawSensor] = []
     gyr_raw: list[RawSensor] = []
+    if in_document_order:  # one list for all kinds
+        acc = gyr = ft
+        acc_raw = gyr_raw = ft_raw
     for rs in sensors:
         if rs.kind == "force_torque":
             rj = joints.get(rs.parent_attr)
@@ -176,13 +196,16 @@ def sensor_values(
             else:
                 first_H, second_H = P @ rs.origin, rs.origin
             applied = rj.child if rs.direction == "parent_to_child" else rj.parent
+            first, second = rj.parent, rj.child
+            if not r.plain and rs.parent_el.get(_RM_FIRST) is not None:
+                first, second, first_H, second_H = _exact_ft(r, rs, rj, first_H, second_H)
             ft_raw.append(rs)
             ft.append(
                 SixAxisForceTorqueSensor(
                     name=rs.name,
                     parent_joint=rj.name,
-                    first_link=rj.parent,
-                    second_link=rj.child,
+                    first_link=first,
+                    second_link=second,
                     first_link_H_sensor=first_H,
                     second_link_H_sensor=second_H,
                     applied_wrench_link=applied,
@@ -208,7 +231,35 @@ def sensor_values(
             else:
                 gyr.append(_GYROSCOPE(rs.name, link, T_s))
                 gyr_raw.append(rs)
+    if in_document_order:
+        return ft, ft_raw
     return ft + acc + gyr, ft_raw + acc_raw + gyr_raw
+
+
+def _exact_ft(
+    r: Reader, rs: RawSensor, rj: RawJoint, parent_H: Transform, child_H: Transform
+) -> tuple[str, str, Transform, Transform]:
+    """The links and poses of an F/T sensor's ``robomodel:`` attributes on ``<parent joint>``.
+
+    ``robomodel:first_link`` names one end of the joint; the two poses (12 numbers each) must
+    agree within ``1e-6`` with those the dialect gives (what other tools read).
+    """
+    el = rs.parent_el
+    what = f"sensor {rs.name!r}"
+    first = el.get(_RM_FIRST)
+    if first not in (rj.parent, rj.child):
+        raise r.err(
+            URDFSensorError,
+            el,
+            what,
+            f"robomodel:first_link={first!r} is not an end of joint {rj.name!r}",
+        )
+    swap = first != rj.parent
+    near1, near2 = (child_H, parent_H) if swap else (parent_H, child_H)
+    first_H = read_transform(r, el, what, _RM_FIRST_H, near1)
+    second_H = read_transform(r, el, what, _RM_SECOND_H, near2)
+    second = rj.parent if swap else rj.child
+    return first, second, first_H, second_H
 
 
 def add_sensor_frames(
@@ -307,8 +358,27 @@ def write_sensor(w: Writer, s: Sensor) -> None:
                     "pose, fix the sensor",
                 )
         direction = "parent_to_child" if s.applied_wrench_link == child else "child_to_parent"
+        # What the loader reads from this text (first = parent), when it can be told here:
+        # P is the stored rest transform when the joint is written along its direction.
+        exact = parent == j.link1 and s.first_link == parent
+        if exact:
+            P0 = j.link1_H_link2
+            if frame == "child":
+                exact = s.first_link_H_sensor == P0 and s.second_link_H_sensor == _EYE
+            elif frame == "parent":
+                exact = s.first_link_H_sensor == _EYE and s.second_link_H_sensor == P0.inverse()
+            else:
+                exact = s.first_link_H_sensor == P0 @ child_H
         out.append(f'  <sensor name={q(s.name)} type="force_torque">')
-        out.append(f"    <parent joint={q(s.parent_joint)}/>")
+        if exact:
+            out.append(f"    <parent joint={q(s.parent_joint)}/>")
+        else:  # the exact links and poses, read by _exact_ft
+            out.append(
+                f"    <parent joint={q(s.parent_joint)} {XMLNS} robomodel:first_link="
+                f'{q(s.first_link)} robomodel:first_link_H_sensor="'
+                f'{transform_text(s.first_link_H_sensor)}" robomodel:second_link_H_sensor="'
+                f'{transform_text(s.second_link_H_sensor)}"/>'
+            )
         out.append("    <force_torque>")
         out.append(f"      <frame>{frame}</frame>")
         out.append(f"      <measure_direction>{direction}</measure_direction>")

@@ -24,19 +24,28 @@ from robomodel.errors import URDFError, suggest
 from robomodel.model import Extension, Frame, Model
 from robomodel.shapes import Material, Mesh, SolidShape
 from robomodel.spatial import Transform
-from robomodel.urdf._document import Reader, Writer, q
+from robomodel.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.urdf._geometry import shape_values
+from robomodel.urdf._inertial import apply_exact_inertials
 from robomodel.urdf._joint import RawJoint, joint_values, write_joint
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
-from robomodel.urdf._origin import canonical, sourced_origin, write_origin
+from robomodel.urdf._origin import (
+    apply_exact,
+    canonical,
+    inverted,
+    origin_text,
+    write_origin,
+)
 from robomodel.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
-from robomodel.urdf.errors import URDFReferenceError, URDFTopologyError
+from robomodel.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
 from robomodel.urdf.options import LoadOptions
 
-__all__ = ["Elements", "assemble", "write_tree"]
+__all__ = ["ORDER_TAG", "Elements", "assemble", "write_tree"]
 
 _FRAME = trusted(Frame)
+ORDER_TAG = rm("order")
+"""``<robomodel:order links="N"/>``: the document lists the model in index order (see below)."""
 
 
 class Elements(NamedTuple):
@@ -65,6 +74,11 @@ def assemble(
         URDFError: the links and joints do not form one tree, or a reference is unknown.
     """
     materials, links, link_idx, joints, joint_idx, sensors = read
+    if r.exact_origins:
+        apply_exact(r)
+    if r.exact_inertials:
+        apply_exact_inertials(r)
+    n_links = _order_hint(r, root, len(links))
     if not links:
         raise URDFTopologyError(
             "the robot has no <link>; a model needs at least one link",
@@ -126,7 +140,10 @@ def assemble(
 
     # ------------------------------------------------------------------ fake links
     fake = [False] * n
-    if options.remove_fake_links:
+    if n_links is not None:
+        fake = [i >= n_links for i in range(n)]
+        _check_frame_links(r, links, joints, adj, fake, fixed, n_links)
+    elif options.remove_fake_links:
         # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
         ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
         for i, nbs in enumerate(adj):
@@ -169,10 +186,13 @@ def assemble(
         unreached = next(i for i in range(n) if not seen[i] and not fake[i])
         raise _loop_error(r, links, joints, link_idx, parent_joint, unreached)
 
-    moving_order = [k for k in t_joint[1:] if not fixed[k]]
-    fixed_order = [k for k in t_joint[1:] if fixed[k]]
-    joint_order = moving_order + fixed_order
-    built = joint_values(r, [joints[k] for k in moving_order], [joints[k] for k in fixed_order])
+    if n_links is not None:  # index order: the document's
+        t_links = list(range(n_links))
+        joint_order = sorted(t_joint[1:])
+    else:
+        moving_order = [k for k in t_joint[1:] if not fixed[k]]
+        joint_order = moving_order + [k for k in t_joint[1:] if fixed[k]]
+    built = joint_values(r, [joints[k] for k in joint_order])
 
     # ------------------------------------------------------------------ frames of fake links
     link_names = [links[i].name for i in t_links]
@@ -181,12 +201,13 @@ def assemble(
     fake_frame: dict[str, Frame] = {}
     fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
     markers: dict[str, Extension] = {}
+    in_order: list[Frame] = []  # the frames of fake links, in document order
     # (Most links of a document have no shapes, or only visuals.)
     visuals = [shape_values(links[i].visuals) if links[i].visuals else [] for i in t_links]
     collisions = [shape_values(links[i].collisions) if links[i].collisions else [] for i in t_links]
     if n_real != n:
         fakes = list(compress(range(n), fake))
-        if fake[root_i]:
+        if fake[root_i] and n_links is None:
             fakes.remove(root_i)
             fakes.insert(0, root_i)  # the fake root is the base's first frame
         for i in fakes:
@@ -194,15 +215,13 @@ def assemble(
             rj = joints[k]
             raw = links[i]
             fname = raw.name
-            if rj.parent == fname:  # the fake root: its joint goes fake -> neighbour
-                xyz, rpy, _ = rj.origin.urdf_origin
-                T = sourced_origin(xyz, rpy, inverted=True)
-            else:
-                T = rj.origin
+            # The fake root: its joint goes fake -> neighbour.
+            T = inverted(rj.origin) if rj.parent == fname else rj.origin
             owner = links[nb].name
             pos = real_pos[owner]
             fr = _FRAME(fname, owner, T)
             frames_on[pos].append(fr)
+            in_order.append(fr)
             fake_frame[fname] = fr
             fake_of[fname] = (raw, rj)
             if rj.name != fname + "_fixed_joint":
@@ -215,9 +234,10 @@ def assemble(
     # ------------------------------------------------------------------ sensors
     model_joints = {joints[k].name: joints[k] for k in joint_order}
     all_sensors, sensor_raws = sensor_values(
-        r, sensors, model_joints, real_pos, fake_frame, joint_idx, link_idx
+        r, sensors, model_joints, real_pos, fake_frame, joint_idx, link_idx, n_links is not None
     )
-    if options.add_sensor_frames and all_sensors:
+    # In index order the document lists every frame: sensor frames are frames like the others.
+    if options.add_sensor_frames and all_sensors and n_links is None:
         add_sensor_frames(r, all_sensors, real_pos, fake_frame, frames_on)
 
     if resolver is not None:
@@ -225,7 +245,7 @@ def assemble(
         collisions = [[_resolved(s, resolver) for s in c] for c in collisions]
 
     # ------------------------------------------------------------------ the model
-    frames = [fr for group in frames_on for fr in group]
+    frames = in_order if n_links is not None else [fr for group in frames_on for fr in group]
     return Model(
         link_names=link_names,
         links=[link_value(links[i].inertia) for i in t_links],
@@ -249,6 +269,60 @@ def assemble(
             sensor_raws,
         ),
     )
+
+
+def _order_hint(r: Reader, root: Any, n: int) -> int | None:
+    """Return the ``links`` count of the document's ``<robomodel:order>``, ``None`` without one.
+
+    With it, the document lists the model in index order: its first ``links`` ``<link>``
+    elements are the links, the others the frames (massless leaves on fixed joints), each kind
+    in document order, and so are the joints between links and the sensors; no sensor frame is
+    added (the document lists every frame). Written by :func:`write_tree` in index order.
+    """
+    if r.plain:  # no namespace declared anywhere: no robomodel element either
+        return None
+    el = root.find(ORDER_TAG)
+    if el is None:
+        return None
+    r.exts[:] = [e for e in r.exts if e.tag != ORDER_TAG]  # not a kept element
+    text = el.get("links", "")
+    if not text.isdigit() or not 1 <= int(text) <= n:
+        raise r.err(
+            URDFValueError,
+            el,
+            "robomodel:order",
+            f"links={text!r} must count the document's first links (1 to {n}); fix or remove "
+            "the element",
+        )
+    return int(text)
+
+
+def _check_frame_links(
+    r: Reader,
+    links: Sequence[RawLink],
+    joints: Sequence[RawJoint],
+    adj: list[list[tuple[int, int]]],
+    fake: list[bool],
+    fixed: list[bool],
+    n_links: int,
+) -> None:
+    """Refuse a link listed as a frame that is not a massless leaf on a fixed joint to a link."""
+    for i in range(n_links, len(links)):
+        nbs = adj[i]
+        inertia = links[i].inertia
+        if not (
+            len(nbs) == 1
+            and fixed[nbs[0][1]]
+            and not fake[nbs[0][0]]
+            and (inertia is None or not inertia.mass > 0.0)
+        ):
+            raise r.err(
+                URDFTopologyError,
+                links[i].el,
+                f"link {links[i].name!r}",
+                f'<robomodel:order links="{n_links}"/> makes this link a frame, but it is not '
+                "a massless leaf on a fixed joint to a link; fix the count or remove the element",
+            )
 
 
 def _moved(s: SolidShape, link_H_frame: Transform) -> SolidShape:
@@ -294,6 +368,11 @@ def _loop_error(
 def write_tree(w: Writer, base: str) -> None:
     """Write the links, joints and frames of the model, the URDF root being link ``base``.
 
+    In index order (the default, :attr:`ExportOptions.order`): ``<robomodel:order>``, the links
+    by link index, the joints by joint index, the frames by frame index, so that the loader
+    gives every element its index again (:func:`_order_hint`). In iDynTree's order: see the
+    module docstring; the loader then numbers them by its traversal rule.
+
     Raises:
         URDFExportError: some links are not reachable from ``base``, or a generated joint name
             is already used.
@@ -309,11 +388,16 @@ def write_tree(w: Writer, base: str) -> None:
             "or remove them (e.g. with a sub-model) before exporting",
         )
     n = m.n_links
+    by_index = w.options.order == "index"
     root_frame = -1
     if w.options.export_first_base_link_frame_as_fake_urdf_base:
         base_frames = m.link_additional_frames(base)
         if base_frames:
             root_frame = base_frames[0] - n
+            # In index order a frame whose inverse no numbers state exactly is written as a
+            # child, which reads back to the same model (the frame order is the document's).
+            if by_index and origin_text(m.frames[root_frame].link_H_frame, True) is None:
+                root_frame = -1
     joint_names = set(m.joint_names)
     written_joints: set[str] = set()
 
@@ -328,31 +412,49 @@ def write_tree(w: Writer, base: str) -> None:
         written_joints.add(jn)
         return jn
 
-    if root_frame >= 0:
-        fr = m.frames[root_frame]
+    def frame(k: int) -> None:
+        fr = m.frames[k]
         jn = frame_joint(fr.name)
-        w.guard(
-            f"frame {fr.name!r}", write_frame, fr.name, jn, fr.link_H_frame, fr.name, base, True
-        )
+        if k == root_frame:
+            args = (fr.name, jn, fr.link_H_frame, fr.name, base, True)
+        else:
+            args = (fr.name, jn, fr.link_H_frame, fr.link, fr.name, False)
+        w.guard(f"frame {fr.name!r}", write_frame, *args)
 
     names = m.link_names
+
+    def joint(j: int, p: int, c: int) -> None:
+        jname = m.joint_names[j]
+        w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
+
+    if by_index:
+        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
+        for li in range(n):
+            w.guard(f"link {names[li]!r}", write_link, li)
+        ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints
+        for k in range(1, len(t)):
+            j, p = t.joints[k], t.parents[k]
+            assert j is not None and p is not None
+            ends[j] = (p, t.links[k])
+        for j, (p, c) in enumerate(ends):
+            joint(j, p, c)
+        for k in range(len(m.frames)):
+            frame(k)
+        return
+
+    if root_frame >= 0:
+        frame(root_frame)
     for k in range(len(t)):
         li = t.links[k]
         j = t.joints[k]
         if j is not None:
             p = t.parents[k]
             assert p is not None
-            jname = m.joint_names[j]
-            w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[li])
+            joint(j, p, li)
         w.guard(f"link {names[li]!r}", write_link, li)
-
-    for k, fr in enumerate(m.frames):
-        if k == root_frame:
-            continue
-        jn = frame_joint(fr.name)
-        w.guard(
-            f"frame {fr.name!r}", write_frame, fr.name, jn, fr.link_H_frame, fr.link, fr.name, False
-        )
+    for k in range(len(m.frames)):
+        if k != root_frame:
+            frame(k)
 
 
 def write_frame(

@@ -55,6 +55,13 @@ class ExportOptions:
         xml_blobs: extra XML elements appended inside ``<robot>``, each parsed and checked first.
         write_extensions: write back the kept extension elements (``model.extensions`` and the
             ``extensions`` of shapes and materials).
+        order: ``"index"`` (the default) writes a ``<robomodel:order>`` element and the links,
+            joints, frames and sensors in index order, so that :func:`robomodel.urdf.load`
+            gives every element its index again (other tools ignore the element; the order of
+            URDF elements means nothing to them). ``"idyntree"`` writes iDynTree's layout: the
+            traversal from the base, each link after its parent joint, then the frames; the
+            loader then numbers the elements by its traversal rule, which changes the indices
+            of a model that was not in that order.
     """
 
     base_link: str | None = None
@@ -62,3 +69,4 @@ class ExportOptions:
     robot_name: str | None = None
     xml_blobs: tuple[str, ...] = attrs.field(default=(), converter=_blobs)
     write_extensions: bool = True
+    order: str = attrs.field(default="index", validator=attrs.validators.in_(("index", "idyntree")))
