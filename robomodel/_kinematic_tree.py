@@ -25,6 +25,7 @@ __all__ = [
     "DENSE_LIMIT",
     "KinematicTree",
     "column_steps",
+    "cross_rows",
     "down",
     "local_transforms",
     "poses",
@@ -271,13 +272,37 @@ def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
 def poses(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``base_H_link`` of every traversal position as (n, 4, 4)."""
     T = local_transforms(plan, q)
+    out = np.empty_like(T)
     # Pointer jumping: T[k] holds J[k]_H_k for a jump target J[k], first the parent; each round
     # composes every link with its target's transform and doubles the jump, so a tree of depth d
     # needs ceil(log2 d) batched products instead of one small product per link. Finished links
     # jump to the base, whose pose is the identity, so every round is one product of all links.
+    # Two buffers take turns (a fresh result array per round costs more than the gather).
     for J in plan.jumps:
-        T = T[J] @ T
+        np.matmul(T.take(J, axis=0), T, out=out)
+        T, out = out, T
     return T
+
+
+# cross_rows: the Levi-Civita symbol as a (9, 3) matrix, e_(3j+k) -> e_j x e_k.
+_EPS = np.zeros((9, 3))
+for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+    _EPS[3 * _j + _k, _i] = 1.0
+    _EPS[3 * _k + _j, _i] = -1.0
+
+
+def cross_rows(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Return row-wise cross products of broadcastable ``(..., 3)`` stacks.
+
+    Two numpy calls whatever the stack: the outer products of the rows, then one matrix product
+    with the Levi-Civita symbol (``spatial.cross``, three assignments of two products, costs
+    twice as much on the small stacks of one dynamics call). Each entry is the difference of
+    two products, summed with zeros, so it matches ``np.cross`` to rounding.
+    """
+    outer = a[..., :, None] * b[..., None, :]
+    # One 2-D product (a stacked one would be one small product per row).
+    out: FloatArray = (outer.reshape(-1, 9) @ _EPS).reshape(outer.shape[:-1])
+    return out
 
 
 def skew_stack(v: FloatArray) -> FloatArray:

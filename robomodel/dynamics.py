@@ -37,6 +37,7 @@ import numpy.typing as npt
 from robomodel._batch_dynamics import batch_plan, batch_rnea
 from robomodel._kinematic_tree import (
     KinematicTree,
+    cross_rows,
     down,
     poses,
     require_complete,
@@ -46,7 +47,6 @@ from robomodel._kinematic_tree import (
 from robomodel.errors import ArgumentError
 from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
-from robomodel.spatial import cross
 from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of, real_array
 
 __all__ = [
@@ -149,7 +149,7 @@ def _forward_pass(
     # [R v + p x R w; R w] at the base origin, in base axes.
     RS = plan.S.reshape(n, 2, 3) @ R.transpose(0, 2, 1)  # rows R s_v, R s_w
     Sb = RS.reshape(n, 6)
-    Sb[:, :3] += cross(p, RS[:, 1])
+    Sb[:, :3] += cross_rows(p, RS[:, 1])
     Sd = plan.dof_pos
     dq = np.zeros(n)
     ddq = np.zeros(n)
@@ -167,7 +167,7 @@ def _forward_pass(
         # and the bias terms below see the total twist.
         V += v0
     Vr, svr = V.reshape(n, 2, 3), sv.reshape(n, 2, 3)
-    c = cross(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
+    c = cross_rows(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
     acc = Sb * ddq[:, None]
     acc[:, :3] += c[:, 0] + c[:, 1]
     acc[:, 3:] += c[:, 2]
@@ -177,7 +177,7 @@ def _forward_pass(
     A[:, 3:] += a0[3:]
     # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
     X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
-    X[:, :, 0] -= cross(p[:, None], X[:, :, 1])
+    X[:, :, 0] -= cross_rows(p[:, None], X[:, :, 1])
     va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
     return _Forward(plan, R, p, Sb, Sd, va)
 
@@ -249,7 +249,7 @@ def inverse_dynamics(
     Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
     v, h = va[:, 0].reshape(n, 2, 3), Iva[:, 0].reshape(n, 2, 3)
     f = Iva[:, 1]
-    c = cross(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
+    c = cross_rows(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
     f[:, :3] += c[:, 0]
     f[:, 3:] += c[:, 1] + c[:, 2]
     if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
@@ -266,12 +266,12 @@ def inverse_dynamics(
     # Wrenches in the base frame ([f; tau] -> [R f; p x R f + R tau]), summed over subtrees,
     # then back into each link frame ([F; T] -> [R^T F; R^T (T - p x F)]).
     Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
-    Fb[:, 3:] += cross(p, Fb[:, :3])
+    Fb[:, 3:] += cross_rows(p, Fb[:, :3])
     Fs = up(plan, Fb)
     tau = np.zeros(model.n_dofs)
     tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
     back = Fs.reshape(n, 2, 3).copy()
-    back[:, 1] -= cross(p, back[:, 0])
+    back[:, 1] -= cross_rows(p, back[:, 0])
     local = (back @ R).reshape(n, 6)
     if plan.by_link is not None:
         internal = local[plan.by_link]
