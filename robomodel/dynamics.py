@@ -365,12 +365,13 @@ def inverse_dynamics_batch(
         else:
             wr = fixed_vector(w, what, size=6, layout="[f; tau], or an (N, 6) array")
         external.append((tree.position[li], wr))
-    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks.
+    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks (the
+    # engine copies the rates into its own buffers, so the transposed views need no copy here).
     tau = batch_rnea(
         batch_plan(model, tree),
-        np.ascontiguousarray(Qa.T),
-        np.ascontiguousarray(DQa.T),
-        np.ascontiguousarray(DDQa.T),
+        Qa.T,
+        DQa.T,
+        DDQa.T,
         a0,
         v0,
         external,

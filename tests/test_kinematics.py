@@ -15,6 +15,7 @@ from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
+from robomodel._kinematic_tree import tree_of
 from robomodel.errors import ModelError, RobomodelError, UnknownNameError
 from robomodel.kinematics import (
     JointState,
@@ -400,8 +401,6 @@ def test_batched_fk_sine_and_cosine_match_numpy(xs):
 @given(models(max_links=8), st.data())
 def test_plan_holds_each_joints_own_rest_transform_and_axis(m, data):
     """The plan, built for all joints at once, agrees with each joint's own methods."""
-    from robomodel._kinematic_tree import tree_of
-
     base = data.draw(st.integers(0, m.n_links - 1))
     plan = tree_of(m, base)
     t = m.traversal(base)
