@@ -162,7 +162,9 @@ def test_results_survive_later_calls_and_other_threads():
 
     problems = [problem(N) for N in (7, 7, 30, 1, 30, 7)]
     expected = [
-        np.array([inverse_dynamics(m, JointState(*row)).joint_torques for row in zip(*p)])
+        np.array(
+            [inverse_dynamics(m, JointState(*row)).joint_torques for row in zip(*p, strict=True)]
+        )
         for p in problems
     ]
     first = [inverse_dynamics_batch(m, *p) for p in problems]
