@@ -23,6 +23,8 @@ from robomodel.validation import check_type, link_index_of
 
 __all__ = [
     "DENSE_LIMIT",
+    "FORCE_CROSS",
+    "MOTION_CROSS",
     "KinematicTree",
     "column_steps",
     "cross_rows",
@@ -31,6 +33,7 @@ __all__ = [
     "poses",
     "require_complete",
     "skew_stack",
+    "spatial_products",
     "tree_of",
     "up",
 ]
@@ -132,6 +135,12 @@ class KinematicTree:
         self.S = S
         self.dof_pos: IntArray = np.nonzero(dof >= 0)[0]
         self.dof_idx: IntArray = dof[self.dof_pos]
+        # rates.take(rate_idx) with rates = [dq, ddq, 0] gives (dq, ddq) per traversal position
+        # (zero where the joint is fixed) in one gather.
+        n_dofs = model.n_dofs
+        self.rate_idx: IntArray = np.where(dof >= 0, dof, 2 * n_dofs) + np.array(
+            [[0], [n_dofs]], dtype=np.intp
+        ) * (dof >= 0)
         X3 = rest[:, :3, :3]
         # Revolute: rest @ M(q) = (X3 + s A1 + (1-c) A2, Xp - s b1 - (1-c) b2), see class doc.
         self.rev_pos = rev_pos
@@ -289,6 +298,31 @@ _EPS = np.zeros((9, 3))
 for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
     _EPS[3 * _j + _k, _i] = 1.0
     _EPS[3 * _k + _j, _i] = -1.0
+
+
+# The spatial cross products as (36, 6) matrices on the outer product of two 6-vectors
+# ([v; w] ordering): motion x motion [w1 x v2 + v1 x w2; w1 x w2] and motion x* force
+# [w x f; w x t + v x f], so that a stack of them is two numpy calls (see spatial_products).
+MOTION_CROSS = np.zeros((36, 6))
+FORCE_CROSS = np.zeros((36, 6))
+for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2), (2, 1, 0)):
+    _e = 1.0 if (_i, _j, _k) in ((0, 1, 2), (1, 2, 0), (2, 0, 1)) else -1.0
+    MOTION_CROSS[6 * (3 + _j) + _k, _i] += _e
+    MOTION_CROSS[6 * _j + 3 + _k, _i] += _e
+    MOTION_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
+    FORCE_CROSS[6 * (3 + _j) + _k, _i] += _e
+    FORCE_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
+    FORCE_CROSS[6 * _j + _k, 3 + _i] += _e
+
+
+def spatial_products(a: FloatArray, b: FloatArray, table: FloatArray) -> FloatArray:
+    """Return the row-wise spatial cross products of (n, 6) stacks ``a`` and ``b``.
+
+    ``table`` is :data:`MOTION_CROSS` (``a x b``) or :data:`FORCE_CROSS` (``a x* b``).
+    """
+    outer = a[:, :, None] * b[:, None, :]
+    out: FloatArray = outer.reshape(-1, 36) @ table
+    return out
 
 
 def cross_rows(a: FloatArray, b: FloatArray) -> FloatArray:

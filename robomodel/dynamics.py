@@ -36,11 +36,14 @@ import numpy.typing as npt
 
 from robomodel._batch_dynamics import batch_plan, batch_rnea
 from robomodel._kinematic_tree import (
+    FORCE_CROSS,
+    MOTION_CROSS,
     KinematicTree,
     cross_rows,
     down,
     poses,
     require_complete,
+    spatial_products,
     tree_of,
     up,
 )
@@ -59,6 +62,7 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 _TWIST = "[linear; angular]"
+_ZERO = np.zeros(1)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -151,10 +155,7 @@ def _forward_pass(
     Sb = RS.reshape(n, 6)
     Sb[:, :3] += cross_rows(p, RS[:, 1])
     Sd = plan.dof_pos
-    dq = np.zeros(n)
-    ddq = np.zeros(n)
-    dq[Sd] = st.dq[plan.dof_idx]
-    ddq[Sd] = st.ddq[plan.dof_idx]
+    dq, ddq = np.concatenate((st.dq, st.ddq, _ZERO)).take(plan.rate_idx)
 
     # Spatial velocities and accelerations (base frame): sums over ancestors. The bias term is
     # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
@@ -166,11 +167,8 @@ def _forward_pass(
         # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
         # and the bias terms below see the total twist.
         V += v0
-    Vr, svr = V.reshape(n, 2, 3), sv.reshape(n, 2, 3)
-    c = cross_rows(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
     acc = Sb * ddq[:, None]
-    acc[:, :3] += c[:, 0] + c[:, 1]
-    acc[:, 3:] += c[:, 2]
+    acc += spatial_products(V, sv, MOTION_CROSS)
     A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
@@ -247,11 +245,8 @@ def inverse_dynamics(
     plan, R, p, Sb, Sd, va = fp.plan, fp.R, fp.p, fp.Sb, fp.Sd, fp.va
     n = len(plan.order)
     Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
-    v, h = va[:, 0].reshape(n, 2, 3), Iva[:, 0].reshape(n, 2, 3)
     f = Iva[:, 1]
-    c = cross_rows(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
-    f[:, :3] += c[:, 0]
-    f[:, 3:] += c[:, 1] + c[:, 2]
+    f += spatial_products(va[:, 0], Iva[:, 0], FORCE_CROSS)
     if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
         raise ArgumentError(
             "external_wrenches must be a mapping from link names or indices to wrenches "
