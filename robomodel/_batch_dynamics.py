@@ -21,15 +21,44 @@ model with :func:`robomodel.model.memoized`.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import numpy.typing as npt
 
 from robomodel._kinematic_tree import KinematicTree, skew_stack
 from robomodel.model import Model, memoized
 
-__all__ = ["BatchPlan", "batch_plan", "batch_rnea"]
+__all__ = ["BatchPlan", "batch_plan", "batch_rnea", "scratch"]
 
 FloatArray = npt.NDArray[np.float64]
+
+# Scratch buffers of the last batched call, per thread. A call over 2,000 states needs about
+# 12 MB of working arrays; allocated afresh, each is a new mapping whose pages the kernel faults
+# in and zeroes on first touch, which cost a third of the call. Reused, they are already mapped
+# (and warm in the caches). Per thread, so concurrent calls never share a buffer; only buffers
+# up to _SCRATCH_LIMIT bytes are kept, so a huge batch does not pin its memory after the call.
+_SCRATCH = threading.local()
+_SCRATCH_LIMIT = 1 << 26
+
+
+def scratch(name: str, shape: tuple[int, ...]) -> FloatArray:
+    """Return a float64 work array of ``shape`` (uninitialised), reused between calls.
+
+    The array is only valid until the next call of :func:`scratch` with the same name in this
+    thread: never return it (or a view of it) to a caller.
+    """
+    pool: dict[str, FloatArray] | None = getattr(_SCRATCH, "pool", None)
+    if pool is None:
+        pool = _SCRATCH.pool = {}
+    buf = pool.get(name)
+    if buf is None or buf.shape != shape:
+        buf = np.empty(shape)
+        if buf.nbytes <= _SCRATCH_LIMIT:
+            pool[name] = buf
+        else:
+            pool.pop(name, None)
+    return buf
 
 
 def _motion_transform(H: FloatArray) -> FloatArray:
@@ -149,6 +178,8 @@ def batch_rnea(
 ) -> FloatArray:
     """Return the (n_dofs, N) joint torques of N states given column-wise (``Qt[:, i]``...).
 
+    The result is a scratch buffer (see :func:`scratch`): copy it before the next call.
+
     ``a0`` is the base's proper acceleration (its acceleration minus gravity) and ``v0`` its
     twist, both (6,) in the base frame; ``external`` pairs traversal positions with (6,) or
     (6, N) wrenches applied by the environment, in the link frame.
@@ -157,24 +188,32 @@ def batch_rnea(
     N = Qt.shape[1]
     P = _INTERLEAVE
     # VA[b, r] = [v_b, a_b] row r (interleaved layout): twist and proper acceleration of body b.
-    VA = np.empty((nb, 6, 2, N))
+    VA = scratch("VA", (nb, 6, 2, N))
     VA[0, :, 0] = 0.0 if v0 is None else v0[P, None]
     VA[0, :, 1] = a0[P, None]
     # F[b]: the net wrench of body b, then (backward) the wrench its parent applies on it.
-    F = np.empty((nb, 6, N))
+    F = scratch("F", (nb, 6, N))
     # [dq, ddq] of every DOF side by side, so that one addition takes both.
-    rates = np.stack([DQt, DDQt], axis=1)
-    qa = Qt[plan.qi] if Qt.shape[0] else np.zeros((nb, N))
-    sin, cos = np.sin(qa), np.cos(qa)
-    ta, tb = np.empty((2, 2, 2, N))
-    t1 = np.empty((2, N))
-    t3 = np.empty((3, 2, N))
+    rates = scratch("rates", (DQt.shape[0], 2, N))
+    rates[:, 0] = DQt
+    rates[:, 1] = DDQt
+    sin, cos = scratch("sin", (nb, N)), scratch("cos", (nb, N))
+    if Qt.shape[0]:
+        np.take(Qt, plan.qi, axis=0, out=cos)
+    else:
+        cos.fill(0.0)
+    np.sin(cos, out=sin)
+    np.cos(cos, out=cos)
+    ta, tb = scratch("ta", (2, 2, 2, N))
+    t1 = scratch("t1", (2, N))
+    t3 = scratch("t3", (3, 2, N))
+    e = scratch("e", (20, N))
     for b in range(1, nb):
         out = VA[b]
         np.dot(plan.C[b], VA[plan.parent[b]].reshape(6, 2 * N), out=out.reshape(6, 2 * N))
         x, y = out[0:2], out[2:4]  # x and y rows, each (linear, angular) x (v, a)
         d = plan.dof[b]
-        dq = DQt[d]
+        dq = rates[d, 0]
         if plan.kind[b] == 1:
             # Rotation about z by -q, then the joint rates along S = w_z and the velocity
             # product v x (S dq) = dq (v_y, -v_x, 0, w_y, -w_x, 0).
@@ -203,7 +242,7 @@ def batch_rnea(
             out[2, 1] -= out[1, 0] * dq
         # Net body wrench f = I a + v x* (I v), v x* h = [w x h_f; w x h_tau + v x h_f]: with
         # (a x b)_i = a_(i+1) b_(i+2) - a_(i+2) b_(i+1), all components from shifted views.
-        e = plan.G[b] @ out[:, 0]
+        np.matmul(plan.G[b], out[:, 0], out=e)
         ve, he = e[:10], e[10:]
         f = F[b]
         np.matmul(plan.I[b], out[:, 1], out=f)
@@ -221,8 +260,9 @@ def batch_rnea(
         if b:
             Xt = plan.X_in[k].T
             F[b] -= (Xt @ wr)[P] if wr.ndim == 2 else (Xt @ wr)[P, None]
-    tau = np.zeros((n_dofs, N))
-    g = np.empty((6, N))
+    tau = scratch("tau", (n_dofs, N))
+    tau.fill(0.0)
+    g = scratch("g", (6, N))
     for b in range(nb - 1, 0, -1):
         Fb = F[b]
         x, y = Fb[0:2], Fb[2:4]  # x and y rows of [f, tau]

@@ -14,21 +14,26 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from robomodel._pose_columns import batch_step
+from robomodel._pose_columns import ColumnStep, batch_step
 from robomodel.errors import ModelError
-from robomodel.joints import FixedJoint, PrismaticJoint, RevoluteJoint
+from robomodel.joints import FixedJoint, RevoluteJoint
 from robomodel.model import Model, memoized
-from robomodel.spatial import skew
+from robomodel.spatial import cross
 from robomodel.validation import check_type, link_index_of
 
 __all__ = [
     "DENSE_LIMIT",
+    "FORCE_CROSS",
+    "MOTION_CROSS",
     "KinematicTree",
+    "column_steps",
+    "cross_rows",
     "down",
     "local_transforms",
     "poses",
     "require_complete",
     "skew_stack",
+    "spatial_products",
     "tree_of",
     "up",
 ]
@@ -72,87 +77,125 @@ class KinematicTree:
         self.position = {link: k for k, link in enumerate(t.links)}
         self.parent = [-1] + [self.position[p] for p in t.parents[1:] if p is not None]
         self.complete = n == model.n_links
-        rest = np.tile(np.eye(4), (n, 1, 1))
-        S = np.zeros((n, 6))  # motion subspace in the child frame
+        # One pass over the joints gathers their stored fields; every derived quantity (rest
+        # transforms oriented parent -> child, axes in the child) is then computed for all
+        # joints at once, so that building the plan of a 20,000-link chain costs a few
+        # microseconds a link rather than a few hundred.
+        names, joints = model.link_names, model.joints
+        stored_R = np.empty((n, 3, 3))
+        stored_p = np.empty((n, 3))
+        stored_R[0] = np.eye(3)
+        stored_p[0] = 0.0
+        flip = np.zeros(n, dtype=bool)  # the joint's link1 is the traversal child
+        rev: list[int] = []
+        pri: list[int] = []
+        coord = np.zeros(n, dtype=np.intp)
         dof = np.full(n, -1, dtype=np.intp)
-        rev: list[tuple[int, int, FloatArray, FloatArray]] = []
-        pri: list[tuple[int, int, FloatArray]] = []
+        u_in = np.zeros((n, 3))
+        o_in = np.zeros((n, 3))
         for k in range(1, n):
-            child = model.link_names[t.links[k]]
-            parent = model.link_names[t.parents[k]]  # type: ignore[index]
-            j = model.joints[t.joints[k]]  # type: ignore[index]
-            X = j.rest_transform(parent, child)
-            rest[k, :3, :3] = X.rotation
-            rest[k, :3, 3] = X.position
-            match j:
-                case RevoluteJoint():
-                    ax = j.axis(child)
-                    u, o = np.array(ax.direction), np.array(ax.origin)
-                    S[k, :3] = np.cross(o, u)
-                    S[k, 3:] = u
-                    dof[k] = j.dof_offset
-                    rev.append((k, j.pos_coord_offset, u, o))
-                case PrismaticJoint():
-                    u = np.array(j.axis(child).direction)
-                    S[k, :3] = u
-                    dof[k] = j.dof_offset
-                    pri.append((k, j.pos_coord_offset, u))
-                case FixedJoint():
-                    pass
+            j = joints[t.joints[k]]  # type: ignore[index]
+            X = j.link1_H_link2
+            stored_R[k] = X.rotation
+            stored_p[k] = X.position
+            flip[k] = j.link1 == names[t.links[k]]
+            if isinstance(j, FixedJoint):
+                continue
+            (rev if isinstance(j, RevoluteJoint) else pri).append(k)
+            coord[k] = j.pos_coord_offset
+            dof[k] = j.dof_offset
+            ax = j.axis_in_link1
+            u_in[k] = ax.direction
+            o_in[k] = ax.origin
+        # rest = parent_H_child: the stored link1_H_link2, or its inverse (R^T, -R^T p).
+        Rt = stored_R.transpose(0, 2, 1)
+        Rt_p = np.einsum("kij,kj->ki", Rt, stored_p)
+        rest = np.tile(np.eye(4), (n, 1, 1))
+        rest[:, :3, :3] = np.where(flip[:, None, None], Rt, stored_R)
+        rest[:, :3, 3] = np.where(flip[:, None], -Rt_p, stored_p)
+        # The axis seen from the child: the stored one reversed when the child is link1, else
+        # the stored one expressed in link2 (R^T u through R^T o - R^T p).
+        u_fwd = np.einsum("kij,kj->ki", Rt, u_in)
+        o_fwd = np.einsum("kij,kj->ki", Rt, o_in) - Rt_p
+        # Transform @ Axis renormalises a direction a merely finite, non-orthonormal rotation
+        # took off the unit sphere; a proper rotation leaves it as it is.
+        d2 = np.einsum("ki,ki->k", u_fwd, u_fwd)
+        off = (dof >= 0) & ~flip & (np.abs(d2 - 1.0) > 1e-9)
+        if off.any():
+            u_fwd[off] /= np.sqrt(d2[off])[:, None]
+        u_c = np.where(flip[:, None], -u_in, u_fwd)
+        o_c = np.where(flip[:, None], o_in, o_fwd)
+        rev_pos = np.array(rev, dtype=np.intp)
+        pri_pos = np.array(pri, dtype=np.intp)
+        S = np.zeros((n, 6))  # motion subspace in the child frame
+        S[rev_pos, :3] = cross(o_c[rev_pos], u_c[rev_pos])
+        S[rev_pos, 3:] = u_c[rev_pos]
+        S[pri_pos, :3] = u_c[pri_pos]
         self.rest = rest
         self.S = S
         self.dof_pos: IntArray = np.nonzero(dof >= 0)[0]
         self.dof_idx: IntArray = dof[self.dof_pos]
+        # rates.take(rate_idx) with rates = [dq, ddq, 0] gives (dq, ddq) per traversal position
+        # (zero where the joint is fixed) in one gather.
+        n_dofs = model.n_dofs
+        self.rate_idx: IntArray = np.where(dof >= 0, dof, 2 * n_dofs) + np.array(
+            [[0], [n_dofs]], dtype=np.intp
+        ) * (dof >= 0)
         X3 = rest[:, :3, :3]
         # Revolute: rest @ M(q) = (X3 + s A1 + (1-c) A2, Xp - s b1 - (1-c) b2), see class doc.
-        self.rev_pos = np.array([r[0] for r in rev], dtype=np.intp)
-        self.rev_q = np.array([r[1] for r in rev], dtype=np.intp)
-        K = np.array([skew(r[2]) for r in rev]).reshape(-1, 3, 3)
+        self.rev_pos = rev_pos
+        self.rev_q: IntArray = coord[rev_pos]
+        K = skew_stack(u_c[rev_pos])
         KK = K @ K
-        o = np.array([r[3] for r in rev]).reshape(-1, 3)
-        Xr = X3[self.rev_pos]
+        o = o_c[rev_pos]
+        Xr = X3[rev_pos]
         self.rev_X3 = Xr
-        self.rev_Xp = rest[self.rev_pos, :3, 3]
+        self.rev_Xp = rest[rev_pos, :3, 3]
         self.rev_A1 = Xr @ K
         self.rev_A2 = Xr @ KK
         self.rev_b1 = np.einsum("kij,kj->ki", self.rev_A1, o)
         self.rev_b2 = np.einsum("kij,kj->ki", self.rev_A2, o)
         # Prismatic: rest @ M(q) = (X3, Xp + q X3 u).
-        self.pri_pos = np.array([p[0] for p in pri], dtype=np.intp)
-        self.pri_q = np.array([p[1] for p in pri], dtype=np.intp)
-        u_p = np.array([p[2] for p in pri]).reshape(-1, 3)
-        self.pri_c = np.einsum("kij,kj->ki", X3[self.pri_pos], u_p)
+        self.pri_pos = pri_pos
+        self.pri_q: IntArray = coord[pri_pos]
+        self.pri_c = np.einsum("kij,kj->ki", X3[pri_pos], u_c[pri_pos])
         # local_transforms in one pass over all positions: rest @ M(q) = L0 + sin(q) Ls
         # + cos(q) Lc + q Lq, with (1 - c) A2 split into the constant A2 and -c A2; fixed joints
         # have zero coefficients (and read coordinate 0, or an empty vector's stand-in).
-        self.qidx: IntArray = np.zeros(n, dtype=np.intp)
-        self.qidx[self.rev_pos] = self.rev_q
-        self.qidx[self.pri_pos] = self.pri_q
+        self.qidx: IntArray = coord
         self.L0 = rest.copy()
         self.Ls = np.zeros((n, 4, 4))
         self.Lc = np.zeros((n, 4, 4))
         self.Lq = np.zeros((n, 4, 4))
         if len(rev):
-            self.L0[self.rev_pos, :3, :3] += self.rev_A2
-            self.L0[self.rev_pos, :3, 3] -= self.rev_b2
-            self.Ls[self.rev_pos, :3, :3] = self.rev_A1
-            self.Ls[self.rev_pos, :3, 3] = -self.rev_b1
-            self.Lc[self.rev_pos, :3, :3] = -self.rev_A2
-            self.Lc[self.rev_pos, :3, 3] = self.rev_b2
+            self.L0[rev_pos, :3, :3] += self.rev_A2
+            self.L0[rev_pos, :3, 3] -= self.rev_b2
+            self.Ls[rev_pos, :3, :3] = self.rev_A1
+            self.Ls[rev_pos, :3, 3] = -self.rev_b1
+            self.Lc[rev_pos, :3, :3] = -self.rev_A2
+            self.Lc[rev_pos, :3, 3] = self.rev_b2
         if len(pri):
-            self.Lq[self.pri_pos, :3, 3] = self.pri_c
+            self.Lq[pri_pos, :3, 3] = self.pri_c
         # Where each link's pose sits in traversal order (complete plans), so that results by
         # link index are one gather.
         self.by_link: IntArray | None = None
         if self.complete:
             self.by_link = np.empty(n, dtype=np.intp)
             self.by_link[self.order] = np.arange(n)
-        # Inertias (link frame) in traversal order.
-        inert = [model.links[lk].inertia for lk in t.links]
+        # Inertias (link frame) in traversal order, and the 6x6 matrices
+        # [[m 1, -S(h)], [S(h), I_O]] (SpatialInertia.as_matrix) built for all links at once.
+        links = model.links
+        inert = [links[lk].inertia for lk in t.links]
         self.mass = np.array([i.mass for i in inert])
         self.h = np.array([i.first_moment for i in inert]).reshape(n, 3)
         self.I_O = np.array([i.rotational_inertia for i in inert]).reshape(n, 3, 3)
-        self.I6 = np.array([i.as_matrix() for i in inert]).reshape(n, 6, 6)
+        I6 = np.zeros((n, 6, 6))
+        Sh = skew_stack(self.h)
+        I6[:, 0, 0] = I6[:, 1, 1] = I6[:, 2, 2] = self.mass
+        I6[:, :3, 3:] = -Sh
+        I6[:, 3:, :3] = Sh
+        I6[:, 3:, 3:] = self.I_O
+        self.I6 = I6
         # anc[k, i] = 1 when i is k or one of its ancestors, so that sums over ancestors are
         # anc @ x and sums over subtrees anc.T @ x: one product instead of a loop over links.
         # The matrix is n x n, so big models use the loops of down/up instead.
@@ -176,7 +219,20 @@ class KinematicTree:
         while (J > 0).any():
             self.jumps.append(J.copy())
             J = J[J]
-        self.batch_steps = [batch_step(model, t, k, self.parent[k]) for k in range(1, n)]
+
+
+def column_steps(model: Model, plan: KinematicTree) -> list[ColumnStep]:
+    """Return the constants of every step of the batched FK of ``plan`` (a plan of ``model``).
+
+    Only :func:`robomodel.kinematics.forward_kinematics_batch` needs them, so they are built on
+    its first call, not with the plan, and cached on the model beside it.
+    """
+
+    def make() -> list[ColumnStep]:
+        t = model.traversal(plan.base)
+        return [batch_step(model, t, k, plan.parent[k]) for k in range(1, len(plan.order))]
+
+    return memoized(model, ("fk-column-steps", plan.base), make)
 
 
 def down(plan: KinematicTree, x: FloatArray) -> FloatArray:
@@ -225,13 +281,62 @@ def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
 def poses(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``base_H_link`` of every traversal position as (n, 4, 4)."""
     T = local_transforms(plan, q)
+    out = np.empty_like(T)
     # Pointer jumping: T[k] holds J[k]_H_k for a jump target J[k], first the parent; each round
     # composes every link with its target's transform and doubles the jump, so a tree of depth d
     # needs ceil(log2 d) batched products instead of one small product per link. Finished links
     # jump to the base, whose pose is the identity, so every round is one product of all links.
+    # Two buffers take turns (a fresh result array per round costs more than the gather).
     for J in plan.jumps:
-        T = T[J] @ T
+        np.matmul(T.take(J, axis=0), T, out=out)
+        T, out = out, T
     return T
+
+
+# cross_rows: the Levi-Civita symbol as a (9, 3) matrix, e_(3j+k) -> e_j x e_k.
+_EPS = np.zeros((9, 3))
+for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+    _EPS[3 * _j + _k, _i] = 1.0
+    _EPS[3 * _k + _j, _i] = -1.0
+
+
+# The spatial cross products as (36, 6) matrices on the outer product of two 6-vectors
+# ([v; w] ordering): motion x motion [w1 x v2 + v1 x w2; w1 x w2] and motion x* force
+# [w x f; w x t + v x f], so that a stack of them is two numpy calls (see spatial_products).
+MOTION_CROSS = np.zeros((36, 6))
+FORCE_CROSS = np.zeros((36, 6))
+for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2), (2, 1, 0)):
+    _e = 1.0 if (_i, _j, _k) in ((0, 1, 2), (1, 2, 0), (2, 0, 1)) else -1.0
+    MOTION_CROSS[6 * (3 + _j) + _k, _i] += _e
+    MOTION_CROSS[6 * _j + 3 + _k, _i] += _e
+    MOTION_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
+    FORCE_CROSS[6 * (3 + _j) + _k, _i] += _e
+    FORCE_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
+    FORCE_CROSS[6 * _j + _k, 3 + _i] += _e
+
+
+def spatial_products(a: FloatArray, b: FloatArray, table: FloatArray) -> FloatArray:
+    """Return the row-wise spatial cross products of (n, 6) stacks ``a`` and ``b``.
+
+    ``table`` is :data:`MOTION_CROSS` (``a x b``) or :data:`FORCE_CROSS` (``a x* b``).
+    """
+    outer = a[:, :, None] * b[:, None, :]
+    out: FloatArray = outer.reshape(-1, 36) @ table
+    return out
+
+
+def cross_rows(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Return row-wise cross products of broadcastable ``(..., 3)`` stacks.
+
+    Two numpy calls whatever the stack: the outer products of the rows, then one matrix product
+    with the Levi-Civita symbol (``spatial.cross``, three assignments of two products, costs
+    twice as much on the small stacks of one dynamics call). Each entry is the difference of
+    two products, summed with zeros, so it matches ``np.cross`` to rounding.
+    """
+    outer = a[..., :, None] * b[..., None, :]
+    # One 2-D product (a stacked one would be one small product per row).
+    out: FloatArray = (outer.reshape(-1, 9) @ _EPS).reshape(outer.shape[:-1])
+    return out
 
 
 def skew_stack(v: FloatArray) -> FloatArray:

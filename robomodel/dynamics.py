@@ -36,17 +36,20 @@ import numpy.typing as npt
 
 from robomodel._batch_dynamics import batch_plan, batch_rnea
 from robomodel._kinematic_tree import (
+    FORCE_CROSS,
+    MOTION_CROSS,
     KinematicTree,
+    cross_rows,
     down,
     poses,
     require_complete,
+    spatial_products,
     tree_of,
     up,
 )
 from robomodel.errors import ArgumentError
 from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
-from robomodel.spatial import cross
 from robomodel.validation import STANDARD_GRAVITY, fixed_vector, link_index_of, real_array
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 _TWIST = "[linear; angular]"
+_ZERO = np.zeros(1)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -149,12 +153,9 @@ def _forward_pass(
     # [R v + p x R w; R w] at the base origin, in base axes.
     RS = plan.S.reshape(n, 2, 3) @ R.transpose(0, 2, 1)  # rows R s_v, R s_w
     Sb = RS.reshape(n, 6)
-    Sb[:, :3] += cross(p, RS[:, 1])
+    Sb[:, :3] += cross_rows(p, RS[:, 1])
     Sd = plan.dof_pos
-    dq = np.zeros(n)
-    ddq = np.zeros(n)
-    dq[Sd] = st.dq[plan.dof_idx]
-    ddq[Sd] = st.ddq[plan.dof_idx]
+    dq, ddq = np.concatenate((st.dq, st.ddq, _ZERO)).take(plan.rate_idx)
 
     # Spatial velocities and accelerations (base frame): sums over ancestors. The bias term is
     # V x (S dq) with the motion cross product [w x v' + v x w'; w x w'].
@@ -166,18 +167,15 @@ def _forward_pass(
         # acceleration (they differ by v0 x v0 = 0). Every link then moves with the base too,
         # and the bias terms below see the total twist.
         V += v0
-    Vr, svr = V.reshape(n, 2, 3), sv.reshape(n, 2, 3)
-    c = cross(Vr[:, [1, 0, 1]], svr[:, [0, 1, 1]])
     acc = Sb * ddq[:, None]
-    acc[:, :3] += c[:, 0] + c[:, 1]
-    acc[:, 3:] += c[:, 2]
+    acc += spatial_products(V, sv, MOTION_CROSS)
     A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
     A[:, :3] += a0[:3] - g
     A[:, 3:] += a0[3:]
     # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
     X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
-    X[:, :, 0] -= cross(p[:, None], X[:, :, 1])
+    X[:, :, 0] -= cross_rows(p[:, None], X[:, :, 1])
     va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
     return _Forward(plan, R, p, Sb, Sd, va)
 
@@ -247,11 +245,8 @@ def inverse_dynamics(
     plan, R, p, Sb, Sd, va = fp.plan, fp.R, fp.p, fp.Sb, fp.Sd, fp.va
     n = len(plan.order)
     Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
-    v, h = va[:, 0].reshape(n, 2, 3), Iva[:, 0].reshape(n, 2, 3)
     f = Iva[:, 1]
-    c = cross(v[:, [1, 1, 0]], h[:, [0, 1, 0]])  # v x* h = [w x h_f; w x h_t + v x h_f]
-    f[:, :3] += c[:, 0]
-    f[:, 3:] += c[:, 1] + c[:, 2]
+    f += spatial_products(va[:, 0], Iva[:, 0], FORCE_CROSS)
     if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
         raise ArgumentError(
             "external_wrenches must be a mapping from link names or indices to wrenches "
@@ -266,12 +261,12 @@ def inverse_dynamics(
     # Wrenches in the base frame ([f; tau] -> [R f; p x R f + R tau]), summed over subtrees,
     # then back into each link frame ([F; T] -> [R^T F; R^T (T - p x F)]).
     Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
-    Fb[:, 3:] += cross(p, Fb[:, :3])
+    Fb[:, 3:] += cross_rows(p, Fb[:, :3])
     Fs = up(plan, Fb)
     tau = np.zeros(model.n_dofs)
     tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
     back = Fs.reshape(n, 2, 3).copy()
-    back[:, 1] -= cross(p, back[:, 0])
+    back[:, 1] -= cross_rows(p, back[:, 0])
     local = (back @ R).reshape(n, 6)
     if plan.by_link is not None:
         internal = local[plan.by_link]
@@ -365,12 +360,13 @@ def inverse_dynamics_batch(
         else:
             wr = fixed_vector(w, what, size=6, layout="[f; tau], or an (N, 6) array")
         external.append((tree.position[li], wr))
-    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks.
+    # Samples along the contiguous axis: every step of the recursion is on (6, N) blocks (the
+    # engine copies the rates into its own buffers, so the transposed views need no copy here).
     tau = batch_rnea(
         batch_plan(model, tree),
-        np.ascontiguousarray(Qa.T),
-        np.ascontiguousarray(DQa.T),
-        np.ascontiguousarray(DDQa.T),
+        Qa.T,
+        DQa.T,
+        DDQa.T,
         a0,
         v0,
         external,

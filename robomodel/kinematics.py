@@ -36,6 +36,7 @@ import numpy.typing as npt
 from robomodel._arrays import immutable
 from robomodel._kinematic_tree import (
     KinematicTree,
+    column_steps,
     poses,
     require_complete,
     skew_stack,
@@ -231,8 +232,9 @@ def forward_kinematics_batch(
     buf[0, 0, 0] = buf[0, 1, 1] = buf[0, 2, 2] = 1.0
     tmp = np.empty((3, N))
     scratch = np.empty((5, 3, N))
+    steps = column_steps(model, plan)
     for slot, k in enumerate(positions[1:], start=1):
-        step = plan.batch_steps[k - 1]
+        step = steps[k - 1]
         Hc = buf[slot]
         run_step(step, H[step.parent], Hc, Qt, tmp, scratch)
         H[k] = Hc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import warnings
 import zlib
 
@@ -148,3 +149,26 @@ def test_errors():
     loose = rm.add_link(m, "loose")
     with pytest.raises(ModelError, match="connected"):
         inverse_dynamics_batch(loose, z, z, z)
+
+
+def test_results_survive_later_calls_and_other_threads():
+    """The engine reuses its work arrays between calls: a returned array must not change when
+    later calls (of other sizes, or in other threads at the same time) run."""
+    m = load_icub("iCubGazeboV2_7")
+    rng = np.random.default_rng(3)
+
+    def problem(N):
+        return tuple(rng.uniform(-1, 1, (N, m.n_dofs)) for _ in range(3))
+
+    problems = [problem(N) for N in (7, 7, 30, 1, 30, 7)]
+    expected = [
+        np.array(
+            [inverse_dynamics(m, JointState(*row)).joint_torques for row in zip(*p, strict=True)]
+        )
+        for p in problems
+    ]
+    first = [inverse_dynamics_batch(m, *p) for p in problems]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(lambda p: inverse_dynamics_batch(m, *p), problems * 4))
+    for got, want in zip(first + threaded, expected * 5, strict=True):
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)

@@ -15,6 +15,7 @@ from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
+from robomodel._kinematic_tree import tree_of
 from robomodel.errors import ModelError, RobomodelError, UnknownNameError
 from robomodel.kinematics import (
     JointState,
@@ -395,3 +396,25 @@ def test_batched_fk_sine_and_cosine_match_numpy(xs):
     s, c = _sincos(x)
     np.testing.assert_allclose(s, np.sin(x), rtol=0, atol=1e-15)
     np.testing.assert_allclose(c, np.cos(x), rtol=0, atol=1e-15)
+
+
+@given(models(max_links=8), st.data())
+def test_plan_holds_each_joints_own_rest_transform_and_axis(m, data):
+    """The plan, built for all joints at once, agrees with each joint's own methods."""
+    base = data.draw(st.integers(0, m.n_links - 1))
+    plan = tree_of(m, base)
+    t = m.traversal(base)
+    for k in range(1, len(t)):
+        j = m.joints[t.joints[k]]
+        parent, child = m.link_names[t.parents[k]], m.link_names[t.links[k]]
+        np.testing.assert_allclose(plan.rest[k], H(j.rest_transform(parent, child)), atol=1e-14)
+        if j.n_dofs:
+            ax = j.axis(child)
+            u, o = ax.direction, ax.origin
+            s_v = np.cross(o, u) if isinstance(j, rm.RevoluteJoint) else u
+            s_w = u if isinstance(j, rm.RevoluteJoint) else np.zeros(3)
+            np.testing.assert_allclose(plan.S[k], np.concatenate([s_v, s_w]), atol=1e-14)
+        else:
+            assert not plan.S[k].any()
+    for k, link in enumerate(t.links):
+        np.testing.assert_allclose(plan.I6[k], m.links[link].inertia.as_matrix(), atol=0)
