@@ -378,7 +378,7 @@ def _from_state(state: tuple[Any, ...]) -> Model:
     groups: list[tuple[list[int], list[Any]]] = []
     fixed = np.flatnonzero(~is_moving).tolist()
     if fixed:
-        at = [f.__getitem__ for f in (names1, names2, rests, offsets)]
+        at = [f.__getitem__ for f in (names1, names2, rests, offsets, offsets)]
         groups.append((fixed, list(map(_FIXED, *(map(g, fixed) for g in at)))))
     if n_moving:
         moving = moving_idx.tolist()
