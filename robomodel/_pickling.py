@@ -161,7 +161,6 @@ def _state(model: Model) -> tuple[Any, ...]:
         ints[moving_rows, 4] = dcodes
     rests = [j.link1_H_link2 for j in joints]
     axes = [j.axis_in_link1 for j in moving]
-    speeds = [(j.effort_limit, j.velocity_limit) for j in moving]
     index = model._index
     return (
         VERSION,
@@ -175,7 +174,9 @@ def _state(model: Model) -> tuple[Any, ...]:
         _floats([t.position for t in rests]),
         _floats([a.direction for a in axes]),
         _floats([a.origin for a in axes]),
-        np.array(speeds, dtype=_F64).reshape(len(moving), 2).tobytes(),
+        np.array(
+            [[j.effort_limit for j in moving], [j.velocity_limit for j in moving]], dtype=_F64
+        ).tobytes(),
         [lim.enabled for lim in limit_values],
         _floats_of([(lim.lower, lim.upper) for lim in limit_values]),
         [_DYN_KINDS.index(d.kind) for d in dynamics_values],
@@ -226,7 +227,7 @@ def _records(
 ) -> tuple[Any, Extras]:
     """``(packed records or None, the other values of subclasses)`` of a model's values."""
     kinds = (("inertia", inertias, SpatialInertia), ("rest", rests, Transform), ("axis", axes, Axis))
-    if all(type(v) is base for _, values, base in kinds for v in values):
+    if all(set(map(type, values)) <= {base} for _, values, base in kinds):
         return None, {}
     packed = None
     masks: tuple[list[bool], ...] = ([False] * len(inertias), [False] * len(rests), [False] * len(axes))
@@ -238,6 +239,8 @@ def _records(
             packed, *masks = got
     extras: Extras = {}
     for (kind, values, base), mask in zip(kinds, masks, strict=True):
+        if all(mask):
+            continue
         for i, (v, done) in enumerate(zip(values, mask, strict=True)):
             if not done and type(v) is not base:
                 extras[kind, i] = _extra_slots(v, base)
@@ -382,11 +385,9 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         groups.append((fixed, list(map(_FIXED, *(map(g, fixed) for g in at)))))
     if n_moving:
         moving = moving_idx.tolist()
-        efforts, velocities = np.frombuffer(speeds, _F64).reshape(n_moving, 2).T.tolist()
-        limit_values = [
-            _LIMITS(bool(on), lower, upper)
-            for on, (lower, upper) in zip(limits_enabled, _pairs(limits_bounds), strict=True)
-        ]
+        efforts, velocities = np.frombuffer(speeds, _F64).reshape(2, n_moving).tolist()
+        bounds = np.frombuffer(limits_bounds, _F64).reshape(-1, 2).T.tolist()
+        limit_values = list(map(_LIMITS, limits_enabled, *bounds))
         dynamics_values = [
             _DYNAMICS(_DYN_KINDS[kind], damping, friction)
             for kind, (damping, friction) in zip(
