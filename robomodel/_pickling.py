@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import copyreg
 import struct
+import sys
 from collections.abc import Iterable, Sequence
+from itertools import count
 from typing import Any
 
 import numpy as np
@@ -54,7 +56,7 @@ from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 
 __all__ = ["model_from_state", "model_state", "reduce_model"]
 
-VERSION = 2
+VERSION = 3
 """The layout of a state; a state of another version is refused."""
 
 _F64 = np.dtype(np.float64)
@@ -76,7 +78,7 @@ _PRISMATIC = trusted(PrismaticJoint)
 _EMPTY_MODEL = Model()
 
 
-def _floats(arrays: Iterable[FloatArray]) -> bytes:
+def _floats(arrays: list[FloatArray]) -> bytes:
     return b"".join([a.tobytes() for a in arrays])
 
 
@@ -113,49 +115,68 @@ def model_state(model: Model) -> tuple[Any, ...] | None:
         return _state(model)
 
 
+def _table(keys: Iterable[Any]) -> tuple[list[int], list[int]]:
+    """``(code of each key, position of the first key of each code)``: codes count distinct keys.
+
+    Each loop runs in C: ``setdefault`` hands every key the position of its first occurrence.
+    """
+    first: dict[Any, int] = {}
+    at = list(map(first.setdefault, keys, count()))
+    dense = dict(zip(first.values(), count()))
+    return list(map(dense.__getitem__, at)), list(first.values())
+
+
 def _state(model: Model) -> tuple[Any, ...]:
     inertias = [lk.inertia for lk in model.links]
     joints = model.joints
+    m = len(joints)
     lmap = dict(zip(model.link_names, range(len(model.link_names)), strict=True))
     moving: list[RevoluteJoint | PrismaticJoint] = [j for j in joints if type(j) is not FixedJoint]  # type: ignore[misc]
     # Limits and dynamics take few distinct values in a model: each joint stores the position
     # of its own in a table of them (told apart by their exact bits, -0.0 included).
-    limits: dict[tuple[bool, bytes], int] = {}
-    dynamics: dict[tuple[str, bytes], int] = {}
-    limit_values: list[PositionLimits] = []
-    dynamics_values: list[JointDynamics] = []
-    ints: list[int] = []
-    for joint in joints:
-        if type(joint) is FixedJoint:
-            ints += (0, lmap[joint.link1], lmap[joint.link2], 0, 0)
-            continue
-        lim, dyn = joint.limits, joint.dynamics  # type: ignore[union-attr]
-        lkey = (lim.enabled, _PAIR(lim.lower, lim.upper))
-        lcode = limits.get(lkey)
-        if lcode is None:
-            lcode = limits[lkey] = len(limit_values)
-            limit_values.append(lim)
-        dkey = (dyn.kind, _PAIR(dyn.damping, dyn.static_friction))
-        dcode = dynamics.get(dkey)
-        if dcode is None:
-            dcode = dynamics[dkey] = len(dynamics_values)
-            dynamics_values.append(dyn)
-        ints += (_KIND_CODE[type(joint)], lmap[joint.link1], lmap[joint.link2], lcode, dcode)
-    speeds = [(j.effort_limit, j.velocity_limit) for j in moving]
+    lims = [j.limits for j in moving]
+    dyns = [j.dynamics for j in moving]
+    lcodes, lfirst = _table(
+        zip(
+            [lim.enabled for lim in lims],
+            map(_PAIR, [lim.lower for lim in lims], [lim.upper for lim in lims]),
+        )
+    )
+    dcodes, dfirst = _table(
+        zip(
+            [d.kind for d in dyns],
+            map(_PAIR, [d.damping for d in dyns], [d.static_friction for d in dyns]),
+        )
+    )
+    limit_values = list(map(lims.__getitem__, lfirst))
+    dynamics_values = list(map(dyns.__getitem__, dfirst))
+    ints = np.zeros((m, 5), dtype=_I64)
+    if m:
+        kinds = ints[:, 0]
+        kinds[:] = list(map(_KIND_CODE.__getitem__, map(type, joints)))
+        ints[:, 1] = list(map(lmap.__getitem__, [j.link1 for j in joints]))
+        ints[:, 2] = list(map(lmap.__getitem__, [j.link2 for j in joints]))
+        moving_rows = kinds != 0
+        ints[moving_rows, 3] = lcodes
+        ints[moving_rows, 4] = dcodes
+    rests = [j.link1_H_link2 for j in joints]
+    axes = [j.axis_in_link1 for j in moving]
     index = model._index
     return (
         VERSION,
         list(model.link_names),
         np.array([i.mass for i in inertias], dtype=_F64).tobytes(),
-        _floats(i.first_moment for i in inertias),
-        _floats(i.rotational_inertia for i in inertias),
+        _floats([i.first_moment for i in inertias]),
+        _floats([i.rotational_inertia for i in inertias]),
         list(model.joint_names),
-        np.array(ints, dtype=_I64).tobytes(),
-        _floats(j.link1_H_link2.rotation for j in joints),
-        _floats(j.link1_H_link2.position for j in joints),
-        _floats(j.axis_in_link1.direction for j in moving),
-        _floats(j.axis_in_link1.origin for j in moving),
-        np.array(speeds, dtype=_F64).reshape(len(moving), 2).tobytes(),
+        ints.tobytes(),
+        _floats([t.rotation for t in rests]),
+        _floats([t.position for t in rests]),
+        _floats([a.direction for a in axes]),
+        _floats([a.origin for a in axes]),
+        np.array(
+            [[j.effort_limit for j in moving], [j.velocity_limit for j in moving]], dtype=_F64
+        ).tobytes(),
         [lim.enabled for lim in limit_values],
         _floats_of([(lim.lower, lim.upper) for lim in limit_values]),
         [_DYN_KINDS.index(d.kind) for d in dynamics_values],
@@ -172,19 +193,23 @@ def _state(model: Model) -> tuple[Any, ...]:
         tuple(model.extensions),
         np.array(index.components, dtype=_I64).tobytes(),
         index.counts,
-        _extras(model),
+        _records(inertias, rests, axes, [j.link1_H_link2 for j in moving]),
     )
 
 
-def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]] | None:
-    """The class and extra slots of ``value`` when it is of a subclass of ``base``, else None.
+# ------------------------------------------------------------------ values of subclasses
+# The URDF loader's values are of subclasses that remember the numbers they were read from in
+# extra slots (outside ``==``); the exporter needs them to write a loaded model back exactly,
+# so they travel too. The loader's own records are packed flat (robomodel.urdf._pickled_records,
+# imported only when the loader's module is: no value can hold one otherwise); any other value
+# of a subclass travels with its class and slots, one by one.
+Extras = dict[tuple[str, int], tuple[type, dict[str, Any]]]
+_SOURCED = "robomodel.urdf._sourced"
 
-    The URDF loader's values remember the numbers they were read from in such slots (outside
-    ``==``); the exporter needs them to write a loaded model back exactly, so they travel too.
-    """
+
+def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]]:
+    """The class and extra slots of ``value``, of a subclass of ``base``."""
     cls = type(value)
-    if cls is base:
-        return None
     names = [
         n
         for k in cls.__mro__
@@ -194,46 +219,85 @@ def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]] | Non
     return cls, {n: getattr(value, n) for n in names if hasattr(value, n)}
 
 
-def _extras(model: Model) -> dict[tuple[str, int], tuple[type, dict[str, Any]]]:
-    out: dict[tuple[str, int], tuple[type, dict[str, Any]]] = {}
-    for i, link in enumerate(model.links):
-        e = _extra_slots(link.inertia, SpatialInertia)
-        if e is not None:
-            out["inertia", i] = e
-    for j, joint in enumerate(model.joints):
-        e = _extra_slots(joint.link1_H_link2, Transform)
-        if e is not None:
-            out["rest", j] = e
-        if type(joint) is not FixedJoint:
-            e = _extra_slots(joint.axis_in_link1, Axis)  # type: ignore[union-attr]
-            if e is not None:
-                out["axis", j] = e
-    return out
+def _records(
+    inertias: list[SpatialInertia],
+    rests: list[Transform],
+    axes: list[Axis],
+    axis_rests: list[Transform],
+) -> tuple[Any, Extras]:
+    """``(packed records or None, the other values of subclasses)`` of a model's values."""
+    kinds = (("inertia", inertias, SpatialInertia), ("rest", rests, Transform), ("axis", axes, Axis))
+    if all(set(map(type, values)) <= {base} for _, values, base in kinds):
+        return None, {}
+    packed = None
+    masks: tuple[list[bool], ...] = ([False] * len(inertias), [False] * len(rests), [False] * len(axes))
+    if _SOURCED in sys.modules:
+        from robomodel.urdf import _pickled_records
+
+        got = _pickled_records.pack(inertias, rests, axes, axis_rests)
+        if got is not None:
+            packed, *masks = got
+    extras: Extras = {}
+    for (kind, values, base), mask in zip(kinds, masks, strict=True):
+        if all(mask):
+            continue
+        for i, (v, done) in enumerate(zip(values, mask, strict=True)):
+            if not done and type(v) is not base:
+                extras[kind, i] = _extra_slots(v, base)
+    return packed, extras
 
 
 _SUBCLASS_MAKERS: dict[type, Any] = {}
 
 
-def _made(
-    extras: dict[tuple[str, int], tuple[type, dict[str, Any]]],
-    key: tuple[str, int],
-    make: Any,
-    *fields: Any,
-) -> Any:
-    """Build a value from checked ``fields``: of its recorded subclass, with its slots, if any."""
-    extra = extras.get(key)
-    if extra is None:
-        return make(*fields)
-    cls, slots = extra
-    sub = _SUBCLASS_MAKERS.get(cls)
-    if sub is None:
-        sub = _SUBCLASS_MAKERS[cls] = trusted(cls)
-    value = sub(*fields)
-    for name, v in slots.items():
-        set_derived(value, name, v)
-    return value
+def _with_extras(
+    values: list[Any], extras: Extras, kind: str, columns: Sequence[Sequence[Any]]
+) -> None:
+    """Rebuild the values of ``kind`` that ``extras`` holds: of their class, with their slots."""
+    for (k, i), (cls, slots) in extras.items():
+        if k != kind:
+            continue
+        make = _SUBCLASS_MAKERS.get(cls)
+        if make is None:
+            make = _SUBCLASS_MAKERS[cls] = trusted(cls)
+        value = make(*(c[i] for c in columns))
+        for name, v in slots.items():
+            set_derived(value, name, v)
+        values[i] = value
 
 
+def _values(
+    records: tuple[Any, Extras],
+    inertia_fields: Sequence[Sequence[Any]],
+    rest_fields: Sequence[Sequence[Any]],
+    axis_fields: Sequence[Sequence[Any]],
+    axis_joints: Sequence[int],
+) -> tuple[list[SpatialInertia], list[Transform], list[Axis]]:
+    """The inertias, rest transforms and axes of a state, of their classes, with their slots."""
+    packed, extras = records
+    if packed is not None:
+        from robomodel.urdf import _pickled_records
+
+        inertias, rests, axes = _pickled_records.build(
+            packed,
+            (_INERTIA, _TRANSFORM, _AXIS),
+            inertia_fields,
+            rest_fields,
+            axis_fields,
+            axis_joints,
+        )
+    else:
+        inertias = list(map(_INERTIA, *inertia_fields))
+        rests = list(map(_TRANSFORM, *rest_fields))
+        axes = list(map(_AXIS, *axis_fields))
+    if extras:
+        _with_extras(inertias, extras, "inertia", inertia_fields)
+        _with_extras(rests, extras, "rest", rest_fields)
+        _with_extras(axes, extras, "axis", axis_fields)
+    return inertias, rests, axes
+
+
+# ------------------------------------------------------------------ reading a state
 def model_from_state(state: tuple[Any, ...]) -> Model:
     """Return the model :func:`model_state` gave ``state`` for, without re-checking it.
 
@@ -242,6 +306,17 @@ def model_from_state(state: tuple[Any, ...]) -> Model:
     """
     with gc_paused():  # thousands of new values, no cycles (as in the URDF loader)
         return _from_state(state)
+
+
+def _placed(n: int, groups: Iterable[tuple[list[int], list[Any]]]) -> list[Any]:
+    """One list of ``n`` items from groups of ``(positions, items)``."""
+    out: list[Any] = [None] * n
+    for idx, items in groups:
+        if len(idx) == n:
+            return items
+        for i, v in zip(idx, items, strict=True):
+            out[i] = v
+    return out
 
 
 def _from_state(state: tuple[Any, ...]) -> Model:
@@ -279,71 +354,67 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         extensions,
         components,
         counts,
-        extras,
+        records,
     ) = state
     n, m = len(link_names), len(joint_names)
-    links = [
-        _LINK(_made(extras, ("inertia", i), _INERTIA, mass, h, i_o))
-        for i, (mass, h, i_o) in enumerate(
-            zip(
-                np.frombuffer(masses, _F64).tolist(),
-                _rows(moments, (n, 3)),
-                _rows(rotational, (n, 3, 3)),
-                strict=True,
-            )
-        )
-    ]
-    kinds, ends1, ends2, limit_codes, dynamics_codes = (
-        np.frombuffer(ints_buf, _I64).reshape(m, 5).T.tolist() if m else ([],) * 5
+    ints = np.frombuffer(ints_buf, _I64).reshape(m, 5)
+    kinds = ints[:, 0]
+    is_moving = kinds != 0
+    moving_idx = np.flatnonzero(is_moving)
+    n_moving = len(moving_idx)
+    inertias, rests, axes = _values(
+        records,
+        (
+            np.frombuffer(masses, _F64).tolist(),
+            list(_rows(moments, (n, 3))),
+            list(_rows(rotational, (n, 3, 3))),
+        ),
+        (list(_rows(rotations, (m, 3, 3))), list(_rows(positions, (m, 3)))),
+        (list(_rows(directions, (n_moving, 3))), list(_rows(origins, (n_moving, 3)))),
+        moving_idx.tolist(),
     )
-    n_moving = len(directions) // 24
-    directions_ = _rows(directions, (n_moving, 3))
-    origins_ = _rows(origins, (n_moving, 3))
-    efforts, velocities = (
-        np.frombuffer(speeds, _F64).reshape(n_moving, 2).T.tolist() if n_moving else ([], [])
-    )
-    limit_values = [
-        _LIMITS(bool(on), lower, upper)
-        for on, (lower, upper) in zip(limits_enabled, _pairs(limits_bounds), strict=True)
-    ]
-    dynamics_values = [
-        _DYNAMICS(_DYN_KINDS[kind], damping, friction)
-        for kind, (damping, friction) in zip(dynamics_kinds, _pairs(dynamics_numbers), strict=True)
-    ]
-    joints: list[Joint] = []
-    k = 0  # moving joints have one position coordinate and one DOF each
-    for j, (R, p, kind, a, b, lc, dc) in enumerate(
-        zip(
-            _rows(rotations, (m, 3, 3)),
-            _rows(positions, (m, 3)),
-            kinds,
-            ends1,
-            ends2,
-            limit_codes,
-            dynamics_codes,
-            strict=True,
-        )
-    ):
-        if kind == 0:
-            rest = _made(extras, ("rest", j), _TRANSFORM, R, p)
-            joints.append(_FIXED(link_names[a], link_names[b], rest, k, k))
-            continue
-        joints.append(
-            (_REVOLUTE if kind == 1 else _PRISMATIC)(
-                link_names[a],
-                link_names[b],
-                _made(extras, ("rest", j), _TRANSFORM, R, p),
-                _made(extras, ("axis", j), _AXIS, directions_[k], origins_[k]),
-                limit_values[lc],
-                efforts[k],
-                velocities[k],
-                dynamics_values[dc],
-                mimics.get(k),
-                k,
-                k,
+    links = list(map(_LINK, inertias))
+    # Each joint's offset (its first position coordinate and DOF): the moving joints before it.
+    offsets = (np.cumsum(is_moving) - is_moving).tolist()
+    names1 = list(map(link_names.__getitem__, ints[:, 1].tolist()))
+    names2 = list(map(link_names.__getitem__, ints[:, 2].tolist()))
+    groups: list[tuple[list[int], list[Any]]] = []
+    fixed = np.flatnonzero(~is_moving).tolist()
+    if fixed:
+        at = [f.__getitem__ for f in (names1, names2, rests, offsets, offsets)]
+        groups.append((fixed, list(map(_FIXED, *(map(g, fixed) for g in at)))))
+    if n_moving:
+        moving = moving_idx.tolist()
+        efforts, velocities = np.frombuffer(speeds, _F64).reshape(2, n_moving).tolist()
+        bounds = np.frombuffer(limits_bounds, _F64).reshape(-1, 2).T.tolist()
+        limit_values = list(map(_LIMITS, limits_enabled, *bounds))
+        dynamics_values = [
+            _DYNAMICS(_DYN_KINDS[kind], damping, friction)
+            for kind, (damping, friction) in zip(
+                dynamics_kinds, _pairs(dynamics_numbers), strict=True
             )
-        )
-        k += 1
+        ]
+        columns = [
+            list(map(names1.__getitem__, moving)),
+            list(map(names2.__getitem__, moving)),
+            list(map(rests.__getitem__, moving)),
+            axes,
+            list(map(limit_values.__getitem__, ints[moving_idx, 3].tolist())),
+            efforts,
+            velocities,
+            list(map(dynamics_values.__getitem__, ints[moving_idx, 4].tolist())),
+            list(map(mimics.get, range(n_moving))),
+            range(n_moving),
+            range(n_moving),
+        ]
+        moving_kinds = kinds[moving_idx]
+        for code, make in ((1, _REVOLUTE), (2, _PRISMATIC)):
+            sel = np.flatnonzero(moving_kinds == code).tolist()
+            if sel:
+                at = [c.__getitem__ for c in columns]
+                made = list(map(make, *(map(g, sel) for g in at)))
+                groups.append((moving_idx[sel].tolist(), made))
+    joints = _placed(m, groups)
     vis = [EMPTY_SHAPES] * n
     for i, shapes in visuals.items():
         vis[i] = pvector(shapes)

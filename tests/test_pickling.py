@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import pickle
 
+import attrs
 import icub_models
 import numpy as np
 import pytest
@@ -17,7 +18,9 @@ from idyntree_oracle import load_icub
 from strategies import decorated_models, models, models_with_sensors, public_fields
 
 import robomodel as rm
-from robomodel import _pickling
+from robomodel import _pickling, urdf
+from robomodel.io import json as rm_json
+from robomodel._construct import set_derived
 from robomodel.errors import ModelError
 
 ROBOTS = sorted(icub_models.get_robot_names())
@@ -164,6 +167,52 @@ def test_round_trip_of_icub_models(robot: str) -> None:
     fa = rm.forward_kinematics(m, q).base_H_link
     fb = rm.forward_kinematics(b, q).base_H_link
     assert fa.tobytes() == fb.tobytes()
+
+
+@pytest.mark.parametrize("robot", ROBOTS)
+def test_copies_of_icub_models_export_the_same_text(robot: str) -> None:
+    # The loader's number records travel (packed flat): every kind of copy, and a copy of a
+    # copy, writes the URDF and the JSON the loaded model writes, byte for byte.
+    m = load_icub(robot)
+    text, doc = urdf.dumps(m), rm_json.to_json(m)
+    once = pickle.loads(pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL))
+    copies = [once, copy.deepcopy(m), pickle.loads(pickle.dumps(once, protocol=2))]
+    for b in copies:
+        assert b == m and hash(b) == hash(m)
+        assert urdf.dumps(b) == text
+        assert rm_json.to_json(b) == doc
+
+
+_TWO_LINKS = """<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="b"><inertial><mass value="2"/><origin xyz="0 0 0.1" rpy="0.1 0 0"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" rpy="0 0.3 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1"/></joint>
+</robot>"""
+
+
+def test_records_not_of_the_loaders_shape_travel_as_they_are() -> None:
+    # The packed form holds the loader's shape of record, all or none per kind; a record of
+    # another shape (here an inertia's), or an axis record naming another rest transform than
+    # its joint's, travels with its value's slots, one by one.
+    m = urdf.loads(_TWO_LINKS)
+    odd = copy.copy(m.links[1].inertia)
+    set_derived(odd, "urdf_inertial", ("not", "numbers"))
+    m = attrs.evolve(m, links=m.links.set(1, rm.Link(odd)))  # equal: with_link would keep m
+    joint = m.joints[0]
+    axis = copy.copy(joint.axis_in_link1)
+    other = rm.Transform.identity()
+    set_derived(axis, "urdf_axis", (joint.axis_in_link1.urdf_axis[0], other))
+    m = attrs.evolve(m, joints=m.joints.set(0, attrs.evolve(joint, axis_in_link1=axis)))
+    for b in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
+        assert b == m
+        assert b.links[1].inertia.urdf_inertial == ("not", "numbers")
+        inertial = m.links[0].inertia.urdf_inertial
+        assert _bits(b.links[0].inertia.urdf_inertial) == _bits(inertial)
+        xyz, rest = b.joints[0].axis_in_link1.urdf_axis
+        assert rest == other and tuple(xyz) == (0.0, 1.0, 0.0)
+        assert b.joints[0].link1_H_link2.urdf_origin[2] is False
 
 
 class _TaggedJoint(rm.RevoluteJoint):
