@@ -357,14 +357,16 @@ def readable(filename: str, path: str) -> None:
         ) from None
 
 
-def grouped_problems(problems: Iterable[MeshProblem]) -> list[tuple[str, str, str]]:
+def grouped_problems(
+    problems: Iterable[MeshProblem],
+) -> list[tuple[Literal["error", "warning"], str, str]]:
     """Return ``(severity, element, message)`` per error and per kind of unchecked mesh.
 
     Errors stay one per mesh; the warnings of meshes that could not be checked for one reason
     (no package directory for ``package://`` URIs, ...) become one line with their count, so
     that a robot with a hundred meshes loaded without ``--package-dir`` gets one warning.
     """
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[Literal["error", "warning"], str, str]] = []
     unchecked: dict[str, list[MeshProblem]] = {}
     for p in problems:
         if p.severity == "error":

@@ -20,7 +20,7 @@ the values that fail it. A finding is
 'valid (0 errors, 0 warnings, 0 notes)'
 >>> [c.name for c in CHECKS]  # doctest: +NORMALIZE_WHITESPACE
 ['not-empty', 'connected', 'sensors', 'mass', 'inertia', 'mimic', 'axis-through-origin',
- 'limits', 'structure']
+ 'limits', 'meshes', 'structure']
 """
 
 from __future__ import annotations
@@ -266,6 +266,15 @@ def _limits(model: Model) -> Iterator[Finding]:
             )
 
 
+def _meshes(model: Model) -> Iterator[Finding]:
+    # Per missing file one error; meshes that could not be checked (no --package-dir) are one
+    # warning per kind, not one per mesh.
+    from robomodel.meshes import check_meshes, grouped_problems
+
+    for severity, element, message in grouped_problems(check_meshes(model)):
+        yield _finding(severity, "meshes", element, message)
+
+
 def _structure(model: Model) -> Iterator[Finding]:
     # Model.problems() is the library's own validity test; whatever it finds that the checks
     # above do not phrase themselves (connectivity and sensors) is still an error here.
@@ -313,6 +322,12 @@ CHECKS: tuple[Check, ...] = (
         name="limits",
         description="position limits allow some motion",
         run=_limits,
+    ),
+    Check(
+        name="meshes",
+        description="every mesh file can be resolved (package dirs, the URDF's directory), "
+        "found and read",
+        run=_meshes,
     ),
     Check(
         name="structure",

@@ -199,5 +199,5 @@ def _error(e: Exception, xacro: Any, file: str, dirs: list[str], missing: list[s
     if len(stack) > 1:
         where.append(f"in the included file {stack[-1]}")
     detail = f" ({'; '.join(where)})" if where else ""
-    kind = "not well-formed XML" if type(e).__name__ == "ExpatError" else "xacro failed"
+    kind = "not well-formed XML" if type(e).__name__ == "ExpatError" else "expansion failed"
     return URDFXacroError(f"{kind}: {text}{detail}", file=file, element="xacro")
