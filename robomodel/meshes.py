@@ -170,7 +170,7 @@ def link_bounds(
 
     >>> import robomodel as rm
     >>> m = rm.add_link(rm.Model(), "a")
-    >>> m = rm.with_visual_shapes(m, "a", [rm.SolidShape(rm.Box(1.0, 2.0, 4.0))])
+    >>> m = rm.with_visual_shapes(m, "a", [rm.SolidShape(geometry=rm.Box(1.0, 2.0, 4.0))])
     >>> link_bounds(m, "a").tolist()
     [[-0.5, -1.0, -2.0], [0.5, 1.0, 2.0]]
 
