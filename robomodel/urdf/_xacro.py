@@ -113,7 +113,9 @@ def expand(
     package_dirs: Iterable[str],
     allowed: bool,
 ) -> str:
-    """Return the URDF text xacro makes of a document.
+    """Return the URDF text xacro makes of a document (called by the loader's load and loads).
+
+    Warnings go to the caller of ``load``/``loads`` (``stacklevel``), so call it only from there.
 
     Args:
         data: the document, or ``None`` to let xacro read ``path``.
@@ -152,9 +154,10 @@ def expand(
             text: str = doc.toprettyxml(indent="  ")
         except Exception as e:  # xacro raises its own and Python's errors alike
             raise _error(e, xacro, file, dirs, missing) from e
-    for line in err.getvalue().splitlines():
-        if line.strip():
-            warnings.warn(f"{file}: xacro: {line.strip()}", RobomodelWarning, stacklevel=4)
+    # xacro prints a warning and then where it was ("when processing file: ..."): one warning.
+    said = " ".join(line.strip() for line in err.getvalue().splitlines() if line.strip())
+    if said:
+        warnings.warn(f"{file}: xacro: {said}", RobomodelWarning, stacklevel=3)
     return text
 
 
