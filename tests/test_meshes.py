@@ -409,3 +409,16 @@ def test_scene_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     )
     assert main(["scene", WRIST, "-o", str(out)]) == 2
     assert "not found: no package directory" in capsys.readouterr().err
+
+
+def test_resolve_uri_of_a_loaded_mesh_names_its_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "robot.urdf"
+    path.write_text(mesh_urdf("meshes/a.stl", "package://nowhere/b.stl"))
+    model = ru.load(path)
+    rel, pkg = (s.geometry for s in model.visuals[0])
+    assert ru.resolve_uri(model, rel) == str(tmp_path / "meshes" / "a.stl")  # type: ignore[arg-type]
+    assert ru.resolve_uri(model, "meshes/a.stl") == "meshes/a.stl"  # a bare string: unchanged
+    with pytest.raises(ru.URDFReferenceError) as info:
+        ru.resolve_uri(model, pkg)  # type: ignore[arg-type]
+    assert (info.value.file, info.value.line) == (str(path), 4)
+    assert str(info.value).startswith(f"{path}:4: mesh: 'package://nowhere/b.stl': not found")

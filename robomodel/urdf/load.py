@@ -33,8 +33,9 @@ from lxml import etree
 
 from robomodel._construct import gc_paused
 from robomodel.errors import RobomodelError, URDFError
-from robomodel.meshes import MeshError, resolve_mesh
+from robomodel.meshes import MeshError, mesh_source, resolve_mesh
 from robomodel.model import Model
+from robomodel.shapes import Mesh
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
@@ -182,7 +183,7 @@ def _no_xacro_args(xacro_args: Mapping[str, str] | None, file: str) -> None:
 
 
 def resolve_uri(
-    model_or_dirs: Model | Iterable[str], uri: str, *, base_dir: str | None = None
+    model_or_dirs: Model | Iterable[str], uri: str | Mesh, *, base_dir: str | None = None
 ) -> str:
     """Return a local path for a mesh ``uri``, searching the given package directories.
 
@@ -195,11 +196,21 @@ def resolve_uri(
     searched; the environment is never consulted. The rules are
     :func:`robomodel.meshes.resolve_mesh`'s.
 
+    Given a loaded :class:`~robomodel.shapes.Mesh` instead of its filename, relative paths are
+    joined to its URDF's directory and an error names the URDF file and line of the mesh.
+
     Raises:
         URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory,
             would leave it, or has no package name; a ``file://`` URI names another host; a
             URI of another scheme.
     """
+    file, line = "<string>", None
+    if isinstance(uri, Mesh):
+        source = mesh_source(uri)
+        if source is not None:
+            file, line = source.file, source.line
+            base_dir = source.base_dir if base_dir is None else base_dir
+        uri = uri.filename
     if not isinstance(uri, str):
         raise URDFReferenceError(
             f"a mesh URI must be a string, got {type(uri).__name__} {uri!r}", element="mesh"
@@ -210,7 +221,9 @@ def resolve_uri(
     try:
         return resolve_mesh(uri, package_dirs=dirs, base_dir=base_dir)
     except MeshError as e:
-        raise URDFReferenceError(f"{uri!r}: {e.reason}", element="mesh") from None
+        raise URDFReferenceError(
+            f"{uri!r}: {e.reason}", file=file, line=line, element="mesh"
+        ) from None
 
 
 def _checked_resolver(resolver: Callable[[str], str]) -> Callable[[str], str]:
