@@ -215,6 +215,14 @@ def test_loaded_meshes_remember_file_line_and_directory_outside_equality(tmp_pat
     moved = prefix(a, text="l_")
     assert mesh_source(moved.visuals[0][0].geometry) == src  # type: ignore[arg-type]
     assert mesh_source(rm.Mesh("x.stl")) is None
+    # A model built in code with plain meshes is the loaded one.
+    built = rm.add_link(rm.Model(name="r"), "a")
+    shapes = [
+        rm.SolidShape(geometry=rm.Mesh("meshes/a.stl")),
+        rm.SolidShape(geometry=rm.Mesh("package://p/b.stl")),
+    ]
+    built = rm.with_visual_shapes(built, "a", shapes)
+    assert built == a and a == built and hash(built) == hash(a)
 
 
 def test_relative_meshes_of_a_string_need_a_base_dir(tmp_path: Path) -> None:
@@ -228,6 +236,7 @@ def test_relative_meshes_of_a_string_need_a_base_dir(tmp_path: Path) -> None:
     assert [(p.filename, p.path, p.severity) for p in problems] == [
         ("../elsewhere/c.stl", str(tmp_path.parent / "elsewhere" / "c.stl"), "error")
     ]
+    assert check_meshes(ru.loads(text), base_dir=str(tmp_path)) == problems
 
 
 # --------------------------------------------------------------------------- checks
