@@ -26,7 +26,7 @@ robomodel.errors.CLIError: robot.sdf: cannot write '.sdf' files; robomodel write
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -66,24 +66,49 @@ class ModelFormat:
         """Return ``model`` as text of this format."""
         return cast("str", self._function(self.dumps_function)(model))
 
-    def read(self, path: Path, *, keep_fake_links: bool = False) -> Model:
+    def read(
+        self,
+        path: Path,
+        *,
+        keep_fake_links: bool = False,
+        package_dirs: Sequence[str] = (),
+        xacro_args: Mapping[str, str] | None = None,
+    ) -> Model:
         """Read the model in the file ``path``.
 
         Args:
             path: the file.
             keep_fake_links: URDF only: keep massless leaf links as links instead of frames.
+            package_dirs: directories for ``package://`` meshes, after the model's own.
+            xacro_args: URDF only: the arguments of a xacro document.
+
+        Raises:
+            CLIError: ``xacro_args`` for a format other than URDF.
         """
         if self.name == "urdf":
             from robomodel import urdf
 
             options = urdf.LoadOptions(remove_fake_links=not keep_fake_links)
-            return urdf.load(path, options=options)
+            return urdf.load(
+                path, options=options, package_dirs=package_dirs, xacro_args=xacro_args
+            )
+        if xacro_args:
+            raise CLIError(
+                f"{path}: --xacro-arg is for xacro files, and this is {self.description}"
+            )
         module = importlib.import_module(self.module)
         if hasattr(module, "load"):
             # Readers given the path resolve what the file refers to (includes, meshes)
             # relative to its directory.
-            return cast("Model", module.load(path))
-        return cast("Model", self._function(self.loads_function)(path.read_text(encoding="utf-8")))
+            model = cast("Model", module.load(path))
+        else:
+            text = path.read_text(encoding="utf-8")
+            model = cast("Model", self._function(self.loads_function)(text))
+        if package_dirs:
+            from robomodel.updates import with_package_dirs
+
+            model = with_package_dirs(model, [*model.package_dirs, *package_dirs])
+        return model
 
 
 FORMATS: tuple[ModelFormat, ...] = (

@@ -9,6 +9,7 @@ both build on this module; it imports neither.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from robomodel._files import atomic_write
@@ -36,13 +37,21 @@ class UnreadableModelError(CLIError):
     """A model file that exists but that the readers fail on outside their own error checks."""
 
 
-def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
+def read_model(
+    source: str,
+    *,
+    keep_fake_links: bool = False,
+    package_dirs: Sequence[str] = (),
+    xacro_args: Mapping[str, str] | None = None,
+) -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
 
     Args:
         source: a file of one of the formats in :data:`robomodel._formats.FORMATS` (by its
-            extension; any other file is read as URDF), or ``example``.
+            extension; any other file, ``.xacro`` files too, is read as URDF), or ``example``.
         keep_fake_links: keep massless leaf links as links instead of frames.
+        package_dirs: directories searched for ``package://`` meshes (``--package-dir``).
+        xacro_args: the arguments of a xacro document (``--xacro-arg NAME:=VALUE``).
 
     Raises:
         CLIError: the file does not exist or is a directory.
@@ -66,7 +75,9 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
     from robomodel._formats import format_for_input
 
     try:
-        return format_for_input(path).read(path, keep_fake_links=keep_fake_links)
+        return format_for_input(path).read(
+            path, keep_fake_links=keep_fake_links, package_dirs=package_dirs, xacro_args=xacro_args
+        )
     except (RobomodelError, OSError, SyntaxError) as e:
         if str(path) not in str(e) and source not in str(e):
             # The JSON reader names the place in the document, not the file; keep the error

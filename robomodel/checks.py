@@ -20,7 +20,9 @@ the values that fail it. A finding is
 'valid (0 errors, 0 warnings, 0 notes)'
 >>> [c.name for c in CHECKS]  # doctest: +NORMALIZE_WHITESPACE
 ['not-empty', 'connected', 'sensors', 'mass', 'inertia', 'mimic', 'axis-through-origin',
- 'limits']
+'limits']
+>>> [c.name for c in FILE_CHECKS]
+['meshes']
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ __all__ = [
     "CHECKS",
     "SEVERITIES",
     "Check",
+    "FILE_CHECKS",
     "Finding",
     "Severity",
     "count_text",
@@ -283,6 +286,15 @@ def _limits(model: Model) -> Iterator[Finding]:
             )
 
 
+def _meshes(model: Model) -> Iterator[Finding]:
+    # Per missing file one error; meshes that could not be checked (no --package-dir) are one
+    # warning per kind, not one per mesh.
+    from robomodel.meshes import check_meshes, grouped_problems
+
+    for severity, element, message in grouped_problems(check_meshes(model)):
+        yield _finding(severity, "meshes", element, message)
+
+
 CHECKS: tuple[Check, ...] = (
     Check(name="not-empty", description="the model has at least one link", run=_not_empty),
     Check(
@@ -323,21 +335,47 @@ CHECKS: tuple[Check, ...] = (
         run=_limits,
     ),
 )
-"""Every check, in the order their findings are listed."""
+"""Every check of the value, in the order their findings are listed."""
+
+FILE_CHECKS: tuple[Check, ...] = (
+    Check(
+        name="meshes",
+        description="every mesh file can be resolved (package dirs, the URDF's directory), "
+        "found and read",
+        run=_meshes,
+    ),
+)
+"""The checks that read files the model refers to (its meshes).
+
+They are not part of :meth:`Model.problems() <robomodel.model.Model.problems>`: a value's
+validity cannot depend on what is on disk today, and a model's findings are computed once per
+value. ``robomodel validate`` and ``info`` run them too (``findings(model, files=True)``)."""
 
 
-def findings(model: Model) -> tuple[Finding, ...]:
+def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
+
+
+def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
     """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
 
     Within a severity, findings keep the order of the checks and of the model's elements.
+
+    Args:
+        model: the model judged.
+        files: also run :data:`FILE_CHECKS` (mesh files on disk), as ``validate`` and ``info``
+            do.
     """
 
     def run() -> tuple[Finding, ...]:
-        found = [f for check in CHECKS for f in check.run(model)]
-        return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
+        return _by_severity(f for check in CHECKS for f in check.run(model))
 
     # A model never changes, so its findings are computed once (is_valid() then problems()).
-    return memoized(model, "findings", run)
+    # The file checks are not memoized: the files can change while the value does not.
+    found = memoized(model, "findings", run)
+    if not files:
+        return found
+    return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model))])
 
 
 def errors(model: Model) -> tuple[Finding, ...]:

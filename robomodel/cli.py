@@ -52,6 +52,34 @@ def _add_model(p: argparse.ArgumentParser, *, fake_links: bool = True) -> None:
             help="load every URDF link as a link (by default massless leaf links on fixed "
             "joints become frames of their neighbour, as in iDynTree)",
         )
+    _add_loading(p)
+
+
+def _add_loading(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--package-dir",
+        dest="package_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory holding package folders, searched for package:// and model:// "
+        "meshes and xacro's $(find PKG); repeat for more",
+    )
+    p.add_argument(
+        "--env-package-dirs",
+        action="store_true",
+        help="also search the directories ROS_PACKAGE_PATH, AMENT_PREFIX_PATH (their share/) "
+        "and GAZEBO_MODEL_PATH name (by default the environment is not read)",
+    )
+    p.add_argument(
+        "--xacro-arg",
+        dest="xacro_args",
+        action="append",
+        default=[],
+        metavar="NAME:=VALUE",
+        help="the value of a xacro document's <xacro:arg> (.xacro files and files in the "
+        "xacro namespace are expanded with the xacro package); repeat for more",
+    )
 
 
 def _add_output(p: argparse.ArgumentParser, *, model: bool = True) -> None:
@@ -243,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--atol", type=float, default=1e-9, help="tolerance for numbers (1e-9)")
     p.add_argument("--ignore-order", action="store_true", help="ignore element order")
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
+    _add_loading(p)
     _add_output(p, model=False)
 
     p = cmd(
@@ -258,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format(p)
     p.add_argument("--keep-fake-links", action="store_true", help="load fake links as links")
+    _add_loading(p)
 
     p = cmd("to-dh", commands.run_to_dh, "extract the DH chain between two frames (iKin text)")
     _add_model(p)
@@ -342,6 +372,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="font size of the names (default: 8 pt for a dozen names, down to 5 for a hundred)",
     )
     p.add_argument("--dpi", type=int, default=120, help="resolution (120)")
+
+    p = cmd(
+        "scene",
+        commands.run_scene,
+        "write the robot's shapes at a configuration as a 3D scene (.glb, .obj; needs trimesh)",
+    )
+    _add_model(p)
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="scene file (.glb, .obj, ...)"
+    )
+    p.add_argument(
+        "--q",
+        nargs="+",
+        action="extend",
+        metavar="JOINT=VALUE",
+        help="joint positions (rad or m; '30deg' for degrees); others are 0",
+    )
+    p.add_argument("--base", metavar="LINK", help="link placed at the origin")
+    p.add_argument(
+        "--collision", action="store_true", help="the collision shapes instead of the visuals"
+    )
 
     p = cmd("demo", commands.run_demo, "run a typical pipeline on the bundled model and explain it")
     p.add_argument("--model", "-m", dest="model_option", metavar="MODEL", help=argparse.SUPPRESS)

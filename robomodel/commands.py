@@ -14,6 +14,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from robomodel._shell import (
     CLIError,
@@ -43,6 +44,7 @@ __all__ = [
     "run_reduce",
     "run_remove_fake_links",
     "run_rename",
+    "run_scene",
     "run_to_dh",
     "run_tree",
     "run_urdf_compatible",
@@ -60,8 +62,28 @@ def _model_source(args: argparse.Namespace) -> str:
     return positional or option or "example"
 
 
+def _loading(args: argparse.Namespace) -> dict[str, Any]:
+    """The options for :func:`read_model` of ``--package-dir``, ``--xacro-arg`` and friends."""
+    dirs = list(getattr(args, "package_dirs", None) or ())
+    if getattr(args, "env_package_dirs", False):
+        from robomodel.meshes import env_package_dirs
+
+        dirs += [d for d in env_package_dirs() if d not in dirs]
+    xacro: dict[str, str] = {}
+    for item in getattr(args, "xacro_args", None) or ():
+        name, sep, value = item.partition(":=")
+        if not sep or not name:
+            raise CLIError(f"--xacro-arg expects NAME:=VALUE, got {item!r}")
+        xacro[name] = value
+    return {"package_dirs": dirs, "xacro_args": xacro or None}
+
+
 def _load(args: argparse.Namespace) -> Model:
-    return read_model(_model_source(args), keep_fake_links=getattr(args, "keep_fake_links", False))
+    return read_model(
+        _model_source(args),
+        keep_fake_links=getattr(args, "keep_fake_links", False),
+        **_loading(args),
+    )
 
 
 def _write_model(model: Model, args: argparse.Namespace) -> None:
@@ -172,7 +194,7 @@ def run_validate(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            model = read_model(source, keep_fake_links=args.keep_fake_links)
+            model = read_model(source, keep_fake_links=args.keep_fake_links, **_loading(args))
         except (RobomodelError, SyntaxError, UnreadableModelError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
             text = one_line(e)
@@ -190,7 +212,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if issubclass(w.category, RobomodelWarning)
     ]
     found = sorted(
-        [*loading, *locate(findings(model), source)], key=lambda f: SEVERITIES.index(f.severity)
+        [*loading, *locate(findings(model, files=True), source)], key=lambda f: SEVERITIES.index(f.severity)
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
     for f in found:
@@ -241,7 +263,7 @@ def run_remove_fake_links(args: argparse.Namespace) -> int:
 
     from robomodel.transformers import remove_fake_links
 
-    model = read_model(_model_source(args), keep_fake_links=True)
+    model = read_model(_model_source(args), keep_fake_links=True, **_loading(args))
     step = partial(remove_fake_links, iterate=args.iterate, lumped_sensors=args.lumped_sensors)
     _write_model(_run_explained(step, model, args), args)
     return 0
@@ -279,7 +301,7 @@ def run_attach(args: argparse.Namespace) -> int:
     from robomodel.transformers.attach import attach
 
     model = _load(args)
-    other = read_model(args.other)
+    other = read_model(args.other, package_dirs=_loading(args)["package_dirs"])
     xyz = [_number(v, "--xyz") for v in args.xyz]
     rpy = [_number(v, "--rpy") for v in args.rpy]
     pose = Transform.from_rpy_xyz(rpy, xyz)
@@ -324,8 +346,8 @@ def run_diff(args: argparse.Namespace) -> int:
     """Run ``robomodel diff``."""
     from robomodel.diff import diff
 
-    a = read_model(args.a, keep_fake_links=args.keep_fake_links)
-    b = read_model(args.b, keep_fake_links=args.keep_fake_links)
+    a = read_model(args.a, keep_fake_links=args.keep_fake_links, **_loading(args))
+    b = read_model(args.b, keep_fake_links=args.keep_fake_links, **_loading(args))
     d = diff(a, b, atol=args.atol, order=not args.ignore_order)
     emit(str(d), args.output)
     return 1 if d else 0
@@ -333,7 +355,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def run_convert(args: argparse.Namespace) -> int:
     """Run ``robomodel convert``."""
-    model = read_model(args.input, keep_fake_links=args.keep_fake_links)
+    model = read_model(args.input, keep_fake_links=args.keep_fake_links, **_loading(args))
     _write_model(model, args)
     return 0
 
@@ -442,6 +464,23 @@ def run_plot(args: argparse.Namespace) -> int:
         dpi=args.dpi,
     )
     note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
+    return 0
+
+
+def run_scene(args: argparse.Namespace) -> int:
+    """Run ``robomodel scene``."""
+    from robomodel.meshes import ShapeKind, export_scene
+
+    model = _load(args)
+    q = [0.0] * model.n_pos_coords
+    for name, value in _assignments(args.q, "--q").items():
+        joint = model.joint(name)  # an unknown joint is bad input, reported with a suggestion
+        if joint.n_pos_coords == 0:
+            raise CLIError(f"--q {name}: joint {name!r} is fixed and has no position")
+        q[joint.pos_coord_offset] = value
+    kind: ShapeKind = "collision" if args.collision else "visual"
+    export_scene(model, args.output, q, kind=kind, base=args.base)
+    note(f"wrote the {kind} shapes of {model_summary(model)} to {args.output}")
     return 0
 
 

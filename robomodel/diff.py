@@ -323,7 +323,8 @@ def _shapes(
         c.text(kind, label, "extensions", x.extensions, y.extensions)
         c.transform(kind, label, "link_H_geometry", x.link_H_geometry, y.link_H_geometry)
         gx, gy = x.geometry, y.geometry
-        if type(gx) is not type(gy):
+        # A loaded mesh is a subclass of Mesh (it remembers where it was read): same kind.
+        if not isinstance(gx, type(gy)) and not isinstance(gy, type(gx)):
             c.add("changed", kind, label, "geometry", type(gx).__name__, type(gy).__name__)
             continue
         match gx:

@@ -160,7 +160,7 @@ def info_text(model: Model, source: str = "") -> str:
         more = len(relations) - _MIMIC_SHOWN
         if more > 0:
             lines.append(f"                 ... {more} more (robomodel tree shows each)")
-    found = findings(model)
+    found = findings(model, files=True)
     valid = not any(f.severity == "error" for f in found)
     hint = "; robomodel validate lists them" if found else ""
     lines.append(f"  valid:       {'yes' if valid else 'no'} ({count_text(found)}{hint})")

@@ -548,3 +548,65 @@ def test_atomic_write_keeps_modes_and_names_the_target(tmp_path: Path) -> None:
         atomic_write(tmp_path / "no" / "x.txt", "x")
     assert missing.value.filename == str(tmp_path / "no" / "x.txt")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.txt", "private.bin"]
+
+
+# --------------------------------------------------------------------------- meshes and xacro
+
+
+def _mesh_robot(tmp_path: Path) -> tuple[Path, Path]:
+    """A URDF with one package:// mesh, and the package directory that holds it."""
+    pkgs = tmp_path / "pkgs"
+    (pkgs / "demo_pkg" / "meshes").mkdir(parents=True)
+    (pkgs / "demo_pkg" / "meshes" / "body.stl").write_text("solid\nendsolid\n")
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text(
+        '<robot name="r"><link name="body"><visual><geometry>'
+        '<mesh filename="package://demo_pkg/meshes/body.stl"/></geometry></visual></link></robot>'
+    )
+    return urdf, pkgs
+
+
+def test_package_dirs_reach_the_model_of_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urdf, pkgs = _mesh_robot(tmp_path)
+    out = tmp_path / "r.json"
+    args = ["convert", str(urdf), str(out), "--package-dir", str(tmp_path), "--package-dir"]
+    assert main([*args, str(pkgs)]) == 0
+    assert list(from_json(out.read_text()).package_dirs) == [str(tmp_path), str(pkgs)]
+    # A JSON model keeps its own directories; --package-dir adds more after them.
+    again = tmp_path / "again.json"
+    assert main(["convert", str(out), str(again), "--package-dir", "/extra"]) == 0
+    assert list(from_json(again.read_text()).package_dirs) == [str(tmp_path), str(pkgs), "/extra"]
+    assert main(["validate", str(out), "--strict"]) == 0
+    assert main(["convert", str(out), "-", "--xacro-arg", "a:=b"]) == 2
+    assert "--xacro-arg is for xacro files" in capsys.readouterr().err
+    assert main(["diff", str(urdf), str(out), "--package-dir", str(tmp_path)]) == 1
+    assert "package dirs" in capsys.readouterr().out
+
+
+def test_env_package_dirs_only_with_the_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urdf, pkgs = _mesh_robot(tmp_path)
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(pkgs))
+    assert main(["validate", str(urdf), "--strict"]) == 1
+    assert "no package directory is given" in capsys.readouterr().out
+    assert main(["validate", str(urdf), "--strict", "--env-package-dirs"]) == 0
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path))
+    assert main(["validate", str(urdf), "--env-package-dirs"]) == 1
+    assert "error: link 'body': visual mesh 'package://demo_pkg/meshes/body.stl'" in (
+        capsys.readouterr().out
+    )
+
+
+def test_scene_has_help_and_refuses_unknown_joints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["scene", "--help"])
+    assert exit_.value.code == 0 and "--package-dir DIR" in capsys.readouterr().out
+    out = tmp_path / "x.glb"
+    assert main(["scene", "-o", str(out), "--q", "l_knea=1"]) == 2
+    assert "did you mean 'l_knee'" in capsys.readouterr().err and not out.exists()
+    assert main(["scene", "-o", str(tmp_path / "x.fbx")]) == 2

@@ -76,6 +76,7 @@ class Reader:
     __slots__ = (
         "axis_owners",
         "axis_texts",
+        "base_dir",
         "eager",
         "exact_inertials",
         "exact_origins",
@@ -103,6 +104,8 @@ class Reader:
         self.eager = eager
         # Per (filename, scale text): visual and collision shapes share their mesh.
         self.meshes: dict[tuple[str, str | None], Mesh] = {}
+        # The directory relative mesh filenames are relative to (meshes remember it).
+        self.base_dir: str | None = None
         self.exts: list[Extension] = []  # the robot's own kept elements, in document order
         # Deferred numbers, in document order per kind. Per origin: the record whose
         # ``origin`` it becomes and its xyz and rpy texts; per inertial: the link record whose

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from robomodel._construct import trusted
+from robomodel.meshes import MeshSource, sourced_mesh
 from robomodel.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Transform
 from robomodel.urdf._document import (
@@ -136,7 +137,8 @@ def read_geometry(r: Reader, el: Any, what: str) -> Geometry | None:
             scale = numbers(r, g, what, "scale", 3, (1.0, 1.0, 1.0))
             # Three finite floats: what Mesh's converter would check.
             mesh = r.meshes[key] = _MESH(filename, scale)
-        return mesh
+        # Equal to the plain mesh; it remembers its line and the directory it is relative to.
+        return sourced_mesh(mesh, MeshSource(r.file, g.sourceline, r.base_dir))
     if tag == "box":
         x, y, z = strict_numbers(r, g, what, "size", 3)
         dims: tuple[float, ...] = (x, y, z)

@@ -24,17 +24,18 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from typing import Any
-from urllib.parse import unquote
 
 import numpy as np
 from lxml import etree
 
 from robomodel._construct import gc_paused
 from robomodel.errors import RobomodelError, URDFError
+from robomodel.meshes import MeshError, mesh_source, resolve_mesh
 from robomodel.model import Model
+from robomodel.shapes import Mesh
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
@@ -44,6 +45,7 @@ from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
 from robomodel.urdf._sensor import RawSensor, read_sensor
 from robomodel.urdf._tree import Elements, assemble
+from robomodel.urdf._xacro import expand, is_xacro, xacro_label
 from robomodel.urdf.errors import (
     URDFReferenceError,
     URDFSyntaxError,
@@ -78,27 +80,51 @@ def load(
     path: str | os.PathLike[str],
     *,
     options: LoadOptions = _DEFAULT_OPTIONS,
-    package_dirs: Iterable[str] = (),
+    package_dirs: Iterable[str | os.PathLike[str]] = (),
     resolver: Callable[[str], str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro: bool = True,
 ) -> Model:
-    """Read the URDF file ``path`` and return its model.
+    """Read the URDF (or xacro) file ``path`` and return its model.
+
+    A xacro document (a ``.xacro`` file, or one declaring the xacro namespace) is expanded
+    through the ``xacro`` package first (:mod:`robomodel.urdf._xacro`); it is never read as
+    plain URDF. Meshes remember the file's directory, against which relative mesh filenames
+    resolve (:func:`robomodel.meshes.resolve_mesh`).
 
     Args:
-        path: the URDF file.
+        path: the URDF or xacro file.
         options: see :class:`~robomodel.urdf.options.LoadOptions`.
-        package_dirs: directories searched for ``package://`` and ``model://`` URIs; stored in
-            ``model.package_dirs`` (mesh filenames stay verbatim).
+        package_dirs: directories searched for ``package://`` and ``model://`` URIs (and for
+            xacro's ``$(find pkg)``); stored in ``model.package_dirs`` (mesh filenames stay
+            verbatim). The environment is not read: add
+            :func:`robomodel.meshes.env_package_dirs` to search what it names.
         resolver: when given, every mesh filename is replaced by ``resolver(filename)`` (for
             example ``functools.partial(resolve_uri, dirs)``). Without it nothing is resolved.
+        xacro_args: values of a xacro document's ``<xacro:arg>`` elements (``name:=value`` on
+            the xacro command line).
+        xacro: ``False`` refuses xacro documents (xacro evaluates expressions) instead of
+            expanding them.
 
     Raises:
-        URDFError: a subclass naming ``file:line: element`` for every malformed document.
+        URDFError: a subclass naming ``file:line: element`` for every malformed document;
+            ``URDFXacroError`` when a xacro document cannot be expanded,
+            ``XacroNotInstalledError`` when the ``xacro`` package is missing.
         OSError: the file cannot be read.
     """
     name = os.fspath(path)
     with open(name, "rb") as fh:
         data = fh.read()
-    return _load_bytes(data, name, options, package_dirs, resolver)
+    dirs = [os.fspath(d) for d in package_dirs]
+    base_dir = os.path.dirname(os.path.abspath(name))
+    if is_xacro(data, name):
+        text = expand(
+            None, path=name, file=name, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
+        )
+        label = xacro_label(name)
+        return _load_bytes(text.encode("utf-8"), label, options, dirs, resolver, base_dir)
+    _no_xacro_args(xacro_args, name)
+    return _load_bytes(data, name, options, dirs, resolver, base_dir)
 
 
 def loads(
@@ -106,12 +132,17 @@ def loads(
     *,
     filename: str = "<string>",
     options: LoadOptions = _DEFAULT_OPTIONS,
-    package_dirs: Iterable[str] = (),
+    package_dirs: Iterable[str | os.PathLike[str]] = (),
     resolver: Callable[[str], str] | None = None,
+    base_dir: str | os.PathLike[str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro: bool = True,
 ) -> Model:
-    """Read a URDF document from ``text`` and return its model (see :func:`load`).
+    """Read a URDF (or xacro) document from ``text`` and return its model (see :func:`load`).
 
-    ``filename`` is only used in error messages.
+    ``filename`` is only used in error messages. ``base_dir`` is the directory relative mesh
+    filenames (and a xacro document's includes) are relative to; without it relative meshes
+    cannot be resolved and includes are relative to the current directory.
 
     >>> m = loads('''<robot name="r">
     ...   <link name="base"><inertial><mass value="1"/>
@@ -127,61 +158,72 @@ def loads(
     (['base', 'arm'], ['j'], ['tool'], 'r')
     """
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-    return _load_bytes(data, filename, options, package_dirs, resolver)
+    dirs = [os.fspath(d) for d in package_dirs]
+    base = None if base_dir is None else os.path.abspath(os.fspath(base_dir))
+    if is_xacro(data, filename):
+        # xacro resolves includes against the directory of the file it is told it reads.
+        where = None if base is None else os.path.join(base, os.path.basename(filename))
+        expanded = expand(
+            data, path=where, file=filename, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
+        )
+        label = xacro_label(filename)
+        return _load_bytes(expanded.encode("utf-8"), label, options, dirs, resolver, base)
+    _no_xacro_args(xacro_args, filename)
+    return _load_bytes(data, filename, options, dirs, resolver, base)
 
 
-def resolve_uri(model_or_dirs: Model | Iterable[str], uri: str) -> str:
+def _no_xacro_args(xacro_args: Mapping[str, str] | None, file: str) -> None:
+    if xacro_args:
+        raise URDFValueError(
+            f"xacro_args {sorted(xacro_args)} were given, but this is not a xacro document "
+            "(no .xacro suffix, no xacro namespace); leave them out",
+            file=file,
+            element="robot",
+        )
+
+
+def resolve_uri(
+    model_or_dirs: Model | Iterable[str], uri: str | Mesh, *, base_dir: str | None = None
+) -> str:
     """Return a local path for a mesh ``uri``, searching the given package directories.
 
-    ``package://pkg/path`` and ``model://pkg/path`` are looked up as ``dir/pkg/path`` in each
-    directory (the model's ``package_dirs`` when a model is given); the result never leaves
-    the directory it was found in (``..`` steps, absolute parts and symbolic links pointing out
-    are refused). ``file:///path`` and ``file://localhost/path`` become ``/path``; ``%XX``
-    escapes are decoded in both kinds. Plain paths are returned unchanged. Only the directories
-    given are searched; the environment is never consulted.
+    ``package://pkg/path`` and ``model://pkg/path`` (also ``package:///pkg/path``) are looked up
+    as ``dir/pkg/path`` in each directory (the model's ``package_dirs`` when a model is given);
+    the result never leaves the directory it was found in (``..`` steps, absolute parts and
+    symbolic links pointing out are refused). ``file:///path`` and ``file://localhost/path``
+    become ``/path``; ``%XX`` escapes are decoded in both kinds. Plain paths are returned
+    unchanged, relative ones joined to ``base_dir`` when given. Only the directories given are
+    searched; the environment is never consulted. The rules are
+    :func:`robomodel.meshes.resolve_mesh`'s.
+
+    Given a loaded :class:`~robomodel.shapes.Mesh` instead of its filename, relative paths are
+    joined to its URDF's directory and an error names the URDF file and line of the mesh.
 
     Raises:
         URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory,
-            would leave it, or has no package name; a ``file://`` URI names another host.
+            would leave it, or has no package name; a ``file://`` URI names another host; a
+            URI of another scheme.
     """
+    file, line = "<string>", None
+    if isinstance(uri, Mesh):
+        source = mesh_source(uri)
+        if source is not None:
+            file, line = source.file, source.line
+            base_dir = source.base_dir if base_dir is None else base_dir
+        uri = uri.filename
     if not isinstance(uri, str):
         raise URDFReferenceError(
             f"a mesh URI must be a string, got {type(uri).__name__} {uri!r}", element="mesh"
         )
     dirs = list(model_or_dirs.package_dirs if isinstance(model_or_dirs, Model) else model_or_dirs)
-    for scheme in ("package://", "model://"):
-        if uri.startswith(scheme):
-            rest = unquote(uri[len(scheme) :])
-            parts = rest.split("/")
-            if not parts[0] or "\0" in rest or os.path.isabs(rest) or ".." in parts:
-                raise URDFReferenceError(
-                    f"{uri!r} does not name a file inside a package (an empty package name, "
-                    "an absolute path or '..' steps); write package://<package>/<path>",
-                    element="mesh",
-                )
-            for d in dirs:
-                root = os.path.realpath(d)
-                cand = os.path.realpath(os.path.join(root, rest))
-                if os.path.commonpath([root, cand]) != root:
-                    continue  # a symbolic link leading out of the directory
-                if os.path.exists(cand):
-                    return os.path.normpath(os.path.join(d, rest))
-            raise URDFReferenceError(
-                f"{uri!r} is not found in the package directories {dirs!r}; give the directory "
-                "that contains the package folder",
-                element="mesh",
-            )
-    if uri.startswith("file://"):
-        rest = uri[len("file://") :]
-        host, slash, path = rest.partition("/")
-        if host not in ("", "localhost"):
-            raise URDFReferenceError(
-                f"{uri!r} names the host {host!r}; only local files (file:///path or "
-                "file://localhost/path) can be resolved",
-                element="mesh",
-            )
-        return unquote(slash + path)
-    return uri
+    if base_dir is None and "://" not in uri:
+        return uri
+    try:
+        return resolve_mesh(uri, package_dirs=dirs, base_dir=base_dir)
+    except MeshError as e:
+        raise URDFReferenceError(
+            f"{uri!r}: {e.reason}", file=file, line=line, element="mesh"
+        ) from None
 
 
 def _checked_resolver(resolver: Callable[[str], str]) -> Callable[[str], str]:
@@ -247,11 +289,12 @@ def _load_bytes(
     options: LoadOptions,
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
+    base_dir: str | None = None,
 ) -> Model:
     if resolver is not None:
         resolver = _checked_resolver(resolver)
     with gc_paused():  # the document's tree is freed inside the pause too
-        return _load_document(data, file, options, package_dirs, resolver)
+        return _load_document(data, file, options, package_dirs, resolver, base_dir)
 
 
 def _load_document(
@@ -260,10 +303,12 @@ def _load_document(
     options: LoadOptions,
     package_dirs: Iterable[str],
     resolver: Callable[[str], str] | None,
+    base_dir: str | None,
 ) -> Model:
     root = _parse_xml(data, file)
     plain = b"xmlns" not in data
     r = Reader(file, options.keep_extensions, plain)
+    r.base_dir = base_dir
     try:
         try:
             model = _build(r, root, options, package_dirs, resolver)
@@ -271,6 +316,7 @@ def _load_document(
             # A number did not read: build again checking every number where it is read, which
             # raises the precise error of the first bad one in document order.
             r = Reader(file, options.keep_extensions, plain, eager=True)
+            r.base_dir = base_dir
             model = _build(r, root, options, package_dirs, resolver)
     except URDFError:
         raise
