@@ -257,14 +257,14 @@ def test_icub_meshes_are_all_found_and_all_missing_with_a_wrong_dir(
 ) -> None:
     path = str(icub_models.get_model_file(name))
     assert not check_meshes(ru.load(path, package_dirs=[SHARE]))
-    assert not [f for f in findings(ru.load(path, package_dirs=[SHARE])) if f.check == "meshes"]
+    assert not [f for f in findings(ru.load(path, package_dirs=[SHARE]), files=True) if f.check == "meshes"]
     problems = check_meshes(ru.load(path, package_dirs=[str(tmp_path)]))
     expected = mesh_lines(path)
     assert len(problems) == len(expected) > 0
     assert sorted((p.filename, p.line) for p in problems) == sorted(expected)
     assert {(p.severity, p.kind, p.file) for p in problems} == {("error", "missing", path)}
     # Without package directories the meshes cannot be checked: one warning, not one per mesh.
-    found = [f for f in findings(ru.load(path)) if f.check == "meshes"]
+    found = [f for f in findings(ru.load(path), files=True) if f.check == "meshes"]
     assert [f.severity for f in found] == ["warning"]
     assert f"{len(expected)} meshes with package:// URIs not checked" in found[0].message
 
@@ -280,7 +280,7 @@ def test_validate_reports_a_broken_mesh_with_file_and_line(
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
     assert (
-        f"error: link 'a': visual mesh 'meshes/missing.stl' ({path}:4): no such file "
+        f"error: link 'a' (line 2): visual mesh 'meshes/missing.stl' ({path}:4): no such file "
         f"'{tmp_path / 'meshes' / 'missing.stl'}' [meshes]"
     ) in out
     assert f"visual mesh 'meshes/dir.stl' ({path}:5): " in out and "is a directory" in out
