@@ -193,7 +193,7 @@ def _idt_export_string(exporter: Any) -> tuple[bool, str]:
         os.unlink(name)
 
 
-# ---------------------------------------------------------------------------- robomodel's attributes
+# ------------------------------------------------------------------------- robomodel attributes
 def _strip_robomodel(text: str) -> str:
     """The text without robomodel's namespace, element and attributes (docs/urdf.md)."""
     import re

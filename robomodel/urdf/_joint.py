@@ -479,7 +479,7 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
         marks = ""
         if found is None:
             marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
-        if not np.array_equal(a.origin, j.link1_H_link2.position):  # another point of the line
+        if a.origin.tolist() != j.link1_H_link2.position.tolist():  # another point of the line
             marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
         if not marks:
             assert found is not None
