@@ -18,6 +18,7 @@ from itertools import compress
 from typing import Any, NamedTuple
 
 import attrs
+from lxml import etree
 
 from robomodel._construct import trusted
 from robomodel.errors import URDFError, suggest
@@ -78,7 +79,8 @@ def assemble(
         apply_exact(r)
     if r.exact_inertials:
         apply_exact_inertials(r)
-    n_links = _order_hint(r, root, len(links))
+    hint = _order_hint(r, root, len(links))
+    n_links = None if hint is None else int(hint.get("links", ""))
     if not links:
         raise URDFTopologyError(
             "the robot has no <link>; a model needs at least one link",
@@ -259,25 +261,30 @@ def assemble(
         package_dirs=[str(d) for d in package_dirs],
         name=root.get("name", ""),
         materials=materials,
-        extensions=canonical_order(
-            r.exts,
-            [links[i] for i in t_links],
-            [joints[k] for k in joint_order],
-            [fr.name for fr in frames],
-            fake_of,
-            markers,
-            sensor_raws,
+        extensions=_ordered(
+            r,
+            hint,
+            canonical_order(
+                r.exts,
+                [links[i] for i in t_links],
+                [joints[k] for k in joint_order],
+                [fr.name for fr in frames],
+                fake_of,
+                markers,
+                sensor_raws,
+            ),
         ),
     )
 
 
-def _order_hint(r: Reader, root: Any, n: int) -> int | None:
-    """Return the ``links`` count of the document's ``<robomodel:order>``, ``None`` without one.
+def _order_hint(r: Reader, root: Any, n: int) -> Any:
+    """Return the document's ``<robomodel:order>`` (its ``links`` checked), ``None`` without.
 
     With it, the document lists the model in index order: its first ``links`` ``<link>``
     elements are the links, the others the frames (massless leaves on fixed joints), each kind
     in document order, and so are the joints between links and the sensors; no sensor frame is
-    added (the document lists every frame). Written by :func:`write_tree` in index order.
+    added (the document lists every frame). Its optional ``extensions`` gives the order of the
+    kept elements (:func:`_extension_order`). Written by :func:`write_tree` in index order.
     """
     if r.plain:  # no namespace declared anywhere: no robomodel element either
         return None
@@ -294,7 +301,73 @@ def _order_hint(r: Reader, root: Any, n: int) -> int | None:
             f"links={text!r} must count the document's first links (1 to {n}); fix or remove "
             "the element",
         )
-    return int(text)
+    return el
+
+
+def _ordered(r: Reader, hint: Any, exts: list[Extension]) -> list[Extension]:
+    """Return the kept elements ``exts`` in the order of the hint's ``extensions``, if any."""
+    text = None if hint is None else hint.get("extensions")
+    if text is None or not r.keep:
+        return exts
+    parts = text.split()
+    if sorted(parts, key=lambda p: int(p) if p.isdigit() else -1) != [
+        str(k) for k in range(len(exts))
+    ]:
+        raise r.err(
+            URDFValueError,
+            hint,
+            "robomodel:order",
+            f"extensions={text!r} is not an order of the document's {len(exts)} kept elements; "
+            "fix or remove the attribute",
+        )
+    return [exts[int(p)] for p in parts]
+
+
+def _extension_order(m: Model) -> str:
+    """The ``extensions`` of ``<robomodel:order>``: where each kept element of ``m`` lands.
+
+    The loader lists kept elements by owner (:func:`robomodel.urdf._extensions.canonical_order`
+    on a document in index order: the robot, each link with its inertial, each frame's link,
+    the frames' joint names, the joints, the frames' joints, each sensor with its F/T part),
+    in document order within one owner, which the exporter writes in model order (a kept
+    ``<mimic>`` first). Empty when that is already the model's order.
+    """
+    exts = m.extensions
+    if len(exts) < 2:
+        return ""
+    frames = {fr.name: k for k, fr in enumerate(m.frames)}
+    frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
+    for e in exts:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            frame_joints[etree.fromstring(e.xml).get("name", "")] = frames.get(e.owner, -1)
+    links = {name: i for i, name in enumerate(m.link_names)}
+    joints = {name: i for i, name in enumerate(m.joint_names)}
+    sensors = {s.name: k for k, s in enumerate(m.sensors)}
+
+    def key(e: Extension) -> tuple[int, int, int]:
+        kind, owner = e.owner_kind, e.owner
+        if kind == "robot":
+            return (0, 0, 0)
+        if kind in ("link", "inertial"):
+            sub = 0 if kind == "link" else 1
+            if owner in links:
+                return (1, links[owner], sub)
+            return (2, frames.get(owner, -1), sub)
+        if kind == "frame":
+            return (3, frames.get(owner, -1), 0)
+        if kind == "joint":
+            if owner in joints:
+                return (4, joints[owner], 0 if e.tag == "mimic" else 1)
+            return (5, frame_joints.get(owner, -1), 0)
+        return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
+
+    landing = sorted(range(len(exts)), key=lambda i: key(exts[i]))
+    if landing == list(range(len(exts))):
+        return ""
+    where = [0] * len(exts)
+    for pos, i in enumerate(landing):
+        where[i] = pos
+    return " ".join(map(str, where))
 
 
 def _check_frame_links(
@@ -428,7 +501,9 @@ def write_tree(w: Writer, base: str) -> None:
         w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
 
     if by_index:
-        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
+        order = _extension_order(m) if w.options.write_extensions else ""
+        extra = f' extensions="{order}"' if order else ""
+        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"{extra}/>')
         for li in range(n):
             w.guard(f"link {names[li]!r}", write_link, li)
         ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints
