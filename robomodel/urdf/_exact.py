@@ -13,14 +13,13 @@ a centre of mass from a first moment), which would break ``loads(dumps(m)) == m`
 function here searches for numbers that the loader turns back into the very same doubles: first
 the value's own numbers rounded to 1, 2, ... 17 digits (the shortest text wins, so a document's
 ``0.1`` comes back as ``0.1``), then the neighbouring doubles of the computed numbers. Every
-check uses the loader's own arithmetic. When nothing within that search reproduces the value
-(a rotation no ``rpy`` of doubles gives, for a model built in code), the functions say so and
-the writers fall back: to the numbers the value was read from when it carries them (the
-:mod:`~robomodel.urdf._sourced` record, which pickle and deepcopy keep), else to the computed
-numbers, which reload within an ulp. Only there can two equal values still export differently
-(a loaded value and its copy read back from JSON, which keeps no record); on icub-models that
-is a few axes a hair off a coordinate axis per robot. Those axes were written by another tool
-with more digits than a double holds, and no search here recovers them.
+check uses the loader's own arithmetic, and every result is memoised per distinct value
+(models repeat transforms, exports repeat models). When nothing within that search reproduces
+the value (a rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an
+inertia the parallel-axis formula cannot hit), the functions say so, and the writers add the
+exact value in a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``,
+"Round trips"), which robomodel's loader prefers and other tools ignore. The exporter never
+reads the loader's records.
 """
 
 from __future__ import annotations

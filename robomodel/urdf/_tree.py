@@ -5,7 +5,11 @@ tree; fake links (massless leaves on fixed joints, iDynTree's default) become fr
 neighbour, carrying their shapes and link sensors along; links and joints are numbered in
 traversal order from the root (the order rule is in :mod:`robomodel.urdf.load`).
 
-Writing (:func:`write_tree`): the inverse layout, iDynTree's ``ModelExporter``'s: the optional
+With ``<robomodel:order>`` (what the exporter writes by default) the document is in index order
+instead: see :func:`_order_hint`.
+
+Writing (:func:`write_tree`): in index order (see there), or iDynTree's ``ModelExporter``'s
+layout: the optional
 fake root frame first, then for each link of the traversal from the base its parent joint and
 the link, then every other additional frame as a massless link on a fixed joint
 ``<frame>_fixed_joint`` (or the joint name the frame had in the document).
