@@ -137,9 +137,15 @@ def urdf_models(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
             "sensors": sensors,
             "extensions": extensions,
             "name": draw(names),
+            # Robot-level materials named apart from the shapes' (a name-only shape material
+            # with a robot-level material's name refers to it in URDF: reads back resolved).
             "materials": draw(
                 st.lists(
-                    st.builds(rm.Material, name=names, rgba=st.tuples(*[st.floats(0, 1)] * 4)),
+                    st.builds(
+                        rm.Material,
+                        name=names.map("R".__add__),
+                        rgba=st.tuples(*[st.floats(0, 1)] * 4),
+                    ),
                     max_size=2,
                     unique_by=lambda x: x.name,
                 )
