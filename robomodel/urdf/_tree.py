@@ -33,7 +33,7 @@ from robomodel.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.urdf._geometry import shape_values
 from robomodel.urdf._inertial import apply_exact_inertials
-from robomodel.urdf._joint import RawJoint, joint_values, write_joint
+from robomodel.urdf._joint import RawJoint, joint_values, mimic_kept, write_joint
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
 from robomodel.urdf._origin import (
     apply_exact,
@@ -46,7 +46,7 @@ from robomodel.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
 from robomodel.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
 from robomodel.urdf.options import LoadOptions
 
-__all__ = ["ORDER_TAG", "Elements", "assemble", "write_tree"]
+__all__ = ["ORDER_TAG", "Elements", "assemble", "finish_order", "write_tree"]
 
 _FRAME = trusted(Frame)
 ORDER_TAG = rm("order")
@@ -327,6 +327,37 @@ def _ordered(r: Reader, hint: Any, exts: list[Extension]) -> list[Extension]:
     return [exts[int(p)] for p in parts]
 
 
+def finish_order(w: Writer) -> None:
+    """Add the kept elements' order to ``<robomodel:order>`` (after everything is written).
+
+    Only when every kept element of the model reads back exactly once: none is left out (an
+    owner the model no longer has, which the exporter warns about), a frame has at most one
+    joint name that is not the default, and a joint's ``<mimic>`` was written from its kept
+    text. Otherwise the loader's order by owner applies.
+    """
+    if w.order_line < 0 or not w.options.write_extensions:
+        return
+    m = w.model
+    if any(key not in w.used for key in w.kept):
+        return
+    named: set[str] = set()
+    for e in m.extensions:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            if (
+                e.owner in named
+                or not m.is_frame_name_used(e.owner)
+                or w.frame_joint.get(e.owner) == e.owner + "_fixed_joint"
+            ):
+                return
+            named.add(e.owner)
+        elif e.owner_kind == "joint" and e.tag == "mimic" and not mimic_kept(w, e):
+            return
+    order = _extension_order(m)
+    if order:
+        line = w.out[w.order_line]
+        w.out[w.order_line] = line[:-2] + f' extensions="{order}"/>'
+
+
 def _extension_order(m: Model) -> str:
     """The ``extensions`` of ``<robomodel:order>``: where each kept element of ``m`` lands.
 
@@ -505,9 +536,9 @@ def write_tree(w: Writer, base: str) -> None:
         w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
 
     if by_index:
-        order = _extension_order(m) if w.options.write_extensions else ""
-        extra = f' extensions="{order}"' if order else ""
-        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"{extra}/>')
+        # Its extensions attribute is added once the kept elements are written (finish_order).
+        w.order_line = len(w.out)
+        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
         for li in range(n):
             w.guard(f"link {names[li]!r}", write_link, li)
         ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints

@@ -28,7 +28,7 @@ from robomodel.urdf._document import Writer
 from robomodel.urdf._extensions import blob_xml, kept_by_owner, write_robot_kept
 from robomodel.urdf._geometry import write_material
 from robomodel.urdf._sensor import write_sensor
-from robomodel.urdf._tree import write_tree
+from robomodel.urdf._tree import finish_order, write_tree
 from robomodel.urdf.errors import URDFExportError
 from robomodel.urdf.options import ExportOptions
 
@@ -120,6 +120,7 @@ def _write_robot(w: Writer) -> None:
     for s in m.sensors:
         w.guard(f"sensor {s.name!r}", write_sensor, s)
     write_robot_kept(w, stacklevel=4)  # the caller of dumps
+    finish_order(w)
     for blob in o.xml_blobs:
         out.append("  " + blob_xml(w, blob))
     out.append("</robot>")
