@@ -193,3 +193,54 @@ def _idt_export_string(exporter: Any) -> tuple[bool, str]:
             return bool(ok), fh.read()
     finally:
         os.unlink(name)
+
+
+# ------------------------------------------------------------------------- robomodel attributes
+def _strip_robomodel(text: str) -> str:
+    """The text without robomodel's namespace, element and attributes (docs/urdf.md)."""
+    import re
+
+    text = re.sub(r"\n *<robomodel:order [^>]*/>", "", text)
+    text = text.replace(' xmlns:robomodel="urn:robomodel:urdf"', "")
+    return re.sub(r' robomodel:[A-Za-z0-9_]+="[^"]*"', "", text)
+
+
+def _exact_marked_models() -> list[rm.Model]:
+    """Models whose text carries every kind of robomodel attribute: an icub-models robot after
+    change_base (joints written against their direction, exact rotations, axes and inertias),
+    and a chain with infinite and disabled limits."""
+    from robomodel.transformers import change_base
+
+    icub = load(icub_models.get_model_file("iCubGazeboV2_7"))
+    body = rm.Link(rm.SpatialInertia.from_com(1.0, (0.1, 0, 0), np.eye(3) * 0.1))
+    m = rm.add_link(rm.Model(), "a", body)
+    m = rm.add_joint_and_link(m, "a", "j", "b", kind="prismatic", axis=(0, 0, 1), link=body)
+    limits = rm.PositionLimits(enabled=True, lower=-1, upper=math.inf)
+    m = rm.add_joint_and_link(
+        m, "b", "k", "c", kind="revolute", axis=(0, 1, 0), limits=limits, link=body
+    )
+    return [change_base(icub, "l_hand"), change_base(m, "c")]
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_other_tools_ignore_robomodel_attributes(k: int) -> None:
+    """iDynTree, Pinocchio (urdfdom) and MuJoCo load robomodel's text, and read exactly what
+    they read from the same text without robomodel's namespace (they ignore it)."""
+    import mujoco
+    import pinocchio as pin
+
+    text = dumps(_exact_marked_models()[k])
+    plain = _strip_robomodel(text)
+    assert "robomodel" in text and "robomodel" not in plain
+    la, lb = Loaded(text=text), Loaded(text=plain)  # (each model lives in its loader)
+    assert la.model.toString() == lb.model.toString()
+    pa, pb = pin.buildModelFromXML(text), pin.buildModelFromXML(plain)
+    assert list(pa.names) == list(pb.names)
+    for field in ("lowerPositionLimit", "upperPositionLimit", "effortLimit", "velocityLimit"):
+        np.testing.assert_array_equal(getattr(pa, field), getattr(pb, field))
+    assert [str(i) for i in pa.inertias] == [str(i) for i in pb.inertias]
+    if k == 1:  # (icub-models meshes are not on MuJoCo's search path)
+        ma, mb = mujoco.MjModel.from_xml_string(text), mujoco.MjModel.from_xml_string(plain)
+        np.testing.assert_array_equal(ma.jnt_range, mb.jnt_range)
+        np.testing.assert_array_equal(ma.body_pos, mb.body_pos)
+        np.testing.assert_array_equal(ma.body_mass, mb.body_mass)

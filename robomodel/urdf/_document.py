@@ -139,7 +139,16 @@ class Writer:
     (:func:`robomodel.urdf._extensions.kept_by_owner`); ``used`` the owners written so far.
     """
 
-    __slots__ = ("frame_joint", "kept", "materials", "model", "options", "out", "used")
+    __slots__ = (
+        "frame_joint",
+        "kept",
+        "materials",
+        "model",
+        "options",
+        "order_line",
+        "out",
+        "used",
+    )
 
     def __init__(
         self,
@@ -154,6 +163,7 @@ class Writer:
         self.kept = kept
         self.frame_joint = frame_joint
         self.used: set[tuple[str, str]] = set()
+        self.order_line = -1  # the line of <robomodel:order>, completed once all is written
         self.materials: dict[str, Material] = {mat.name: mat for mat in model.materials}
 
     @property

@@ -13,14 +13,13 @@ a centre of mass from a first moment), which would break ``loads(dumps(m)) == m`
 function here searches for numbers that the loader turns back into the very same doubles: first
 the value's own numbers rounded to 1, 2, ... 17 digits (the shortest text wins, so a document's
 ``0.1`` comes back as ``0.1``), then the neighbouring doubles of the computed numbers. Every
-check uses the loader's own arithmetic. When nothing within that search reproduces the value
-(a rotation no ``rpy`` of doubles gives, for a model built in code), the functions say so and
-the writers fall back: to the numbers the value was read from when it carries them (the
-:mod:`~robomodel.urdf._sourced` record, which pickle and deepcopy keep), else to the computed
-numbers, which reload within an ulp. Only there can two equal values still export differently
-(a loaded value and its copy read back from JSON, which keeps no record); on icub-models that
-is a few axes a hair off a coordinate axis per robot. Those axes were written by another tool
-with more digits than a double holds, and no search here recovers them.
+check uses the loader's own arithmetic, and every result is memoised per distinct value
+(models repeat transforms, exports repeat models). When nothing within that search reproduces
+the value (a rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an
+inertia the parallel-axis formula cannot hit), the functions say so, and the writers add the
+exact value in a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``,
+"Round trips"), which robomodel's loader prefers and other tools ignore. The exporter never
+reads the loader's records.
 """
 
 from __future__ import annotations
@@ -188,8 +187,24 @@ def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
     """Return ``<axis xyz>`` in the child for the link1 ``direction`` of a joint at ``rest``.
 
     The loader computes ``(rest @ Axis(xyz)).direction``; the numbers are searched through it.
-    ``None`` when none is found.
+    ``None`` when none is found. Memoised by the bytes of the rotation and the direction (the
+    search treats -0.0 as 0.0, so equal values under two keys get the same numbers).
     """
+    key = rest.rotation.tobytes() + direction.tobytes()
+    if key in _AXIS_CACHE:
+        got = _AXIS_CACHE[key]
+    else:
+        got = _search_axis(rest, direction)
+        if len(_AXIS_CACHE) < 65536:
+            _AXIS_CACHE[key] = got
+    return None if got is None else list(got)
+
+
+_AXIS_CACHE: dict[bytes, list[float] | None] = {}
+_INERTIAL_CACHE: dict[bytes, tuple[float, list[float], list[float], bool]] = {}
+
+
+def _search_axis(rest: Transform, direction: np.ndarray) -> list[float] | None:
     target = direction.tolist()
     x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
 
@@ -248,6 +263,26 @@ def _refined(
 
 def inertial_numbers(inertia: SpatialInertia) -> tuple[float, list[float], list[float], bool]:
     """Return the ``(mass, com xyz, six moments, exact)`` of ``<inertial>`` with ``rpy="0 0 0"``.
+
+    Memoised by the bytes of the inertia's numbers (the search treats -0.0 as 0.0); see
+    :func:`_search_inertial`.
+    """
+    key = (
+        inertia.first_moment.tobytes()
+        + inertia.rotational_inertia.tobytes()
+        + float(inertia.mass).hex().encode()
+    )
+    got = _INERTIAL_CACHE.get(key)
+    if got is None:
+        got = _search_inertial(inertia)
+        if len(_INERTIAL_CACHE) < 65536:
+            _INERTIAL_CACHE[key] = got
+    m, com, six, exact = got
+    return m, list(com), list(six), exact
+
+
+def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[float], bool]:
+    """The search of :func:`inertial_numbers`.
 
     ``exact`` is false when some number was not found and the computed one is given instead.
 

@@ -61,7 +61,7 @@ from robomodel.urdf.errors import (
 )
 from robomodel.urdf.numbers import format_float
 
-__all__ = ["RawJoint", "check_mimics", "joint_values", "read_joint", "write_joint"]
+__all__ = ["RawJoint", "check_mimics", "joint_values", "mimic_kept", "read_joint", "write_joint"]
 
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
@@ -479,7 +479,7 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
         marks = ""
         if found is None:
             marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
-        if not np.array_equal(a.origin, j.link1_H_link2.position):  # another point of the line
+        if a.origin.tolist() != j.link1_H_link2.position.tolist():  # another point of the line
             marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
         if not marks:
             assert found is not None
@@ -509,6 +509,25 @@ def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
                 return e.xml
             break
     return _mimic_text(mimic)
+
+
+def mimic_kept(w: Writer, e: Extension) -> bool:
+    """Whether the kept ``<mimic>`` ``e`` is written and read back as an extension.
+
+    It is written while the joint's mimic is what it says, and kept on reading unless it is
+    the text robomodel writes for it.
+    """
+    if e.owner not in w.model.joint_names:
+        return False
+    j = w.model.joint(e.owner)
+    mimic = getattr(j, "mimic", None)
+    kept = [x for x in w.kept.get(("joint", e.owner), ()) if x.tag == "mimic"]
+    return (
+        mimic is not None
+        and kept[:1] == [e]
+        and _mimic_xml(w, e.owner, mimic) == e.xml
+        and e.xml != _mimic_text(mimic)
+    )
 
 
 def _mimic_text(mimic: Mimic) -> str:

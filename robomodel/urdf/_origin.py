@@ -226,6 +226,22 @@ def origin_text(T: Transform, invert: bool = False) -> str | None:
     read) with the exact rotation in ``robomodel:rotation``. ``None`` when ``invert`` and no
     ``xyz`` gives the position exactly.
     """
+    # Memoised by the numbers' bytes (models repeat transforms, and exports repeat models); the
+    # text is computed with -0.0 as 0.0, so equal values under two keys get the same text.
+    key = T.rotation.tobytes() + T.position.tobytes() + (b"i" if invert else b"")
+    text = _TEXTS.get(key, _MISSING)
+    if text is _MISSING:
+        text = _origin_text(T, invert)
+        if len(_TEXTS) < 65536:
+            _TEXTS[key] = text
+    return text
+
+
+_MISSING = "missing"
+_TEXTS: dict[bytes, str | None] = {}
+
+
+def _origin_text(T: Transform, invert: bool) -> str | None:
     xyz, rpy = origin_numbers(T, invert)
     if xyz is None:
         return None

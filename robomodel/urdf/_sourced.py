@@ -1,15 +1,14 @@
 """Values that remember the URDF numbers they were computed from.
 
-A URDF stores a rotation as roll-pitch-yaw angles and an inertia about its centre of mass, so
-writing a model's matrices back as text and reading them again can move them by an ulp. To make
-``loads(dumps(loads(text))) == loads(text)`` hold exactly, the loader builds its transforms,
-inertias and axes as these subclasses, which also carry the numbers read. The exporter writes
-those numbers only where its search for numbers computed from the value alone fails.
+A URDF stores a rotation as roll-pitch-yaw angles and an inertia about its centre of mass;
+within one load the loader builds its transforms, inertias and axes as these subclasses, which
+also carry the numbers read (the inverse of a fake root's origin is computed from them). The
+exporter does not read them: it writes a function of the value alone
+(:mod:`robomodel.urdf._exact`).
 
 The subclasses compare and hash exactly like their base classes, and pickle and deepcopy keep
 their record; any operation on them returns a plain value, so a transformed model never carries
-stale numbers. The exporter writes a record only where no numbers computed from the value alone
-read back to it (:mod:`robomodel.urdf._exact` explains why).
+stale numbers.
 
 The makers at the end build them from fields the loader computed itself, through
 :mod:`robomodel._construct`: :func:`~robomodel._construct.trusted` stores the base class's

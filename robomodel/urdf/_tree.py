@@ -5,7 +5,11 @@ tree; fake links (massless leaves on fixed joints, iDynTree's default) become fr
 neighbour, carrying their shapes and link sensors along; links and joints are numbered in
 traversal order from the root (the order rule is in :mod:`robomodel.urdf.load`).
 
-Writing (:func:`write_tree`): the inverse layout, iDynTree's ``ModelExporter``'s: the optional
+With ``<robomodel:order>`` (what the exporter writes by default) the document is in index order
+instead: see :func:`_order_hint`.
+
+Writing (:func:`write_tree`): in index order (see there), or iDynTree's ``ModelExporter``'s
+layout: the optional
 fake root frame first, then for each link of the traversal from the base its parent joint and
 the link, then every other additional frame as a massless link on a fixed joint
 ``<frame>_fixed_joint`` (or the joint name the frame had in the document).
@@ -18,6 +22,7 @@ from itertools import compress
 from typing import Any, NamedTuple
 
 import attrs
+from lxml import etree
 
 from robomodel._construct import trusted
 from robomodel.errors import URDFError, suggest
@@ -28,7 +33,7 @@ from robomodel.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.urdf._geometry import shape_values
 from robomodel.urdf._inertial import apply_exact_inertials
-from robomodel.urdf._joint import RawJoint, joint_values, write_joint
+from robomodel.urdf._joint import RawJoint, joint_values, mimic_kept, write_joint
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
 from robomodel.urdf._origin import (
     apply_exact,
@@ -41,7 +46,7 @@ from robomodel.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
 from robomodel.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
 from robomodel.urdf.options import LoadOptions
 
-__all__ = ["ORDER_TAG", "Elements", "assemble", "write_tree"]
+__all__ = ["ORDER_TAG", "Elements", "assemble", "finish_order", "write_tree"]
 
 _FRAME = trusted(Frame)
 ORDER_TAG = rm("order")
@@ -78,7 +83,8 @@ def assemble(
         apply_exact(r)
     if r.exact_inertials:
         apply_exact_inertials(r)
-    n_links = _order_hint(r, root, len(links))
+    hint = _order_hint(r, root, len(links))
+    n_links = None if hint is None else int(hint.get("links", ""))
     if not links:
         raise URDFTopologyError(
             "the robot has no <link>; a model needs at least one link",
@@ -259,25 +265,30 @@ def assemble(
         package_dirs=[str(d) for d in package_dirs],
         name=root.get("name", ""),
         materials=materials,
-        extensions=canonical_order(
-            r.exts,
-            [links[i] for i in t_links],
-            [joints[k] for k in joint_order],
-            [fr.name for fr in frames],
-            fake_of,
-            markers,
-            sensor_raws,
+        extensions=_ordered(
+            r,
+            hint,
+            canonical_order(
+                r.exts,
+                [links[i] for i in t_links],
+                [joints[k] for k in joint_order],
+                [fr.name for fr in frames],
+                fake_of,
+                markers,
+                sensor_raws,
+            ),
         ),
     )
 
 
-def _order_hint(r: Reader, root: Any, n: int) -> int | None:
-    """Return the ``links`` count of the document's ``<robomodel:order>``, ``None`` without one.
+def _order_hint(r: Reader, root: Any, n: int) -> Any:
+    """Return the document's ``<robomodel:order>`` (its ``links`` checked), ``None`` without.
 
     With it, the document lists the model in index order: its first ``links`` ``<link>``
     elements are the links, the others the frames (massless leaves on fixed joints), each kind
     in document order, and so are the joints between links and the sensors; no sensor frame is
-    added (the document lists every frame). Written by :func:`write_tree` in index order.
+    added (the document lists every frame). Its optional ``extensions`` gives the order of the
+    kept elements (:func:`_extension_order`). Written by :func:`write_tree` in index order.
     """
     if r.plain:  # no namespace declared anywhere: no robomodel element either
         return None
@@ -294,7 +305,104 @@ def _order_hint(r: Reader, root: Any, n: int) -> int | None:
             f"links={text!r} must count the document's first links (1 to {n}); fix or remove "
             "the element",
         )
-    return int(text)
+    return el
+
+
+def _ordered(r: Reader, hint: Any, exts: list[Extension]) -> list[Extension]:
+    """Return the kept elements ``exts`` in the order of the hint's ``extensions``, if any."""
+    text = None if hint is None else hint.get("extensions")
+    if text is None or not r.keep:
+        return exts
+    parts = text.split()
+    if sorted(parts, key=lambda p: int(p) if p.isdigit() else -1) != [
+        str(k) for k in range(len(exts))
+    ]:
+        raise r.err(
+            URDFValueError,
+            hint,
+            "robomodel:order",
+            f"extensions={text!r} is not an order of the document's {len(exts)} kept elements; "
+            "fix or remove the attribute",
+        )
+    return [exts[int(p)] for p in parts]
+
+
+def finish_order(w: Writer) -> None:
+    """Add the kept elements' order to ``<robomodel:order>`` (after everything is written).
+
+    Only when every kept element of the model reads back exactly once: none is left out (an
+    owner the model no longer has, which the exporter warns about), a frame has at most one
+    joint name that is not the default, and a joint's ``<mimic>`` was written from its kept
+    text. Otherwise the loader's order by owner applies.
+    """
+    if w.order_line < 0 or not w.options.write_extensions:
+        return
+    m = w.model
+    if any(key not in w.used for key in w.kept):
+        return
+    named: set[str] = set()
+    for e in m.extensions:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            if (
+                e.owner in named
+                or not m.is_frame_name_used(e.owner)
+                or w.frame_joint.get(e.owner) == e.owner + "_fixed_joint"
+            ):
+                return
+            named.add(e.owner)
+        elif e.owner_kind == "joint" and e.tag == "mimic" and not mimic_kept(w, e):
+            return
+    order = _extension_order(m)
+    if order:
+        line = w.out[w.order_line]
+        w.out[w.order_line] = line[:-2] + f' extensions="{order}"/>'
+
+
+def _extension_order(m: Model) -> str:
+    """The ``extensions`` of ``<robomodel:order>``: where each kept element of ``m`` lands.
+
+    The loader lists kept elements by owner (:func:`robomodel.urdf._extensions.canonical_order`
+    on a document in index order: the robot, each link with its inertial, each frame's link,
+    the frames' joint names, the joints, the frames' joints, each sensor with its F/T part),
+    in document order within one owner, which the exporter writes in model order (a kept
+    ``<mimic>`` first). Empty when that is already the model's order.
+    """
+    exts = m.extensions
+    if len(exts) < 2:
+        return ""
+    frames = {fr.name: k for k, fr in enumerate(m.frames)}
+    frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
+    for e in exts:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            frame_joints[etree.fromstring(e.xml).get("name", "")] = frames.get(e.owner, -1)
+    links = {name: i for i, name in enumerate(m.link_names)}
+    joints = {name: i for i, name in enumerate(m.joint_names)}
+    sensors = {s.name: k for k, s in enumerate(m.sensors)}
+
+    def key(e: Extension) -> tuple[int, int, int]:
+        kind, owner = e.owner_kind, e.owner
+        if kind == "robot":
+            return (0, 0, 0)
+        if kind in ("link", "inertial"):
+            sub = 0 if kind == "link" else 1
+            if owner in links:
+                return (1, links[owner], sub)
+            return (2, frames.get(owner, -1), sub)
+        if kind == "frame":
+            return (3, frames.get(owner, -1), 0)
+        if kind == "joint":
+            if owner in joints:
+                return (4, joints[owner], 0 if e.tag == "mimic" else 1)
+            return (5, frame_joints.get(owner, -1), 0)
+        return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
+
+    landing = sorted(range(len(exts)), key=lambda i: key(exts[i]))
+    if landing == list(range(len(exts))):
+        return ""
+    where = [0] * len(exts)
+    for pos, i in enumerate(landing):
+        where[i] = pos
+    return " ".join(map(str, where))
 
 
 def _check_frame_links(
@@ -428,6 +536,8 @@ def write_tree(w: Writer, base: str) -> None:
         w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
 
     if by_index:
+        # Its extensions attribute is added once the kept elements are written (finish_order).
+        w.order_line = len(w.out)
         w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
         for li in range(n):
             w.guard(f"link {names[li]!r}", write_link, li)

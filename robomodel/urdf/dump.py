@@ -1,9 +1,13 @@
 """The URDF exporter: ``dumps(model)`` returns URDF text, ``dump(model, path)`` writes a file.
 
-The layout is iDynTree's ``ModelExporter`` (spec §6): ``<?xml version="1.0"?>``, 2-space
-indentation, the optional fake root frame first, then for each link of the traversal from the
-base its parent joint and the link, then every other additional frame as a massless link on a
-fixed joint ``<frame>_fixed_joint`` (:func:`robomodel.urdf._tree.write_tree`). robomodel then
+By default every element is written in index order after a ``<robomodel:order>`` element, so
+that :func:`robomodel.urdf.load` gives each its index again; ``ExportOptions(order="idyntree")``
+writes iDynTree's ``ModelExporter`` layout (spec §6): the optional fake root frame first, then
+for each link of the traversal from the base its parent joint and the link, then every other
+additional frame as a massless link on a fixed joint ``<frame>_fixed_joint``
+(:func:`robomodel.urdf._tree.write_tree`). Both use ``<?xml version="1.0"?>`` and 2-space
+indentation, and every value reads back exactly (robomodel's namespaced attributes where URDF
+cannot state a value, ``docs/urdf.md``). robomodel then
 writes what iDynTree cannot: the sensors in the dialect the loader reads, effort/velocity limits,
 mimic relations, robot-level materials and every element kept verbatim by the loader. Numbers use
 :func:`robomodel.urdf.numbers.format_float`.
@@ -24,7 +28,7 @@ from robomodel.urdf._document import Writer
 from robomodel.urdf._extensions import blob_xml, kept_by_owner, write_robot_kept
 from robomodel.urdf._geometry import write_material
 from robomodel.urdf._sensor import write_sensor
-from robomodel.urdf._tree import write_tree
+from robomodel.urdf._tree import finish_order, write_tree
 from robomodel.urdf.errors import URDFExportError
 from robomodel.urdf.options import ExportOptions
 
@@ -58,6 +62,7 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
     >>> print(dumps(m), end="")
     <?xml version="1.0"?>
     <robot name="r">
+      <robomodel:order xmlns:robomodel="urn:robomodel:urdf" links="1"/>
       <link name="a">
         <inertial>
           <mass value="0"/>
@@ -115,6 +120,7 @@ def _write_robot(w: Writer) -> None:
     for s in m.sensors:
         w.guard(f"sensor {s.name!r}", write_sensor, s)
     write_robot_kept(w)
+    finish_order(w)
     for blob in o.xml_blobs:
         out.append("  " + blob_xml(w, blob))
     out.append("</robot>")
