@@ -270,7 +270,7 @@ def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``parent_H_child(q)`` of every traversal position as (n, 4, 4) (identity at 0)."""
     if not len(plan.rev_pos) and not len(plan.pri_pos):
         return plan.rest.copy()
-    a = q[plan.qidx][:, None, None]
+    a = q.take(plan.qidx)[:, None, None]
     L = plan.L0 + np.sin(a) * plan.Ls
     L += np.cos(a) * plan.Lc
     if len(plan.pri_pos):

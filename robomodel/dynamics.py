@@ -269,7 +269,7 @@ def inverse_dynamics(
     back[:, 1] -= cross_rows(p, back[:, 0])
     local = (back @ R).reshape(n, 6)
     if plan.by_link is not None:
-        internal = local[plan.by_link]
+        internal = local.take(plan.by_link, axis=0)
     else:
         internal = np.empty((model.n_links, 6))
         internal[plan.order] = local
