@@ -135,6 +135,11 @@ class KinematicTree:
         self.S = S
         self.dof_pos: IntArray = np.nonzero(dof >= 0)[0]
         self.dof_idx: IntArray = dof[self.dof_pos]
+        # The traversal position of each DOF, when every DOF is on the traversal (a complete
+        # plan): results in DOF order are one gather.
+        self.by_dof: IntArray | None = None
+        if len(self.dof_idx) == model.n_dofs:
+            self.by_dof = self.dof_pos[np.argsort(self.dof_idx)]
         # rates.take(rate_idx) with rates = [dq, ddq, 0] gives (dq, ddq) per traversal position
         # (zero where the joint is fixed) in one gather.
         n_dofs = model.n_dofs

@@ -171,10 +171,10 @@ def _forward_pass(
     acc += spatial_products(V, sv, MOTION_CROSS)
     A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
-    A[:, :3] += a0[:3] - g
-    A[:, 3:] += a0[3:]
+    A += a0
+    A[:, :3] -= g
     # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
-    X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
+    X = np.concatenate((V, A), axis=1).reshape(n, 2, 2, 3)
     X[:, :, 0] -= cross_rows(p[:, None], X[:, :, 1])
     va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
     return _Forward(plan, R, p, Sb, Sd, va)
@@ -263,9 +263,13 @@ def inverse_dynamics(
     Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
     Fb[:, 3:] += cross_rows(p, Fb[:, :3])
     Fs = up(plan, Fb)
-    tau = np.zeros(model.n_dofs)
-    tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
-    back = Fs.reshape(n, 2, 3).copy()
+    if plan.by_dof is not None:
+        tau = (Sb * Fs).sum(axis=1).take(plan.by_dof)
+    else:
+        tau = np.zeros(model.n_dofs)
+        tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
+    base_wrench = Fs[0].copy()
+    back = Fs.reshape(n, 2, 3)  # Fs is not needed after this: transformed in place
     back[:, 1] -= cross_rows(p, back[:, 0])
     local = (back @ R).reshape(n, 6)
     if plan.by_link is not None:
@@ -274,7 +278,6 @@ def inverse_dynamics(
         internal = np.empty((model.n_links, 6))
         internal[plan.order] = local
     internal[plan.base] = 0.0
-    base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):
         arr.setflags(write=False)
     velocities, accelerations = _by_link(fp, model)
