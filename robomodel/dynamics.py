@@ -63,6 +63,7 @@ FloatArray = npt.NDArray[np.float64]
 
 _TWIST = "[linear; angular]"
 _ZERO = np.zeros(1)
+_STANDARD_G = fixed_vector(STANDARD_GRAVITY, "gravity", size=3, layout="[x, y, z]")
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -132,7 +133,11 @@ def _forward_pass(
     plan = tree_of(model, base)
     require_complete(plan, model, what)
     st = state_of(model, state)
-    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    g = (
+        _STANDARD_G
+        if gravity is STANDARD_GRAVITY  # the default, checked once
+        else fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    )
     a0 = (
         np.zeros(6)
         if base_acceleration is None
