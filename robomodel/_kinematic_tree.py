@@ -135,6 +135,11 @@ class KinematicTree:
         self.S = S
         self.dof_pos: IntArray = np.nonzero(dof >= 0)[0]
         self.dof_idx: IntArray = dof[self.dof_pos]
+        # The traversal position of each DOF, when every DOF is on the traversal (a complete
+        # plan): results in DOF order are one gather.
+        self.by_dof: IntArray | None = None
+        if len(self.dof_idx) == model.n_dofs:
+            self.by_dof = self.dof_pos[np.argsort(self.dof_idx)]
         # rates.take(rate_idx) with rates = [dq, ddq, 0] gives (dq, ddq) per traversal position
         # (zero where the joint is fixed) in one gather.
         n_dofs = model.n_dofs
@@ -270,7 +275,7 @@ def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
     """Return ``parent_H_child(q)`` of every traversal position as (n, 4, 4) (identity at 0)."""
     if not len(plan.rev_pos) and not len(plan.pri_pos):
         return plan.rest.copy()
-    a = q[plan.qidx][:, None, None]
+    a = q.take(plan.qidx)[:, None, None]
     L = plan.L0 + np.sin(a) * plan.Ls
     L += np.cos(a) * plan.Lc
     if len(plan.pri_pos):
@@ -300,19 +305,25 @@ for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
     _EPS[3 * _k + _j, _i] = -1.0
 
 
-# The spatial cross products as (36, 6) matrices on the outer product of two 6-vectors
-# ([v; w] ordering): motion x motion [w1 x v2 + v1 x w2; w1 x w2] and motion x* force
-# [w x f; w x t + v x f], so that a stack of them is two numpy calls (see spatial_products).
-MOTION_CROSS = np.zeros((36, 6))
-FORCE_CROSS = np.zeros((36, 6))
-for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2), (2, 1, 0)):
-    _e = 1.0 if (_i, _j, _k) in ((0, 1, 2), (1, 2, 0), (2, 0, 1)) else -1.0
-    MOTION_CROSS[6 * (3 + _j) + _k, _i] += _e
-    MOTION_CROSS[6 * _j + 3 + _k, _i] += _e
-    MOTION_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
-    FORCE_CROSS[6 * (3 + _j) + _k, _i] += _e
-    FORCE_CROSS[6 * (3 + _j) + 3 + _k, 3 + _i] += _e
-    FORCE_CROSS[6 * _j + _k, 3 + _i] += _e
+def _cross_tables() -> tuple[FloatArray, FloatArray]:
+    motion, force = np.zeros((36, 6)), np.zeros((36, 6))
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2), (2, 1, 0)):
+        e = 1.0 if (i, j, k) in ((0, 1, 2), (1, 2, 0), (2, 0, 1)) else -1.0  # eps_ijk
+        motion[6 * (3 + j) + k, i] += e  # w1 x v2
+        motion[6 * j + 3 + k, i] += e  # v1 x w2
+        motion[6 * (3 + j) + 3 + k, 3 + i] += e  # w1 x w2
+        force[6 * (3 + j) + k, i] += e  # w x f
+        force[6 * (3 + j) + 3 + k, 3 + i] += e  # w x t
+        force[6 * j + k, 3 + i] += e  # v x f
+    motion.setflags(write=False)
+    force.setflags(write=False)
+    return motion, force
+
+
+MOTION_CROSS, FORCE_CROSS = _cross_tables()
+"""The spatial cross products as read-only (36, 6) matrices on the flattened outer product of
+two 6-vectors (``[v; w]`` order): ``MOTION_CROSS`` gives ``m1 x m2 = [w1 x v2 + v1 x w2;
+w1 x w2]``, ``FORCE_CROSS`` gives ``m x* f = [w x f; w x t + v x f]`` (see spatial_products)."""
 
 
 def spatial_products(a: FloatArray, b: FloatArray, table: FloatArray) -> FloatArray:

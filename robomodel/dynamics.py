@@ -63,6 +63,7 @@ FloatArray = npt.NDArray[np.float64]
 
 _TWIST = "[linear; angular]"
 _ZERO = np.zeros(1)
+_STANDARD_G = fixed_vector(STANDARD_GRAVITY, "gravity", size=3, layout="[x, y, z]")
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -132,7 +133,11 @@ def _forward_pass(
     plan = tree_of(model, base)
     require_complete(plan, model, what)
     st = state_of(model, state)
-    g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    g = (
+        _STANDARD_G
+        if gravity is STANDARD_GRAVITY  # the default, checked once
+        else fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+    )
     a0 = (
         np.zeros(6)
         if base_acceleration is None
@@ -171,10 +176,10 @@ def _forward_pass(
     acc += spatial_products(V, sv, MOTION_CROSS)
     A = down(plan, acc)
     # Gravity enters as an upward acceleration of the base, so A is the proper acceleration.
-    A[:, :3] += a0[:3] - g
-    A[:, 3:] += a0[3:]
+    A += a0
+    A[:, :3] -= g
     # Into body frames: [v; w] -> [R^T (v - p x w); R^T w], for V and A at once.
-    X = np.stack([V, A], axis=1).reshape(n, 2, 2, 3)
+    X = np.concatenate((V, A), axis=1).reshape(n, 2, 2, 3)
     X[:, :, 0] -= cross_rows(p[:, None], X[:, :, 1])
     va = (X.reshape(n, 4, 3) @ R).reshape(n, 2, 6)
     return _Forward(plan, R, p, Sb, Sd, va)
@@ -263,18 +268,21 @@ def inverse_dynamics(
     Fb = (f.reshape(n, 2, 3) @ R.transpose(0, 2, 1)).reshape(n, 6)
     Fb[:, 3:] += cross_rows(p, Fb[:, :3])
     Fs = up(plan, Fb)
-    tau = np.zeros(model.n_dofs)
-    tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
-    back = Fs.reshape(n, 2, 3).copy()
+    if plan.by_dof is not None:
+        tau = (Sb * Fs).sum(axis=1).take(plan.by_dof)
+    else:
+        tau = np.zeros(model.n_dofs)
+        tau[plan.dof_idx] = (Sb[Sd] * Fs[Sd]).sum(axis=1)
+    base_wrench = Fs[0].copy()
+    back = Fs.reshape(n, 2, 3)  # Fs is not needed after this: transformed in place
     back[:, 1] -= cross_rows(p, back[:, 0])
     local = (back @ R).reshape(n, 6)
     if plan.by_link is not None:
-        internal = local[plan.by_link]
+        internal = local.take(plan.by_link, axis=0)
     else:
         internal = np.empty((model.n_links, 6))
         internal[plan.order] = local
     internal[plan.base] = 0.0
-    base_wrench = Fs[0].copy()
     for arr in (tau, internal, base_wrench):
         arr.setflags(write=False)
     velocities, accelerations = _by_link(fp, model)

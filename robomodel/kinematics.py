@@ -129,7 +129,7 @@ def forward_kinematics(
     plan = tree_of(model, base)
     T = poses(plan, positions_of(model, q))
     if plan.by_link is not None:
-        out = T[plan.by_link]
+        out = T.take(plan.by_link, axis=0)
     else:
         out = np.full((model.n_links, 4, 4), np.nan)
         out[plan.order] = T

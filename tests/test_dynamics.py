@@ -17,6 +17,7 @@ from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
+from robomodel._kinematic_tree import FORCE_CROSS, MOTION_CROSS, cross_rows, spatial_products
 from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.kinematics import JointState, forward_kinematics
@@ -321,3 +322,23 @@ def test_long_chain_uses_linear_memory():
     n = m.n_dofs
     state = JointState(*rng.uniform(-1, 1, (3, n)))
     check_against_idyntree(m, 0, state, np.zeros(6), np.array([0, 0, -9.81]), {599: np.ones(6)})
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 7))
+def test_cross_product_tables_match_np_cross(seed, n):
+    """The table-driven cross products equal the spatial algebra's definitions."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=(2, n, 6)) * rng.uniform(0.1, 100.0)
+    v, w, v2, w2 = a[:, :3], a[:, 3:], b[:, :3], b[:, 3:]
+    motion = np.hstack([np.cross(w, v2) + np.cross(v, w2), np.cross(w, w2)])
+    force = np.hstack([np.cross(w, v2), np.cross(w, w2) + np.cross(v, v2)])
+    scale = 1e-13 * np.abs(a).max() * np.abs(b).max()
+    np.testing.assert_allclose(spatial_products(a, b, MOTION_CROSS), motion, rtol=0, atol=scale)
+    np.testing.assert_allclose(spatial_products(a, b, FORCE_CROSS), force, rtol=0, atol=scale)
+    stacked = a.reshape(n, 2, 3)
+    np.testing.assert_allclose(
+        cross_rows(stacked[:, :1], b.reshape(n, 2, 3)),
+        np.cross(stacked[:, :1], b.reshape(n, 2, 3)),
+        rtol=0,
+        atol=scale,
+    )
