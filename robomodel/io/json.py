@@ -24,7 +24,9 @@ import numpy as np
 
 from robomodel._arrays import immutable
 from robomodel._construct import gc_paused, trusted
+from robomodel._topology import EMPTY_SHAPES
 from robomodel.errors import ArgumentError, suggest
+from robomodel.io._json_bulk import bulk_joints, bulk_links
 from robomodel.io._json_document import (
     _EXACT,
     _FIXED_KEYS,
@@ -454,7 +456,10 @@ def _read_link(r: _Reader) -> tuple[str, Link]:
 _inertia = trusted(SpatialInertia)
 
 
-def _shapes(r: _Reader, key: str) -> list[list[SolidShape]]:
+def _shapes(r: _Reader, key: str) -> list[Any]:
+    seq = r.seq(key)
+    if set(map(type, seq)) <= {list} and not any(seq):  # no shapes at all: the common case
+        return [EMPTY_SHAPES] * len(seq)
     at = r._at(key)
     out = []
     for k, v in enumerate(r.seq(key)):
@@ -482,18 +487,23 @@ def from_dict(data: Any) -> Model:
             "upgrade robomodel",
         )
     r.only(_TOP_KEYS)
-    links = [_read_link(lr) for lr in r.items("links", _LINK_KEYS)]
-    joints = [_read_joint(j) for j in r.items("joints")]
-    joint_names = [n for n, _ in joints]
-    joint_list = [j for _, j in joints]
+    # Column by column where the section is of to_json's uniform form, else element by
+    # element (which names the path of the first problem).
+    links = bulk_links(r.d.get("links"))
+    if links is None:
+        links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
+    joints = bulk_joints(r.d.get("joints"))
+    if joints is None:
+        joints = _unzipped([_read_joint(j) for j in r.items("joints")])
+    joint_names, joint_list = joints
     _check_mimics(joint_names, joint_list)
     return _made(
         "$",
         Model,
         name=r.text("name"),
         default_base=r.opt_str("default_base"),
-        link_names=[n for n, _ in links],
-        links=[link for _, link in links],
+        link_names=links[0],
+        links=links[1],
         joint_names=joint_names,
         joints=joint_list,
         frames=[
@@ -521,6 +531,10 @@ def from_dict(data: Any) -> Model:
             for er in r.items("extensions", _EXTENSION_KEYS)
         ],
     )
+
+
+def _unzipped(pairs: list[tuple[str, _V]]) -> tuple[list[str], list[_V]]:
+    return [n for n, _ in pairs], [v for _, v in pairs]
 
 
 def _str_item(x: Any, path: str) -> str:
@@ -563,4 +577,6 @@ def from_json(text: str | bytes) -> Model:
             raise JSONFormatError("$", f"not valid JSON: {err}") from None
         except RecursionError:
             raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
-        return from_dict(data)
+        model = from_dict(data)
+        del data  # freed inside the pause: the collector has nothing of it left to scan after
+        return model
