@@ -1,9 +1,9 @@
 """Big models as values: pickle and JSON round trips against URDF load, and memory per link.
 
 Run from a checkout with ``PYTHONPATH=. python benchmarks/model_values.py [N] [--memory M]
-[--idyntree]`` (defaults: N = 20000 links, M = 100000 links). The chain's links and joints all differ (masses,
-centres of mass, rest angles and limits vary with the link), so that no sharing of equal values
-can flatter a figure.
+[--idyntree]`` (defaults: N = 20000 links, M = 100000 links). The chain's links and joints all
+differ (masses, centres of mass, rest angles and limits vary with the link), so that no sharing
+of equal values can flatter a figure.
 
 * Time: ROUNDS paired rounds; each loads the URDF text, then pickles and unpickles the loaded
   model (protocol 5), then writes and reads it as JSON (``robomodel.io.json``), back to back, so
@@ -72,7 +72,9 @@ def _json_trip(m: rm.Model) -> rm.Model:
     return rm_json.from_json(rm_json.to_json(m))
 
 
-def _paired(load: object, ops: dict[str, object], rounds: int, *, collect: bool) -> dict[str, list[float]]:
+def _paired(
+    load: object, ops: dict[str, object], rounds: int, *, collect: bool
+) -> dict[str, list[float]]:
     """Per round: ``load()``, then each op on the loaded model; the seconds of each."""
     clock = time.perf_counter
     times: dict[str, list[float]] = {"load": [], **{k: [] for k in ops}}

@@ -44,7 +44,6 @@ from robomodel._topology import EMPTY_SHAPES, restored_index
 from robomodel.errors import ModelError
 from robomodel.joints import (
     FixedJoint,
-    Joint,
     JointDynamics,
     PositionLimits,
     PrismaticJoint,
@@ -140,12 +139,14 @@ def _state(model: Model) -> tuple[Any, ...]:
         zip(
             [lim.enabled for lim in lims],
             map(_PAIR, [lim.lower for lim in lims], [lim.upper for lim in lims]),
+            strict=True,
         )
     )
     dcodes, dfirst = _table(
         zip(
             [d.kind for d in dyns],
             map(_PAIR, [d.damping for d in dyns], [d.static_friction for d in dyns]),
+            strict=True,
         )
     )
     limit_values = list(map(lims.__getitem__, lfirst))
@@ -226,17 +227,21 @@ def _records(
     axis_rests: list[Transform],
 ) -> tuple[Any, Extras]:
     """``(packed records or None, the other values of subclasses)`` of a model's values."""
-    kinds = (("inertia", inertias, SpatialInertia), ("rest", rests, Transform), ("axis", axes, Axis))
+    kinds: tuple[tuple[str, Sequence[Any], type], ...] = (
+        ("inertia", inertias, SpatialInertia),
+        ("rest", rests, Transform),
+        ("axis", axes, Axis),
+    )
     if all(set(map(type, values)) <= {base} for _, values, base in kinds):
         return None, {}
     packed = None
-    masks: tuple[list[bool], ...] = ([False] * len(inertias), [False] * len(rests), [False] * len(axes))
+    masks = [[False] * len(inertias), [False] * len(rests), [False] * len(axes)]
     if _SOURCED in sys.modules:
         from robomodel.urdf import _pickled_records
 
         got = _pickled_records.pack(inertias, rests, axes, axis_rests)
         if got is not None:
-            packed, *masks = got
+            packed, masks = got[0], list(got[1:])
     extras: Extras = {}
     for (kind, values, base), mask in zip(kinds, masks, strict=True):
         if all(mask):

@@ -19,9 +19,9 @@ from strategies import decorated_models, models, models_with_sensors, public_fie
 
 import robomodel as rm
 from robomodel import _pickling, urdf
-from robomodel.io import json as rm_json
 from robomodel._construct import set_derived
 from robomodel.errors import ModelError
+from robomodel.io import json as rm_json
 
 ROBOTS = sorted(icub_models.get_robot_names())
 
@@ -184,7 +184,8 @@ def test_copies_of_icub_models_export_the_same_text(robot: str) -> None:
 
 
 _TWO_LINKS = """<robot name="r">
-  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
   <link name="b"><inertial><mass value="2"/><origin xyz="0 0 0.1" rpy="0.1 0 0"/>
     <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial></link>
   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>

@@ -27,7 +27,13 @@ from typing import Any
 import numpy as np
 
 from robomodel._construct import trusted
-from robomodel.joints import FixedJoint, JointDynamics, PositionLimits, PrismaticJoint, RevoluteJoint
+from robomodel.joints import (
+    FixedJoint,
+    JointDynamics,
+    PositionLimits,
+    PrismaticJoint,
+    RevoluteJoint,
+)
 from robomodel.model import Link
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 
@@ -81,12 +87,13 @@ def _limits(col: Sequence[Any], *, nonneg: bool = False) -> list[float] | None:
     """As :func:`_numbers`, where a limit may also be ``"inf"`` or ``"-inf"``."""
     if set(map(type, col)) == _FLOATS:
         return _numbers(col, nonneg=nonneg)
-    if _numbers([x for x in col if type(x) is not str], nonneg=nonneg) is None:
+    floats = [x for x in col if type(x) is not str]
+    if floats and _numbers(floats, nonneg=nonneg) is None:
         return None
-    if not {x for x in col if type(x) is str} <= _INFINITIES.keys():
+    words = {x for x in col if type(x) is str}
+    if not words <= _INFINITIES.keys() or (nonneg and "-inf" in words):
         return None
-    out = list(map(_INFINITIES.get, col, col))
-    return None if nonneg and min(out) < 0.0 else out
+    return [_INFINITIES[x] if type(x) is str else x for x in col]
 
 
 def _rows(col: Sequence[Any], shape: tuple[int, ...]) -> FloatArray | None:
