@@ -350,3 +350,32 @@ def test_the_bulk_reader_reads_a_uniform_document() -> None:
     assert links is not None and joints is not None
     m = from_json(json.dumps(doc))
     assert list(links[0]) == list(m.link_names) and joints[1] == list(m.joints)
+
+
+@settings(max_examples=40)
+@given(decorated_models())
+def test_the_one_line_writer_writes_what_json_dumps_writes(m: rm.Model) -> None:
+    # to_json writes links and joints as text directly; json.dumps of to_dict is the oracle.
+    expected = json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
+    assert to_json(m) == expected
+    assert to_json(m, indent=2) == json.dumps(
+        to_dict(m), indent=2, allow_nan=False, ensure_ascii=False
+    )
+
+
+def test_the_one_line_writer_on_names_to_escape_and_infinite_limits() -> None:
+    m = rm.add_link(rm.Model(name='r"\\\u00e9\n'), 'a"\\\u00e9\x01')
+    joint = rm.RevoluteJoint(
+        link1="x", link2="y", limits=rm.PositionLimits(enabled=False), effort_limit=math.inf
+    )
+    m = rm.add_joint_and_link(m, 'a"\\\u00e9\x01', "j\u2603", joint, "b")
+    m = rm.add_joint_and_link(m, "b", "f", rm.FixedJoint(link1="x", link2="y"), "c")
+    assert to_json(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
+    assert from_json(to_json(m)) == m
+
+
+def test_the_one_line_writer_on_icub() -> None:
+    from idyntree_oracle import load_icub
+
+    m = load_icub("iCubGazeboV2_7")
+    assert to_json(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)

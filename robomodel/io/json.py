@@ -27,6 +27,7 @@ from robomodel._construct import gc_paused, trusted
 from robomodel._topology import EMPTY_SHAPES
 from robomodel.errors import ArgumentError, suggest
 from robomodel.io._json_bulk import bulk_joints, bulk_links
+from robomodel.io._json_text import joints_text, links_text
 from robomodel.io._json_document import (
     _EXACT,
     _FIXED_KEYS,
@@ -195,23 +196,15 @@ def _sensor(s: Sensor) -> dict[str, Any]:
             }
 
 
-def to_dict(model: Model) -> dict[str, Any]:
-    """Return the JSON-ready dictionary of ``model`` (see :func:`to_json`)."""
+def _sections(model: Model, links: Any, joints: Any) -> dict[str, Any]:
+    """The top-level object of ``model``'s document, with ``links`` and ``joints`` as given."""
     return {
         "format": FORMAT,
         "version": SCHEMA_VERSION,
         "name": model.name,
         "default_base": model.default_base,
-        "links": [
-            {
-                "name": n,
-                "mass": link.inertia.mass,
-                "first_moment": _arr(link.inertia.first_moment),
-                "rotational_inertia": _arr(link.inertia.rotational_inertia),
-            }
-            for n, link in zip(model.link_names, model.links, strict=True)
-        ],
-        "joints": [_joint(n, j) for n, j in zip(model.joint_names, model.joints, strict=True)],
+        "links": links,
+        "joints": joints,
         "frames": [
             {"name": f.name, "link": f.link, "link_H_frame": _T(f.link_H_frame)}
             for f in model.frames
@@ -228,6 +221,43 @@ def to_dict(model: Model) -> dict[str, Any]:
     }
 
 
+def to_dict(model: Model) -> dict[str, Any]:
+    """Return the JSON-ready dictionary of ``model`` (see :func:`to_json`)."""
+    links = [
+        {
+            "name": n,
+            "mass": link.inertia.mass,
+            "first_moment": _arr(link.inertia.first_moment),
+            "rotational_inertia": _arr(link.inertia.rotational_inertia),
+        }
+        for n, link in zip(model.link_names, model.links, strict=True)
+    ]
+    joints = [_joint(n, j) for n, j in zip(model.joint_names, model.joints, strict=True)]
+    return _sections(model, links, joints)
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def _one_line(model: Model) -> str | None:
+    """``_dumps(to_dict(model))``, its links and joints written as text directly (or None)."""
+    links = links_text(model.link_names, model.links)
+    joints = joints_text(model.joint_names, model.joints)
+    if links is None or joints is None:
+        return None
+    sections = _sections(model, links, joints)
+    written = {"links", "joints"}
+    return (
+        "{"
+        + ", ".join(
+            f'"{key}": {value if key in written else _dumps(value)}'
+            for key, value in sections.items()
+        )
+        + "}"
+    )
+
+
 def to_json(model: Model, *, indent: int | None = None) -> str:
     """Return the JSON text of ``model`` (schema version :data:`SCHEMA_VERSION`).
 
@@ -239,7 +269,11 @@ def to_json(model: Model, *, indent: int | None = None) -> str:
         Strict JSON (no NaN or Infinity literals) that :func:`from_json` reads back exactly.
     """
     with gc_paused():  # as in from_json
-        return json.dumps(to_dict(model), indent=indent, allow_nan=False, ensure_ascii=False)
+        if indent is None:
+            text = _one_line(model)
+            if text is not None:
+                return text
+        return _dumps(to_dict(model), indent)
 
 
 # --------------------------------------------------------------------------- reading
