@@ -25,9 +25,8 @@ import numpy as np
 from robomodel._arrays import immutable
 from robomodel._construct import gc_paused, trusted
 from robomodel._topology import EMPTY_SHAPES
-from robomodel.errors import ArgumentError, suggest
+from robomodel.errors import ArgumentError
 from robomodel.io._json_bulk import bulk_joints, bulk_links
-from robomodel.io._json_text import joints_text, links_text
 from robomodel.io._json_document import (
     _EXACT,
     _FIXED_KEYS,
@@ -39,6 +38,7 @@ from robomodel.io._json_document import (
     AXIS_TOLERANCE,
     ROTATION_TOLERANCE,
     JSONFormatError,
+    _check_mimics,
     _floats,
     _made,
     _pairs,
@@ -46,6 +46,7 @@ from robomodel.io._json_document import (
     _Reader,
     _type_name,
 )
+from robomodel.io._json_text import joints_text, links_text
 from robomodel.joints import (
     FixedJoint,
     Joint,
@@ -406,43 +407,6 @@ def _read_joint(r: _Reader) -> tuple[str, Joint]:
         mimic=mimic,
     )
     return name, joint
-
-
-def _check_mimics(names: list[str], joints: list[Joint]) -> None:
-    """Refuse a mimic naming an unknown, a fixed or its own joint, and mimic cycles."""
-    index = {n: k for k, n in enumerate(names)}
-    leader: dict[int, int] = {}
-    for k, j in enumerate(joints):
-        mimic = getattr(j, "mimic", None)
-        if mimic is None:
-            continue
-        path = f"$.joints[{k}].mimic.joint"
-        other = index.get(mimic.joint)
-        if other is None:
-            raise JSONFormatError(
-                path, f"the model has no joint named {mimic.joint!r}{suggest(mimic.joint, names)}"
-            )
-        if other == k:
-            raise JSONFormatError(path, f"joint {names[k]!r} cannot mimic itself")
-        if isinstance(joints[other], FixedJoint):
-            raise JSONFormatError(
-                path, f"joint {mimic.joint!r} is fixed: a mimic needs a moving leader"
-            )
-        leader[k] = other
-    done: set[int] = set()
-    for start in leader:
-        trail: list[int] = []
-        at: int | None = start
-        while at is not None and at not in done:
-            if at in trail:
-                cycle = [*trail[trail.index(at) :], at]
-                raise JSONFormatError(
-                    f"$.joints[{at}].mimic.joint",
-                    "mimic joints form a cycle: " + " -> ".join(repr(names[i]) for i in cycle),
-                )
-            trail.append(at)
-            at = leader.get(at)
-        done.update(trail)
 
 
 def _read_sensor(r: _Reader) -> Sensor:
