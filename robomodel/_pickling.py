@@ -207,6 +207,11 @@ def _state(model: Model) -> tuple[Any, ...]:
 Extras = dict[tuple[str, int], tuple[type, dict[str, Any]]]
 _SOURCED = "robomodel.urdf._sourced"
 
+CARRY_URDF_RECORDS = True
+"""Whether the loader's number records travel (packed flat). Only the exporter reads them, as
+a fallback; once it writes a function of the value alone, this can be False: a copy is then
+made of the plain classes, equal (``==``, hash) to the original and a little cheaper to send."""
+
 
 def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]]:
     """The class and extra slots of ``value``, of a subclass of ``base``."""
@@ -236,7 +241,10 @@ def _records(
         return None, {}
     packed = None
     masks = [[False] * len(inertias), [False] * len(rests), [False] * len(axes)]
-    if _SOURCED in sys.modules:
+    if _SOURCED in sys.modules and not CARRY_URDF_RECORDS:
+        # Dropped: the loader's classes come back as the plain ones.
+        masks = [[type(v).__module__ == _SOURCED for v in vs] for vs in (inertias, rests, axes)]
+    elif _SOURCED in sys.modules:
         from robomodel.urdf import _pickled_records
 
         got = _pickled_records.pack(inertias, rests, axes, axis_rests)

@@ -230,3 +230,16 @@ def test_a_model_with_a_users_joint_class_pickles_field_by_field() -> None:
     assert _pickling.model_state(m) is None
     b = pickle.loads(pickle.dumps(m))
     assert b == m and type(b.joints[0]) is _TaggedJoint
+
+
+def test_without_the_records_a_copy_is_of_the_plain_classes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The switch for an exporter that no longer reads the records (branch urdfwrite).
+    m = urdf.loads(_TWO_LINKS)
+    monkeypatch.setattr(_pickling, "CARRY_URDF_RECORDS", False)
+    b = pickle.loads(pickle.dumps(m))
+    assert b == m and hash(b) == hash(m)
+    assert type(b.links[1].inertia) is rm.SpatialInertia
+    assert type(b.joints[0].link1_H_link2) is rm.Transform
+    assert type(b.joints[0].axis_in_link1) is rm.Axis
