@@ -163,10 +163,9 @@ def time_idyntree(n: int) -> None:
 
 _RSS_CHILD = """
 import resource, sys
-sys.path.insert(0, sys.argv[2])
-from model_values import chain_urdf
 from robomodel import urdf
-text = chain_urdf(int(sys.argv[1]))
+with open(sys.argv[1], "rb") as f:
+    text = f.read()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 model = urdf.loads(text)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -175,14 +174,21 @@ print(before, after)
 
 
 def rss(n: int) -> None:
-    """Print the growth of a fresh process's peak resident set while it loads the chain."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run(
-        [sys.executable, "-c", _RSS_CHILD, str(n), here],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    """Print the growth of a fresh process's peak resident set while it loads the chain.
+
+    The text is written here and read by the child as bytes, so that the child's peak before
+    loading is the text itself (building it takes more than the text).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "chain.urdf")
+        with open(path, "w") as f:
+            f.write(chain_urdf(n))
+        out = subprocess.run(
+            [sys.executable, "-c", _RSS_CHILD, path],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
     before, after = int(out[0]), int(out[1])  # KB on Linux
     print(f"{n}-link chain, fresh process, peak RSS growth while loading (text excluded):")
     print(f"  {(after - before) / n:6.2f} KB a link")
