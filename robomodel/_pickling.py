@@ -44,7 +44,6 @@ from robomodel._topology import EMPTY_SHAPES, restored_index
 from robomodel.errors import ModelError
 from robomodel.joints import (
     FixedJoint,
-    Joint,
     JointDynamics,
     PositionLimits,
     PrismaticJoint,
@@ -140,12 +139,14 @@ def _state(model: Model) -> tuple[Any, ...]:
         zip(
             [lim.enabled for lim in lims],
             map(_PAIR, [lim.lower for lim in lims], [lim.upper for lim in lims]),
+            strict=True,
         )
     )
     dcodes, dfirst = _table(
         zip(
             [d.kind for d in dyns],
             map(_PAIR, [d.damping for d in dyns], [d.static_friction for d in dyns]),
+            strict=True,
         )
     )
     limit_values = list(map(lims.__getitem__, lfirst))
@@ -206,6 +207,11 @@ def _state(model: Model) -> tuple[Any, ...]:
 Extras = dict[tuple[str, int], tuple[type, dict[str, Any]]]
 _SOURCED = "robomodel.urdf._sourced"
 
+CARRY_URDF_RECORDS = True
+"""Whether the loader's number records travel (packed flat). Only the exporter reads them, as
+a fallback; once it writes a function of the value alone, this can be False: a copy is then
+made of the plain classes, equal (``==``, hash) to the original and a little cheaper to send."""
+
 
 def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]]:
     """The class and extra slots of ``value``, of a subclass of ``base``."""
@@ -226,17 +232,24 @@ def _records(
     axis_rests: list[Transform],
 ) -> tuple[Any, Extras]:
     """``(packed records or None, the other values of subclasses)`` of a model's values."""
-    kinds = (("inertia", inertias, SpatialInertia), ("rest", rests, Transform), ("axis", axes, Axis))
+    kinds: tuple[tuple[str, Sequence[Any], type], ...] = (
+        ("inertia", inertias, SpatialInertia),
+        ("rest", rests, Transform),
+        ("axis", axes, Axis),
+    )
     if all(set(map(type, values)) <= {base} for _, values, base in kinds):
         return None, {}
     packed = None
-    masks: tuple[list[bool], ...] = ([False] * len(inertias), [False] * len(rests), [False] * len(axes))
-    if _SOURCED in sys.modules:
+    masks = [[False] * len(inertias), [False] * len(rests), [False] * len(axes)]
+    if _SOURCED in sys.modules and not CARRY_URDF_RECORDS:
+        # Dropped: the loader's classes come back as the plain ones.
+        masks = [[type(v).__module__ == _SOURCED for v in vs] for vs in (inertias, rests, axes)]
+    elif _SOURCED in sys.modules:
         from robomodel.urdf import _pickled_records
 
         got = _pickled_records.pack(inertias, rests, axes, axis_rests)
         if got is not None:
-            packed, *masks = got
+            packed, masks = got[0], list(got[1:])
     extras: Extras = {}
     for (kind, values, base), mask in zip(kinds, masks, strict=True):
         if all(mask):

@@ -19,9 +19,9 @@ from strategies import decorated_models, models, models_with_sensors, public_fie
 
 import robomodel as rm
 from robomodel import _pickling, urdf
-from robomodel.io import json as rm_json
 from robomodel._construct import set_derived
 from robomodel.errors import ModelError
+from robomodel.io import json as rm_json
 
 ROBOTS = sorted(icub_models.get_robot_names())
 
@@ -184,7 +184,8 @@ def test_copies_of_icub_models_export_the_same_text(robot: str) -> None:
 
 
 _TWO_LINKS = """<robot name="r">
-  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
   <link name="b"><inertial><mass value="2"/><origin xyz="0 0 0.1" rpy="0.1 0 0"/>
     <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial></link>
   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
@@ -229,3 +230,16 @@ def test_a_model_with_a_users_joint_class_pickles_field_by_field() -> None:
     assert _pickling.model_state(m) is None
     b = pickle.loads(pickle.dumps(m))
     assert b == m and type(b.joints[0]) is _TaggedJoint
+
+
+def test_without_the_records_a_copy_is_of_the_plain_classes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The switch for an exporter that no longer reads the records (branch urdfwrite).
+    m = urdf.loads(_TWO_LINKS)
+    monkeypatch.setattr(_pickling, "CARRY_URDF_RECORDS", False)
+    b = pickle.loads(pickle.dumps(m))
+    assert b == m and hash(b) == hash(m)
+    assert type(b.links[1].inertia) is rm.SpatialInertia
+    assert type(b.joints[0].link1_H_link2) is rm.Transform
+    assert type(b.joints[0].axis_in_link1) is rm.Axis

@@ -24,7 +24,9 @@ import numpy as np
 
 from robomodel._arrays import immutable
 from robomodel._construct import gc_paused, trusted
-from robomodel.errors import ArgumentError, suggest
+from robomodel._topology import EMPTY_SHAPES
+from robomodel.errors import ArgumentError
+from robomodel.io._json_bulk import bulk_joints, bulk_links
 from robomodel.io._json_document import (
     _EXACT,
     _FIXED_KEYS,
@@ -36,6 +38,7 @@ from robomodel.io._json_document import (
     AXIS_TOLERANCE,
     ROTATION_TOLERANCE,
     JSONFormatError,
+    _check_mimics,
     _floats,
     _made,
     _pairs,
@@ -43,6 +46,7 @@ from robomodel.io._json_document import (
     _Reader,
     _type_name,
 )
+from robomodel.io._json_text import joints_text, links_text
 from robomodel.joints import (
     FixedJoint,
     Joint,
@@ -193,23 +197,15 @@ def _sensor(s: Sensor) -> dict[str, Any]:
             }
 
 
-def to_dict(model: Model) -> dict[str, Any]:
-    """Return the JSON-ready dictionary of ``model`` (see :func:`to_json`)."""
+def _sections(model: Model, links: Any, joints: Any) -> dict[str, Any]:
+    """The top-level object of ``model``'s document, with ``links`` and ``joints`` as given."""
     return {
         "format": FORMAT,
         "version": SCHEMA_VERSION,
         "name": model.name,
         "default_base": model.default_base,
-        "links": [
-            {
-                "name": n,
-                "mass": link.inertia.mass,
-                "first_moment": _arr(link.inertia.first_moment),
-                "rotational_inertia": _arr(link.inertia.rotational_inertia),
-            }
-            for n, link in zip(model.link_names, model.links, strict=True)
-        ],
-        "joints": [_joint(n, j) for n, j in zip(model.joint_names, model.joints, strict=True)],
+        "links": links,
+        "joints": joints,
         "frames": [
             {"name": f.name, "link": f.link, "link_H_frame": _T(f.link_H_frame)}
             for f in model.frames
@@ -226,6 +222,43 @@ def to_dict(model: Model) -> dict[str, Any]:
     }
 
 
+def to_dict(model: Model) -> dict[str, Any]:
+    """Return the JSON-ready dictionary of ``model`` (see :func:`to_json`)."""
+    links = [
+        {
+            "name": n,
+            "mass": link.inertia.mass,
+            "first_moment": _arr(link.inertia.first_moment),
+            "rotational_inertia": _arr(link.inertia.rotational_inertia),
+        }
+        for n, link in zip(model.link_names, model.links, strict=True)
+    ]
+    joints = [_joint(n, j) for n, j in zip(model.joint_names, model.joints, strict=True)]
+    return _sections(model, links, joints)
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def _one_line(model: Model) -> str | None:
+    """``_dumps(to_dict(model))``, its links and joints written as text directly (or None)."""
+    links = links_text(model.link_names, model.links)
+    joints = joints_text(model.joint_names, model.joints)
+    if links is None or joints is None:
+        return None
+    sections = _sections(model, links, joints)
+    written = {"links", "joints"}
+    return (
+        "{"
+        + ", ".join(
+            f'"{key}": {value if key in written else _dumps(value)}'
+            for key, value in sections.items()
+        )
+        + "}"
+    )
+
+
 def to_json(model: Model, *, indent: int | None = None) -> str:
     """Return the JSON text of ``model`` (schema version :data:`SCHEMA_VERSION`).
 
@@ -237,7 +270,11 @@ def to_json(model: Model, *, indent: int | None = None) -> str:
         Strict JSON (no NaN or Infinity literals) that :func:`from_json` reads back exactly.
     """
     with gc_paused():  # as in from_json
-        return json.dumps(to_dict(model), indent=indent, allow_nan=False, ensure_ascii=False)
+        if indent is None:
+            text = _one_line(model)
+            if text is not None:
+                return text
+        return _dumps(to_dict(model), indent)
 
 
 # --------------------------------------------------------------------------- reading
@@ -372,43 +409,6 @@ def _read_joint(r: _Reader) -> tuple[str, Joint]:
     return name, joint
 
 
-def _check_mimics(names: list[str], joints: list[Joint]) -> None:
-    """Refuse a mimic naming an unknown, a fixed or its own joint, and mimic cycles."""
-    index = {n: k for k, n in enumerate(names)}
-    leader: dict[int, int] = {}
-    for k, j in enumerate(joints):
-        mimic = getattr(j, "mimic", None)
-        if mimic is None:
-            continue
-        path = f"$.joints[{k}].mimic.joint"
-        other = index.get(mimic.joint)
-        if other is None:
-            raise JSONFormatError(
-                path, f"the model has no joint named {mimic.joint!r}{suggest(mimic.joint, names)}"
-            )
-        if other == k:
-            raise JSONFormatError(path, f"joint {names[k]!r} cannot mimic itself")
-        if isinstance(joints[other], FixedJoint):
-            raise JSONFormatError(
-                path, f"joint {mimic.joint!r} is fixed: a mimic needs a moving leader"
-            )
-        leader[k] = other
-    done: set[int] = set()
-    for start in leader:
-        trail: list[int] = []
-        at: int | None = start
-        while at is not None and at not in done:
-            if at in trail:
-                cycle = [*trail[trail.index(at) :], at]
-                raise JSONFormatError(
-                    f"$.joints[{at}].mimic.joint",
-                    "mimic joints form a cycle: " + " -> ".join(repr(names[i]) for i in cycle),
-                )
-            trail.append(at)
-            at = leader.get(at)
-        done.update(trail)
-
-
 def _read_sensor(r: _Reader) -> Sensor:
     kind = r.text("type")
     keys = _SENSOR_KEYS.get(kind)
@@ -454,7 +454,10 @@ def _read_link(r: _Reader) -> tuple[str, Link]:
 _inertia = trusted(SpatialInertia)
 
 
-def _shapes(r: _Reader, key: str) -> list[list[SolidShape]]:
+def _shapes(r: _Reader, key: str) -> list[Any]:
+    seq = r.seq(key)
+    if set(map(type, seq)) <= {list} and not any(seq):  # no shapes at all: the common case
+        return [EMPTY_SHAPES] * len(seq)
     at = r._at(key)
     out = []
     for k, v in enumerate(r.seq(key)):
@@ -482,18 +485,23 @@ def from_dict(data: Any) -> Model:
             "upgrade robomodel",
         )
     r.only(_TOP_KEYS)
-    links = [_read_link(lr) for lr in r.items("links", _LINK_KEYS)]
-    joints = [_read_joint(j) for j in r.items("joints")]
-    joint_names = [n for n, _ in joints]
-    joint_list = [j for _, j in joints]
+    # Column by column where the section is of to_json's uniform form, else element by
+    # element (which names the path of the first problem).
+    links = bulk_links(r.d.get("links"))
+    if links is None:
+        links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
+    joints = bulk_joints(r.d.get("joints"))
+    if joints is None:
+        joints = _unzipped([_read_joint(j) for j in r.items("joints")])
+    joint_names, joint_list = joints
     _check_mimics(joint_names, joint_list)
     return _made(
         "$",
         Model,
         name=r.text("name"),
         default_base=r.opt_str("default_base"),
-        link_names=[n for n, _ in links],
-        links=[link for _, link in links],
+        link_names=links[0],
+        links=links[1],
         joint_names=joint_names,
         joints=joint_list,
         frames=[
@@ -521,6 +529,10 @@ def from_dict(data: Any) -> Model:
             for er in r.items("extensions", _EXTENSION_KEYS)
         ],
     )
+
+
+def _unzipped(pairs: list[tuple[str, _V]]) -> tuple[list[str], list[_V]]:
+    return [n for n, _ in pairs], [v for _, v in pairs]
 
 
 def _str_item(x: Any, path: str) -> str:
@@ -563,4 +575,6 @@ def from_json(text: str | bytes) -> Model:
             raise JSONFormatError("$", f"not valid JSON: {err}") from None
         except RecursionError:
             raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
-        return from_dict(data)
+        model = from_dict(data)
+        del data  # freed inside the pause: the collector has nothing of it left to scan after
+        return model

@@ -117,7 +117,7 @@ def pack(
     inertia_mask, inertials = _mask(inertias, SourcedInertia, "urdf_inertial")
     origin_mask, origins = _mask(rests, SourcedTransform, "urdf_origin")
     axis_mask = [
-        type(a) is SourcedAxis and a.urdf_axis[1] is t  # type: ignore[attr-defined]
+        type(a) is SourcedAxis and a.urdf_axis[1] is t
         for a, t in zip(axes, axis_rests, strict=True)
     ]
     axis_records = [a.urdf_axis for a in compress(axes, axis_mask)]  # type: ignore[attr-defined]
@@ -196,18 +196,18 @@ def build(
     inertia, transform, axis = makers
 
     def inertials(idx: list[int]) -> Iterable[Any]:
-        return zip(*_columns(i_numbers, len(idx), _INERTIAL))
+        return zip(*_columns(i_numbers, len(idx), _INERTIAL), strict=True)
 
     def origins(idx: list[int]) -> Iterable[Any]:
         xyz, rpy = _columns(o_numbers, len(idx), _ORIGIN[:2])
-        return zip(xyz, rpy, np.frombuffer(inverted, _BOOL).tolist())
+        return zip(xyz, rpy, np.frombuffer(inverted, _BOOL).tolist(), strict=True)
 
     inertias = _built(i_mask, inertia, _SOURCED_INERTIA, "urdf_inertial", inertials, inertia_fields)
     rests = _built(o_mask, transform, _SOURCED_TRANSFORM, "urdf_origin", origins, rest_fields)
 
     def axis_records(idx: list[int]) -> Iterable[Any]:
         (xyz,) = _columns(a_numbers, len(idx), _AXIS[:1])
-        return zip(xyz, map(rests.__getitem__, map(axis_joints.__getitem__, idx)))
+        return zip(xyz, map(rests.__getitem__, map(axis_joints.__getitem__, idx)), strict=True)
 
     axes = _built(a_mask, axis, _SOURCED_AXIS, "urdf_axis", axis_records, axis_fields)
     return inertias, rests, axes
