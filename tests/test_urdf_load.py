@@ -53,7 +53,7 @@ def test_inertial_is_rotated_into_the_link_frame() -> None:
         '<mass value="2"/><inertia ixx="1" ixy="0.1" ixz="0.2" iyy="2" iyz="0.3" izz="3"/>'
         "</inertial></link>"
     )
-    m = loads(text)
+    m = loads(text, options=LoadOptions(inertia="ignore"))  # not a rigid body's inertia
     R = rotation_from_rpy(0.3, -0.2, 1.1)
     I_C = np.array([[1, 0.1, 0.2], [0.1, 2, 0.3], [0.2, 0.3, 3]])
     expected = rm.SpatialInertia.from_com(2.0, (0.1, 0.2, 0.3), R @ I_C @ R.T)

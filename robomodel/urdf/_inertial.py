@@ -10,10 +10,14 @@ computed from the inertia alone that read back to it (:mod:`robomodel.urdf._exac
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robomodel._arrays import immutable
+from robomodel.errors import RobomodelWarning
+from robomodel.inertia import consistency_problems
 from robomodel.spatial import SpatialInertia
 from robomodel.urdf._document import (
     Reader,
@@ -33,8 +37,9 @@ from robomodel.urdf.numbers import format_float
 
 if TYPE_CHECKING:
     from robomodel.urdf._link import RawLink
+    from robomodel.urdf.options import InertiaPolicy
 
-__all__ = ["inertial_values", "read_inertial", "write_inertial"]
+__all__ = ["check_inertias", "inertial_values", "read_inertial", "write_inertial"]
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
@@ -113,18 +118,70 @@ def inertial_values(
         Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
         Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
         A[rotated] = Ar
-    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is).
+    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is). A
+    # non-finite result is a URDFError naming the link (robomodel.urdf.load), not a warning.
     with np.errstate(all="ignore"):
         h = m[:, None] * c
         hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
         outer = h[:, :, None] * h[:, None, :]
         outer[:, _DIAG, _DIAG] -= hh[:, None]
         A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
-    I_O = 0.5 * (A + A.transpose(0, 2, 1))  # numpy's warnings here, as before
-    h.setflags(write=False)
-    I_O.setflags(write=False)
+        I_O = 0.5 * (A + A.transpose(0, 2, 1))
+    # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
+    h = immutable(h)
+    I_O = immutable(I_O)
     sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
     return sourced_inertias(masses, h, I_O, sources)
+
+
+# Relative to the inertia's scale (its largest pseudo-inertia eigenvalue: the mass or the largest
+# moment). Exporters print inertias rounded, often to 6 significant digits, which moves a body on
+# the boundary (a rod with a zero moment, a lamina with izz = ixx + iyy) by up to 5e-7 of its
+# largest number; that is not an inconsistency. Real defects are far larger (the two flagged
+# iCub links break the triangle inequality by 99.8 %).
+_RTOL = 1e-6
+_WARN_STACKLEVEL = 6  # the caller of load/loads: loads, _load_bytes, _load_document, _build, here
+
+
+def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
+    """Apply the inertia ``policy`` to every ``<inertial>`` read (see ``LoadOptions.inertia``).
+
+    Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
+    of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it): one batched
+    eigenvalue pass picks the inertias at or past the boundary, and
+    :func:`robomodel.inertia.consistency_problems` decides on those, with a relative tolerance.
+    """
+    data = r.inertial_data
+    if policy == "ignore" or not data:
+        return
+    six = np.array([d[1] for d in data], dtype=np.float64).reshape(-1, 6)
+    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(-1, 3, 3)
+    with np.errstate(all="ignore"):
+        ev = np.linalg.eigvalsh(I_C)  # ascending
+        # A superset of what consistency_problems flags (it allows a round-off tolerance).
+        suspects = np.flatnonzero((ev[:, 0] < 0.0) | (ev[:, 0] + ev[:, 1] < ev[:, 2]))
+    for k in suspects.tolist():
+        mass, numbers = data[k]
+        problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[k]), rtol=_RTOL)
+        if not problems:
+            continue
+        raw = r.inertial_owners[k]
+        el = raw.el.find("inertial/inertia")
+        values = ", ".join(
+            f"{a}={format_float(v)}" for a, v in zip(_INERTIA_ATTRS, numbers, strict=True)
+        )
+        err = r.err(
+            URDFValueError,
+            raw.el if el is None else el,
+            f"link {raw.name!r}",
+            f"the inertia at the centre of mass ({values}; mass {format_float(mass)}) is "
+            f"physically inconsistent: {'; '.join(problems)}. Fix the numbers "
+            "(robomodel.inertia.nearest_consistent gives the nearest consistent inertia); "
+            "LoadOptions(inertia='error', 'warn' or 'ignore') chooses what loading does",
+        )
+        if policy == "error":
+            raise err
+        warnings.warn(str(err), RobomodelWarning, stacklevel=_WARN_STACKLEVEL)
 
 
 def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:

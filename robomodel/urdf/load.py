@@ -38,7 +38,7 @@ from robomodel.model import Model
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
-from robomodel.urdf._inertial import inertial_values
+from robomodel.urdf._inertial import check_inertias, inertial_values
 from robomodel.urdf._joint import RawJoint, check_mimics, read_joint
 from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
@@ -346,6 +346,7 @@ def _build(
 
     # ------------------------------------------------------------------ the numbers
     _read_numbers(r)
+    check_inertias(r, options.inertia)
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
     return assemble(r, root, options, package_dirs, resolver, read)
@@ -384,6 +385,7 @@ def _read_numbers(r: Reader) -> None:
     read = list(map(triples.__getitem__, ix))
     # Three C-level loops: the records take their values by attribute.
     if n:
+        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
         values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
         _drain(map(setattr, r.origin_owners, repeat("origin"), values))
     if m:
@@ -405,6 +407,26 @@ def _read_numbers(r: Reader) -> None:
                 )
         _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
     _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+
+
+# Beyond this (in metres) the squares and products that kinematics, dynamics and export compute
+# from positions (inverses, compositions, |p|^2 in shifted inertias) overflow: no robot's origin
+# is there, and a model holding one would give inf from finite numbers.
+_MAX_POSITION = 1e150
+
+
+def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
+    """Raise a URDFError for the first ``<origin xyz>`` beyond :data:`_MAX_POSITION`."""
+    big = np.flatnonzero(np.abs(U[rows]).max(axis=1) > _MAX_POSITION)
+    if big.size:
+        k = int(big[0])
+        raise r.err(
+            URDFValueError,
+            getattr(r.origin_owners[k], "el", None),
+            f'<origin xyz="{texts[2 * k]}">',
+            f"a position beyond {_MAX_POSITION:g} m: finite, but the transforms computed from "
+            "it overflow to infinity; give realistic values",
+        )
 
 
 _drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C
