@@ -156,7 +156,7 @@ class Immutability(RuleBasedStateMachine):
     """Collect values, attack them through every public path, compare with the snapshots."""
 
     #: Which values' arrays the array attempts may pick (see the xfail machine below).
-    ARRAY_KINDS: frozenset[str] = frozenset({"built", "constant"})
+    ARRAY_KINDS: frozenset[str] = frozenset({"built", "constant", "loaded", "transformed", "fk"})
 
     values = Bundle("values")
     models = Bundle("models")
@@ -372,14 +372,6 @@ def _refuses_writes(a: np.ndarray) -> bool:
     return True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "open: the URDF reader's arrays (robomodel/urdf/_reading.py, _elements.py) own their "
-        "memory, or are views of stacks that do, and are only setflags(write=False), so "
-        "setflags(write=True) on them or their base re-enables writes"
-    ),
-)
 @pytest.mark.parametrize("name", ICUB)
 def test_loaded_arrays_cannot_be_made_writable(name: str) -> None:
     """No array of a loaded robot (nor its base) can be made writable again."""
@@ -461,19 +453,20 @@ def _stored_arrays() -> list[np.ndarray]:
 IN_PLACE = {
     "a.shape = (1, a.size)": lambda a: setattr(a, "shape", (1, a.size)),
     "a.dtype = int64": lambda a: setattr(a, "dtype", np.int64),
+    "a.strides = (0, ...)": lambda a: setattr(a, "strides", (0,) * a.ndim),
+    "a.T.shape = (a.size,)": lambda a: setattr(a.T, "shape", (a.size,)),
     "a.__setstate__(...)": lambda a: a.__setstate__(
         (1, a.shape, np.dtype(np.float64), False, np.zeros(a.shape).tobytes())
     ),
+    "a.resize(a.shape)": lambda a: a.resize(a.shape),
+    "np.ndarray.__setitem__(a.view(), 0, x)": lambda a: np.ndarray.__setitem__(a.view(), 0, 1.0),
+    "as_strided(a, writeable=True)[0] = x": lambda a: _write_item(
+        np.lib.stride_tricks.as_strided(a, writeable=True)
+    ),
+    "memoryview(a.data) write": lambda a: a.data.cast("B").__setitem__(0, 1),
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "open: numpy lets shape, dtype and __setstate__ change even a read-only array over bytes "
-        "in place (__setstate__ also makes it writable); a stored array is handed out as is"
-    ),
-)
 @pytest.mark.parametrize("attempt", sorted(IN_PLACE))
 def test_in_place_metadata_changes_are_refused(attempt: str) -> None:
     """Reshaping, re-typing or re-loading a stored array in place raises, and nothing changes."""
