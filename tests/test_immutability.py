@@ -17,11 +17,11 @@ and flags; floats by ``repr``, so ``-0.0`` counts), and then tries every public 
 
 Each attempt must raise, and the value must equal its snapshot afterwards.
 
-The machine's array attempts target the arrays of models built in Python and of the constants.
-Paths that are still open are pinned by strict ``xfail`` tests at the end of the file (they start
-passing, and so fail as XPASS, once the library closes them; then drop the marker): the arrays
-of loaded robots, of some transformers' outputs and of FK results can be made writable again,
-and numpy changes any array's ``shape``, ``dtype`` or contents (``__setstate__``) in place.
+The machine's array attempts target the arrays of every value it holds (built, loaded,
+transformed, constants, FK results). Stored arrays are ``robomodel._arrays.FrozenArray`` over
+``bytes``: ``setflags(write=True)`` fails, and so do in-place changes of ``shape``, ``dtype``,
+``strides``, ``__setstate__`` and ``resize`` (tested at the end of the file). What stays open is
+raw memory access (``ctypes`` on ``a.ctypes.data``), which can change any Python object.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ ARRAY_ATTEMPTS: dict[str, Callable[[np.ndarray], object]] = {
 class Immutability(RuleBasedStateMachine):
     """Collect values, attack them through every public path, compare with the snapshots."""
 
-    #: Which values' arrays the array attempts may pick (see the xfail machine below).
+    #: Which values' arrays the array attempts may pick (every kind the machine collects).
     ARRAY_KINDS: frozenset[str] = frozenset({"built", "constant", "loaded", "transformed", "fk"})
 
     values = Bundle("values")
