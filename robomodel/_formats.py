@@ -66,17 +66,21 @@ class ModelFormat:
         """Return ``model`` as text of this format."""
         return cast("str", self._function(self.dumps_function)(model))
 
-    def read(self, path: Path, *, keep_fake_links: bool = False) -> Model:
+    def read(self, path: Path, *, keep_fake_links: bool = False, inertia: str = "warn") -> Model:
         """Read the model in the file ``path``.
 
         Args:
             path: the file.
             keep_fake_links: URDF only: keep massless leaf links as links instead of frames.
+            inertia: URDF only: the :class:`~robomodel.urdf.LoadOptions` ``inertia`` policy.
         """
         if self.name == "urdf":
             from robomodel import urdf
 
-            options = urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+            options = urdf.LoadOptions(
+                remove_fake_links=not keep_fake_links,
+                inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
+            )
             return urdf.load(path, options=options)
         module = importlib.import_module(self.module)
         if hasattr(module, "load"):

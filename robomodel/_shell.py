@@ -36,13 +36,14 @@ class UnreadableModelError(CLIError):
     """A model file that exists but that the readers fail on outside their own error checks."""
 
 
-def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
+def read_model(source: str, *, keep_fake_links: bool = False, inertia: str = "warn") -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
 
     Args:
         source: a file of one of the formats in :data:`robomodel._formats.FORMATS` (by its
             extension; any other file is read as URDF), or ``example``.
         keep_fake_links: keep massless leaf links as links instead of frames.
+        inertia: what a URDF's inconsistent inertias do (``LoadOptions.inertia``).
 
     Raises:
         CLIError: the file does not exist or is a directory.
@@ -66,7 +67,7 @@ def read_model(source: str, *, keep_fake_links: bool = False) -> Model:
     from robomodel._formats import format_for_input
 
     try:
-        return format_for_input(path).read(path, keep_fake_links=keep_fake_links)
+        return format_for_input(path).read(path, keep_fake_links=keep_fake_links, inertia=inertia)
     except (RobomodelError, OSError, SyntaxError) as e:
         if str(path) not in str(e) and source not in str(e):
             # The JSON reader names the place in the document, not the file; keep the error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -895,3 +896,23 @@ def test_huge_finite_numbers_are_urdf_errors() -> None:
     )
     with pytest.raises(URDFValueError, match="link 'a'"):
         loads(heavy_far)
+
+
+@pytest.mark.parametrize(
+    ("option", "status"), [([], 0), (["--inertia", "error"], 2), (["--inertia", "ignore"], 0)]
+)
+def test_cli_inertia_option(
+    option: list[str], status: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--inertia`` picks the policy: warn (the default) loads with a warning on standard
+    error, error exits 2 with the one-line URDFError, ignore loads silently."""
+    from robomodel.cli import main
+
+    path = tmp_path / "bad.urdf"
+    path.write_text(robot(_inertial((1.0, 0.0, 0.0, 1.0, 0.0, 3.0))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RobomodelWarning)
+        assert main(["info", str(path), *option]) == status
+    err = capsys.readouterr().err
+    assert ("physically inconsistent" in err) == (option != ["--inertia", "ignore"])
+    assert err.count("\n") <= 1 or status == 0

@@ -177,7 +177,8 @@ def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
             f"the inertia at the centre of mass ({values}; mass {format_float(mass)}) is "
             f"physically inconsistent: {'; '.join(problems)}. Fix the numbers "
             "(robomodel.inertia.nearest_consistent gives the nearest consistent inertia); "
-            "LoadOptions(inertia='error', 'warn' or 'ignore') chooses what loading does",
+            "LoadOptions(inertia='error', 'warn' or 'ignore'), or the command line's --inertia, "
+            "chooses what loading does",
         )
         if policy == "error":
             raise err
