@@ -475,3 +475,22 @@ def test_in_place_metadata_changes_are_refused(attempt: str) -> None:
         with pytest.raises(REFUSED):
             IN_PLACE[attempt](a)
         assert snapshot(a) == before
+
+
+def test_joint_states_and_mimic_maps_refuse_writes_for_good() -> None:
+    """A JointState's vectors and a (memoized, shared) mimic map's arrays are frozen too."""
+    from robomodel.mimic import mimic_map
+
+    state = rm.JointState(q=[0.1, 0.2], dq=[0.0, 0.0], ddq=[1.0, 2.0])
+    mm = mimic_map(icub(ICUB[0]))
+    for a in (state.q, state.dq, state.ddq, mm.matrix, mm.offset):
+        before = snapshot(a)
+        for attempt in ("a.setflags(write=True)", "a.base.setflags(write=True)"):
+            if attempt.startswith("a.base") and not isinstance(a.base, np.ndarray):
+                continue
+            with pytest.raises(REFUSED):
+                ARRAY_ATTEMPTS[attempt](a)
+        for attempt in sorted(IN_PLACE):
+            with pytest.raises(REFUSED):
+                IN_PLACE[attempt](a)
+        assert snapshot(a) == before
