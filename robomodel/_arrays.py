@@ -97,6 +97,12 @@ def _frozen(shape: tuple[int, ...], data: bytes) -> FrozenArray:
     return FrozenArray(shape, _F64, data)
 
 
+def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
+    """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, no copy."""
+    out: FloatArray = FrozenArray(shape, _F64, data)
+    return out
+
+
 def immutable(arr: FloatArray) -> FloatArray:
     """Return a read-only copy of ``arr`` over an immutable ``bytes`` buffer.
 

@@ -494,3 +494,25 @@ def test_joint_states_and_mimic_maps_refuse_writes_for_good() -> None:
             with pytest.raises(REFUSED):
                 IN_PLACE[attempt](a)
         assert snapshot(a) == before
+
+
+@pytest.mark.parametrize("way", ["pickle", "deepcopy", "json"])
+def test_copied_models_keep_their_arrays_frozen(way: str) -> None:
+    """A model after pickle, deepcopy or JSON refuses in-place reshaping of its arrays too."""
+    import copy
+    import pickle
+
+    from robomodel.io.json import from_json, to_json
+
+    m = icub(ICUB[0])
+    copied = {
+        "pickle": lambda: pickle.loads(pickle.dumps(m)),
+        "deepcopy": lambda: copy.deepcopy(m),
+        "json": lambda: from_json(to_json(m)),
+    }[way]()
+    assert copied == m
+    for where, a in arrays_of(copied):
+        for attempt in ("a.shape = (1, a.size)", "a.dtype = int64", "a.__setstate__(...)"):
+            with pytest.raises(REFUSED):
+                IN_PLACE[attempt](a)
+        assert _refuses_writes(a), where
