@@ -422,3 +422,22 @@ def test_mutation_table() -> None:
     assert counts["comment/CDATA markup"]["error"] == 0
     for category in ("mimic graph", "negative values", "inertia policy"):
         assert counts[category]["error"] > 0 and counts[category]["model"] > 0, category
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "open (robomodel/urdf/_joint.py write_joint): a joint's <mimic> is written before its "
+        "other kept children, so a kept element that preceded <mimic> comes back after it and "
+        "model.extensions is reordered (found by the structural mutants of "
+        "test_urdf_roundtrip.py, 3 in 1500)"
+    ),
+)
+def test_kept_elements_before_mimic_keep_their_order() -> None:
+    """``loads(dumps(m)) == m`` for a joint holding an unknown element before ``<mimic>``."""
+    text = SEED.replace(
+        '<limit lower="-2" upper="2" effort="5" velocity="1"/>',
+        '<limit lower="-2" upper="2" effort="5" velocity="1"/><foo/><mimic joint="j1"/>',
+    )
+    m = loads(text)
+    assert loads(dumps(m)) == m
