@@ -39,7 +39,13 @@ if TYPE_CHECKING:
     from robomodel.urdf._link import RawLink
     from robomodel.urdf.options import InertiaPolicy
 
-__all__ = ["check_inertias", "inertial_values", "read_inertial", "write_inertial"]
+__all__ = [
+    "central_inertias",
+    "check_inertias",
+    "inertial_values",
+    "read_inertial",
+    "write_inertial",
+]
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
@@ -92,20 +98,30 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     texts.append("0 0 0" if rs is None else rs)
 
 
+def central_inertias(data: list[tuple[float, tuple[float, ...]]]) -> Any:
+    """Return the ``(n, 3, 3)`` inertias at the centre of mass (in ``<origin rpy>`` axes)."""
+    six = np.array([d[1] for d in data], dtype=np.float64).reshape(len(data), 6)
+    return six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(len(data), 3, 3)
+
+
 def inertial_values(
-    data: list[tuple[float, tuple[float, ...]]], xyz: list[Vec3], rpy: list[Vec3]
+    data: list[tuple[float, tuple[float, ...]]],
+    xyz: list[Vec3],
+    rpy: list[Vec3],
+    I_C: Any = None,
 ) -> list[SourcedInertia]:
     """Return the inertias of the registered inertials (mass and moments, origin numbers).
 
     ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
-    that the result does not depend on how many inertials a document has.
+    that the result does not depend on how many inertials a document has. ``I_C``: their
+    :func:`central_inertias`, when already computed.
     """
     n = len(data)
     masses = [d[0] for d in data]
     m = np.array(masses)
     c = np.array(xyz, dtype=np.float64).reshape(n, 3)
-    six = np.array([d[1] for d in data], dtype=np.float64).reshape(n, 6)
-    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(n, 3, 3)
+    if I_C is None:
+        I_C = central_inertias(data)
     rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
     A = I_C.copy()
     if rotated:
@@ -143,19 +159,18 @@ _RTOL = 1e-6
 _WARN_STACKLEVEL = 6  # the caller of load/loads: loads, _load_bytes, _load_document, _build, here
 
 
-def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
+def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
     """Apply the inertia ``policy`` to every ``<inertial>`` read (see ``LoadOptions.inertia``).
 
     Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
     of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it): one batched
     eigenvalue pass picks the inertias at or past the boundary, and
     :func:`robomodel.inertia.consistency_problems` decides on those, with a relative tolerance.
+    ``I_C``: the :func:`central_inertias` of the document's inertials (``None`` if it has none).
     """
     data = r.inertial_data
-    if policy == "ignore" or not data:
+    if policy == "ignore" or I_C is None:
         return
-    six = np.array([d[1] for d in data], dtype=np.float64).reshape(-1, 6)
-    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(-1, 3, 3)
     with np.errstate(all="ignore"):
         ev = np.linalg.eigvalsh(I_C)  # ascending
         # A superset of what consistency_problems flags (it allows a round-off tolerance).

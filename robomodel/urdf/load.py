@@ -38,7 +38,7 @@ from robomodel.model import Model
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
-from robomodel.urdf._inertial import check_inertias, inertial_values
+from robomodel.urdf._inertial import central_inertias, check_inertias, inertial_values
 from robomodel.urdf._joint import RawJoint, check_mimics, read_joint
 from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
@@ -345,15 +345,18 @@ def _build(
     check_mimics(r, joints, joint_idx)
 
     # ------------------------------------------------------------------ the numbers
-    _read_numbers(r)
-    check_inertias(r, options.inertia)
+    central = _read_numbers(r)
+    check_inertias(r, options.inertia, central)
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
     return assemble(r, root, options, package_dirs, resolver, read)
 
 
-def _read_numbers(r: Reader) -> None:
+def _read_numbers(r: Reader) -> Any:
     """Read every deferred number and hand each record its origin, inertia or axis.
+
+    Returns the inertias at the centre of mass of the inertials (``None`` without any), for
+    :func:`~robomodel.urdf._inertial.check_inertias`.
 
     Per element, building small arrays costs far more than the arithmetic: the texts are parsed
     in one pass and the arrays computed in one vectorised pass per kind
@@ -367,7 +370,7 @@ def _read_numbers(r: Reader) -> None:
     n, m = len(r.origin_owners), len(r.inertial_owners)
     texts = r.origin_texts + r.inertial_texts + r.axis_texts
     if not texts:
-        return
+        return None
     # Documents repeat texts (a visual and its collision, common angles): each distinct text
     # is parsed once, and each distinct rpy becomes a rotation once.
     uniq = list(dict.fromkeys(texts))
@@ -388,9 +391,14 @@ def _read_numbers(r: Reader) -> None:
         _check_positions(r, U, ix[0 : 2 * n : 2], texts)
         values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
         _drain(map(setattr, r.origin_owners, repeat("origin"), values))
+    central = None
     if m:
+        central = central_inertias(r.inertial_data)
         inertias = inertial_values(
-            r.inertial_data, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2]
+            r.inertial_data,
+            read[2 * n : 2 * n + 2 * m : 2],
+            read[2 * n + 1 : 2 * n + 2 * m : 2],
+            central,
         )
         for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
             if not (
@@ -407,6 +415,7 @@ def _read_numbers(r: Reader) -> None:
                 )
         _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
     _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+    return central
 
 
 # Beyond this (in metres) the squares and products that kinematics, dynamics and export compute
@@ -417,6 +426,8 @@ _MAX_POSITION = 1e150
 
 def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
     """Raise a URDFError for the first ``<origin xyz>`` beyond :data:`_MAX_POSITION`."""
+    if float(np.abs(U).max()) <= _MAX_POSITION:  # every number of the document: one pass
+        return
     big = np.flatnonzero(np.abs(U[rows]).max(axis=1) > _MAX_POSITION)
     if big.size:
         k = int(big[0])
