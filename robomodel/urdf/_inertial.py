@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from robomodel.urdf.options import InertiaPolicy
 
 __all__ = [
+    "InertiaOverflowError",
     "central_inertias",
     "check_inertias",
     "inertial_values",
@@ -98,6 +99,14 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     texts.append("0 0 0" if rs is None else rs)
 
 
+class InertiaOverflowError(ArithmeticError):
+    """The inertia about the link origin of inertial ``index`` overflows (its numbers did not)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
 def central_inertias(data: list[tuple[float, tuple[float, ...]]]) -> Any:
     """Return the ``(n, 3, 3)`` inertias at the centre of mass (in ``<origin rpy>`` axes)."""
     six = np.array([d[1] for d in data], dtype=np.float64).reshape(len(data), 6)
@@ -115,6 +124,9 @@ def inertial_values(
     ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
     that the result does not depend on how many inertials a document has. ``I_C``: their
     :func:`central_inertias`, when already computed.
+
+    Raises:
+        InertiaOverflowError: the first inertial whose inertia about the link origin is not finite.
     """
     n = len(data)
     masses = [d[0] for d in data]
@@ -143,6 +155,9 @@ def inertial_values(
         outer[:, _DIAG, _DIAG] -= hh[:, None]
         A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
         I_O = 0.5 * (A + A.transpose(0, 2, 1))
+    bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
+    if bad.any():
+        raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
     # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
     h = immutable(h)
     I_O = immutable(I_O)

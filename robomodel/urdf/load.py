@@ -38,7 +38,12 @@ from robomodel.model import Model
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
-from robomodel.urdf._inertial import central_inertias, check_inertias, inertial_values
+from robomodel.urdf._inertial import (
+    InertiaOverflowError,
+    central_inertias,
+    check_inertias,
+    inertial_values,
+)
 from robomodel.urdf._joint import RawJoint, check_mimics, read_joint
 from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
@@ -394,25 +399,22 @@ def _read_numbers(r: Reader) -> Any:
     central = None
     if m:
         central = central_inertias(r.inertial_data)
-        inertias = inertial_values(
-            r.inertial_data,
-            read[2 * n : 2 * n + 2 * m : 2],
-            read[2 * n + 1 : 2 * n + 2 * m : 2],
-            central,
-        )
-        for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
-            if not (
-                np.isfinite(inertia.first_moment).all()
-                and np.isfinite(inertia.rotational_inertia).all()
-            ):
-                raise r.err(
-                    URDFValueError,
-                    owner.el,
-                    f"link {owner.name!r}",
-                    "the <inertial> numbers are finite but the inertia about the link origin "
-                    "they give is not (mass times centre of mass overflows); give realistic "
-                    "values",
-                )
+        try:
+            inertias = inertial_values(
+                r.inertial_data,
+                read[2 * n : 2 * n + 2 * m : 2],
+                read[2 * n + 1 : 2 * n + 2 * m : 2],
+                central,
+            )
+        except InertiaOverflowError as e:
+            owner = r.inertial_owners[e.index]
+            raise r.err(
+                URDFValueError,
+                owner.el,
+                f"link {owner.name!r}",
+                "the <inertial> numbers are finite but the inertia about the link origin they "
+                "give is not (mass times centre of mass overflows); give realistic values",
+            ) from None
         _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
     _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
     return central
