@@ -165,11 +165,13 @@ def inertial_values(
     return sourced_inertias(masses, h, I_O, sources)
 
 
-# Relative to the inertia's scale (its largest pseudo-inertia eigenvalue: the mass or the largest
-# moment). Exporters print inertias rounded, often to 6 significant digits, which moves a body on
-# the boundary (a rod with a zero moment, a lamina with izz = ixx + iyy) by up to 5e-7 of its
-# largest number; that is not an inconsistency. Real defects are far larger (the two flagged
-# iCub links break the triangle inequality by 99.8 %).
+# Relative to the inertia's scale in consistency_problems (its largest pseudo-inertia eigenvalue:
+# here the larger of the mass and the largest moment, in SI units usually the mass, which makes
+# the tolerance looser still for light moments). Exporters print inertias rounded, often to 6
+# significant digits, which moves a body on the boundary (a rod with a zero moment, a lamina
+# with izz = ixx + iyy) by up to 5e-7 of its largest number: not an inconsistency. Real defects
+# are far larger: the two flagged iCub links break the triangle inequality by 99.8 %, and the
+# icub-models counts are the same for any rtol from 1e-12 to 1e-3.
 _RTOL = 1e-6
 _WARN_STACKLEVEL = 6  # the caller of load/loads: loads, _load_bytes, _load_document, _build, here
 
