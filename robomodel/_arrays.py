@@ -10,6 +10,7 @@ every default-constructed value) and what lets the trusted constructors of
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -44,18 +45,76 @@ def finite_number(value: float, what: str) -> float:
     return f
 
 
+class FrozenArray(np.ndarray[Any, np.dtype[np.float64]]):
+    """A float64 array whose contents and layout cannot change: what :func:`immutable` returns.
+
+    Over ``bytes`` its elements cannot be written, but numpy still lets any array's ``shape``,
+    ``dtype`` and ``strides`` be assigned and ``__setstate__`` load new (writable) contents, in
+    place: ``model.joints[0].link1_H_link2.rotation.shape = (9,)`` would change a model. This
+    subclass refuses those (and any other attribute assignment). Views of it (``a.T``, ``a[0]``)
+    are frozen too; ``a.copy()`` and ufunc results (``a @ b``, ``a + 1``) are plain arrays. It
+    pickles and copies as itself, frozen.
+    """
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(
+            f"a model's arrays cannot change: {name!r} cannot be set (make a new array, "
+            "e.g. np.array(a).reshape(...))"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a model's arrays cannot change: {name!r} cannot be deleted")
+
+    def __setstate__(self, state: object) -> None:
+        raise TypeError("a model's arrays cannot change: __setstate__ is refused")
+
+    def resize(self, *shape: Any, **kwargs: Any) -> None:
+        """Refused (numpy would let a same-size resize through)."""
+        raise ValueError("a model's arrays cannot change: resize is refused")
+
+    def __array_wrap__(self, arr: Any, context: object = None, return_scalar: bool = False) -> Any:
+        # Ufunc results own new memory: hand them out as plain arrays (numpy would make them
+        # frozen-layout views of this class).
+        return arr[()] if return_scalar else arr.view(np.ndarray)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_frozen, (self.shape, self.tobytes()))
+
+    def copy(self, order: Any = "C") -> Any:
+        """Return a writable plain copy (``np.array(a, order=order)``)."""
+        return np.array(self, order=order)
+
+    def __copy__(self) -> FrozenArray:
+        return self  # nothing can change it: sharing is safe
+
+    def __deepcopy__(self, memo: object) -> FrozenArray:
+        return self
+
+
+def _frozen(shape: tuple[int, ...], data: bytes) -> FrozenArray:
+    return FrozenArray(shape, _F64, data)
+
+
+def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
+    """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, no copy."""
+    out: FloatArray = FrozenArray(shape, _F64, data)
+    return out
+
+
 def immutable(arr: FloatArray) -> FloatArray:
     """Return a read-only copy of ``arr`` over an immutable ``bytes`` buffer.
 
     ``setflags(write=False)`` alone can be undone with ``setflags(write=True)`` on the array (or
     on its base), so a value would not be a value. An array over ``bytes`` can never be made
-    writable again, nor can anything it is a view of.
+    writable again, nor can anything it is a view of; as a :class:`FrozenArray` its shape and
+    dtype cannot be reassigned either.
     """
-    out: FloatArray = _ndarray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
+    out: FloatArray = FrozenArray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
     return out
 
 
-_ndarray = np.ndarray
 _F64 = np.dtype(np.float64)
 
 

@@ -73,6 +73,7 @@ class ModelFormat:
         keep_fake_links: bool = False,
         package_dirs: Sequence[str] = (),
         xacro_args: Mapping[str, str] | None = None,
+        inertia: str = "warn",
     ) -> Model:
         """Read the model in the file ``path``.
 
@@ -84,11 +85,15 @@ class ModelFormat:
 
         Raises:
             CLIError: ``xacro_args`` for a format other than URDF.
+            inertia: URDF only: the :class:`~robomodel.urdf.LoadOptions` ``inertia`` policy.
         """
         if self.name == "urdf":
             from robomodel import urdf
 
-            options = urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+            options = urdf.LoadOptions(
+                remove_fake_links=not keep_fake_links,
+                inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
+            )
             return urdf.load(
                 path, options=options, package_dirs=package_dirs, xacro_args=xacro_args
             )

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from pyrsistent import pvector
 
+from robomodel._arrays import frozen_bytes
 from robomodel._construct import gc_paused, set_derived, trusted
 from robomodel._topology import EMPTY_SHAPES, restored_index
 from robomodel.errors import ModelError
@@ -92,8 +93,7 @@ def _pairs(buf: bytes) -> list[list[float]]:
 
 def _rows(buf: bytes, shape: tuple[int, ...]) -> FloatArray:
     # Read-only over immutable bytes: neither the array nor a view of it can be made writable.
-    out: FloatArray = np.frombuffer(buf, _F64).reshape(shape)
-    return out
+    return frozen_bytes(buf, shape)  # its layout frozen too (robomodel._arrays)
 
 
 def _shapes(per_link: Sequence[Sequence[SolidShape]]) -> dict[int, tuple[SolidShape, ...]]:

@@ -43,6 +43,7 @@ def read_model(
     keep_fake_links: bool = False,
     package_dirs: Sequence[str] = (),
     xacro_args: Mapping[str, str] | None = None,
+    inertia: str = "warn",
 ) -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
 
@@ -52,6 +53,7 @@ def read_model(
         keep_fake_links: keep massless leaf links as links instead of frames.
         package_dirs: directories searched for ``package://`` meshes (``--package-dir``).
         xacro_args: the arguments of a xacro document (``--xacro-arg NAME:=VALUE``).
+        inertia: what a URDF's inconsistent inertias do (``LoadOptions.inertia``).
 
     Raises:
         CLIError: the file does not exist or is a directory.
@@ -76,7 +78,11 @@ def read_model(
 
     try:
         return format_for_input(path).read(
-            path, keep_fake_links=keep_fake_links, package_dirs=package_dirs, xacro_args=xacro_args
+            path,
+            keep_fake_links=keep_fake_links,
+            package_dirs=package_dirs,
+            xacro_args=xacro_args,
+            inertia=inertia,
         )
     except (RobomodelError, OSError, SyntaxError) as e:
         if str(path) not in str(e) and source not in str(e):

@@ -52,6 +52,12 @@ def _add_model(p: argparse.ArgumentParser, *, fake_links: bool = True) -> None:
             help="load every URDF link as a link (by default massless leaf links on fixed "
             "joints become frames of their neighbour, as in iDynTree)",
         )
+        p.add_argument(
+            "--inertia",
+            choices=("error", "warn", "ignore"),
+            help="a URDF inertia no rigid body has (not positive semi-definite, or breaking the "
+            "triangle inequality): fail, warn (the default) or load it silently",
+        )
     _add_loading(p)
 
 

@@ -82,6 +82,7 @@ def _load(args: argparse.Namespace) -> Model:
     return read_model(
         _model_source(args),
         keep_fake_links=getattr(args, "keep_fake_links", False),
+        inertia=getattr(args, "inertia", None) or "warn",
         **_loading(args),
     )
 
@@ -194,7 +195,12 @@ def run_validate(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            model = read_model(source, keep_fake_links=args.keep_fake_links, **_loading(args))
+            # The inertia check below reports inconsistent inertias (as errors): the loader's
+            # warnings about them would count each twice.
+            inertia = getattr(args, "inertia", None) or "ignore"
+            model = read_model(
+                source, keep_fake_links=args.keep_fake_links, inertia=inertia, **_loading(args)
+            )
         except (RobomodelError, SyntaxError, UnreadableModelError) as e:
             # The file was read but is not a valid model: that is a finding, not a usage error.
             text = one_line(e)

@@ -26,6 +26,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._arrays import immutable
 from robomodel.errors import ArgumentError, ModelError
 from robomodel.model import Model
 from robomodel.validation import (
@@ -49,16 +50,17 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 
+# Stored in a value: over immutable bytes (real_vector's copy is only setflags(write=False)).
 def _q(v: npt.ArrayLike) -> FloatArray:
-    return real_vector(v, "JointState.q")
+    return immutable(real_vector(v, "JointState.q"))
 
 
 def _dq(v: npt.ArrayLike) -> FloatArray:
-    return real_vector(v, "JointState.dq")
+    return immutable(real_vector(v, "JointState.dq"))
 
 
 def _ddq(v: npt.ArrayLike) -> FloatArray:
-    return real_vector(v, "JointState.ddq")
+    return immutable(real_vector(v, "JointState.ddq"))
 
 
 @attrs.frozen(eq=False)

@@ -46,6 +46,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._arrays import immutable
 from robomodel._memo import memoized
 from robomodel.errors import ModelError, suggest
 from robomodel.joints import FixedJoint, Mimic
@@ -83,9 +84,8 @@ class MimicError(ModelError):
 
 
 def _readonly(values: Any) -> FloatArray:
-    arr = np.array(values, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
+    # Over immutable bytes: a map is memoized per model, shared by every caller.
+    return immutable(np.array(values, dtype=np.float64))
 
 
 def _g(x: float) -> str:

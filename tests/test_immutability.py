@@ -17,11 +17,11 @@ and flags; floats by ``repr``, so ``-0.0`` counts), and then tries every public 
 
 Each attempt must raise, and the value must equal its snapshot afterwards.
 
-The machine's array attempts target the arrays of models built in Python and of the constants.
-Paths that are still open are pinned by strict ``xfail`` tests at the end of the file (they start
-passing, and so fail as XPASS, once the library closes them; then drop the marker): the arrays
-of loaded robots, of some transformers' outputs and of FK results can be made writable again,
-and numpy changes any array's ``shape``, ``dtype`` or contents (``__setstate__``) in place.
+The machine's array attempts target the arrays of every value it holds (built, loaded,
+transformed, constants, FK results). Stored arrays are ``robomodel._arrays.FrozenArray`` over
+``bytes``: ``setflags(write=True)`` fails, and so do in-place changes of ``shape``, ``dtype``,
+``strides``, ``__setstate__`` and ``resize`` (tested at the end of the file). What stays open is
+raw memory access (``ctypes`` on ``a.ctypes.data``), which can change any Python object.
 """
 
 from __future__ import annotations
@@ -158,8 +158,8 @@ ARRAY_ATTEMPTS: dict[str, Callable[[np.ndarray], object]] = {
 class Immutability(RuleBasedStateMachine):
     """Collect values, attack them through every public path, compare with the snapshots."""
 
-    #: Which values' arrays the array attempts may pick (see the xfail machine below).
-    ARRAY_KINDS: frozenset[str] = frozenset({"built", "constant"})
+    #: Which values' arrays the array attempts may pick (every kind the machine collects).
+    ARRAY_KINDS: frozenset[str] = frozenset({"built", "constant", "loaded", "transformed", "fk"})
 
     values = Bundle("values")
     models = Bundle("models")
@@ -375,14 +375,6 @@ def _refuses_writes(a: np.ndarray) -> bool:
     return True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "open: the URDF reader's arrays (robomodel/urdf/_reading.py, _elements.py) own their "
-        "memory, or are views of stacks that do, and are only setflags(write=False), so "
-        "setflags(write=True) on them or their base re-enables writes"
-    ),
-)
 @pytest.mark.parametrize("name", ICUB)
 def test_loaded_arrays_cannot_be_made_writable(name: str) -> None:
     """No array of a loaded robot (nor its base) can be made writable again."""
@@ -464,19 +456,20 @@ def _stored_arrays() -> list[np.ndarray]:
 IN_PLACE = {
     "a.shape = (1, a.size)": lambda a: setattr(a, "shape", (1, a.size)),
     "a.dtype = int64": lambda a: setattr(a, "dtype", np.int64),
+    "a.strides = (0, ...)": lambda a: setattr(a, "strides", (0,) * a.ndim),
+    "a.T.shape = (a.size,)": lambda a: setattr(a.T, "shape", (a.size,)),
     "a.__setstate__(...)": lambda a: a.__setstate__(
         (1, a.shape, np.dtype(np.float64), False, np.zeros(a.shape).tobytes())
     ),
+    "a.resize(a.shape)": lambda a: a.resize(a.shape),
+    "np.ndarray.__setitem__(a.view(), 0, x)": lambda a: np.ndarray.__setitem__(a.view(), 0, 1.0),
+    "as_strided(a, writeable=True)[0] = x": lambda a: _write_item(
+        np.lib.stride_tricks.as_strided(a, writeable=True)
+    ),
+    "memoryview(a.data) write": lambda a: a.data.cast("B").__setitem__(0, 1),
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "open: numpy lets shape, dtype and __setstate__ change even a read-only array over bytes "
-        "in place (__setstate__ also makes it writable); a stored array is handed out as is"
-    ),
-)
 @pytest.mark.parametrize("attempt", sorted(IN_PLACE))
 def test_in_place_metadata_changes_are_refused(attempt: str) -> None:
     """Reshaping, re-typing or re-loading a stored array in place raises, and nothing changes."""
@@ -485,3 +478,44 @@ def test_in_place_metadata_changes_are_refused(attempt: str) -> None:
         with pytest.raises(REFUSED):
             IN_PLACE[attempt](a)
         assert snapshot(a) == before
+
+
+def test_joint_states_and_mimic_maps_refuse_writes_for_good() -> None:
+    """A JointState's vectors and a (memoized, shared) mimic map's arrays are frozen too."""
+    from robomodel.mimic import mimic_map
+
+    state = rm.JointState(q=[0.1, 0.2], dq=[0.0, 0.0], ddq=[1.0, 2.0])
+    mm = mimic_map(icub(ICUB[0]))
+    for a in (state.q, state.dq, state.ddq, mm.matrix, mm.offset):
+        before = snapshot(a)
+        for attempt in ("a.setflags(write=True)", "a.base.setflags(write=True)"):
+            if attempt.startswith("a.base") and not isinstance(a.base, np.ndarray):
+                continue
+            with pytest.raises(REFUSED):
+                ARRAY_ATTEMPTS[attempt](a)
+        for attempt in sorted(IN_PLACE):
+            with pytest.raises(REFUSED):
+                IN_PLACE[attempt](a)
+        assert snapshot(a) == before
+
+
+@pytest.mark.parametrize("way", ["pickle", "deepcopy", "json"])
+def test_copied_models_keep_their_arrays_frozen(way: str) -> None:
+    """A model after pickle, deepcopy or JSON refuses in-place reshaping of its arrays too."""
+    import copy
+    import pickle
+
+    from robomodel.io.json import from_json, to_json
+
+    m = icub(ICUB[0])
+    copied = {
+        "pickle": lambda: pickle.loads(pickle.dumps(m)),
+        "deepcopy": lambda: copy.deepcopy(m),
+        "json": lambda: from_json(to_json(m)),
+    }[way]()
+    assert copied == m
+    for where, a in arrays_of(copied):
+        for attempt in ("a.shape = (1, a.size)", "a.dtype = int64", "a.__setstate__(...)"):
+            with pytest.raises(REFUSED):
+                IN_PLACE[attempt](a)
+        assert _refuses_writes(a), where

@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from lxml import etree
 
 import robomodel as rm
-from robomodel.errors import RobomodelWarning, TopologyError, URDFError
+from robomodel.errors import ArgumentError, RobomodelWarning, TopologyError, URDFError
 from robomodel.spatial import rotation_from_rpy
 from robomodel.transformers import reduce_model
 from robomodel.urdf import (
@@ -53,7 +54,7 @@ def test_inertial_is_rotated_into_the_link_frame() -> None:
         '<mass value="2"/><inertia ixx="1" ixy="0.1" ixz="0.2" iyy="2" iyz="0.3" izz="3"/>'
         "</inertial></link>"
     )
-    m = loads(text)
+    m = loads(text, options=LoadOptions(inertia="ignore"))  # not a rigid body's inertia
     R = rotation_from_rpy(0.3, -0.2, 1.1)
     I_C = np.array([[1, 0.1, 0.2], [0.1, 2, 0.3], [0.2, 0.3, 3]])
     expected = rm.SpatialInertia.from_com(2.0, (0.1, 0.2, 0.3), R @ I_C @ R.T)
@@ -758,3 +759,161 @@ def test_markup_in_comments_and_cdata_loads() -> None:
     )
     m = loads(text)
     assert list(m.link_names) == ["a"]
+
+
+# ---------------------------------------------------------------------------- inertia policy
+def _inertial(six: tuple[float, ...], mass: float = 1.0, rpy: str = "0 0 0") -> str:
+    attrs_ = " ".join(
+        f'{a}="{v!r}"' for a, v in zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), six, strict=True)
+    )
+    return (
+        f'<link name="base"><inertial><origin rpy="{rpy}"/><mass value="{mass!r}"/>\n'
+        f"<inertia {attrs_}/></inertial></link>"
+    )
+
+
+def _policy_load(text: str, policy: str) -> tuple[rm.Model, list[warnings.WarningMessage]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RobomodelWarning)
+        m = loads(text, filename="bad.urdf", options=LoadOptions(inertia=policy))  # type: ignore[arg-type]
+    return m, [w for w in caught if issubclass(w.category, RobomodelWarning)]
+
+
+@pytest.mark.parametrize(
+    ("six", "problem"),
+    [
+        ((1.0, 0.0, 0.0, 1.0, 0.0, 3.0), "triangle inequality"),
+        ((0.1, 0.0, 0.0, 0.1, 0.0, -0.1), "not positive semi-definite"),
+        ((1.0, 2.0, 0.0, 1.0, 0.0, 1.0), "not positive semi-definite"),
+    ],
+)
+def test_inconsistent_inertia_follows_the_policy(six: tuple[float, ...], problem: str) -> None:
+    """error raises a URDFError naming file, line, link and numbers; warn warns the same text
+    at the caller's line; ignore loads silently. The loaded inertia is the one written."""
+    text = robot(_inertial(six, rpy="0.1 0.2 0.3"))
+    with pytest.raises(URDFValueError) as info:
+        loads(text, filename="bad.urdf", options=LoadOptions(inertia="error"))
+    message = str(info.value)
+    assert message.startswith("bad.urdf:3: link 'base': ")  # the <inertia> element's line
+    assert problem in message
+    assert f"(ixx={six[0]:g}, ixy={six[1]:g}," in message and "; mass 1)" in message
+    warned, caught = _policy_load(text, "warn")
+    assert [str(w.message) for w in caught] == [message]
+    assert caught[0].filename == __file__  # stacklevel: the caller of loads
+    quiet, none = _policy_load(text, "ignore")
+    assert none == []
+    assert quiet == warned
+    assert LoadOptions().inertia == "warn"
+
+
+@pytest.mark.parametrize(
+    "six",
+    [
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),  # a point mass
+        (1.0, 0.0, 0.0, 1.0, 0.0, 2.0),  # a lamina, exactly on the triangle boundary
+        (0.333333, 0.0, 0.0, 0.666667, 0.0, 1.0),  # a lamina printed with 6 digits
+        (1.0, 0.0, 0.0, 1.0, 0.0, 0.0),  # a thin rod
+    ],
+)
+def test_inertias_on_the_boundary_load_under_error(six: tuple[float, ...]) -> None:
+    """Bodies on the edge of the consistent set, and rounding to 6 digits, are not errors."""
+    m, caught = _policy_load(robot(_inertial(six)), "error")
+    assert caught == []
+    assert m.links[0].mass == 1.0
+
+
+@pytest.mark.parametrize("policy", ["error", "warn", "ignore"])
+def test_negative_mass_is_an_error_under_every_policy(policy: str) -> None:
+    with pytest.raises(URDFValueError, match="is negative"):
+        loads(
+            robot(_inertial((1.0, 0, 0, 1.0, 0, 1.0), mass=-1.0)),
+            options=LoadOptions(inertia=policy),
+        )  # type: ignore[arg-type]
+
+
+def test_unknown_inertia_policy_is_refused() -> None:
+    with pytest.raises(ArgumentError, match=r"LoadOptions\.inertia must be one of"):
+        LoadOptions(inertia="strict")  # type: ignore[arg-type]
+
+
+def _urdf_inconsistent(path: str, tol: float = 1e-6) -> list[str]:
+    """The links whose <inertia> numbers break PSD or the triangle inequality (by definition,
+    from the file's numbers with numpy alone, not through robomodel)."""
+    out = []
+    for link_el in etree.parse(path).getroot().iter("link"):
+        el = link_el.find("inertial/inertia")
+        if el is None:
+            continue
+        xx, xy, xz, yy, yz, zz = (
+            float(el.get(a, "0")) for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+        )
+        ev = np.linalg.eigvalsh(np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]))
+        mass = float(link_el.find("inertial/mass").get("value"))  # type: ignore[union-attr]
+        scale = max(abs(mass), float(np.abs(ev).max()))
+        if ev[0] < -tol * scale or ev[0] + ev[1] < ev[2] - tol * scale:
+            out.append(link_el.get("name"))
+    return out
+
+
+def test_icub_models_inertias_follow_the_policy() -> None:
+    """On every icub-models robot, warn flags exactly the links whose numbers are inconsistent
+    (checked from the file with numpy), error raises on the first of them, ignore is silent."""
+    import icub_models
+
+    flagged_total = 0
+    for name in sorted(icub_models.get_robot_names()):
+        path = str(icub_models.get_model_file(name))
+        expected = _urdf_inconsistent(path)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RobomodelWarning)
+            load(path, options=LoadOptions(inertia="warn"))
+        flagged = [
+            re.search(r"link '([^']+)'", str(w.message)).group(1)  # type: ignore[union-attr]
+            for w in caught
+            if "physically inconsistent" in str(w.message)
+        ]
+        assert flagged == expected, name
+        flagged_total += len(flagged)
+        if expected:
+            with pytest.raises(URDFValueError, match=f"link '{expected[0]}'"):
+                load(path, options=LoadOptions(inertia="error"))
+        with warnings.catch_warnings(record=True) as quiet:
+            warnings.simplefilter("always", RobomodelWarning)
+            load(path, options=LoadOptions(inertia="ignore"))
+        assert not [w for w in quiet if "physically inconsistent" in str(w.message)]
+    assert flagged_total > 0  # the data set does hold such links (else the test proves little)
+
+
+def test_huge_finite_numbers_are_urdf_errors() -> None:
+    """Finite input whose derived values overflow is a URDFError naming the element."""
+    huge_origin = robot(
+        link("a"), link("b"), joint("j", "a", "b", extra='<origin xyz="1e200 0 0"/>')
+    )
+    with pytest.raises(URDFValueError, match=r'<origin xyz="1e200 0 0">'):
+        loads(huge_origin)
+    heavy_far = robot(
+        '<link name="a"><inertial><origin xyz="1e200 0 0"/><mass value="1e200"/>'
+        f"{INERTIA}</inertial></link>"
+    )
+    with pytest.raises(URDFValueError, match="link 'a'"):
+        loads(heavy_far)
+
+
+@pytest.mark.parametrize(
+    ("option", "status"), [([], 0), (["--inertia", "error"], 2), (["--inertia", "ignore"], 0)]
+)
+def test_cli_inertia_option(
+    option: list[str], status: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--inertia`` picks the policy: warn (the default) loads with a warning on standard
+    error, error exits 2 with the one-line URDFError, ignore loads silently."""
+    from robomodel.cli import main
+
+    path = tmp_path / "bad.urdf"
+    path.write_text(robot(_inertial((1.0, 0.0, 0.0, 1.0, 0.0, 3.0))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RobomodelWarning)
+        assert main(["info", str(path), *option]) == status
+    err = capsys.readouterr().err
+    assert ("physically inconsistent" in err) == (option != ["--inertia", "ignore"])
+    assert err.count("\n") <= 1 or status == 0

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from robomodel._arrays import immutable
+from robomodel.errors import warn
+from robomodel.inertia import consistency_problems
 from robomodel.spatial import SpatialInertia
 from robomodel.urdf._document import (
     XMLNS,
@@ -35,8 +38,17 @@ from robomodel.urdf.numbers import format_float
 
 if TYPE_CHECKING:
     from robomodel.urdf._link import RawLink
+    from robomodel.urdf.options import InertiaPolicy
 
-__all__ = ["apply_exact_inertials", "inertial_values", "read_inertial", "write_inertial"]
+__all__ = [
+    "InertiaOverflowError",
+    "apply_exact_inertials",
+    "central_inertias",
+    "check_inertias",
+    "inertial_values",
+    "read_inertial",
+    "write_inertial",
+]
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
@@ -94,20 +106,41 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     texts.append("0 0 0" if rs is None else rs)
 
 
+class InertiaOverflowError(ArithmeticError):
+    """The inertia about the link origin of inertial ``index`` overflows (its numbers did not)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+def central_inertias(data: list[tuple[float, tuple[float, ...]]]) -> Any:
+    """Return the ``(n, 3, 3)`` inertias at the centre of mass (in ``<origin rpy>`` axes)."""
+    six = np.array([d[1] for d in data], dtype=np.float64).reshape(len(data), 6)
+    return six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(len(data), 3, 3)
+
+
 def inertial_values(
-    data: list[tuple[float, tuple[float, ...]]], xyz: list[Vec3], rpy: list[Vec3]
+    data: list[tuple[float, tuple[float, ...]]],
+    xyz: list[Vec3],
+    rpy: list[Vec3],
+    I_C: Any = None,
 ) -> list[SourcedInertia]:
     """Return the inertias of the registered inertials (mass and moments, origin numbers).
 
     ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
-    that the result does not depend on how many inertials a document has.
+    that the result does not depend on how many inertials a document has. ``I_C``: their
+    :func:`central_inertias`, when already computed.
+
+    Raises:
+        InertiaOverflowError: the first inertial whose inertia about the link origin is not finite.
     """
     n = len(data)
     masses = [d[0] for d in data]
     m = np.array(masses)
     c = np.array(xyz, dtype=np.float64).reshape(n, 3)
-    six = np.array([d[1] for d in data], dtype=np.float64).reshape(n, 6)
-    I_C = six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(n, 3, 3)
+    if I_C is None:
+        I_C = central_inertias(data)
     rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
     A = I_C.copy()
     if rotated:
@@ -120,16 +153,21 @@ def inertial_values(
         Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
         Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
         A[rotated] = Ar
-    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is).
+    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is). A
+    # non-finite result is a URDFError naming the link (robomodel.urdf.load), not a warning.
     with np.errstate(all="ignore"):
         h = m[:, None] * c
         hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
         outer = h[:, :, None] * h[:, None, :]
         outer[:, _DIAG, _DIAG] -= hh[:, None]
         A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
-    I_O = 0.5 * (A + A.transpose(0, 2, 1))  # numpy's warnings here, as before
-    h.setflags(write=False)
-    I_O.setflags(write=False)
+        I_O = 0.5 * (A + A.transpose(0, 2, 1))
+    bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
+    if bad.any():
+        raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
+    # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
+    h = immutable(h)
+    I_O = immutable(I_O)
     sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
     return sourced_inertias(masses, h, I_O, sources)
 
@@ -160,9 +198,60 @@ def apply_exact_inertials(r: Reader) -> None:
                 "robomodel:first_moment and robomodel:about_origin disagree with the plain "
                 "inertial numbers; remove them or fix them",
             )
-        h.setflags(write=False)
-        I_O.setflags(write=False)
-        raw.inertia = sourced_inertias([got.mass], [h], [I_O], [got.urdf_inertial])[0]
+        raw.inertia = sourced_inertias(
+            [got.mass], [immutable(h)], [immutable(I_O)], [got.urdf_inertial]
+        )[0]
+
+
+# Relative to the inertia's scale in consistency_problems (its largest pseudo-inertia eigenvalue:
+# here the larger of the mass and the largest moment, in SI units usually the mass, which makes
+# the tolerance looser still for light moments). Exporters print inertias rounded, often to 6
+# significant digits, which moves a body on the boundary (a rod with a zero moment, a lamina
+# with izz = ixx + iyy) by up to 5e-7 of its largest number: not an inconsistency. Real defects
+# are far larger: the two flagged iCub links break the triangle inequality by 99.8 %, and the
+# icub-models counts are the same for any rtol from 1e-12 to 1e-3.
+_RTOL = 1e-6
+
+
+def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
+    """Apply the inertia ``policy`` to every ``<inertial>`` read (see ``LoadOptions.inertia``).
+
+    Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
+    of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it): one batched
+    eigenvalue pass picks the inertias at or past the boundary, and
+    :func:`robomodel.inertia.consistency_problems` decides on those, with a relative tolerance.
+    ``I_C``: the :func:`central_inertias` of the document's inertials (``None`` if it has none).
+    """
+    data = r.inertial_data
+    if policy == "ignore" or I_C is None:
+        return
+    with np.errstate(all="ignore"):
+        ev = np.linalg.eigvalsh(I_C)  # ascending
+        # A superset of what consistency_problems flags (it allows a round-off tolerance).
+        suspects = np.flatnonzero((ev[:, 0] < 0.0) | (ev[:, 0] + ev[:, 1] < ev[:, 2]))
+    for k in suspects.tolist():
+        mass, numbers = data[k]
+        problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[k]), rtol=_RTOL)
+        if not problems:
+            continue
+        raw = r.inertial_owners[k]
+        el = raw.el.find("inertial/inertia")
+        values = ", ".join(
+            f"{a}={format_float(v)}" for a, v in zip(_INERTIA_ATTRS, numbers, strict=True)
+        )
+        err = r.err(
+            URDFValueError,
+            raw.el if el is None else el,
+            f"link {raw.name!r}",
+            f"the inertia at the centre of mass ({values}; mass {format_float(mass)}) is "
+            f"physically inconsistent: {'; '.join(problems)}. Fix the numbers "
+            "(robomodel.inertia.nearest_consistent gives the nearest consistent inertia); "
+            "LoadOptions(inertia='error', 'warn' or 'ignore'), or the command line's --inertia, "
+            "chooses what loading does",
+        )
+        if policy == "error":
+            raise err
+        warn(str(err))
 
 
 def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
+from robomodel._arrays import immutable
 from robomodel._construct import trusted
 from robomodel.joints import (
     FixedJoint,
@@ -207,8 +208,7 @@ _LIMITS = trusted(PositionLimits)
 _DYNAMICS = trusted(JointDynamics)
 _NO_LIMITS = PositionLimits()
 _NO_DYNAMICS = JointDynamics()
-_ZEROS3 = np.zeros(3)
-_ZEROS3.setflags(write=False)
+_ZEROS3 = immutable(np.zeros(3))
 
 
 def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
@@ -285,8 +285,7 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
             norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
         D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
     Org = R @ _ZEROS3 + P
-    D.setflags(write=False)
-    Org.setflags(write=False)
+    D, Org = immutable(D), immutable(Org)
     axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from robomodel._arrays import immutable
 from robomodel.spatial import Transform, rpy_from_rotation
 from robomodel.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
 from robomodel.urdf._exact import computed_rpy, origin_numbers
@@ -110,8 +111,7 @@ def sourced_origin(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTrans
     if inverted:
         Rt = R.T.copy()
         R, pos = Rt, -(Rt @ pos)
-    R.setflags(write=False)
-    pos.setflags(write=False)
+    R, pos = immutable(R), immutable(pos)
     return sourced_transform(R, pos, (xyz, rpy, inverted))
 
 
@@ -166,9 +166,7 @@ def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> li
     R = rotations(A.ravel().tolist(), len(row_of))
     # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in sourced_origin.
     R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
-    R = R[inverse]
-    R.setflags(write=False)
-    P.setflags(write=False)
+    R, P = immutable(R[inverse]), immutable(P)
     return sourced_transforms(R, P, zip(xyz, rpy, repeat(False, n), strict=True))
 
 

@@ -25,13 +25,12 @@ import importlib
 import io
 import os
 import threading
-import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from lxml import etree
 
-from robomodel.errors import ArgumentError, RobomodelWarning, URDFError
+from robomodel.errors import ArgumentError, URDFError, warn
 
 __all__ = [
     "XACRO_NAMESPACES",
@@ -115,7 +114,7 @@ def expand(
 ) -> str:
     """Return the URDF text xacro makes of a document (called by the loader's load and loads).
 
-    Warnings go to the caller of ``load``/``loads`` (``stacklevel``), so call it only from there.
+    Warnings go to the first caller outside robomodel (:func:`robomodel.errors.warn`).
 
     Args:
         data: the document, or ``None`` to let xacro read ``path``.
@@ -157,7 +156,7 @@ def expand(
     # xacro prints a warning and then where it was ("when processing file: ..."): one warning.
     said = " ".join(line.strip() for line in err.getvalue().splitlines() if line.strip())
     if said:
-        warnings.warn(f"{file}: xacro: {said}", RobomodelWarning, stacklevel=3)
+        warn(f"{file}: xacro: {said}")
     return text
 
 

@@ -39,7 +39,12 @@ from robomodel.shapes import Mesh
 from robomodel.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.urdf._extensions import keep
 from robomodel.urdf._geometry import read_materials
-from robomodel.urdf._inertial import inertial_values
+from robomodel.urdf._inertial import (
+    InertiaOverflowError,
+    central_inertias,
+    check_inertias,
+    inertial_values,
+)
 from robomodel.urdf._joint import RawJoint, check_mimics, read_joint
 from robomodel.urdf._link import RawLink, read_link
 from robomodel.urdf._origin import origin_values
@@ -391,14 +396,18 @@ def _build(
     check_mimics(r, joints, joint_idx)
 
     # ------------------------------------------------------------------ the numbers
-    _read_numbers(r)
+    central = _read_numbers(r)
+    check_inertias(r, options.inertia, central)
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
     return assemble(r, root, options, package_dirs, resolver, read)
 
 
-def _read_numbers(r: Reader) -> None:
+def _read_numbers(r: Reader) -> Any:
     """Read every deferred number and hand each record its origin, inertia or axis.
+
+    Returns the inertias at the centre of mass of the inertials (``None`` without any), for
+    :func:`~robomodel.urdf._inertial.check_inertias`.
 
     Per element, building small arrays costs far more than the arithmetic: the texts are parsed
     in one pass and the arrays computed in one vectorised pass per kind
@@ -412,7 +421,7 @@ def _read_numbers(r: Reader) -> None:
     n, m = len(r.origin_owners), len(r.inertial_owners)
     texts = r.origin_texts + r.inertial_texts + r.axis_texts
     if not texts:
-        return
+        return None
     # Documents repeat texts (a visual and its collision, common angles): each distinct text
     # is parsed once, and each distinct rpy becomes a rotation once.
     uniq = list(dict.fromkeys(texts))
@@ -430,27 +439,53 @@ def _read_numbers(r: Reader) -> None:
     read = list(map(triples.__getitem__, ix))
     # Three C-level loops: the records take their values by attribute.
     if n:
+        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
         values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
         _drain(map(setattr, r.origin_owners, repeat("origin"), values))
+    central = None
     if m:
-        inertias = inertial_values(
-            r.inertial_data, read[2 * n : 2 * n + 2 * m : 2], read[2 * n + 1 : 2 * n + 2 * m : 2]
-        )
-        for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
-            if not (
-                np.isfinite(inertia.first_moment).all()
-                and np.isfinite(inertia.rotational_inertia).all()
-            ):
-                raise r.err(
-                    URDFValueError,
-                    owner.el,
-                    f"link {owner.name!r}",
-                    "the <inertial> numbers are finite but the inertia about the link origin "
-                    "they give is not (mass times centre of mass overflows); give realistic "
-                    "values",
-                )
+        central = central_inertias(r.inertial_data)
+        try:
+            inertias = inertial_values(
+                r.inertial_data,
+                read[2 * n : 2 * n + 2 * m : 2],
+                read[2 * n + 1 : 2 * n + 2 * m : 2],
+                central,
+            )
+        except InertiaOverflowError as e:
+            owner = r.inertial_owners[e.index]
+            raise r.err(
+                URDFValueError,
+                owner.el,
+                f"link {owner.name!r}",
+                "the <inertial> numbers are finite but the inertia about the link origin they "
+                "give is not (mass times centre of mass overflows); give realistic values",
+            ) from None
         _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
     _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+    return central
+
+
+# Beyond this (in metres) the squares and products that kinematics, dynamics and export compute
+# from positions (inverses, compositions, |p|^2 in shifted inertias) overflow: no robot's origin
+# is there, and a model holding one would give inf from finite numbers.
+_MAX_POSITION = 1e150
+
+
+def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
+    """Raise a URDFError for the first ``<origin xyz>`` beyond :data:`_MAX_POSITION`."""
+    if float(np.abs(U).max()) <= _MAX_POSITION:  # every number of the document: one pass
+        return
+    big = np.flatnonzero(np.abs(U[rows]).max(axis=1) > _MAX_POSITION)
+    if big.size:
+        k = int(big[0])
+        raise r.err(
+            URDFValueError,
+            getattr(r.origin_owners[k], "el", None),
+            f'<origin xyz="{texts[2 * k]}">',
+            f"a position beyond {_MAX_POSITION:g} m: finite, but the transforms computed from "
+            "it overflow to infinity; give realistic values",
+        )
 
 
 _drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C

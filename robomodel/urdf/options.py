@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import attrs
 
-__all__ = ["DEFAULT_ROBOT_NAME", "ExportOptions", "LoadOptions"]
+from robomodel.validation import check_choice
+
+__all__ = ["DEFAULT_ROBOT_NAME", "ExportOptions", "InertiaPolicy", "LoadOptions"]
 
 DEFAULT_ROBOT_NAME = "iDynTreeURDFModelExportModelName"
 """The robot name iDynTree writes when none is given (robomodel writes the model's own name, even
@@ -15,6 +19,16 @@ def _blobs(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     return tuple(str(v) for v in value)  # type: ignore[attr-defined]
+
+
+InertiaPolicy = Literal["error", "warn", "ignore"]
+"""What the loader does with a physically inconsistent inertia (see :class:`LoadOptions`)."""
+
+_INERTIA_POLICIES: tuple[InertiaPolicy, ...] = ("error", "warn", "ignore")
+
+
+def _inertia_policy(value: InertiaPolicy) -> InertiaPolicy:
+    return check_choice(value, _INERTIA_POLICIES, "LoadOptions.inertia")
 
 
 @attrs.frozen(kw_only=True)
@@ -33,11 +47,19 @@ class LoadOptions:
         keep_extensions: keep every element robomodel does not model (``<gazebo>``,
             ``<transmission>``, ``<mimic>``, unknown tags, other sensor types) verbatim in
             ``model.extensions`` so that :func:`robomodel.urdf.dumps` writes it back.
+        inertia: what to do with an ``<inertia>`` that no rigid body has: one that is not
+            positive semi-definite, or whose principal moments break the triangle inequality
+            (each at most the sum of the other two). ``"error"`` raises a
+            :class:`~robomodel.errors.URDFError` naming the file, line, link and numbers;
+            ``"warn"`` (the default, since real robots ship such links) loads it as given and
+            warns with the same text (:class:`~robomodel.errors.RobomodelWarning`);
+            ``"ignore"`` loads it silently. A negative mass is an error under every policy.
     """
 
     remove_fake_links: bool = True
     add_sensor_frames: bool = True
     keep_extensions: bool = True
+    inertia: InertiaPolicy = attrs.field(default="warn", converter=_inertia_policy)
 
 
 @attrs.frozen(kw_only=True)
