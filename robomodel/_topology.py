@@ -44,6 +44,7 @@ __all__ = [
     "restored_index",
     "sensor_kind",
     "sensor_problems",
+    "tree_index",
 ]
 
 EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
@@ -307,6 +308,34 @@ def restored_index(
     """
     return _make(
         NameIndex.wrap(dict(zip(link_names, range(len(link_names)), strict=True))),
+        NameIndex.wrap(dict(zip(joint_names, range(len(joint_names)), strict=True))),
+        NameIndex.wrap(dict(zip(frame_names, range(len(frame_names)), strict=True))),
+        NameIndex.wrap(dict(zip(sensor_names, range(len(sensor_names)), strict=True))),
+        pvector(components),
+        counts,
+    )
+
+
+def tree_index(
+    link_names: Sequence[str],
+    joint_names: Sequence[str],
+    frame_names: Sequence[str],
+    sensor_names: Sequence[str],
+    counts: tuple[int, int],
+) -> ModelIndex:
+    """Return the index of a model whose joints connect all its links into one tree.
+
+    For a model built from a valid one by a transformer that proved its names unique and its
+    joints a tree over every link (:mod:`robomodel._assembly`): the union-find is one component,
+    every link hanging directly below link 0, which is what any sequence of unions of that
+    tree could have left (finds stay one step).
+    """
+    n = len(link_names)
+    components = [0] * n
+    if n:
+        components[0] = -1 if n == 1 else -2
+    return _make(
+        NameIndex.wrap(dict(zip(link_names, range(n), strict=True))),
         NameIndex.wrap(dict(zip(joint_names, range(len(joint_names)), strict=True))),
         NameIndex.wrap(dict(zip(frame_names, range(len(frame_names)), strict=True))),
         NameIndex.wrap(dict(zip(sensor_names, range(len(sensor_names)), strict=True))),

@@ -39,6 +39,7 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
+from robomodel._assembly import assemble
 from robomodel._construct import replacer
 from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
@@ -170,8 +171,8 @@ def lump(
     )
     del poses
 
-    # Assemble the result.
-    return Model(
+    # Assemble the result: every check of Model(...) holds by construction from a valid input.
+    return assemble(
         link_names=[links.names[s] for s in links.order],
         links=links.links,
         joint_names=kept,
