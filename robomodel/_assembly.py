@@ -62,7 +62,7 @@ def assemble(
         [s.name for s in sensors],
         (npos, ndof),
     )
-    return _evolve(  # type: ignore[no-any-return]
+    return _evolve(
         _EMPTY,
         link_names=pvector(link_names),
         links=pvector(links),

@@ -79,7 +79,7 @@ class LinkPoses:
         """
         names = model.link_names
         joints = model.joints
-        inverses = memoized(model, "transformers.rest-inverses", dict)
+        inverses: dict[int, Transform] = memoized(model, "transformers.rest-inverses", dict)
         chains: dict[tuple[int, int], Transform] = memoized(model, "transformers.rest-chains", dict)
         X: list[Transform] = [IDENTITY] * len(names)
         # Whether a link's pose in its part is the model's rest pose relative to the part base
@@ -107,9 +107,10 @@ class LinkPoses:
                 elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
                     P = joint.link1_H_link2
                 else:
-                    P = inverses.get(j)
-                    if P is None:
-                        P = inverses[j] = joint.link1_H_link2.inverse()
+                    inv = inverses.get(j)  # type: ignore[arg-type]
+                    if inv is None:
+                        inv = inverses[j] = joint.link1_H_link2.inverse()  # type: ignore[index]
+                    P = inv
                 Xpar = X[parent]  # type: ignore[index]
                 if Xpar is IDENTITY:
                     X[link] = P
