@@ -40,7 +40,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 
 from robomodel._assembly import assemble
-from robomodel._construct import replacer
+from robomodel._construct import gc_paused, replacer
 from robomodel.errors import RobomodelWarning, TopologyError, UnknownNameError
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Link, Model, memoized
@@ -139,12 +139,45 @@ def lump(
     if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
         return model
     q = None if positions is None else positions.tolist()
+    # Hundreds of new values and as many temporaries, none in a reference cycle: collections
+    # during the build would scan them for nothing (as in the URDF loader).
+    with gc_paused():
+        return _lumped(
+            model,
+            traversal,
+            kept,
+            kept_idx,
+            q,
+            moves,
+            keep_frames,
+            original_frames,
+            link_order,
+            frame_order,
+            lumped_sensors,
+            step,
+        )
 
+
+def _lumped(
+    model: Model,
+    traversal: Traversal,
+    kept: Sequence[str],
+    kept_idx: list[int],
+    q: list[float] | None,
+    moves: Mapping[str, Transform],
+    keep_frames: Collection[str] | None,
+    original_frames: bool,
+    link_order: Literal["traversal", "input"],
+    frame_order: Literal["traversal", "input"],
+    lumped_sensors: LumpedSensors,
+    step: str,
+) -> Model:
+    """The phases of :func:`lump` on its normalised options."""
     # Split the links into parts along the kept joints: each part becomes one link.
     parts = split(model, frozenset(kept_idx), traversal)
     # Where every old link frame is in its new link.
     poses = LinkPoses.of_parts(model, parts, q, moves)
-    del q, moves
+    del q, moves  # no longer needed: the poses hold their effect
     # One link per part, the composite rigid body of its members.
     links = _new_links(model, parts, poses, link_order)
     # Additional frames (lumped links become some) and shapes follow their links.
