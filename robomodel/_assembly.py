@@ -42,6 +42,7 @@ def assemble(
     name: str,
     materials: PVectorT[Material],
     extensions: Sequence[Extension],
+    like: Model | None = None,
 ) -> Model:
     """Return the model of these fields, without the checks of ``Model(...)``.
 
@@ -50,16 +51,27 @@ def assemble(
     joints a tree connecting every link, with their running position-coordinate and DOF
     offsets, sensors referring to links and joints of the model consistently, one persistent
     shape vector per link, and ``default_base`` a link.
+
+    ``like`` is the model the result was made from: where the result's joints or sensors have
+    the same names in the same order, its name maps are shared instead of rebuilt.
     """
     npos = ndof = 0
     for j in joints:
         npos += j.n_pos_coords
         ndof += j.n_dofs
+    joint_index = sensor_index = None
+    if like is not None:
+        if len(joint_names) == like.n_joints and like.joint_names == joint_names:
+            joint_index = like._j
+        if len(sensors) == len(like.sensors) and all(
+            a is b or a.name == b.name for a, b in zip(sensors, like.sensors, strict=True)
+        ):
+            sensor_index = like._s
     index = tree_index(
         link_names,
-        joint_names,
+        joint_names if joint_index is None else joint_index,
         [f.name for f in frames],
-        [s.name for s in sensors],
+        [s.name for s in sensors] if sensor_index is None else sensor_index,
         (npos, ndof),
     )
     return _evolve(

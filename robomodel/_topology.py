@@ -318,9 +318,9 @@ def restored_index(
 
 def tree_index(
     link_names: Sequence[str],
-    joint_names: Sequence[str],
+    joint_names: Sequence[str] | NameIndex,
     frame_names: Sequence[str],
-    sensor_names: Sequence[str],
+    sensor_names: Sequence[str] | NameIndex,
     counts: tuple[int, int],
 ) -> ModelIndex:
     """Return the index of a model whose joints connect all its links into one tree.
@@ -328,20 +328,27 @@ def tree_index(
     For a model built from a valid one by a transformer that proved its names unique and its
     joints a tree over every link (:mod:`robomodel._assembly`): the union-find is one component,
     every link hanging directly below link 0, which is what any sequence of unions of that
-    tree could have left (finds stay one step).
+    tree could have left (finds stay one step). Joint and sensor names may be given as the
+    name map of another model that has the same names in the same order.
     """
     n = len(link_names)
     components = [0] * n
     if n:
         components[0] = -1 if n == 1 else -2
     return _make(
-        NameIndex.wrap(dict(zip(link_names, range(n), strict=True))),
-        NameIndex.wrap(dict(zip(joint_names, range(len(joint_names)), strict=True))),
-        NameIndex.wrap(dict(zip(frame_names, range(len(frame_names)), strict=True))),
-        NameIndex.wrap(dict(zip(sensor_names, range(len(sensor_names)), strict=True))),
+        _names(link_names),
+        _names(joint_names),
+        _names(frame_names),
+        _names(sensor_names),
         pvector(components),
         counts,
     )
+
+
+def _names(names: Sequence[str] | NameIndex) -> NameIndex:
+    if isinstance(names, NameIndex):
+        return names
+    return NameIndex.wrap(dict(zip(names, range(len(names)), strict=True)))
 
 
 # ---------------------------------------------------------------------------- the derivation

@@ -219,6 +219,7 @@ def _lumped(
         name=model.name,
         materials=model.materials,
         extensions=model.extensions,
+        like=model,
     )
 
 

@@ -157,6 +157,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
         name=model.name,
         materials=model.materials,
         extensions=extensions,
+        like=model,
     )
 
 
