@@ -22,7 +22,7 @@ from robomodel.model import Extension, Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
 from robomodel.shapes import Material, SolidShape
 
-__all__ = ["assemble"]
+__all__ = ["assemble", "reshaped"]
 
 _EMPTY = Model()
 
@@ -91,3 +91,18 @@ def assemble(
         extensions=pvector(extensions),
         _index=index,
     )
+
+
+def reshaped(
+    model: Model,
+    *,
+    visuals: PVectorT[PVectorT[SolidShape]],
+    collisions: PVectorT[PVectorT[SolidShape]],
+) -> Model:
+    """Return ``model`` with its shape vectors replaced, without the checks of ``with_shapes``.
+
+    The caller guarantees one persistent vector of :class:`~robomodel.shapes.SolidShape`
+    values per link, each made from the model's own shapes; names, indices and connectivity
+    do not change, so the model's index is kept.
+    """
+    return _evolve(model, visuals=visuals, collisions=collisions)
