@@ -108,7 +108,9 @@ def main() -> None:
         for _ in range(200):
             f()
         prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+        pstats.Stats(prof).sort_stats(__import__("os").environ.get("SORT", "tottime")).print_stats(
+            20
+        )
         return
     size = f"{m.n_links} links, {m.n_joints} joints, {m.n_frames} frames"
     h.header(f"{h.ICUB}: {size}, {len(m.sensors)} sensors", s)

@@ -445,7 +445,7 @@ def moved_sensors(
             f"{step}: dropped force/torque sensors {listed}: their joints are lumped; their "
             "poses stay as frames (pass lumped_sensors='drop' to silence this)",
             RobomodelWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     used = set(links.names)
     used.update([f.name for f in attached.frames])

@@ -132,7 +132,7 @@ def lump(
         return model
     traversal = model.traversal(base)
     check_reachable(model, traversal, step)
-    kept_idx = [model.joint_index(name) for name in kept]
+    kept_idx = _joint_indices(model, kept)
     moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
@@ -140,7 +140,8 @@ def lump(
         return model
     q = None if positions is None else positions.tolist()
     # Hundreds of new values and as many temporaries, none in a reference cycle: collections
-    # during the build would scan them for nothing (as in the URDF loader).
+    # during the build would scan them for nothing (as in the URDF loader). The phases warn
+    # with stacklevel=4: at the line that called the transformer, through lump and _lumped.
     with gc_paused():
         return _lumped(
             model,
@@ -221,6 +222,17 @@ def _lumped(
         extensions=model.extensions,
         like=model,
     )
+
+
+def _joint_indices(model: Model, names: Sequence[str]) -> list[int]:
+    """The indices of the joints ``names``; raise :class:`UnknownNameError` for an unknown one."""
+    if len(names) == model.n_joints and model.joint_names == names:
+        return list(range(len(names)))  # every joint, in its order (what most callers pass)
+    index = model._j
+    try:
+        return [index[name] for name in names]
+    except KeyError:
+        return [model.joint_index(name) for name in names]  # raises, naming the joint
 
 
 def _unchanged(
@@ -312,14 +324,13 @@ def _kept_joints(
     """The kept joints in order: between the new links, re-expressed, with their offsets."""
     joint_ends = memoized(model, "transformers.joint-ends", lambda: _joint_ends(model))
     of_link = links.of_link
-    kept_names = frozenset(kept)
-    olds: list[Joint] = []
+    kept_names: frozenset[str] | None = None
+    joints = model.joints
+    olds = [joints[j] for j in kept_idx]
+    ends = [joint_ends[j] for j in kept_idx]
     changes_of: list[dict[str, object]] = []
-    ends: list[tuple[int, int]] = []
     npos = ndof = 0
-    for name, j in zip(kept, kept_idx, strict=True):
-        old = model.joints[j]
-        o1, o2 = joint_ends[j]
+    for name, old, (o1, o2) in zip(kept, olds, ends, strict=True):
         n1, n2 = of_link[o1], of_link[o2]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
@@ -328,19 +339,20 @@ def _kept_joints(
         if old.pos_coord_offset != npos or old.dof_offset != ndof:
             changes["pos_coord_offset"] = npos
             changes["dof_offset"] = ndof
-        mimic = getattr(old, "mimic", None)
-        if mimic is not None and mimic.joint not in kept_names:
-            changes["mimic"] = None
-            warnings.warn(
-                f"{step}: joint {name!r} mimics joint {mimic.joint!r}, which is lumped; the "
-                "mimic relation is dropped (keep both joints to keep it)",
-                RobomodelWarning,
-                stacklevel=3,
-            )
-            record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
-        olds.append(old)
+        mimic = None if type(old) is FixedJoint else old.mimic  # type: ignore[union-attr]
+        if mimic is not None:
+            if kept_names is None:
+                kept_names = frozenset(kept)
+            if mimic.joint not in kept_names:
+                changes["mimic"] = None
+                warnings.warn(
+                    f"{step}: joint {name!r} mimics joint {mimic.joint!r}, which is lumped; the "
+                    "mimic relation is dropped (keep both joints to keep it)",
+                    RobomodelWarning,
+                    stacklevel=4,
+                )
+                record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
         changes_of.append(changes)
-        ends.append((o1, o2))
         npos += old.n_pos_coords
         ndof += old.n_dofs
     # Every change of a joint at once: one copy per joint that changes, none that is replaced.
