@@ -447,8 +447,11 @@ def moved_sensors(
             RobomodelWarning,
             stacklevel=4,
         )
-    used = set(links.names)
-    used.update([f.name for f in attached.frames])
+    # The names of new links and frames that a kept pose would clash with (only those of the
+    # dropped sensors are ever asked about).
+    wanted = {s.name for s in gone}
+    used = {n for n in links.names if n in wanted}
+    used.update([f.name for f in attached.frames if f.name in wanted])
     frames: list[Frame] = []
     for s in gone:
         if reporting:
