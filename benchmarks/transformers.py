@@ -3,7 +3,8 @@
 Run ``python benchmarks/transformers.py [--rounds N] [--quick] [--cpu]``. Both libraries
 transform the same model (loaded by iDynTree and converted with ``robomodel.io``, so the URDF
 loader is not measured), timed in paired rounds by ``_harness``. ``--profile NAME`` prints a
-cProfile of one robomodel transformer instead.
+cProfile of one robomodel transformer instead (sorted by ``tottime``, or by the ``SORT``
+environment variable, e.g. ``SORT=cumtime``).
 """
 
 from __future__ import annotations
