@@ -3,7 +3,8 @@
 Run ``python benchmarks/transformers.py [--rounds N] [--quick] [--cpu]``. Both libraries
 transform the same model (loaded by iDynTree and converted with ``robomodel.io``, so the URDF
 loader is not measured), timed in paired rounds by ``_harness``. ``--profile NAME`` prints a
-cProfile of one robomodel transformer instead.
+cProfile of one robomodel transformer instead (sorted by ``tottime``, or by the ``SORT``
+environment variable, e.g. ``SORT=cumtime``).
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ def main() -> None:
         for _ in range(200):
             f()
         prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+        pstats.Stats(prof).sort_stats(__import__("os").environ.get("SORT", "tottime")).print_stats(
+            20
+        )
         return
     size = f"{m.n_links} links, {m.n_joints} joints, {m.n_frames} frames"
     h.header(f"{h.ICUB}: {size}, {len(m.sensors)} sensors", s)

@@ -44,6 +44,7 @@ __all__ = [
     "restored_index",
     "sensor_kind",
     "sensor_problems",
+    "tree_index",
 ]
 
 EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
@@ -313,6 +314,41 @@ def restored_index(
         pvector(components),
         counts,
     )
+
+
+def tree_index(
+    link_names: Sequence[str],
+    joint_names: Sequence[str] | NameIndex,
+    frame_names: Sequence[str],
+    sensor_names: Sequence[str] | NameIndex,
+    counts: tuple[int, int],
+) -> ModelIndex:
+    """Return the index of a model whose joints connect all its links into one tree.
+
+    For a model built from a valid one by a transformer that proved its names unique and its
+    joints a tree over every link (:mod:`robomodel._assembly`): the union-find is one component,
+    every link hanging directly below link 0, which is what any sequence of unions of that
+    tree could have left (finds stay one step). Joint and sensor names may be given as the
+    name map of another model that has the same names in the same order.
+    """
+    n = len(link_names)
+    components = [0] * n
+    if n:
+        components[0] = -1 if n == 1 else -2
+    return _make(
+        _names(link_names),
+        _names(joint_names),
+        _names(frame_names),
+        _names(sensor_names),
+        pvector(components),
+        counts,
+    )
+
+
+def _names(names: Sequence[str] | NameIndex) -> NameIndex:
+    if isinstance(names, NameIndex):
+        return names
+    return NameIndex.wrap(dict(zip(names, range(len(names)), strict=True)))
 
 
 # ---------------------------------------------------------------------------- the derivation

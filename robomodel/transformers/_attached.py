@@ -444,8 +444,11 @@ def moved_sensors(
             f"{step}: dropped force/torque sensors {listed}: their joints are lumped; their "
             "poses stay as frames (pass lumped_sensors='drop' to silence this)"
         )
-    used = set(links.names)
-    used.update([f.name for f in attached.frames])
+    # The names of new links and frames that a kept pose would clash with (only those of the
+    # dropped sensors are ever asked about).
+    wanted = {s.name for s in gone}
+    used = {n for n in links.names if n in wanted}
+    used.update([f.name for f in attached.frames if f.name in wanted])
     frames: list[Frame] = []
     for s in gone:
         if reporting:

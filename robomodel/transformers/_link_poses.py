@@ -79,26 +79,46 @@ class LinkPoses:
         """
         names = model.link_names
         joints = model.joints
+        inverses: dict[int, Transform] = memoized(model, "transformers.rest-inverses", dict)
+        chains: dict[tuple[int, int], Transform] = memoized(model, "transformers.rest-chains", dict)
         X: list[Transform] = [IDENTITY] * len(names)
+        # Whether a link's pose in its part is the model's rest pose relative to the part base
+        # (no move of the base, no locked position on the way): then it is memoised on the
+        # model by (part base, link), the same for every split that puts both in one part.
+        at_rest = [False] * len(names)
         for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
-            X[mem[0]] = moves.get(names[mem[0]], IDENTITY)
+            b = mem[0]
+            X[b] = moves.get(names[b], IDENTITY)
+            at_rest[b] = X[b] is IDENTITY
             # Members come in traversal order, so each parent's pose is known before its child's.
             for link, parent, j in zip(mem[1:], par[1:], jts[1:], strict=True):
                 joint = joints[j]  # type: ignore[index]
                 q = positions[joint.pos_coord_offset] if positions and joint.n_pos_coords else 0.0
                 pn = names[parent]  # type: ignore[index]
+                rest = not q and at_rest[parent]  # type: ignore[index]
+                at_rest[link] = rest
+                if rest:
+                    known = chains.get((b, link))
+                    if known is not None:
+                        X[link] = known
+                        continue
                 if q:
                     P = joint.transform(q, pn, names[link])
                 elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
                     P = joint.link1_H_link2
                 else:
-                    P = joint.link1_H_link2.inverse()
+                    inv = inverses.get(j)  # type: ignore[arg-type]
+                    if inv is None:
+                        inv = inverses[j] = joint.link1_H_link2.inverse()  # type: ignore[index]
+                    P = inv
                 Xpar = X[parent]  # type: ignore[index]
                 if Xpar is IDENTITY:
                     X[link] = P
                 else:
                     R = Xpar.rotation
                     X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
+                if rest:
+                    chains[(b, link)] = X[link]
         moved = tuple([t is not IDENTITY for t in X])
         if not any(moved):
             # Nothing to re-express (a renumbering, a change of base): read-only views of one

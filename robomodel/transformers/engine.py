@@ -38,7 +38,8 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from robomodel._construct import replacer
+from robomodel._assembly import assemble
+from robomodel._construct import gc_paused, replacer
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model import Link, Model, memoized
@@ -130,19 +131,52 @@ def lump(
         return model
     traversal = model.traversal(base)
     check_reachable(model, traversal, step)
-    kept_idx = [model.joint_index(name) for name in kept]
+    kept_idx = _joint_indices(model, kept)
     moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
     if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
         return model
     q = None if positions is None else positions.tolist()
+    # Hundreds of new values and as many temporaries, none in a reference cycle: collections
+    # during the build would scan them for nothing (as in the URDF loader).
+    with gc_paused():
+        return _lumped(
+            model,
+            traversal,
+            kept,
+            kept_idx,
+            q,
+            moves,
+            keep_frames,
+            original_frames,
+            link_order,
+            frame_order,
+            lumped_sensors,
+            step,
+        )
 
+
+def _lumped(
+    model: Model,
+    traversal: Traversal,
+    kept: Sequence[str],
+    kept_idx: list[int],
+    q: list[float] | None,
+    moves: Mapping[str, Transform],
+    keep_frames: Collection[str] | None,
+    original_frames: bool,
+    link_order: Literal["traversal", "input"],
+    frame_order: Literal["traversal", "input"],
+    lumped_sensors: LumpedSensors,
+    step: str,
+) -> Model:
+    """The phases of :func:`lump` on its normalised options."""
     # Split the links into parts along the kept joints: each part becomes one link.
     parts = split(model, frozenset(kept_idx), traversal)
     # Where every old link frame is in its new link.
     poses = LinkPoses.of_parts(model, parts, q, moves)
-    del q, moves
+    del q, moves  # no longer needed: the poses hold their effect
     # One link per part, the composite rigid body of its members.
     links = _new_links(model, parts, poses, link_order)
     # Additional frames (lumped links become some) and shapes follow their links.
@@ -169,8 +203,8 @@ def lump(
     )
     del poses
 
-    # Assemble the result.
-    return Model(
+    # Assemble the result: every check of Model(...) holds by construction from a valid input.
+    return assemble(
         link_names=[links.names[s] for s in links.order],
         links=links.links,
         joint_names=kept,
@@ -184,7 +218,19 @@ def lump(
         name=model.name,
         materials=model.materials,
         extensions=model.extensions,
+        like=model,
     )
+
+
+def _joint_indices(model: Model, names: Sequence[str]) -> list[int]:
+    """The indices of the joints ``names``; raise :class:`UnknownNameError` for an unknown one."""
+    if len(names) == model.n_joints and model.joint_names == names:
+        return list(range(len(names)))  # every joint, in its order (what most callers pass)
+    index = model._j
+    try:
+        return [index[name] for name in names]
+    except KeyError:
+        return [model.joint_index(name) for name in names]  # raises, naming the joint
 
 
 def _unchanged(
@@ -276,14 +322,13 @@ def _kept_joints(
     """The kept joints in order: between the new links, re-expressed, with their offsets."""
     joint_ends = memoized(model, "transformers.joint-ends", lambda: _joint_ends(model))
     of_link = links.of_link
-    kept_names = frozenset(kept)
-    olds: list[Joint] = []
+    kept_names: frozenset[str] | None = None
+    joints = model.joints
+    olds = [joints[j] for j in kept_idx]
+    ends = [joint_ends[j] for j in kept_idx]
     changes_of: list[dict[str, object]] = []
-    ends: list[tuple[int, int]] = []
     npos = ndof = 0
-    for name, j in zip(kept, kept_idx, strict=True):
-        old = model.joints[j]
-        o1, o2 = joint_ends[j]
+    for name, old, (o1, o2) in zip(kept, olds, ends, strict=True):
         n1, n2 = of_link[o1], of_link[o2]
         changes: dict[str, object] = {}
         if n1 != old.link1 or n2 != old.link2:
@@ -292,17 +337,18 @@ def _kept_joints(
         if old.pos_coord_offset != npos or old.dof_offset != ndof:
             changes["pos_coord_offset"] = npos
             changes["dof_offset"] = ndof
-        mimic = getattr(old, "mimic", None)
-        if mimic is not None and mimic.joint not in kept_names:
-            changes["mimic"] = None
-            warn(
-                f"{step}: joint {name!r} mimics joint {mimic.joint!r}, which is lumped; the "
-                "mimic relation is dropped (keep both joints to keep it)"
-            )
-            record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
-        olds.append(old)
+        mimic = None if type(old) is FixedJoint else old.mimic  # type: ignore[union-attr]
+        if mimic is not None:
+            if kept_names is None:
+                kept_names = frozenset(kept)
+            if mimic.joint not in kept_names:
+                changes["mimic"] = None
+                warn(
+                    f"{step}: joint {name!r} mimics joint {mimic.joint!r}, which is lumped; the "
+                    "mimic relation is dropped (keep both joints to keep it)"
+                )
+                record("dropped", "mimic", name, f"its leader {mimic.joint!r} is lumped")
         changes_of.append(changes)
-        ends.append((o1, o2))
         npos += old.n_pos_coords
         ndof += old.n_dofs
     # Every change of a joint at once: one copy per joint that changes, none that is replaced.

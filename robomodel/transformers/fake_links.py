@@ -29,16 +29,17 @@ def _fake(model: Model, iterate: bool) -> tuple[set[int], str | None]:
     if n == 0:
         return set(), None
     check_reachable(model, model.traversal(), _STEP)
-    nbrs = [list(model.neighbors(i)) for i in range(n)]
+    nbrs = model._n
     joints = model.joints
-    light = [lk.inertia.mass <= 0.0 for lk in model.links]
+    # Only links without positive mass can be fake: the loop visits those alone.
+    light = [i for i, lk in enumerate(model.links) if lk.inertia.mass <= 0.0]
     alive = [True] * n
     base = model.default_base_index
     removed: set[int] = set()
     while True:
         fake: list[tuple[int, int]] = []  # (link, its neighbour)
-        for i in range(n):
-            if not alive[i] or not light[i]:
+        for i in light:
+            if not alive[i]:
                 continue
             live = [nb for nb in nbrs[i] if alive[nb.link]]
             if len(live) == 1 and isinstance(joints[live[0].joint], FixedJoint):

@@ -13,7 +13,7 @@ import numpy as np
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
-from robomodel.spatial import Transform
+from robomodel.spatial import FloatArray, Transform
 from robomodel.transformers.engine import check_reachable, lump
 from robomodel.validation import check_name_list
 
@@ -85,14 +85,16 @@ def make_urdf_compatible(
     ]
     moves: dict[str, Transform] = {}
     if todo:
-        u = np.array([jt.axis_in_link1.direction for _, jt in todo])  # type: ignore[union-attr]
-        o = np.array([jt.axis_in_link1.origin for _, jt in todo])  # type: ignore[union-attr]
+        axes = [jt.axis_in_link1 for _, jt in todo]  # type: ignore[union-attr]
+        u = _rows([a.direction for a in axes], (3,))
+        o = _rows([a.origin for a in axes], (3,))
         # A child that is link2 sees the axis through inverse(link1_H_link2): u' = R^T u,
         # o' = R^T (o - p). A child that is link1 sees the reversed axis, the same line.
         second = [k for k, (link, jt) in enumerate(todo) if names[link] != jt.link1]
         if second:
-            R = np.array([todo[k][1].link1_H_link2.rotation for k in second])
-            pr = np.array([todo[k][1].link1_H_link2.position for k in second])
+            rests = [todo[k][1].link1_H_link2 for k in second]
+            R = _rows([t.rotation for t in rests], (3, 3))
+            pr = _rows([t.position for t in rests], (3,))
             Rt = R.transpose(0, 2, 1)
             u[second] = (Rt @ u[second][:, :, None])[:, :, 0]
             o[second] = (Rt @ (o[second] - pr)[:, :, None])[:, :, 0]
@@ -109,6 +111,14 @@ def make_urdf_compatible(
         base=base_link,
         original_frames=original_frames,
     )
+
+
+def _rows(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+    """The float64 ``arrays`` (of one ``shape``) as the rows of a new writable array.
+
+    Joining their bytes is several times faster than ``np.array`` on a list of small arrays.
+    """
+    return np.frombuffer(bytearray(b"".join([a.tobytes() for a in arrays]))).reshape(-1, *shape)
 
 
 def remove_additional_frames(model: Model, *, keep: Sequence[str] = ()) -> Model:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-import attrs
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._assembly import reshaped
+from robomodel._construct import replacer
 from robomodel.model import Model
 from robomodel.shapes import SolidShape
 from robomodel.transformers.report import record, recording
-from robomodel.updates import with_shapes
 
 __all__ = ["name_solid_shapes"]
+
+# A shape of the model under a name made here (a non-empty string): nothing else changes, so
+# its other fields stay as checked.
+_RENAMED = replacer(SolidShape)
 
 
 def name_solid_shapes(model: Model) -> Model:
@@ -51,7 +55,7 @@ def name_solid_shapes(model: Model) -> Model:
     if not ve.is_dirty() and not ce.is_dirty():
         return model
     # Only shape names change, so every index and derived map of ``model`` stays valid.
-    return with_shapes(model, visuals=ve.persistent(), collisions=ce.persistent())
+    return reshaped(model, visuals=ve.persistent(), collisions=ce.persistent())
 
 
 def _named(
@@ -66,4 +70,4 @@ def _named(
     if reporting:
         for i, name in enumerate(new):
             record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
-    return pvector(attrs.evolve(s, name=n) for s, n in zip(shapes, new, strict=True))
+    return pvector([_RENAMED(s, name=n) for s, n in zip(shapes, new, strict=True)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from robomodel._assembly import assemble
 from robomodel.errors import ModelError
 from robomodel.joints import Joint
 from robomodel.model import Model
@@ -141,7 +142,8 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
         for f in model.frames:
             if f.link not in inside:
                 record("dropped", "frame", f.name, "on a link outside the sub-model")
-    return Model(
+    # Every check of Model(...) holds by construction: a checked traversal of a valid model.
+    return assemble(
         link_names=[names[i] for i in t.links],
         links=[model.links[i] for i in t.links],
         joint_names=joint_names,
@@ -155,6 +157,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
         name=model.name,
         materials=model.materials,
         extensions=extensions,
+        like=model,
     )
 
 

@@ -1,0 +1,92 @@
+"""The transformers build their results without ``Model(...)``'s checks (robomodel._assembly):
+every result must be exactly what the checked constructor makes of the same fields."""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+
+import hypothesis.strategies as st
+from hypothesis import given, settings
+from strategies import decorated_models, models, models_with_sensors, public_fields
+
+import robomodel as rm
+import robomodel.transformers as rt
+
+_MODELS = st.one_of(models(max_links=6), decorated_models(max_links=5), models_with_sensors(5))
+
+
+def _index_maps(m: rm.Model) -> tuple[dict[str, int], ...]:
+    return tuple(
+        dict(zip(ix, map(ix.__getitem__, ix), strict=True)) for ix in (m._l, m._j, m._f, m._s)
+    )
+
+
+@st.composite
+def _transformed(draw: st.DrawFn) -> tuple[rm.Model, rm.Model]:
+    m = draw(_MODELS)
+    names = list(m.joint_names)
+    links = list(m.link_names)
+    steps = [
+        partial(
+            rt.reduce_model,
+            keep_joints=draw(st.permutations(names).flatmap(lambda p: st.just(p[: len(p) // 2]))),
+            lumped_sensors="drop",
+        ),
+        partial(rt.normalize_joint_order, base_link=draw(st.sampled_from(links))),
+        partial(rt.make_urdf_compatible, base_link=draw(st.sampled_from(links))),
+        partial(rt.remove_fake_links, iterate=True, lumped_sensors="drop"),
+        rt.name_solid_shapes,
+        lambda x: rt.extract_submodel(x, x.traversal(draw(st.sampled_from(links)))),
+    ]
+    step = draw(st.sampled_from(steps))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rm.RobomodelWarning)
+        return m, step(m)
+
+
+@settings(max_examples=30)
+@given(_transformed())
+def test_results_are_what_the_checked_constructor_builds(pair: tuple[rm.Model, rm.Model]) -> None:
+    """Rebuilding any transformer result with ``Model(**fields)`` gives an equal model with the
+    same name maps, adjacency and validity (the trusted assembly skips no check that matters)."""
+    _, out = pair
+    checked = rm.Model(**public_fields(out))
+    assert checked == out
+    assert hash(checked) == hash(out)
+    for f, value in public_fields(out).items():
+        assert getattr(checked, f) == value, f
+    assert _index_maps(checked) == _index_maps(out)
+    assert checked._c == out._c
+    assert [checked.neighbors(i) for i in range(checked.n_links)] == [
+        out.neighbors(i) for i in range(out.n_links)
+    ]
+    assert checked.problems() == out.problems() == ()
+
+
+@settings(max_examples=30)
+@given(_transformed(), st.data())
+def test_results_grow_like_checked_models(
+    pair: tuple[rm.Model, rm.Model], data: st.DataObject
+) -> None:
+    """The union-find of an assembled result refuses the same joints as a checked model's: a
+    joint between two of its links always closes a loop, a new leaf never does."""
+    _, out = pair
+    if out.n_links < 2:
+        return
+    a, b = data.draw(st.permutations(list(out.link_names))).__getitem__(slice(2))
+    j = rm.FixedJoint(link1=a, link2=b)
+    checked = rm.Model(**public_fields(out))
+    for model in (out, checked):
+        try:
+            rm.add_joint(model, "extra_joint_x", j)
+        except rm.errors.TopologyError:
+            pass
+        else:
+            raise AssertionError("a joint between two links of a tree must close a loop")
+    grown = rm.add_joint_and_link(
+        out, a, "extra_joint_y", rm.FixedJoint(link1=a, link2="new_leaf_y"), "new_leaf_y"
+    )
+    assert grown == rm.add_joint_and_link(
+        checked, a, "extra_joint_y", rm.FixedJoint(link1=a, link2="new_leaf_y"), "new_leaf_y"
+    )
