@@ -82,10 +82,10 @@ class ModelFormat:
             keep_fake_links: URDF only: keep massless leaf links as links instead of frames.
             package_dirs: directories for ``package://`` meshes, after the model's own.
             xacro_args: URDF only: the arguments of a xacro document.
+            inertia: URDF only: the :class:`~robomodel.urdf.LoadOptions` ``inertia`` policy.
 
         Raises:
             CLIError: ``xacro_args`` for a format other than URDF.
-            inertia: URDF only: the :class:`~robomodel.urdf.LoadOptions` ``inertia`` policy.
         """
         if self.name == "urdf":
             from robomodel import urdf

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote
 
 import attrs
 
 from robomodel._construct import set_derived, trusted
 from robomodel.errors import RobomodelError
-from robomodel.model import Model
 from robomodel.shapes import Mesh
+
+if TYPE_CHECKING:
+    from robomodel.model import Model
 
 __all__ = [
     "MeshError",

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECKS",
+    "FILE_CHECKS",
     "SEVERITIES",
     "Check",
-    "FILE_CHECKS",
     "Finding",
     "Severity",
     "count_text",
@@ -289,7 +289,7 @@ def _limits(model: Model) -> Iterator[Finding]:
 def _meshes(model: Model) -> Iterator[Finding]:
     # Per missing file one error; meshes that could not be checked (no --package-dir) are one
     # warning per kind, not one per mesh.
-    from robomodel.meshes import check_meshes, grouped_problems
+    from robomodel._mesh_files import check_meshes, grouped_problems
 
     for severity, element, message in grouped_problems(check_meshes(model)):
         yield _finding(severity, "meshes", element, message)

@@ -218,7 +218,8 @@ def run_validate(args: argparse.Namespace) -> int:
         if issubclass(w.category, RobomodelWarning)
     ]
     found = sorted(
-        [*loading, *locate(findings(model, files=True), source)], key=lambda f: SEVERITIES.index(f.severity)
+        [*loading, *locate(findings(model, files=True), source)],
+        key=lambda f: SEVERITIES.index(f.severity),
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
     for f in found:

@@ -595,9 +595,7 @@ def test_env_package_dirs_only_with_the_option(
     assert main(["validate", str(urdf), "--strict", "--env-package-dirs"]) == 0
     monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path))
     assert main(["validate", str(urdf), "--env-package-dirs"]) == 1
-    assert "visual mesh 'package://demo_pkg/meshes/body.stl'" in (
-        capsys.readouterr().out
-    )
+    assert "visual mesh 'package://demo_pkg/meshes/body.stl'" in (capsys.readouterr().out)
 
 
 def test_scene_has_help_and_refuses_unknown_joints(

@@ -257,7 +257,9 @@ def test_icub_meshes_are_all_found_and_all_missing_with_a_wrong_dir(
 ) -> None:
     path = str(icub_models.get_model_file(name))
     assert not check_meshes(ru.load(path, package_dirs=[SHARE]))
-    assert not [f for f in findings(ru.load(path, package_dirs=[SHARE]), files=True) if f.check == "meshes"]
+    assert not [
+        f for f in findings(ru.load(path, package_dirs=[SHARE]), files=True) if f.check == "meshes"
+    ]
     problems = check_meshes(ru.load(path, package_dirs=[str(tmp_path)]))
     expected = mesh_lines(path)
     assert len(problems) == len(expected) > 0
