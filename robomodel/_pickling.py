@@ -200,17 +200,20 @@ def _state(model: Model) -> tuple[Any, ...]:
 
 # ------------------------------------------------------------------ values of subclasses
 # The URDF loader's values are of subclasses that remember the numbers they were read from in
-# extra slots (outside ``==``); the exporter needs them to write a loaded model back exactly,
-# so they travel too. The loader's own records are packed flat (robomodel.urdf._pickled_records,
-# imported only when the loader's module is: no value can hold one otherwise); any other value
-# of a subclass travels with its class and slots, one by one.
+# extra slots (outside ``==``); only the loader itself uses them, so by default they do not
+# travel (CARRY_URDF_RECORDS). When they do, the loader's own records are packed flat
+# (robomodel.urdf._pickled_records, imported only when the loader's module is: no value can
+# hold one otherwise); any other value of a subclass travels with its class and slots, one by
+# one.
 Extras = dict[tuple[str, int], tuple[type, dict[str, Any]]]
 _SOURCED = "robomodel.urdf._sourced"
 
-CARRY_URDF_RECORDS = True
-"""Whether the loader's number records travel (packed flat). Only the exporter reads them, as
-a fallback; once it writes a function of the value alone, this can be False: a copy is then
-made of the plain classes, equal (``==``, hash) to the original and a little cheaper to send."""
+CARRY_URDF_RECORDS = False
+"""Whether the loader's number records travel (packed flat). Nothing reads them after a load:
+the URDF exporter writes a function of the value alone (robomodel:... attributes where plain
+URDF numbers cannot state a value), so a copy is made of the plain classes, equal (``==``,
+hash) to the original, exporting the same text, and cheaper to send. ``True`` keeps them (the
+loader's classes come back), e.g. to compare with a copy bit for bit."""
 
 
 def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]]:

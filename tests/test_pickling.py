@@ -193,10 +193,13 @@ _TWO_LINKS = """<robot name="r">
 </robot>"""
 
 
-def test_records_not_of_the_loaders_shape_travel_as_they_are() -> None:
+def test_records_not_of_the_loaders_shape_travel_as_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The packed form holds the loader's shape of record, all or none per kind; a record of
     # another shape (here an inertia's), or an axis record naming another rest transform than
-    # its joint's, travels with its value's slots, one by one.
+    # its joint's, travels with its value's slots, one by one (when the records travel at all).
+    monkeypatch.setattr(_pickling, "CARRY_URDF_RECORDS", True)
     m = urdf.loads(_TWO_LINKS)
     odd = copy.copy(m.links[1].inertia)
     set_derived(odd, "urdf_inertial", ("not", "numbers"))

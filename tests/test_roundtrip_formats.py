@@ -8,6 +8,7 @@ import copy
 import pickle
 import random
 import warnings
+from collections.abc import Callable
 
 import attrs
 import icub_models
@@ -114,12 +115,39 @@ def exact_everywhere(m: rm.Model) -> None:
 
 
 def transformed(m: rm.Model) -> list[rm.Model]:
-    """m after the transformers that reorder or rebuild a model (each one that applies)."""
-    from robomodel.transformers import make_urdf_compatible, normalize_joint_order
+    """m after every transformer that applies to it (each one that reorders or rebuilds a
+    model: base changes, joint orders, lumping, frames, names, shapes, attaching)."""
+    from robomodel.transformers import (
+        attach,
+        make_urdf_compatible,
+        name_solid_shapes,
+        normalize_joint_order,
+        prefix,
+        reduce_model,
+        remove_additional_frames,
+        remove_fake_links,
+        reorder_joints,
+    )
 
-    out = [m, change_base(m, m.link_names[-1]), normalize_joint_order(m)]
-    with contextlib.suppress(rm.errors.RobomodelError):  # a frame it cannot move
-        out.append(make_urdf_compatible(m))
+    moving = [n for n, j in zip(m.joint_names, m.joints, strict=True) if j.n_dofs]
+    steps: list[Callable[[rm.Model], rm.Model]] = [
+        lambda m: change_base(m, m.link_names[-1]),
+        normalize_joint_order,
+        make_urdf_compatible,
+        lambda m: reduce_model(m, keep_joints=moving[::2], lumped_sensors="drop"),
+        lambda m: remove_fake_links(m, lumped_sensors="drop"),
+        remove_additional_frames,
+        lambda m: prefix(m, "p_"),
+        name_solid_shapes,
+        lambda m: reorder_joints(m, list(reversed(m.joint_names)))[0],
+        lambda m: attach(m, m, at_frame=m.link_names[0], prefix="b_"),
+    ]
+    out = [m]
+    for step in steps:
+        # Some do not apply to every model (a frame make_urdf_compatible cannot move, a model
+        # attach cannot take): those raise a robomodel error, and the others are checked.
+        with contextlib.suppress(rm.errors.RobomodelError):
+            out.append(step(m))
     return out
 
 

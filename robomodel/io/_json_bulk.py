@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from robomodel._arrays import frozen_bytes
 from robomodel._construct import trusted
 from robomodel.joints import (
     FixedJoint,
@@ -108,9 +109,8 @@ def _rows(col: Sequence[Any], shape: tuple[int, ...]) -> FloatArray | None:
     a = np.array(items, dtype=_F64)
     if not np.isfinite(a).all():
         return None
-    # Read-only over immutable bytes: no view of it can be made writable.
-    out: FloatArray = np.frombuffer(a.tobytes(), _F64).reshape(len(col), *shape)
-    return out
+    # Over immutable bytes, as a FrozenArray: no view of it can be made writable or reshaped.
+    return frozen_bytes(a.tobytes(), (len(col), *shape))
 
 
 def _transforms(col: Sequence[Any]) -> list[Transform] | None:
@@ -122,9 +122,13 @@ def _transforms(col: Sequence[Any]) -> list[Transform] | None:
     if R is None or p is None:
         return None
     # The element reader's test, stacked: max |R^T R - I| and det R.
-    RtR = np.einsum("kji,kjl->kil", R, R)
-    err = np.abs(RtR - np.eye(3)).max(axis=(1, 2)) if len(R) else np.zeros(0)
-    if not ((err <= _KEEP).all() and (np.linalg.det(R) > 0.0).all()):
+    # Huge finite entries overflow to inf/NaN here; those fail the test (and the element
+    # reader then names them), so numpy's overflow warnings are not wanted.
+    with np.errstate(all="ignore"):
+        RtR = np.einsum("kji,kjl->kil", R, R)
+        err = np.abs(RtR - np.eye(3)).max(axis=(1, 2)) if len(R) else np.zeros(0)
+        ok = (err <= _KEEP).all() and (np.linalg.det(R) > 0.0).all()
+    if not ok:
         return None
     return list(map(_TRANSFORM, R, p))
 
@@ -155,7 +159,9 @@ def _axes(col: Sequence[Any]) -> list[Axis] | None:
     o = _rows(_column(col, "origin"), (3,))
     if d is None or o is None:
         return None
-    if not (np.abs(np.sqrt((d * d).sum(axis=1)) - 1.0) <= _KEEP).all():
+    with np.errstate(all="ignore"):  # a huge direction overflows: not a unit one, either way
+        unit = (np.abs(np.sqrt((d * d).sum(axis=1)) - 1.0) <= _KEEP).all()
+    if not unit:
         return None
     return list(map(_AXIS, d, o))
 

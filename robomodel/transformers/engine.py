@@ -42,7 +42,8 @@ from robomodel._assembly import assemble
 from robomodel._construct import gc_paused, replacer
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
-from robomodel.model import Link, Model, memoized
+from robomodel.model import Extension, Frame, Link, Model, memoized
+from robomodel.sensors import Sensor
 from robomodel.spatial import FloatArray, Transform
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
 from robomodel.transformers._link_poses import LinkPoses
@@ -203,13 +204,15 @@ def _lumped(
     )
     del poses
 
+    link_names = [links.names[s] for s in links.order]
+    frames = [*attached.frames, *sensors.frames]
     # Assemble the result: every check of Model(...) holds by construction from a valid input.
     return assemble(
-        link_names=[links.names[s] for s in links.order],
+        link_names=link_names,
         links=links.links,
         joint_names=kept,
         joints=joints,
-        frames=[*attached.frames, *sensors.frames],
+        frames=frames,
         default_base=model.link_names[traversal.base],
         visuals=attached.visuals,
         collisions=attached.collisions,
@@ -217,9 +220,49 @@ def _lumped(
         package_dirs=model.package_dirs,
         name=model.name,
         materials=model.materials,
-        extensions=model.extensions,
+        extensions=_carried_extensions(model, link_names, kept, frames, sensors.sensors),
         like=model,
     )
+
+
+def _carried_extensions(
+    model: Model,
+    link_names: Sequence[str],
+    joint_names: Sequence[str],
+    frames: Sequence[Frame],
+    sensors: Sequence[Sensor],
+) -> Sequence[Extension]:
+    """The kept URDF extensions whose owners the result still has; the others are reported.
+
+    A lumped joint's ``<dynamics>`` or ``<gazebo reference>``, the ``<inertial>`` extras of a
+    link merged into another: nothing in the result can carry them, and a model must not hold
+    what its export could not write (its reload would differ).
+    """
+    if not model.extensions:
+        return model.extensions
+    owners = {
+        "link": {*link_names, *(f.name for f in frames)},
+        "inertial": set(link_names),
+        "joint": set(joint_names),
+        "frame": {f.name for f in frames},
+        "sensor": {s.name for s in sensors},
+        "force_torque": {s.name for s in sensors},
+    }
+    kept = [
+        e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
+    ]
+    if len(kept) == len(model.extensions):
+        return model.extensions
+    if recording():
+        for e in model.extensions:
+            if e.owner_kind in owners and e.owner not in owners[e.owner_kind]:
+                record(
+                    "dropped",
+                    "extension",
+                    f"<{e.tag}> of {e.owner_kind} {e.owner!r}",
+                    "its owner is lumped",
+                )
+    return kept
 
 
 def _joint_indices(model: Model, names: Sequence[str]) -> list[int]:

@@ -14,8 +14,10 @@ every rename. The rewriting of kept URDF XML is :func:`robomodel.urdf.renaming.r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from xml.sax.saxutils import quoteattr
 
 import attrs
+from lxml import etree
 from pyrsistent import pvector
 
 from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
@@ -218,8 +220,27 @@ def apply_renames(
     new_frames = [Frame(fmap[f.name], lmap[f.link], f.link_H_frame) for f in model.frames]
     new_sensors = [_rename_sensor(s, lmap, jmap, smap) for s in model.sensors]
     new_ext = []
+    # A frame written as a fake link has a URDF joint: <frame>_fixed_joint, or the name its
+    # marker extension gives. Those names are in the joint namespace, so the joint renaming
+    # applies to a marked one (prefix() prefixes it too: attaching a model to itself must not
+    # write two joints of one name); an unmarked one follows its frame. Kept elements of that
+    # joint (its <dynamics>) follow the new name either way.
+    marks = {
+        e.owner: _marker_joint(e.xml)
+        for e in model.extensions
+        if e.owner_kind == "frame" and e.tag == "joint"
+    }
+    ext_jmap = dict(jmap)
+    for f in model.frames:
+        marked = marks.get(f.name)
+        if marked is None:
+            old_joint, new_joint = f"{f.name}_fixed_joint", f"{fmap[f.name]}_fixed_joint"
+        else:
+            old_joint, new_joint = marked, _new_name(jf, marked, "joint")
+        if old_joint not in jmap:
+            ext_jmap[old_joint] = new_joint
     for e in model.extensions:
-        ne = _rename_extension(e, lmap, fmap, jmap, smap)
+        ne = _rename_extension(e, lmap, fmap, ext_jmap, smap)
         if ne != e and reporting:
             record(
                 "renamed",
@@ -243,6 +264,12 @@ def apply_renames(
         materials=model.materials,
         extensions=pvector(new_ext),
     )
+
+
+def _marker_joint(xml: str) -> str | None:
+    """The joint name a frame's marker extension (``<joint name="..."/>``) gives."""
+    name = etree.fromstring(xml).get("name")
+    return None if name is None else str(name)
 
 
 def _check_unique(
@@ -303,6 +330,13 @@ def _rename_extension(
         owner = lmap.get(owner, fmap.get(owner, owner))
     elif e.owner_kind == "joint":
         owner = jmap.get(owner, owner)
+    elif e.owner_kind == "frame":
+        owner = fmap.get(owner, owner)
+        if e.tag == "joint":  # the marker of a fake link's joint name: renamed as a joint
+            old = _marker_joint(e.xml)
+            new = jmap.get(old, old) if old is not None else None
+            if new is not None and new != old:
+                return attrs.evolve(e, owner=owner, xml=f"<joint name={quoteattr(new)}/>")
     elif e.owner_kind == "sensor" or e.owner_kind == "force_torque":
         owner = smap.get(owner, owner)
     xml = rename_in_xml(e.xml, links={**lmap, **fmap}, joints=jmap, prefer=e.owner_kind)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from robomodel._arrays import immutable
 from robomodel.errors import URDFError
 from robomodel.model import Extension, Model
 from robomodel.shapes import Material, Mesh
@@ -388,6 +389,6 @@ def read_transform(r: Reader, el: Any, what: str, attr: str, near: Any) -> Any:
             f"{attr.split('}')[-1]} disagrees with the pose the URDF numbers give; remove the "
             "robomodel attribute or fix it",
         )
-    R.setflags(write=False)
-    p.setflags(write=False)
+    R = immutable(R)
+    p = immutable(p)
     return sourced_transform(R, p, ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), False))

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from robomodel._arrays import immutable
 from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.spatial import Transform
 from robomodel.urdf._document import (
@@ -97,8 +98,8 @@ def reversed_values(
             "robomodel:axis disagrees with the joint's <axis>; remove the robomodel attributes "
             "or fix them",
         )
-    d.setflags(write=False)
-    o.setflags(write=False)
+    d = immutable(d)
+    o = immutable(o)
     return T, sourced_axes([d], [o], [(xyz, T)])[0]
 
 
@@ -131,8 +132,8 @@ def exact_axis(r: Reader, el: Any, what: str, axis: Any) -> SourcedAxis:
         )
     d = d.copy()
     o = o.copy()
-    d.setflags(write=False)
-    o.setflags(write=False)
+    d = immutable(d)
+    o = immutable(o)
     return sourced_axes([d], [o], [axis.urdf_axis])[0]
 
 

@@ -198,7 +198,7 @@ def apply_exact(r: Reader) -> None:
     for owner, el in r.exact_origins:
         T = owner.origin
         R = exact_rotation(r, el, f"<{el.getparent().tag}>", T.rotation)
-        R.setflags(write=False)
+        R = immutable(R)
         owner.origin = sourced_transform(R, T.position, T.urdf_origin)
 
 
@@ -211,8 +211,8 @@ def inverted(T: SourcedTransform) -> SourcedTransform:
     xyz, rpy, _ = T.urdf_origin
     Rt = T.rotation.T.copy()
     pos = -(Rt @ np.array(xyz, dtype=np.float64))
-    Rt.setflags(write=False)
-    pos.setflags(write=False)
+    Rt = immutable(Rt)
+    pos = immutable(pos)
     return sourced_transform(Rt, pos, (xyz, rpy, True))
 
 
