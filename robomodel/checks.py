@@ -216,7 +216,15 @@ def _inertia(model: Model) -> Iterator[Finding]:
         element = f"link {name!r}"
         central = inertia.inertia_com
         ev = np.linalg.eigvalsh(central)
-        tol = _TOL * max(1.0, float(np.abs(ev).max()))
+        # The central inertia is computed from the inertia about the link origin minus the
+        # parallel-axis term m |c|^2: its round-off scales with the larger of those, which
+        # dwarfs the result for a heavy body far from its origin.
+        h = inertia.first_moment
+        shift = float(h @ h) / inertia.mass
+        scale = max(
+            1.0, float(np.abs(ev).max()), float(np.abs(inertia.rotational_inertia).max()), shift
+        )
+        tol = _TOL * scale
         if ev.min() < -tol:
             yield _finding(
                 "error",

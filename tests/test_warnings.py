@@ -20,6 +20,7 @@ import pytest
 import robomodel as rm
 import robomodel.urdf
 from robomodel.errors import warn
+from robomodel.model import Extension
 from robomodel.transformers import attach, pipeline, reduce_model
 
 # A leg: a six-axis force/torque sensor in the fixed joint 'ft_joint', a gripper whose finger
@@ -87,13 +88,37 @@ def test_urdf_loads_and_load_warn_at_the_call(tmp_path: Path) -> None:
 
 
 def test_urdf_dumps_and_dump_warn_at_the_call(tmp_path: Path) -> None:
-    """The kept <gazebo reference="c"> has lost its link once 'jc' is lumped into 'b'."""
-    reduced = reduce_model(leg(), keep_joints=["ja"], lumped_sensors="drop")
-    assert "c" not in reduced.link_names and reduced.extensions
+    """A kept element of a link the model does not have cannot be written: dumps says so."""
+    m = leg()
+    stale = attrs.evolve(
+        m,
+        extensions=[
+            *m.extensions,
+            Extension(owner_kind="link", owner="gone", xml="<gazebo/>", tag="gazebo"),
+        ],
+    )
     with warned_here("kept extension element"):
-        robomodel.urdf.dumps(reduced)
+        robomodel.urdf.dumps(stale)
     with warned_here("kept extension element"):
-        robomodel.urdf.dump(reduced, tmp_path / "out.urdf")
+        robomodel.urdf.dump(stale, tmp_path / "out.urdf")
+
+
+def test_a_lumped_owners_extensions_are_dropped_with_a_report() -> None:
+    """Reducing lumps joint 'jc': its kept <mimic> cannot follow, and the report says so."""
+    from robomodel.transformers import explain
+
+    reduced, report = explain(
+        functools.partial(reduce_model, keep_joints=["ja"], lumped_sensors="drop"), leg()
+    )
+    assert "jc" not in reduced.joint_names
+    assert not [e for e in reduced.extensions if e.owner == "jc"]
+    assert any(
+        ch.action == "dropped" and ch.kind == "extension" and "joint 'jc'" in ch.name
+        for ch in report.changes
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        robomodel.urdf.dumps(reduced)  # nothing stale left to warn about
 
 
 def test_transformer_warnings_point_at_the_call() -> None:
