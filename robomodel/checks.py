@@ -27,6 +27,7 @@ the values that fail it. A finding is
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -214,13 +215,26 @@ def _inertia(model: Model) -> Iterator[Finding]:
         if not inertia.mass > 0:
             continue  # the mass check covers massless and negative masses
         element = f"link {name!r}"
-        central = inertia.inertia_com
-        ev = np.linalg.eigvalsh(central)
+        # A centre of mass ~1e154 m or more from the link origin overflows the parallel-axis
+        # term: the inertia at the centre of mass cannot be computed in doubles at all.
+        with np.errstate(all="ignore"):
+            central = inertia.inertia_com
+            h = inertia.first_moment
+            shift = float(h @ h) / inertia.mass
+            finite = bool(np.isfinite(central).all()) and math.isfinite(shift)
+            ev = np.linalg.eigvalsh(central) if finite else None
+        if ev is None:
+            yield _finding(
+                "error",
+                "inertia",
+                element,
+                f"the centre of mass {_g(float(np.abs(h).max()) / inertia.mass)} m from the link "
+                "origin overflows the inertia at the centre of mass",
+            )
+            continue
         # The central inertia is computed from the inertia about the link origin minus the
         # parallel-axis term m |c|^2: its round-off scales with the larger of those, which
         # dwarfs the result for a heavy body far from its origin.
-        h = inertia.first_moment
-        shift = float(h @ h) / inertia.mass
         scale = max(
             1.0, float(np.abs(ev).max()), float(np.abs(inertia.rotational_inertia).max()), shift
         )
