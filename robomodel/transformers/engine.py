@@ -232,22 +232,35 @@ def _carried_extensions(
     frames: Sequence[Frame],
     sensors: Sequence[Sensor],
 ) -> Sequence[Extension]:
-    """The kept URDF extensions whose owners the result still has; the others are reported.
+    """The kept URDF extensions of a lumped model whose owners it still has.
 
-    A lumped joint's ``<dynamics>`` or ``<gazebo reference>``, the ``<inertial>`` extras of a
-    link merged into another: nothing in the result can carry them, and a model must not hold
-    what its export could not write (its reload would differ).
+    See :func:`carried_extensions`: a lumped joint's ``<dynamics>`` or ``<gazebo reference>``,
+    the ``<inertial>`` extras of a link merged into another cannot follow.
     """
     if not model.extensions:
         return model.extensions
+    frame_names = {f.name for f in frames}
+    sensor_names = {s.name for s in sensors}
     owners = {
-        "link": {*link_names, *(f.name for f in frames)},
+        "link": {*link_names, *frame_names},
         "inertial": set(link_names),
         "joint": set(joint_names),
-        "frame": {f.name for f in frames},
-        "sensor": {s.name for s in sensors},
-        "force_torque": {s.name for s in sensors},
+        "frame": frame_names,
+        "sensor": sensor_names,
+        "force_torque": sensor_names,
     }
+    return carried_extensions(model, owners, "its owner is lumped")
+
+
+def carried_extensions(
+    model: Model, owners: Mapping[str, Collection[str]], why: str
+) -> Sequence[Extension]:
+    """Return the kept extensions of ``model`` whose owner is in ``owners[owner_kind]``.
+
+    Kinds missing from ``owners`` (the robot's own) are always kept. The others are dropped,
+    each recorded in the report with ``why``: a model must not hold what its export could not
+    write (its reload would differ).
+    """
     kept = [
         e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
     ]
@@ -256,12 +269,7 @@ def _carried_extensions(
     if recording():
         for e in model.extensions:
             if e.owner_kind in owners and e.owner not in owners[e.owner_kind]:
-                record(
-                    "dropped",
-                    "extension",
-                    f"<{e.tag}> of {e.owner_kind} {e.owner!r}",
-                    "its owner is lumped",
-                )
+                record("dropped", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}", why)
     return kept
 
 

@@ -12,7 +12,7 @@ from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
-from robomodel.transformers.engine import JOINT_REPLACERS, check_reachable
+from robomodel.transformers.engine import JOINT_REPLACERS, carried_extensions, check_reachable
 from robomodel.transformers.report import record, recording
 from robomodel.traversal import Traversal
 from robomodel.validation import check_name_list
@@ -129,9 +129,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
         "sensor": kept_sensors,
         "force_torque": kept_sensors,
     }
-    extensions = [
-        e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
-    ]
+    extensions = carried_extensions(model, owners, "its owner is outside the sub-model")
     if reporting:
         for ln in names:
             if ln not in inside:
