@@ -23,13 +23,14 @@ The inertia of a homogeneous solid shape (box, cylinder, sphere, or a closed mes
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._mesh_files import MeshError, mesh_source, resolve_mesh
 from robomodel.builders import with_link
 from robomodel.errors import ArgumentError, ModelError
 from robomodel.model import Link, Model
@@ -203,7 +204,12 @@ def nearest_consistent(inertia: SpatialInertia) -> SpatialInertia:
 # --------------------------------------------------------------------------- shapes
 
 
-def shape_volume(geometry: Geometry, *, base_dir: str | Path | None = None) -> float:
+def shape_volume(
+    geometry: Geometry,
+    *,
+    base_dir: str | Path | None = None,
+    package_dirs: Iterable[str] = (),
+) -> float:
     """Return the volume of a geometry (m^3); meshes need ``trimesh``, see :func:`shape_inertia`."""
     match geometry:
         case Box(x=x, y=y, z=z):
@@ -213,11 +219,11 @@ def shape_volume(geometry: Geometry, *, base_dir: str | Path | None = None) -> f
         case Sphere(radius=r):
             return 4.0 / 3.0 * math.pi * r**3
         case Mesh():
-            return float(_mesh(geometry, base_dir).volume)
+            return float(_mesh(geometry, base_dir, package_dirs).volume)
     raise ArgumentError(f"expected a Box, Cylinder, Sphere or Mesh, but got {geometry!r}")
 
 
-def _mesh(mesh: Mesh, base_dir: str | Path | None) -> Any:
+def _mesh(mesh: Mesh, base_dir: str | Path | None, package_dirs: Iterable[str]) -> Any:
     try:
         import trimesh
     except ImportError:
@@ -225,12 +231,29 @@ def _mesh(mesh: Mesh, base_dir: str | Path | None) -> Any:
             f"the inertia of mesh {mesh.filename!r} needs trimesh; install it with "
             "`pip install trimesh`, or give the link a primitive shape"
         ) from None
-    name = mesh.filename.removeprefix("file://")
-    path = Path(name) if base_dir is None else Path(base_dir) / name
-    if "://" in name or not path.is_file():
+    # The meshes module's rules, so that a mesh found by the loader, the MJCF exporter and
+    # check_meshes is found here too: package:// in the package directories, relative paths
+    # next to the URDF file the mesh was read from unless base_dir says otherwise.
+    if base_dir is None and mesh_source(mesh) is None:
+        # A mesh made in code, not read from a URDF: its relative name is relative to the
+        # working directory, as any file name a program is given.
+        base_dir = "."
+    try:
+        path = Path(
+            resolve_mesh(
+                mesh,
+                package_dirs=package_dirs,
+                base_dir=None if base_dir is None else str(base_dir),
+            )
+        )
+    except MeshError as exc:
         raise ModelError(
-            f"mesh file {mesh.filename!r} was not found; resolve package:// URIs to a path "
-            "first, or pass base_dir= for relative paths"
+            f"{exc}; pass package_dirs= for package:// URIs, or base_dir= for relative paths"
+        ) from None
+    if not path.is_file():
+        raise ModelError(
+            f"mesh file {mesh.filename!r} was not found (looked for {str(path)!r}); pass "
+            "base_dir= for relative paths, or package_dirs= for package:// URIs"
         )
     tm: Any = trimesh.load(str(path), force="mesh")
     tm.apply_scale(mesh.scale)
@@ -257,11 +280,14 @@ def shape_inertia(
     mass: float | None = None,
     density: float | None = None,
     base_dir: str | Path | None = None,
+    package_dirs: Iterable[str] = (),
 ) -> SpatialInertia:
     """Return the inertia of a homogeneous solid ``geometry``, in the geometry's own frame.
 
     Boxes, spheres and cylinders (axis z) are centred on their frame. Meshes are read with
-    ``trimesh`` (when installed) from their file name (relative names below ``base_dir``) and
+    ``trimesh`` (when installed) from the file their name resolves to by
+    :func:`robomodel.meshes.resolve_mesh` (``package://`` URIs in ``package_dirs``, relative
+    names below ``base_dir``, by default the directory of the URDF the mesh was read from) and
     must be closed; their scale applies.
 
     >>> shape_inertia(Box(1.0, 2.0, 2.0), mass=12.0).rotational_inertia.diagonal().tolist()
@@ -272,12 +298,13 @@ def shape_inertia(
         mass: its mass (kg); give this or ``density``.
         density: its density (kg/m^3).
         base_dir: the directory relative mesh file names are in.
+        package_dirs: directories holding the packages ``package://`` URIs name.
 
     Raises:
         ArgumentError: neither or both of ``mass`` and ``density``.
         ModelError: a negative mass or density, or a mesh that cannot be read or is not closed.
     """
-    volume = shape_volume(geometry, base_dir=base_dir)
+    volume = shape_volume(geometry, base_dir=base_dir, package_dirs=package_dirs)
     m = _mass(volume, mass, density, "shape_inertia")
     match geometry:
         case Box(x=x, y=y, z=z):
@@ -290,7 +317,7 @@ def shape_inertia(
             return SpatialInertia(m, np.zeros(3), 0.4 * m * r * r * np.eye(3))
     if not isinstance(geometry, Mesh):
         raise ArgumentError(f"expected a Box, Cylinder, Sphere or Mesh, but got {geometry!r}")
-    tm = _mesh(geometry, base_dir)
+    tm = _mesh(geometry, base_dir, package_dirs)
     com = np.asarray(tm.center_mass, dtype=np.float64)
     # trimesh's moment_inertia is about the centre of mass for its own density (1 by default).
     unit = np.asarray(tm.moment_inertia, dtype=np.float64) / volume
@@ -303,13 +330,15 @@ def solid_inertia(
     mass: float | None = None,
     density: float | None = None,
     base_dir: str | Path | None = None,
+    package_dirs: Iterable[str] = (),
 ) -> SpatialInertia:
     """Return the inertia of a visual or collision shape in its link's frame.
 
-    The geometry's inertia (:func:`shape_inertia`) moved by ``shape.link_H_geometry``.
+    The geometry's inertia (:func:`shape_inertia`, which documents the arguments) moved by
+    ``shape.link_H_geometry``.
     """
     return shape.link_H_geometry @ shape_inertia(
-        shape.geometry, mass=mass, density=density, base_dir=base_dir
+        shape.geometry, mass=mass, density=density, base_dir=base_dir, package_dirs=package_dirs
     )
 
 
@@ -335,7 +364,9 @@ def with_inertias_from_shapes(
         shapes: which shapes to use, ``"collision"`` (default) or ``"visual"``.
         links: the links to change (default: every link with a shape, or the keys of
             ``masses``). A link without shapes among them is an error.
-        base_dir: the directory relative mesh file names are in.
+        base_dir: the directory relative mesh file names are in (default: the directory of the
+            URDF each mesh was read from). ``package://`` URIs are looked up in the model's
+            ``package_dirs``.
 
     Raises:
         ArgumentError: neither or both of ``density`` and ``masses``.
@@ -362,7 +393,10 @@ def with_inertias_from_shapes(
                 f"link {name!r} has no {shapes} shapes, so no inertia can be computed from them; "
                 f"leave it out of links=, or use shapes={other!r}"
             )
-        volumes = [shape_volume(s.geometry, base_dir=base_dir) for s in solids]
+        volumes = [
+            shape_volume(s.geometry, base_dir=base_dir, package_dirs=model.package_dirs)
+            for s in solids
+        ]
         if masses is not None:
             if name not in masses:
                 raise ModelError(f"masses has no entry for link {name!r}; give one per link")
@@ -375,6 +409,8 @@ def with_inertias_from_shapes(
             parts = [_mass(v, None, density, "density") for v in volumes]
         inertia = SpatialInertia.zero()
         for shape, part in zip(solids, parts, strict=True):
-            inertia = inertia + solid_inertia(shape, mass=part, base_dir=base_dir)
+            inertia = inertia + solid_inertia(
+                shape, mass=part, base_dir=base_dir, package_dirs=model.package_dirs
+            )
         out = with_link(out, name, Link(inertia))
     return out

@@ -256,3 +256,35 @@ def test_with_inertias_from_shapes_refuses_bad_arguments():
         with_inertias_from_shapes(m, masses={"nope": 1.0})
     with pytest.raises(ModelError, match=">= 0"):
         shape_inertia(rm.Box(1, 1, 1), mass=-1.0)
+
+
+def test_mesh_inertias_resolve_like_the_loader(tmp_path, monkeypatch):
+    """with_inertias_from_shapes finds a loaded model's meshes where the loader does: relative
+    paths next to the URDF file, package:// URIs in the model's package directories, from any
+    working directory."""
+    pkg = tmp_path / "share" / "robot" / "meshes"
+    pkg.mkdir(parents=True)
+    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(pkg / "box.stl")
+    urdf = tmp_path / "share" / "robot" / "r.urdf"
+    inertial = """<inertial><mass value="1"/>
+        <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>"""
+    urdf.write_text(
+        f"""<robot name="r">
+        <link name="a">{inertial}<collision><geometry><mesh filename="meshes/box.stl"/>
+        </geometry></collision></link>
+        <link name="b">{inertial}<collision><geometry>
+        <mesh filename="package://robot/meshes/box.stl"/></geometry></collision></link>
+        <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>"""
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    m = rm.urdf.load(urdf, package_dirs=[str(tmp_path / "share")])
+    out = rm.inertia.with_inertias_from_shapes(m, masses={"a": 3.0, "b": 3.0})
+    expected = shape_inertia(rm.Box(0.1, 0.2, 0.3), mass=3.0)
+    for name in ("a", "b"):
+        np.testing.assert_allclose(out.link(name).inertia.inertia_com, expected.inertia_com)
+    # Without the package directory the package:// mesh is refused with what to do.
+    bare = rm.urdf.load(urdf)
+    with pytest.raises(ModelError, match="package_dirs="):
+        rm.inertia.with_inertias_from_shapes(bare, masses={"b": 1.0})

@@ -138,7 +138,9 @@ class GeomWriter:
         from robomodel.urdf.errors import URDFReferenceError
 
         try:
-            path = os.path.abspath(resolve_uri(self.m, g.filename))
+            # The mesh itself, not its filename: a relative path is relative to the URDF file
+            # it was read from, not to the directory this process happens to run in.
+            path = os.path.abspath(resolve_uri(self.m, g))
         except URDFReferenceError:
             self.note(
                 "dropped",
