@@ -81,6 +81,23 @@ class JointDynamics:
     damping: float = attrs.field(default=0.0, converter=float)
     static_friction: float = attrs.field(default=0.0, converter=float)
 
+    def __attrs_post_init__(self) -> None:
+        if self.kind not in ("none", "urdf"):
+            raise ModelError(f"JointDynamics kind must be 'none' or 'urdf', got {self.kind!r}")
+        if not (math.isfinite(self.damping) and math.isfinite(self.static_friction)):
+            raise ModelError(
+                f"joint damping and static friction must be finite, got damping="
+                f"{self.damping}, static_friction={self.static_friction}"
+            )
+        # "none" is a joint without a <dynamics> element: values beside it would be written
+        # nowhere and lost on the first export, so a value that carries them says "urdf".
+        if self.kind == "none" and (self.damping or self.static_friction):
+            raise ModelError(
+                f"JointDynamics(kind='none') has no damping or friction, got damping="
+                f"{self.damping}, static_friction={self.static_friction}; use kind='urdf' "
+                "to give them"
+            )
+
 
 @attrs.frozen(kw_only=True)
 class Mimic:

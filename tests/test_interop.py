@@ -228,3 +228,19 @@ def test_missing_peer_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(MissingDependencyError, match="pip install pin"):
         to_pinocchio(m)
     assert issubclass(MissingDependencyError, ImportError)
+
+
+def test_from_idyntree_keeps_damping_set_without_a_dynamics_type() -> None:
+    """iDynTree holds damping beside NoJointDynamics; robomodel keeps the values as kind "urdf"
+    (its "none" carries none), and a joint with neither stays "none"."""
+    idt = pytest.importorskip("idyntree.bindings")
+    m = rm.add_link(rm.Model(), "a")
+    m = rm.add_joint_and_link(m, "a", "j", rm.RevoluteJoint(link1="a", link2="b"), "b")
+    m = rm.add_joint_and_link(m, "b", "k", rm.RevoluteJoint(link1="b", link2="c"), "c")
+    im = to_idyntree(m)
+    j = im.getJoint(im.getJointIndex("j")).asRevoluteJoint()
+    assert j.getJointDynamicsType() == idt.NoJointDynamics
+    j.setDamping(0, 0.5)
+    back = from_idyntree(im)
+    assert back.joint("j").dynamics == rm.JointDynamics(kind="urdf", damping=0.5)
+    assert back.joint("k").dynamics == rm.JointDynamics()

@@ -169,3 +169,21 @@ def test_joint_value_semantics(joint: rm.Joint) -> None:
     assert (moved.link1, moved.link2, moved.dof_offset) == ("x", "b", 7)
     assert (joint.link1, joint.dof_offset) == ("a", 0)
     assert type(moved) is type(joint)
+
+
+def test_joint_dynamics_carries_values_only_when_written() -> None:
+    """kind='none' writes no <dynamics>, so it holds no values (they would be lost on export);
+    unknown kinds and non-finite values are refused with what to do."""
+    assert rm.JointDynamics() == rm.JointDynamics(kind="none", damping=0.0, static_friction=-0.0)
+    with pytest.raises(rm.errors.ModelError, match="kind='urdf'"):
+        rm.JointDynamics(damping=0.5)
+    with pytest.raises(rm.errors.ModelError, match="kind='urdf'"):
+        rm.JointDynamics(static_friction=0.1)
+    with pytest.raises(rm.errors.ModelError, match="'none' or 'urdf'"):
+        rm.JointDynamics(kind="viscous")  # type: ignore[arg-type]
+    with pytest.raises(rm.errors.ModelError, match="finite"):
+        rm.JointDynamics(kind="urdf", damping=math.inf)
+    d = rm.JointDynamics(kind="urdf", damping=0.5, static_friction=0.1)
+    j = rm.RevoluteJoint(link1="a", link2="b", dynamics=d)
+    m = rm.add_joint_and_link(rm.add_link(rm.Model(), "a"), "a", "j", j, "b")
+    assert rm.urdf.loads(rm.urdf.dumps(m)).joint("j").dynamics == d

@@ -379,3 +379,19 @@ def test_the_one_line_writer_on_icub() -> None:
 
     m = load_icub("iCubGazeboV2_7")
     assert to_json(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
+
+
+def test_damping_beside_no_dynamics_is_refused_where_it_is() -> None:
+    """A hand-edited document giving damping to a joint of dynamics kind "none" (which no
+    export could write) is a JSONFormatError at that joint's dynamics, on the bulk path (many
+    uniform joints) as on the element path."""
+    m = rm.add_link(rm.Model(), "l0")
+    for k in range(40):
+        j = rm.RevoluteJoint(link1=f"l{k}", link2=f"l{k + 1}")
+        m = rm.add_joint_and_link(m, f"l{k}", f"j{k}", j, f"l{k + 1}")
+    d = rm.io.to_dict(m)
+    d["joints"][17]["dynamics"]["static_friction"] = 0.25
+    with pytest.raises(rm.io.JSONFormatError, match=r"joints\[17\]\.dynamics.*kind='urdf'"):
+        rm.io.from_dict(d)
+    d["joints"][17]["dynamics"]["kind"] = "urdf"
+    assert rm.io.from_dict(d).joint("j17").dynamics.static_friction == 0.25

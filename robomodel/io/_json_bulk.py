@@ -188,6 +188,13 @@ def _moving(items: list[Any], offsets: list[int]) -> list[Any] | None:
         return None
     if not (np.array(lower) <= np.array(upper)).all():
         return None
+    # Damping or friction beside kind "none" is refused by JointDynamics; the element reader
+    # says where. Both scans are C loops, and the zip runs only when some value is non-zero.
+    if (any(damping) or any(friction)) and any(  # type: ignore[arg-type]
+        k == "none" and (d or f)
+        for k, d, f in zip(kinds, damping, friction, strict=True)  # type: ignore[arg-type]
+    ):
+        return None
     rests = _transforms(_column(items, "link1_H_link2"))
     axes = _axes(_column(items, "axis"))
     if rests is None or axes is None:

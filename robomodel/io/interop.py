@@ -385,8 +385,13 @@ def _rm_joint(idt: Any, m: Any, name: str, j: Any, names: list[str]) -> Joint:
     # getAxis(link1) is the stored link1 axis reversed (iDynTree semantics), so undo that.
     ax = ij.getAxis(i1)
     axis = Axis(ax.getDirection().toNumPy(), ax.getOrigin().toNumPy()).reversed()
+    damping, friction = ij.getDamping(0), ij.getStaticFriction(0)
+    # iDynTree keeps damping and friction beside NoJointDynamics (and its exporter then drops
+    # them); robomodel's "none" carries no values, so values that are there say "urdf".
     dyn_kind: Literal["none", "urdf"] = (
-        "urdf" if ij.getJointDynamicsType() == idt.URDFJointDynamics else "none"
+        "urdf"
+        if ij.getJointDynamicsType() == idt.URDFJointDynamics or damping or friction
+        else "none"
     )
     return cls(
         link1=l1,
@@ -400,9 +405,7 @@ def _rm_joint(idt: Any, m: Any, name: str, j: Any, names: list[str]) -> Joint:
         ),
         effort_limit=ij.getEffortLimit(0) if ij.hasEffortLimits() else math.inf,
         velocity_limit=ij.getVelocityLimit(0) if ij.hasVelocityLimits() else math.inf,
-        dynamics=JointDynamics(
-            kind=dyn_kind, damping=ij.getDamping(0), static_friction=ij.getStaticFriction(0)
-        ),
+        dynamics=JointDynamics(kind=dyn_kind, damping=damping, static_friction=friction),
     )
 
 

@@ -399,7 +399,9 @@ def _read_joint(r: _Reader) -> tuple[str, Joint]:
         limits=limits,
         effort_limit=r.num("effort_limit", inf=True, nonneg=True),
         velocity_limit=r.num("velocity_limit", inf=True, nonneg=True),
-        dynamics=JointDynamics(
+        dynamics=_made(
+            dyn.path,
+            JointDynamics,
             kind="urdf" if dyn_kind == "urdf" else "none",
             damping=dyn.num("damping", nonneg=True),
             static_friction=dyn.num("static_friction", nonneg=True),
