@@ -103,7 +103,8 @@ def _mesh(g: Mesh, dirs: Iterable[str], cache: dict[str, npt.NDArray[np.float64]
     from robomodel.urdf.load import resolve_uri
 
     try:
-        path = resolve_uri(list(dirs), g.filename)
+        # The mesh, not its filename: a relative path is relative to its URDF file.
+        path = resolve_uri(list(dirs), g)
     except RobomodelError:
         raise MeshSkippedError("not found in the package directories") from None
     if not os.path.isfile(path):
