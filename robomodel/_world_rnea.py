@@ -28,6 +28,13 @@ __all__ = ["WorldPlan", "world_plan", "world_rnea"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
+# numpy's einsum without its Python wrapper and __array_function__ dispatch, which cost about
+# 2 us a call (as much as the contraction itself on these sizes); the same function otherwise.
+try:
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - another numpy layout
+    _einsum = np.einsum
+
 # The spatial cross products on the flattened outer product of two 6-vectors (first index
 # first), transposed for a product from the left.
 _MOTION_CROSS = np.ascontiguousarray(MOTION_CROSS.T)
@@ -48,7 +55,10 @@ class WorldPlan:
         self.by_dof = plan.by_dof
         self.rate_idx = plan.rate_idx
         self.S = np.ascontiguousarray(plan.S.T)  # (6, n) motion subspaces in the link frames
-        self.S_dof = np.ascontiguousarray(self.S[:, plan.by_dof])
+        # Torques in DOF order: each DOF's link (its row of the internal wrenches by link) and
+        # its motion subspace there.
+        self.dof_link = plan.order[plan.by_dof]
+        self.S_dof = plan.S[plan.by_dof]
         self.I6 = np.ascontiguousarray(plan.I6.transpose(1, 2, 0))  # (6, 6, n)
 
 
@@ -82,7 +92,7 @@ def world_rnea(
     XY -= G[2] * G[3]
     X = XY[:36].reshape(6, 6, n)
     Y = XY[36:].reshape(6, 6, n)
-    S = np.einsum("abk,ak->bk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
+    S = _einsum("abk,ak->bk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
     rates = np.concatenate((dq, ddq, _ZERO)).take(wp.rate_idx)
     SA = S[None] * rates[:, None, :]  # [S dq, S ddq]
     VA = np.empty((2, 6, n))
@@ -96,19 +106,19 @@ def world_rnea(
     np.matmul(acc, wp.desc, out=VA[1])
     # Into link frames, both at once: va[0] twists, va[1] proper accelerations; then the
     # link wrenches I a + v x* I v.
-    va = np.einsum("abk,mbk->mak", X, VA)
-    Iva = np.einsum("abk,mbk->mak", wp.I6, va)
+    va = _einsum("abk,mbk->mak", X, VA)
+    Iva = _einsum("abk,mbk->mak", wp.I6, va)
     f = _FORCE_CROSS @ (va[0][:, None, :] * Iva[0][None]).reshape(36, n)
     f += Iva[1]
     for k, w in external:
         f[:, k] -= w
     # Into the base frame (X^T f), summed over subtrees, back into the link frames.
-    Fs = np.einsum("abk,ak->bk", X, f) @ wp.anc
+    Fs = _einsum("abk,ak->bk", X, f) @ wp.anc
     base_wrench = Fs[:, 0].copy()
-    F = np.einsum("abk,bk->ak", Y, Fs)
+    F = _einsum("abk,bk->ak", Y, Fs)
     F[:, 0] = 0.0
-    tau = (wp.S_dof * F.take(wp.by_dof, axis=1)).sum(axis=0)
     internal = F.T.take(wp.by_link, axis=0)
+    tau = np.vecdot(internal.take(wp.dof_link, axis=0), wp.S_dof)
     motions = va.transpose(0, 2, 1).take(wp.by_link, axis=1)
     return tau, internal, base_wrench, motions
 
