@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import models
+from strategies import SLOW, models
 
 import robomodel as rm
 from robomodel._world_rnea import _GATHER
@@ -155,3 +155,11 @@ def test_errors_are_those_of_the_general_path(kw, q):
     with pytest.raises(type(general.value)) as fast:
         inverse_dynamics(m, state, **kw)
     assert str(fast.value) == str(general.value)
+
+
+@pytest.mark.slow
+@SLOW
+@given(problems(max_links=12))
+def test_equals_the_general_formulation_on_bigger_trees(p):
+    m, state, kw = p
+    _assert_same(inverse_dynamics(m, state, **kw), _general(m, state, **kw))
