@@ -5,7 +5,8 @@ Rows (robomodel / Pinocchio from Python, on the same robot loaded by each librar
 * ``inverse_dynamics_batch`` of 2,000 states vs a Python loop of ``pin.rnea``;
 * ``forward_kinematics_batch`` of all frames over 10,000 configurations vs a Python loop of
   ``pin.forwardKinematics`` + ``pin.updateFramePlacements``;
-* one ``forward_kinematics`` call vs one ``pin.forwardKinematics``;
+* one ``forward_kinematics`` call vs one ``pin.forwardKinematics``, and vs
+  ``pin.forwardKinematics`` + ``pin.updateFramePlacements`` (the same work: every link pose);
 * one ``inverse_dynamics`` call vs one ``pin.rnea``.
 
 Each round times robomodel then Pinocchio back to back; the ratio of the round is their
@@ -128,6 +129,15 @@ def main() -> None:
         rounds,
     )
     row("forward_kinematics, one call", times, 1e-6, "us", 10.0)
+
+    def fk_frames() -> None:
+        pin.forwardKinematics(pm, pd, pq)
+        pin.updateFramePlacements(pm, pd)
+
+    # Equal work: robomodel's call returns every link pose, which Pinocchio has only after
+    # updateFramePlacements (iCub's links on fixed joints are Pinocchio frames).
+    times = paired(lambda: forward_kinematics(model, q), fk_frames, 300, rounds)
+    row("  same, vs forwardKinematics + frames", times, 1e-6, "us", 10.0)
     times = paired(
         lambda: inverse_dynamics(model, state),
         lambda: pin.rnea(pm, pd, pq, pv, pa),

