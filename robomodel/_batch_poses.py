@@ -168,7 +168,8 @@ def _views(lay: Layout, buf: FloatArray) -> dict[str, FloatArray]:
 def fill(lay: Layout, buf: FloatArray, Qt: FloatArray) -> None:
     """Write the poses of the configurations ``Qt`` (n_pos_coords, N) into the slots of ``buf``.
 
-    The constant entries of the link slots must already be there (:func:`_new_buffer`).
+    The constant entries (row 3 of every slot, the base's slot) must already be there
+    (:func:`_new_buffer`).
     """
     N = Qt.shape[1]
     tmp = np.empty((3, N))
@@ -202,6 +203,8 @@ def _frame_group(Hl: FloatArray, W: FloatArray, out: FloatArray) -> None:
     """
     nf = W.shape[0] // 4
     N = Hl.shape[-1]
+    # Views, never copies: the slots of a buffer are C-contiguous, so rows 0-2 merge with the
+    # configurations and a frame's columns with the frames.
     src = Hl[:, :3].reshape(4, 3 * N)
     dst = out[:, :, :3].reshape(4 * nf, 3 * N)
     step = max(64, _SERIAL_PRODUCT // (16 * nf))
