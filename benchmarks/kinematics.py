@@ -5,7 +5,17 @@
     with ``forwardKinematics`` + ``updateFramePlacements`` (the same work as ours: the pose of
     every link, which Pinocchio keeps as a frame when a fixed joint attaches it);
 (b) forward kinematics of 10,000 configurations: robomodel's batched call vs a Python loop of
-    ``pin.forwardKinematics`` over the same configurations;
+    ``pin.forwardKinematics`` over the same configurations (all links, and all frames);
+(b') the same batch of all frames against issue 19's peer, a loop of ``pin.forwardKinematics`` +
+    ``pin.updateFramePlacements`` (Pinocchio's frames are placed, into its one ``Data``, and
+    nothing is kept), three ways:
+    "fresh": the call as by default, returning new arrays (343 MB) every time;
+    "workspace": the call with ``out=BatchPoses(...)`` made once, writing into the same memory
+    every time, as Pinocchio writes into its ``Data``;
+    "workspace" vs "+ copy": for equal output, the Pinocchio loop also copies each placement
+    into a preallocated (N, F, 4, 4) array, F the 214 Pinocchio frames that carry the name of
+    a robomodel frame (iCub's other 59 robomodel frames, sensor frames, are not Pinocchio
+    frames), so that both sides end with every pose of every configuration in memory;
 (c) a long chain (20,000 links; 2,000 with ``--quick``): the first forward kinematics call on a
     freshly loaded model (which builds the per-model plan) against the URDF load of that chain,
     in paired rounds (each round loads the text once and times that model's first FK call).
@@ -24,7 +34,12 @@ import pinocchio as pin
 from model_values import chain_urdf
 
 from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState, forward_kinematics, forward_kinematics_batch
+from robomodel.kinematics import (
+    BatchPoses,
+    JointState,
+    forward_kinematics,
+    forward_kinematics_batch,
+)
 from robomodel.urdf import loads
 
 N_BATCH = 10_000
@@ -72,6 +87,26 @@ def main() -> None:
         for row_q in PQ:
             pin.forwardKinematics(pm, pd, row_q)
 
+    def pin_frames_loop() -> None:
+        for row_q in PQ:
+            pin.forwardKinematics(pm, pd, row_q)
+            pin.updateFramePlacements(pm, pd)
+
+    shared = [
+        pm.getFrameId(f) for f in list(model.link_names) + model.frame_names if pm.existFrame(f)
+    ]
+    kept = np.empty((N_BATCH, len(shared), 4, 4))
+
+    def pin_frames_copy_loop() -> None:
+        oMf = pd.oMf
+        for n, row_q in enumerate(PQ):
+            pin.forwardKinematics(pm, pd, row_q)
+            pin.updateFramePlacements(pm, pd)
+            dst = kept[n]
+            for f, i in enumerate(shared):
+                dst[f] = oMf[i].homogeneous
+
+    workspace = BatchPoses(model, N_BATCH)
     links = list(model.link_names)
     cases = [
         h.Case(
@@ -104,16 +139,37 @@ def main() -> None:
             "Pinocchio loop",
             pin_loop,
         ),
+        h.Case(
+            f"FK of {N_BATCH}, all frames, fresh",
+            lambda: forward_kinematics_batch(model, Q),
+            "Pinocchio loop + frames",
+            pin_frames_loop,
+        ),
+        h.Case(
+            f"FK of {N_BATCH}, all frames, workspace",
+            lambda: forward_kinematics_batch(model, Q, out=workspace),
+            "Pinocchio loop + frames",
+            pin_frames_loop,
+        ),
+        h.Case(
+            f"FK of {N_BATCH}, all frames, workspace",
+            lambda: forward_kinematics_batch(model, Q, out=workspace),
+            f"... + copy of {len(shared)} frames",
+            pin_frames_copy_loop,
+        ),
     ]
     h.header(
         f"{h.ICUB}: {model.n_links} links, {model.n_dofs} DOFs; Pinocchio: {pm.nq} position "
         f"coordinates, {pm.njoints} joints, {pm.nframes} frames",
         s,
     )
-    fk, fk_frames, rnea, batch, _ = h.run(cases, s)
+    fk, fk_frames, rnea, batch, _, fresh, reused, _ = h.run(cases, s)
     for label, r in (("FK", fk), ("FK (vs + frames)", fk_frames), ("RNEA", rnea)):
         print(f"{label} target <= 10x: {'met' if r.ratio <= 10.0 else 'NOT met'}")
     print(f"batched FK target <= 1.0x (all links): {'met' if batch.ratio <= 1.0 else 'NOT met'}")
+    for label, r in (("fresh", fresh), ("workspace", reused)):
+        verdict = "met" if r.ratio <= 1.0 else "NOT met"
+        print(f"batched FK of all frames target <= 1.0x ({label}): {verdict}")
     first_fk_of_chain(CHAIN_QUICK if s.quick else CHAIN, s)
 
 

@@ -31,6 +31,7 @@ from robomodel.joints import Mimic as Mimic
 from robomodel.joints import PositionLimits as PositionLimits
 from robomodel.joints import PrismaticJoint as PrismaticJoint
 from robomodel.joints import RevoluteJoint as RevoluteJoint
+from robomodel.kinematics import BatchPoses as BatchPoses
 from robomodel.kinematics import ForwardKinematics as ForwardKinematics
 from robomodel.kinematics import JointState as JointState
 from robomodel.kinematics import center_of_mass as center_of_mass

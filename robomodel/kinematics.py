@@ -27,29 +27,23 @@ index. Per model and base, the joint data the loops need is gathered once into a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
 from robomodel._arrays import immutable
-from robomodel._kinematic_tree import (
-    KinematicTree,
-    column_steps,
-    poses,
-    require_complete,
-    skew_stack,
-    tree_of,
-)
-from robomodel._pose_columns import run_step
-from robomodel.errors import ArgumentError, ModelError
+from robomodel._batch_poses import BatchPoses, fill, frame_indices, fresh_poses, layout_of, matching
+from robomodel._kinematic_tree import KinematicTree, poses, require_complete, skew_stack, tree_of
+from robomodel.errors import ModelError
 from robomodel.joint_state import Configuration, JointState, positions_of
 from robomodel.model import Model
 from robomodel.spatial import SpatialInertia, Transform
 from robomodel.validation import check_type, frame_index_of, real_array
 
 __all__ = [
+    "BatchPoses",
     "Configuration",
     "ForwardKinematics",
     "JointState",
@@ -158,6 +152,7 @@ def forward_kinematics_batch(
     frames: Sequence[str | int] | None = None,
     *,
     base: str | int | None = None,
+    out: BatchPoses | None = None,
 ) -> dict[str, FloatArray]:
     """Return ``base_H_frame`` for many configurations at once.
 
@@ -169,124 +164,33 @@ def forward_kinematics_batch(
         Q: (N, n_pos_coords) joint positions, one configuration per row.
         frames: frame names or indices (links or additional frames); all frames if ``None``.
         base: the base link; the model's default base if ``None``.
+        out: a :class:`BatchPoses` made for this model, N, ``frames`` and ``base``, whose
+            memory the call writes into instead of allocating new arrays; ``None``: fresh arrays.
 
     Returns:
         A dict from frame name to an (N, 4, 4) array of homogeneous transforms, in the order the
         frames were requested. Each array is a read-only transposed view of a (4, 4, N) buffer
         (``np.ascontiguousarray`` gives a C-ordered copy); all of them share one allocation,
-        and a frame fixed to its link at the identity shares the link's buffer.
+        and a frame fixed to its link at the identity shares the link's buffer. Without
+        ``out`` the arrays are new and the caller's to keep. With ``out`` they are ``out``'s
+        memory, the same arrays on every call: the next call with ``out`` overwrites them.
 
     Raises:
-        ArgumentError: ``Q`` is not an (N, n_pos_coords) array of finite real numbers, or
-            ``frames`` is not a list of frame names or indices.
+        ArgumentError: ``Q`` is not an (N, n_pos_coords) array of finite real numbers,
+            ``frames`` is not a list of frame names or indices, or ``out`` is not a
+            :class:`BatchPoses` made for this model, N, ``frames`` and ``base``.
         ModelError: a frame is not connected to the base.
         UnknownNameError: a frame does not exist.
     """
     plan = tree_of(model, base)
     Qa = real_array(Q, "Q", shape=(None, model.n_pos_coords), copy=False)
-    N = Qa.shape[0]
-    if frames is None:
-        idx = list(range(model.n_frames))
-    elif isinstance(frames, (str, bytes, Mapping)) or not isinstance(frames, Collection):
-        raise ArgumentError(
-            f"frames must be a list of frame names or indices, but got {frames!r:.80}"
-            + (" (wrap a single name in a list)" if isinstance(frames, str) else "")
-        )
-    else:
-        idx = [frame_index_of(model, f, what="each of frames") for f in frames]
-    # Positions whose poses are needed: the requested frames' links and all their ancestors.
-    needed = np.zeros(len(plan.order), dtype=bool)
-    needed[0] = True
-    for i in idx:
-        link = model.frame_link(i)
-        k = plan.position.get(link, -1)
-        if k < 0:
-            raise ModelError(
-                f"frame {model.frame_name(i)!r} is on link {model.link_names[link]!r}, which is "
-                f"not connected to the base {model.link_names[plan.base]!r}"
-            )
-        while not needed[k]:
-            needed[k] = True
-            k = plan.parent[k]
-    # Configurations run along the last (contiguous) axis: every operation below is on (3, N)
-    # blocks, and the per-frame results are (4, 4, N) buffers handed out as (N, 4, 4) views.
-    Qt = np.ascontiguousarray(Qa.T)
-    positions = np.nonzero(needed)[0]
-    # Additional frames, grouped by link: a frame fixed to its link at the identity shares the
-    # link's buffer; the others of one link are computed together (see _frame_group).
-    groups: dict[int, list[int]] = {}
-    for i in dict.fromkeys(idx):
-        if i >= model.n_links and not _is_identity(model.frame_transform(i)):
-            groups.setdefault(plan.position[model.frame_link(i)], []).append(i)
-    n_extra = sum(len(g) for g in groups.values())
-    # One allocation for every result: with a separate megabyte buffer per frame, the first-touch
-    # page faults of the allocator's fresh mappings cost more than the arithmetic.
-    buf = np.empty((len(positions) + n_extra, 4, 4, N))
-    # Each buffer holds a transform transposed, [column, row, configuration], so that a column
-    # of the rotation (the operand of every step) is one contiguous (3, N) block.
-    # Row 3 of the link buffers is constant ([0, 0, 0, 1]); _frame_group writes whole buffers.
-    buf[: len(positions), :3, 3] = 0.0
-    buf[: len(positions), 3, 3] = 1.0
-    H: dict[int, FloatArray] = {0: buf[0]}
-    buf[0, :, :3] = 0.0
-    buf[0, 0, 0] = buf[0, 1, 1] = buf[0, 2, 2] = 1.0
-    tmp = np.empty((3, N))
-    scratch = np.empty((5, 3, N))
-    steps = column_steps(model, plan)
-    for slot, k in enumerate(positions[1:], start=1):
-        step = steps[k - 1]
-        Hc = buf[slot]
-        run_step(step, H[step.parent], Hc, Qt, tmp, scratch)
-        H[k] = Hc
-    F: dict[int, FloatArray] = {}
-    slot = len(positions)
-    for k, frames_of_link in groups.items():
-        block = buf[slot : slot + len(frames_of_link)]
-        _frame_group(H[k], [model.frame_transform(i) for i in frames_of_link], block)
-        F.update(zip(frames_of_link, block, strict=True))
-        slot += len(frames_of_link)
-    out: dict[str, FloatArray] = {}
-    for i in idx:
-        Hk = F.get(i)
-        if Hk is None:
-            Hk = H[plan.position[model.frame_link(i)]]
-        view = Hk.transpose(2, 1, 0)
-        view.flags.writeable = False
-        out[model.frame_name(i)] = view
-    return out
-
-
-def _is_identity(T: Transform) -> bool:
-    return bool(np.array_equal(T.rotation, np.eye(3)) and not np.any(T.position))
-
-
-# OpenBLAS runs a matrix product on several threads above about 2**18 multiply-adds; on a busy
-# machine that costs far more than it saves, so the products of _frame_group stay below.
-_SERIAL_PRODUCT = 2**18
-
-
-def _frame_group(Hl: FloatArray, frames: list[Transform], out: FloatArray) -> None:
-    """Write ``base_H_link @ link_H_frame`` of several frames of one link into ``out``.
-
-    ``Hl`` is the link's (4, 4, N) buffer and ``out`` (n_frames, 4, 4, N), both [column, row,
-    configuration]. Row ``r`` of column ``m`` of a frame is a fixed combination of row ``r`` of
-    the link's four columns, so each row of all the link's frames is one matrix product
-    ``W (4 n_frames, 4) @ Hl[:, r] (4, N)``; row 3 (``[0, 0, 0, 1]`` for both) comes out right
-    too, so every entry of ``out`` is written once.
-    """
-    nf = len(frames)
-    W = np.zeros((nf, 4, 4))
-    for f, T in enumerate(frames):
-        W[f, :3, :3] = np.asarray(T.rotation).T
-        W[f, 3, :3] = T.position
-    W[:, 3, 3] = 1.0
-    W2 = W.reshape(4 * nf, 4)
-    N = Hl.shape[-1]
-    step = max(64, _SERIAL_PRODUCT // (16 * nf))
-    for r in range(4):
-        dst = out[:, :, r].reshape(4 * nf, N)
-        for a in range(0, N, step):
-            np.matmul(W2, Hl[:, r, a : a + step], out=dst[:, a : a + step])
+    if out is not None:
+        lay, buf, views = matching(out, model, plan, frames, Qa.shape[0])
+        # Configurations along the last (contiguous) axis, like the buffer's slots.
+        fill(lay, buf, np.ascontiguousarray(Qa.T))
+        return dict(views)
+    lay = layout_of(model, plan, frame_indices(model, frames))
+    return fresh_poses(lay, np.ascontiguousarray(Qa.T))
 
 
 # --------------------------------------------------------------------------- mass distribution
