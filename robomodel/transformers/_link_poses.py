@@ -23,13 +23,15 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses", "stack"]
+__all__ = ["IDENTITY", "LinkPoses", "joint_stacks", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
 _EYE3 = immutable(np.eye(3))
 _ZERO3 = immutable(np.zeros(3))
+
+_IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
 
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
@@ -127,10 +129,14 @@ class LinkPoses:
             return cls(
                 tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
             )
+        # The bytes of an unmoved link's identity are joined from one copy, not read each time.
+        eye, zero = _IDENTITY_BYTES
+        rotations = b"".join([eye if t is IDENTITY else t.rotation.tobytes() for t in X])
+        positions = b"".join([zero if t is IDENTITY else t.position.tobytes() for t in X])
         return cls(
             tuple(X),
-            stack([t.rotation for t in X], (3, 3)),
-            stack([t.position for t in X], (3,)),
+            np.frombuffer(rotations, dtype=np.float64).reshape(-1, 3, 3),
+            np.frombuffer(positions, dtype=np.float64).reshape(-1, 3),
             moved,
         )
 
@@ -172,7 +178,7 @@ class LinkPoses:
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
         # Every joint's rest transform and axis, stacked once per model: plain arrays, whose
         # products skip the frozen arrays' per-result hook.
-        Rr, pr, d, o = memoized(model, "transformers.joint-stacks", lambda: _joint_stacks(model))
+        Rr, pr, d, o = joint_stacks(model)
         joints = model.joints
         X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
@@ -304,11 +310,15 @@ def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
     )
 
 
-def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+def joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Every joint's rest rotation and position, axis direction and origin, by joint index.
 
-    A fixed joint's axis rows are zero (never read).
+    Read-only plain arrays, memoised on the model; a fixed joint's axis rows are zero.
     """
+    return memoized(model, "transformers.joint-stacks", lambda: _joint_stacks(model))
+
+
+def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     rests = [j.link1_H_link2 for j in model.joints]
     axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in model.joints]
     zero = np.zeros(3)
