@@ -90,3 +90,50 @@ def test_results_grow_like_checked_models(
     assert grown == rm.add_joint_and_link(
         checked, a, "extra_joint_y", rm.FixedJoint(link1=a, link2="new_leaf_y"), "new_leaf_y"
     )
+
+
+_KINDS = ("robot", "link", "inertial", "joint", "frame", "sensor", "force_torque")
+
+
+@st.composite
+def _with_extensions(draw: st.DrawFn) -> rm.Model:
+    m = draw(_MODELS)
+    names = [*m.link_names, *m.joint_names, *m.frame_names, *(s.name for s in m.sensors), "x"]
+    exts = draw(
+        st.lists(
+            st.builds(
+                lambda kind, owner, k: rm.Extension(
+                    owner_kind=kind, owner="" if kind == "robot" else owner, xml=f"<e{k}/>", tag="e"
+                ),
+                st.sampled_from(_KINDS),
+                st.sampled_from(names),
+                st.integers(0, 3),
+            ),
+            max_size=12,
+        )
+    )
+    return rm.Model(**{**public_fields(m), "extensions": exts})
+
+
+@settings(max_examples=40)
+@given(_with_extensions(), st.data())
+def test_carried_extensions_keeps_exactly_those_whose_owner_stays(
+    m: rm.Model, data: st.DataObject
+) -> None:
+    """The per-owner filter (memoised by owner) keeps, in order, the extensions whose kind is
+    not filtered or whose owner is kept, and hands back the model's own vector when nothing
+    goes."""
+    from robomodel.transformers.engine import carried_extensions
+
+    owners = {
+        kind: set(data.draw(st.lists(st.sampled_from([e.owner for e in m.extensions] or ["x"]))))
+        for kind in data.draw(st.lists(st.sampled_from(_KINDS[1:]), unique=True))
+    }
+    for _ in range(2):  # the second call reads the memoised owner index
+        got = carried_extensions(m, owners, "why")
+        expected = [
+            e for e in m.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
+        ]
+        assert list(got) == expected
+        if len(expected) == len(m.extensions):
+            assert got is m.extensions

@@ -23,13 +23,15 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses", "stack"]
+__all__ = ["IDENTITY", "LinkPoses", "joint_stacks", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
 _EYE3 = immutable(np.eye(3))
 _ZERO3 = immutable(np.zeros(3))
+
+_IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
 
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
@@ -127,10 +129,14 @@ class LinkPoses:
             return cls(
                 tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
             )
+        # The bytes of an unmoved link's identity are joined from one copy, not read each time.
+        eye, zero = _IDENTITY_BYTES
+        rotations = b"".join([eye if t is IDENTITY else t.rotation.tobytes() for t in X])
+        positions = b"".join([zero if t is IDENTITY else t.position.tobytes() for t in X])
         return cls(
             tuple(X),
-            stack([t.rotation for t in X], (3, 3)),
-            stack([t.position for t in X], (3,)),
+            np.frombuffer(rotations, dtype=np.float64).reshape(-1, 3, 3),
+            np.frombuffer(positions, dtype=np.float64).reshape(-1, 3),
             moved,
         )
 
@@ -156,50 +162,86 @@ class LinkPoses:
         return _transforms(R, p)
 
     def joint_rests(
-        self, joints: Sequence[Joint], ends: Sequence[tuple[int, int]]
+        self, model: Model, rows: Sequence[int], ends: Sequence[tuple[int, int]]
     ) -> dict[int, tuple[Transform, Axis | None]]:
-        """The new rest transforms and axes of the ``joints`` with a moved end, by position.
+        """The new rest transforms and axes of the joints ``rows`` of ``model`` with a moved end.
 
-        ``ends[k]`` holds the input link indices of ``joints[k]``'s ``link1`` and ``link2``.
-        A joint with a moved end gets ``rest' = X1 rest X2^-1`` and axis ``X1 a`` (``None`` for
-        a fixed joint); the others are left out, so the caller builds each joint once with all
-        its changes. One vectorised pass, or one product per joint for a few (cheaper than the
-        batch's fixed cost).
+        The result is keyed by position in ``rows``; ``ends[k]`` holds the input link indices of
+        joint ``rows[k]``'s ``link1`` and ``link2``. A joint with a moved end gets
+        ``rest' = X1 rest X2^-1`` and axis ``X1 a`` (``None`` for a fixed joint); the others are
+        left out, so the caller builds each joint once with all its changes. One vectorised
+        pass, or one product per joint for a few (cheaper than the batch's fixed cost).
         """
         m = self.moved
         if not any(m):
             return {}
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
-        X = self.transforms
+        # Every joint's rest transform and axis, stacked once per model: plain arrays, whose
+        # products skip the frozen arrays' per-result hook.
+        Rr, pr, d, o = joint_stacks(model)
+        joints = model.joints
+        X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
             for k, o1, o2 in moved:
-                j, x1, x2 = joints[k], X[o1], X[o2]
-                rest = j.link1_H_link2 if x1 is IDENTITY else x1 @ j.link1_H_link2
-                if x2 is not IDENTITY:
-                    rest = rest @ x2.inverse()
-                out[k] = (rest, _axis(j, x1))
+                j = rows[k]
+                joint = joints[j]
+                out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
             return out
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
-        XR, Xp = self.rotations, self.positions
+        js = np.array([rows[k] for k, _, _ in moved], dtype=np.intp)
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
-        old = [joints[k] for k, _, _ in moved]
-        Rr = stack([j.link1_H_link2.rotation for j in old], (3, 3))
-        pr = stack([j.link1_H_link2.position for j in old], (3,))
-        RrR2t = Rr @ R2.transpose(0, 2, 1)
+        old = [joints[rows[k]] for k, _, _ in moved]
+        RrR2t = Rr[js] @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
-        p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
-        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1)
+        p = (R1 @ (pr[js] - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
+        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d[js], o[js])
         for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
             out[k] = (rest, axis)
         return out
 
+    def _rest(self, j: int, o1: int, o2: int, Rr: FloatArray, pr: FloatArray) -> Transform:
+        """``X[o1] @ rest @ X[o2].inverse()`` of joint ``j``, each factor only where it moves.
+
+        The products of ``Transform.__matmul__`` and ``inverse``, in their order (so the same
+        bits), on rows of plain arrays.
+        """
+        R, p = Rr[j], pr[j]
+        if self.transforms[o1] is not IDENTITY:
+            R1 = self.rotations[o1]
+            R, p = R1 @ R, R1 @ p + self.positions[o1]
+        if self.transforms[o2] is not IDENTITY:
+            Rt = self.rotations[o2].T.copy()
+            R, p = R @ Rt, R @ -(Rt @ self.positions[o2]) + p
+        return _TRANSFORM(immutable(R), immutable(p))
+
+    def _axis(self, joint: Joint, j: int, o1: int, d: FloatArray, o: FloatArray) -> Axis | None:
+        """``X[o1] @ axis`` of joint ``j`` (its own where ``X[o1]`` is the identity)."""
+        if isinstance(joint, FixedJoint):
+            return None
+        x1 = self.transforms[o1]
+        if x1 is IDENTITY:
+            return joint.axis_in_link1
+        R1 = self.rotations[o1]
+        u = R1 @ d[j]
+        if abs(float(u @ u) - 1.0) > 1e-9:
+            return x1 @ joint.axis_in_link1  # not a rotation: Axis renormalises the direction
+        return _AXIS(immutable(u), immutable(R1 @ o[j] + self.positions[o1]))
+
     @staticmethod
     def _axes(
-        joints: Sequence[Joint], kept: Sequence[bool], R1: FloatArray, p1: FloatArray
+        joints: Sequence[Joint],
+        kept: Sequence[bool],
+        R1: FloatArray,
+        p1: FloatArray,
+        d: FloatArray,
+        o: FloatArray,
     ) -> list[Axis | None]:
-        """``X1 a`` of each moving joint (its own axis where ``kept``), ``None`` if fixed."""
+        """``X1 a`` of each moving joint (its own axis where ``kept``), ``None`` if fixed.
+
+        ``d`` and ``o`` hold the axes' directions and origins, row ``k`` for ``joints[k]``.
+        """
         moving = [k for k, j in enumerate(joints) if not kept[k] and not isinstance(j, FixedJoint)]
         out: list[Axis | None] = [
             None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in joints
@@ -208,10 +250,8 @@ class LinkPoses:
             return out
         rows = np.array(moving, dtype=np.intp)
         Rm = R1[rows]
-        d = stack([joints[k].axis_in_link1.direction for k in moving], (3,))  # type: ignore[union-attr]
-        o = stack([joints[k].axis_in_link1.origin for k in moving], (3,))  # type: ignore[union-attr]
-        directions = (Rm @ d[:, :, None])[:, :, 0]
-        origins = (Rm @ o[:, :, None])[:, :, 0] + p1[rows]
+        directions = (Rm @ d[rows][:, :, None])[:, :, 0]
+        origins = (Rm @ o[rows][:, :, None])[:, :, 0] + p1[rows]
         # Stored in the new joints' axes: over immutable memory, as every value's arrays are.
         directions = immutable(directions)
         origins = immutable(origins)
@@ -270,10 +310,24 @@ def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
     )
 
 
-def _axis(joint: Joint, x1: Transform) -> Axis | None:
-    if isinstance(joint, FixedJoint):
-        return None
-    return joint.axis_in_link1 if x1 is IDENTITY else x1 @ joint.axis_in_link1
+def joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Every joint's rest rotation and position, axis direction and origin, by joint index.
+
+    Read-only plain arrays, memoised on the model; a fixed joint's axis rows are zero.
+    """
+    return memoized(model, "transformers.joint-stacks", lambda: _joint_stacks(model))
+
+
+def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    rests = [j.link1_H_link2 for j in model.joints]
+    axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in model.joints]
+    zero = np.zeros(3)
+    return (
+        stack([t.rotation for t in rests], (3, 3)),
+        stack([t.position for t in rests], (3,)),
+        stack([zero if a is None else a.direction for a in axes], (3,)),
+        stack([zero if a is None else a.origin for a in axes], (3,)),
+    )
 
 
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:

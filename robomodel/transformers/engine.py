@@ -235,21 +235,46 @@ def _carried_extensions(
     """The kept URDF extensions of a lumped model whose owners it still has.
 
     See :func:`carried_extensions`: a lumped joint's ``<dynamics>`` or ``<gazebo reference>``,
-    the ``<inertial>`` extras of a link merged into another cannot follow.
+    the ``<inertial>`` extras of a link merged into another cannot follow. Only the owner
+    kinds the model's extensions have are looked at (most of iCub's are the robot's and
+    joints'), so the name sets of the others are never built.
     """
     if not model.extensions:
         return model.extensions
-    frame_names = {f.name for f in frames}
-    sensor_names = {s.name for s in sensors}
-    owners = {
-        "link": {*link_names, *frame_names},
-        "inertial": set(link_names),
-        "joint": set(joint_names),
-        "frame": frame_names,
-        "sensor": sensor_names,
-        "force_torque": sensor_names,
+    kinds = extension_owners(model)
+    frame_names: set[str] = set()
+    sensor_names: set[str] = set()
+    if "link" in kinds or "frame" in kinds:
+        frame_names = {f.name for f in frames}
+    if "sensor" in kinds or "force_torque" in kinds:
+        sensor_names = {s.name for s in sensors}
+    whose: dict[str, Callable[[], Collection[str]]] = {
+        "link": lambda: {*link_names, *frame_names},
+        "inertial": lambda: set(link_names),
+        "joint": lambda: set(joint_names),
+        "frame": lambda: frame_names,
+        "sensor": lambda: sensor_names,
+        "force_torque": lambda: sensor_names,
     }
+    owners = {kind: whose[kind]() for kind in kinds if kind in whose}
     return carried_extensions(model, owners, "its owner is lumped")
+
+
+def extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
+    """Owner kind -> owner name -> the indices of its extensions in ``model.extensions``.
+
+    Memoised on the model (the lists are shared: never change them). A model carries many
+    extensions for few owners (a ``<gazebo>`` and a ``<transmission>`` per joint), so the
+    transformers decide per owner, not per extension, what they keep.
+    """
+    return memoized(model, "transformers.extension-owners", lambda: _extension_owners(model))
+
+
+def _extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
+    out: dict[str, dict[str, list[int]]] = {}
+    for k, e in enumerate(model.extensions):
+        out.setdefault(e.owner_kind, {}).setdefault(e.owner, []).append(k)
+    return out
 
 
 def carried_extensions(
@@ -259,18 +284,28 @@ def carried_extensions(
 
     Kinds missing from ``owners`` (the robot's own) are always kept. The others are dropped,
     each recorded in the report with ``why``: a model must not hold what its export could not
-    write (its reload would differ).
+    write (its reload would differ). When every owner stays, the model's own vector is
+    returned.
     """
-    kept = [
-        e for e in model.extensions if e.owner_kind not in owners or e.owner in owners[e.owner_kind]
-    ]
-    if len(kept) == len(model.extensions):
-        return model.extensions
+    extensions = model.extensions
+    if not extensions:
+        return extensions
+    dropped: list[int] = []
+    for kind, of_owner in extension_owners(model).items():
+        names = owners.get(kind)
+        if names is not None:
+            for owner, rows in of_owner.items():
+                if owner not in names:
+                    dropped += rows
+    if not dropped:
+        return extensions
+    dropped.sort()
     if recording():
-        for e in model.extensions:
-            if e.owner_kind in owners and e.owner not in owners[e.owner_kind]:
-                record("dropped", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}", why)
-    return kept
+        for k in dropped:
+            e = extensions[k]
+            record("dropped", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}", why)
+    gone = set(dropped)
+    return [e for k, e in enumerate(extensions) if k not in gone]
 
 
 def _joint_indices(model: Model, names: Sequence[str]) -> list[int]:
@@ -403,7 +438,7 @@ def _kept_joints(
         npos += old.n_pos_coords
         ndof += old.n_dofs
     # Every change of a joint at once: one copy per joint that changes, none that is replaced.
-    for k, (rest, axis) in poses.joint_rests(olds, ends).items():
+    for k, (rest, axis) in poses.joint_rests(model, kept_idx, ends).items():
         changes_of[k]["link1_H_link2"] = rest
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis

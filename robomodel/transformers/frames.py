@@ -13,7 +13,8 @@ import numpy as np
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.joints import FixedJoint
 from robomodel.model import Model
-from robomodel.spatial import FloatArray, Transform
+from robomodel.spatial import Transform
+from robomodel.transformers._link_poses import joint_stacks
 from robomodel.transformers.engine import check_reachable, lump
 from robomodel.validation import check_name_list
 
@@ -79,25 +80,25 @@ def make_urdf_compatible(
     # (child link, joint) for every moving joint of the traversal; the axes are then expressed
     # in their child link and measured from its origin in one vectorised pass.
     todo = [
-        (link, joints[j])
+        (link, j)
         for link, j in zip(trav.links, trav.joints, strict=True)
         if j is not None and not isinstance(joints[j], FixedJoint)
     ]
     moves: dict[str, Transform] = {}
     if todo:
-        axes = [jt.axis_in_link1 for _, jt in todo]  # type: ignore[union-attr]
-        u = _rows([a.direction for a in axes], (3,))
-        o = _rows([a.origin for a in axes], (3,))
+        # Rows of the model's memoised joint stacks (the same values as the joints' own arrays).
+        rest_R, rest_p, directions, origins = joint_stacks(model)
+        js = np.array([j for _, j in todo], dtype=np.intp)
+        u = directions[js]
+        o = origins[js]
         # A child that is link2 sees the axis through inverse(link1_H_link2): u' = R^T u,
         # o' = R^T (o - p). A child that is link1 sees the reversed axis, the same line.
-        second = [k for k, (link, jt) in enumerate(todo) if names[link] != jt.link1]
+        second = [k for k, (link, j) in enumerate(todo) if names[link] != joints[j].link1]
         if second:
-            rests = [todo[k][1].link1_H_link2 for k in second]
-            R = _rows([t.rotation for t in rests], (3, 3))
-            pr = _rows([t.position for t in rests], (3,))
-            Rt = R.transpose(0, 2, 1)
+            rows = js[second]
+            Rt = rest_R[rows].transpose(0, 2, 1)
             u[second] = (Rt @ u[second][:, :, None])[:, :, 0]
-            o[second] = (Rt @ (o[second] - pr)[:, :, None])[:, :, 0]
+            o[second] = (Rt @ (o[second] - rest_p[rows])[:, :, None])[:, :, 0]
         # The point of each axis closest to the child origin.
         p = o - u * (o * u).sum(axis=1)[:, None]
         far = np.sqrt((p * p).sum(axis=1)) > URDF_AXIS_TOLERANCE
@@ -111,14 +112,6 @@ def make_urdf_compatible(
         base=base_link,
         original_frames=original_frames,
     )
-
-
-def _rows(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
-    """The float64 ``arrays`` (of one ``shape``) as the rows of a new writable array.
-
-    Joining their bytes is several times faster than ``np.array`` on a list of small arrays.
-    """
-    return np.frombuffer(bytearray(b"".join([a.tobytes() for a in arrays]))).reshape(-1, *shape)
 
 
 def remove_additional_frames(model: Model, *, keep: Sequence[str] = ()) -> Model:
