@@ -58,11 +58,10 @@ def _limits(draw: st.DrawFn) -> PositionLimits:
     return PositionLimits(enabled=draw(st.booleans()), lower=a, upper=b)
 
 
-_dynamics = st.builds(
-    JointDynamics,
-    kind=st.sampled_from(["none", "urdf"]),
-    damping=_positive,
-    static_friction=_positive,
+# Kind "none" holds no values (JointDynamics refuses damping or friction beside it).
+_dynamics = st.one_of(
+    st.just(JointDynamics()),
+    st.builds(JointDynamics, kind=st.just("urdf"), damping=_positive, static_friction=_positive),
 )
 _mimics = st.builds(Mimic, joint=names, multiplier=_small, offset=_small)
 _axes = st.builds(rm.Axis, unit_vectors(), _points)
