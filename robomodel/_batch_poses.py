@@ -4,7 +4,7 @@
 into one float64 buffer of ``(slots, 4, 4, N)``: one slot per link on the way from the base to
 a requested frame, then one per requested additional frame that is not its link's frame at the
 identity. Each slot holds a transform transposed, ``[column, row, configuration]``, so that a
-column of a rotation (the operand of every step of :mod:`robomodel._pose_columns`) is one
+column of a rotation (the operand of every step of ``robomodel._pose_columns``) is one
 contiguous ``(3, N)`` block; the results are ``(N, 4, 4)`` views of the slots.
 
 A fresh buffer costs more than the arithmetic: at 10,000 configurations of iCub's 273 frames
@@ -54,7 +54,7 @@ class _FrameTable:
     """Per model: every frame's name and link, and each additional frame's product weights.
 
     ``weights[i]`` is the ``(4, 4)`` block ``[column of the frame, column of its link]`` of
-    ``link_H_frame``, the left operand of :func:`_frame_group`; ``identity[i]`` marks frames
+    ``link_H_frame``, the left operand of ``_frame_group``; ``identity[i]`` marks frames
     that are their link's frame (links, and additional frames at the identity).
     """
 
@@ -169,7 +169,7 @@ def fill(lay: Layout, buf: FloatArray, Qt: FloatArray) -> None:
     """Write the poses of the configurations ``Qt`` (n_pos_coords, N) into the slots of ``buf``.
 
     The constant entries (row 3 of every slot, the base's slot) must already be there
-    (:func:`_new_buffer`).
+    (``_new_buffer``).
     """
     N = Qt.shape[1]
     tmp = np.empty((3, N))
@@ -196,10 +196,10 @@ def _frame_group(Hl: FloatArray, W: FloatArray, out: FloatArray) -> None:
     """Write ``base_H_link @ link_H_frame`` of several frames of one link into ``out``.
 
     ``Hl`` is the link's (4, 4, N) slot, ``out`` (n_frames, 4, 4, N), both [column, row,
-    configuration], and ``W`` the frames' stacked weights (4 n_frames, 4) (:class:`_FrameTable`).
+    configuration], and ``W`` the frames' stacked weights (4 n_frames, 4) (``_FrameTable``).
     Column ``m`` of a frame is a fixed combination of the link's four columns, so rows 0-2 of
     all the link's frames are one matrix product ``W @ Hl[:, :3] (4, 3 N)``; row 3 is constant
-    (:func:`_new_buffer`) and is not written.
+    (``_new_buffer``) and is not written.
     """
     nf = W.shape[0] // 4
     N = Hl.shape[-1]

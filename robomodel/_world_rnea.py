@@ -42,7 +42,7 @@ _FORCE_CROSS = np.ascontiguousarray(FORCE_CROSS.T)
 
 
 class WorldPlan:
-    """The configuration-independent constants of :func:`world_rnea` for one plan (dense)."""
+    """The configuration-independent constants of ``world_rnea`` for one plan (dense)."""
 
     def __init__(self, plan: KinematicTree) -> None:
         if plan.anc is None or plan.desc is None or plan.by_link is None or plan.by_dof is None:
@@ -63,7 +63,7 @@ class WorldPlan:
 
 
 def world_plan(model: Model, plan: KinematicTree) -> WorldPlan:
-    """Return the (cached) :class:`WorldPlan` of ``plan``, a dense, complete plan of ``model``."""
+    """Return the (cached) ``WorldPlan`` of ``plan``, a dense, complete plan of ``model``."""
     return memoized(model, ("world-rnea", plan.base), lambda: WorldPlan(plan))
 
 

@@ -12,7 +12,7 @@ with every quantity expressed in the base frame, both are one product with the t
 (constant, cached) ancestor matrix. This keeps the per-call cost in a handful of vectorised numpy
 operations instead of a Python loop over links. Models with more than a few hundred links, where
 that matrix would be large, use the equivalent loops. Trees up to that size run the same
-recursion laid out component-major (:mod:`robomodel._world_rnea`): after the poses, no stacked
+recursion laid out component-major (``robomodel._world_rnea``): after the poses, no stacked
 product of tiny matrices (one BLAS call each) is left, about 1.6x faster on iCub.
 
 :func:`inverse_dynamics_batch` gives the joint torques of many states at once, vectorised over
