@@ -17,6 +17,8 @@ of equal values can flatter a figure.
 * Memory (``tracemalloc``, for the M-link chain): the peak while loading, what the loaded model
   keeps, and the peak of a pickle round trip of it, each per link; and the growth of the peak
   resident set (``ru_maxrss``) of a fresh subprocess that only loads the chain.
+* ``--cpu``: the paired rounds in CPU time (``time.process_time``) instead of the wall clock,
+  steadier on a shared machine; ``--no-memory`` skips the memory figures.
 * ``--idyntree``: one load of the N-link chain by iDynTree's ``ModelLoader`` and by robomodel,
   per link (iDynTree's loader is quadratic in the chain length: this takes minutes).
 """
@@ -39,6 +41,7 @@ from robomodel import urdf
 from robomodel.io import json as rm_json
 
 ROUNDS = 5
+CLOCK = time.perf_counter  # --cpu: time.process_time
 
 
 def chain_urdf(n: int) -> str:
@@ -76,7 +79,7 @@ def _paired(
     load: object, ops: dict[str, object], rounds: int, *, collect: bool
 ) -> dict[str, list[float]]:
     """Per round: ``load()``, then each op on the loaded model; the seconds of each."""
-    clock = time.perf_counter
+    clock = CLOCK
     times: dict[str, list[float]] = {"load": [], **{k: [] for k in ops}}
     for _ in range(rounds):
         if collect:
@@ -227,7 +230,12 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=100000, help="links for tracemalloc")
     parser.add_argument("--quick", action="store_true", help="a 300-link chain, one round")
     parser.add_argument("--idyntree", action="store_true", help="also iDynTree's load of N links")
+    parser.add_argument("--cpu", action="store_true", help="time the rounds in CPU time")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory figures")
     args = parser.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
     if args.quick:
         global ROUNDS
         ROUNDS = 1
@@ -235,7 +243,7 @@ def main() -> None:
     time_rounds(args.n, collect=True)
     time_rounds(args.n, collect=False)
     time_icub(1 if args.quick else 4 * ROUNDS)
-    if args.memory:
+    if args.memory and not args.no_memory:
         memory(args.memory)
         rss(args.memory)
     if args.idyntree:

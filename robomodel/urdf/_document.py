@@ -126,6 +126,12 @@ class Reader:
         # (robomodel.urdf._inertial.apply_exact_inertials).
         self.exact_inertials: list[tuple[Any, Any]] = []
 
+    def drop_deferred(self) -> None:
+        """Forget the deferred numbers' texts, data and owners, once their records hold them."""
+        self.origin_owners, self.origin_texts = [], []
+        self.inertial_owners, self.inertial_data, self.inertial_texts = [], [], []
+        self.axis_owners, self.axis_texts = [], []
+
     def err(self, cls: type[URDFError], el: Any, what: str, reason: str) -> URDFError:
         """Return the error ``cls`` for element ``el`` (described as ``what``) of this file."""
         line = el.sourceline if el is not None else None

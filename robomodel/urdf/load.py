@@ -396,8 +396,8 @@ def _build(
     check_mimics(r, joints, joint_idx)
 
     # ------------------------------------------------------------------ the numbers
-    central = _read_numbers(r)
-    check_inertias(r, options.inertia, central)
+    check_inertias(r, options.inertia, _read_numbers(r))
+    r.drop_deferred()  # each record holds its values now; the lists would only add to the peak
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
     return assemble(r, root, options, package_dirs, resolver, read)
