@@ -114,6 +114,13 @@ def exact_everywhere(m: rm.Model) -> None:
         assert dumps(other) == text
 
 
+def _part(m: rm.Model, moving: list[str], k: int) -> rm.Model:
+    from robomodel.transformers import extract_submodel, submodel_traversals
+
+    middle = moving[len(moving) // 2 : len(moving) // 2 + 1]
+    return extract_submodel(m, submodel_traversals(m, split_joints=middle)[k])
+
+
 def transformed(m: rm.Model) -> list[rm.Model]:
     """m after every transformer that applies to it (each one that reorders or rebuilds a
     model: base changes, joint orders, lumping, frames, names, shapes, attaching)."""
@@ -141,6 +148,9 @@ def transformed(m: rm.Model) -> list[rm.Model]:
         name_solid_shapes,
         lambda m: reorder_joints(m, list(reversed(m.joint_names)))[0],
         lambda m: attach(m, m, at_frame=m.link_names[0], prefix="b_"),
+        # The parts on both sides of a split: what the others own must not travel with them.
+        lambda m: _part(m, moving, 0),
+        lambda m: _part(m, moving, -1),
     ]
     out = [m]
     for step in steps:

@@ -602,3 +602,31 @@ def test_pose_batch_matches_one_product_per_value():
             else:
                 expected = poses[o1] @ old.axis_in_link1
                 np.testing.assert_allclose(axis.direction, expected.direction, atol=1e-12)
+
+
+_FRAME_EXTENSION_URDF = """<robot name="r">
+<link name="base"><inertial><mass value="1"/>
+  <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="l1"><inertial><mass value="1"/>
+  <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="tip"/>
+<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><axis xyz="0 0 1"/>
+  <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+<joint name="tip_fixed" type="fixed"><parent link="l1"/><child link="tip"/></joint>
+</robot>"""
+
+
+def test_extract_submodel_drops_what_frames_outside_own():
+    """An extension owned by a frame (here the frame's own fixed joint element, kept so that
+    its name survives) goes with the frame's link: the part without it drops (and reports) the
+    extension, the part with it keeps it, and both reload exactly."""
+    m = rm.urdf.loads(_FRAME_EXTENSION_URDF)
+    assert [(e.owner_kind, e.owner, e.tag) for e in m.extensions] == [("frame", "tip", "joint")]
+    base_part, tip_part = rt.submodel_traversals(m, split_joints=["j1"])
+    out, report = rt.explain(partial(rt.extract_submodel, traversal=base_part), m)
+    assert not out.extensions
+    assert [c.name for c in report.dropped if c.kind == "extension"] == ["<joint> of frame 'tip'"]
+    kept = rt.extract_submodel(m, tip_part)
+    assert [(e.owner_kind, e.owner) for e in kept.extensions] == [("frame", "tip")]
+    for part in (out, kept):
+        assert rm.urdf.loads(rm.urdf.dumps(part)) == part

@@ -125,6 +125,8 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     owners = {
         "link": inside,
         "inertial": inside,
+        # A frame goes with its link: what a frame outside owns would be written nowhere.
+        "frame": {f.name for f in frames},
         "joint": inside_joints,
         "sensor": kept_sensors,
         "force_torque": kept_sensors,
