@@ -630,3 +630,23 @@ def test_extract_submodel_drops_what_frames_outside_own():
     assert [(e.owner_kind, e.owner) for e in kept.extensions] == [("frame", "tip")]
     for part in (out, kept):
         assert rm.urdf.loads(rm.urdf.dumps(part)) == part
+
+
+def test_extract_submodel_drops_a_mimic_whose_leader_is_outside():
+    """A joint following a joint of another part moves on its own in its part: a warning and
+    the report say so, the part reloads exactly, and a mimic inside one part is kept."""
+    m = rm.add_link(rm.Model(), "a")
+    m = rm.add_joint_and_link(m, "a", "lead", rm.RevoluteJoint(link1="a", link2="b"), "b")
+    m = rm.add_joint_and_link(m, "a", "cut", rm.RevoluteJoint(link1="a", link2="c"), "c")
+    follow = rm.RevoluteJoint(link1="c", link2="d", mimic=rm.Mimic(joint="lead"))
+    m = rm.add_joint_and_link(m, "c", "follow", follow, "d")
+    inside = rm.RevoluteJoint(link1="d", link2="e", mimic=rm.Mimic(joint="follow"))
+    m = rm.add_joint_and_link(m, "d", "inside", inside, "e")
+    parts = rt.submodel_traversals(m, split_joints=["cut"])
+    outer = next(t for t in parts if m.link_index("d") in t.links)
+    with pytest.warns(rm.errors.RobomodelWarning, match="'follow' mimics joint 'lead'"):
+        out, report = rt.explain(partial(rt.extract_submodel, traversal=outer), m)
+    assert out.joint("follow").mimic is None
+    assert out.joint("inside").mimic == rm.Mimic(joint="follow")
+    assert [c.name for c in report.dropped if c.kind == "mimic"] == ["follow"]
+    assert rm.urdf.loads(rm.urdf.dumps(out)) == out

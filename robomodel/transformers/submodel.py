@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Sequence
 
 from robomodel._assembly import assemble
-from robomodel.errors import ModelError
+from robomodel.errors import ModelError, warn
 from robomodel.joints import Joint
 from robomodel.model import Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
@@ -57,7 +57,8 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     link1/link2 orientation, rest transform and axis. The traversal base is the default base.
     The additional frames, shapes and sensors of the member links come along (an F/T sensor
     when its joint is inside); package dirs, robot name, materials and robot-level extensions
-    are kept, and extensions of elements left outside are not.
+    are kept, and extensions of elements left outside are not. A joint that mimics a joint
+    left outside moves on its own in the sub-model (a warning and the report say so).
 
     Difference from iDynTree: iDynTree relabels each joint as (traversal parent, child) without
     inverting it, which breaks kinematics when the traversal runs against a joint's direction
@@ -102,10 +103,26 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     # model constructor finds them right instead of copying each joint again.
     joints: list[Joint] = []
     npos = ndof = 0
-    for j in jidx:
+    for jname, j in zip(joint_names, jidx, strict=True):
         joint = model.joints[j]
+        changes: dict[str, object] = {}
         if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
-            joint = JOINT_REPLACERS[type(joint)](joint, pos_coord_offset=npos, dof_offset=ndof)
+            changes.update(pos_coord_offset=npos, dof_offset=ndof)
+        mimic = getattr(joint, "mimic", None)
+        if mimic is not None and mimic.joint not in inside_joints:
+            # A relation to a joint the sub-model does not have could not be written (a URDF
+            # <mimic> must name a joint of the document): the joint moves on its own.
+            changes["mimic"] = None
+            warn(
+                f"extract_submodel: joint {jname!r} mimics joint {mimic.joint!r}, which is "
+                "outside the sub-model; the mimic relation is dropped (put both joints in one "
+                "part to keep it)"
+            )
+            record(
+                "dropped", "mimic", jname, f"its leader {mimic.joint!r} is outside the sub-model"
+            )
+        if changes:
+            joint = JOINT_REPLACERS[type(joint)](joint, **changes)
         joints.append(joint)
         npos += joint.n_pos_coords
         ndof += joint.n_dofs
