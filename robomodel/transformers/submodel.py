@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from robomodel._assembly import assemble
 from robomodel.errors import ModelError, warn
 from robomodel.joints import Joint
-from robomodel.model import Model
+from robomodel.model import Extension, Model
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
@@ -138,17 +138,19 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
             sensors.append(s)
         elif reporting:
             record("dropped", "sensor", s.name, "outside the sub-model")
-    kept_sensors = {s.name for s in sensors}
-    owners = {
-        "link": inside,
-        "inertial": inside,
-        # A frame goes with its link: what a frame outside owns would be written nowhere.
-        "frame": {f.name for f in frames},
-        "joint": inside_joints,
-        "sensor": kept_sensors,
-        "force_torque": kept_sensors,
-    }
-    extensions = carried_extensions(model, owners, "its owner is outside the sub-model")
+    extensions: Sequence[Extension] = model.extensions
+    if extensions:  # the owners' name sets only for a model that has extensions
+        kept_sensors = {s.name for s in sensors}
+        owners = {
+            "link": inside,
+            "inertial": inside,
+            # A frame goes with its link: what a frame outside owns would be written nowhere.
+            "frame": {f.name for f in frames},
+            "joint": inside_joints,
+            "sensor": kept_sensors,
+            "force_torque": kept_sensors,
+        }
+        extensions = carried_extensions(model, owners, "its owner is outside the sub-model")
     if reporting:
         for ln in names:
             if ln not in inside:
