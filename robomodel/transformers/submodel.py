@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from robomodel._assembly import assemble
 from robomodel.errors import ModelError, warn
 from robomodel.joints import Joint
-from robomodel.model import Extension, Model
+from robomodel.model import Extension, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
@@ -18,6 +18,25 @@ from robomodel.traversal import Traversal
 from robomodel.validation import check_name_list
 
 __all__ = ["extract_submodel", "submodel_traversals"]
+
+
+def _has_mimic(model: Model) -> bool:
+    return any(getattr(j, "mimic", None) is not None for j in model.joints)
+
+
+def _without_outside_leader(joint: Joint, name: str, inside: Collection[str]) -> Joint:
+    """``joint``, without its mimic relation when the leader is not among ``inside``."""
+    mimic = getattr(joint, "mimic", None)
+    if mimic is None or mimic.joint in inside:
+        return joint
+    # A relation to a joint the sub-model does not have could not be written (a URDF <mimic>
+    # must name a joint of the document): the joint moves on its own.
+    warn(
+        f"extract_submodel: joint {name!r} mimics joint {mimic.joint!r}, which is outside the "
+        "sub-model; the mimic relation is dropped (put both joints in one part to keep it)"
+    )
+    record("dropped", "mimic", name, f"its leader {mimic.joint!r} is outside the sub-model")
+    return JOINT_REPLACERS[type(joint)](joint, mimic=None)
 
 
 def submodel_traversals(
@@ -103,26 +122,14 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     # model constructor finds them right instead of copying each joint again.
     joints: list[Joint] = []
     npos = ndof = 0
+    # Most models have no mimic joint: the check below then costs nothing per joint.
+    has_mimic = memoized(model, "transformers.has-mimic", lambda: _has_mimic(model))
     for jname, j in zip(joint_names, jidx, strict=True):
         joint = model.joints[j]
-        changes: dict[str, object] = {}
         if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
-            changes.update(pos_coord_offset=npos, dof_offset=ndof)
-        mimic = getattr(joint, "mimic", None)
-        if mimic is not None and mimic.joint not in inside_joints:
-            # A relation to a joint the sub-model does not have could not be written (a URDF
-            # <mimic> must name a joint of the document): the joint moves on its own.
-            changes["mimic"] = None
-            warn(
-                f"extract_submodel: joint {jname!r} mimics joint {mimic.joint!r}, which is "
-                "outside the sub-model; the mimic relation is dropped (put both joints in one "
-                "part to keep it)"
-            )
-            record(
-                "dropped", "mimic", jname, f"its leader {mimic.joint!r} is outside the sub-model"
-            )
-        if changes:
-            joint = JOINT_REPLACERS[type(joint)](joint, **changes)
+            joint = JOINT_REPLACERS[type(joint)](joint, pos_coord_offset=npos, dof_offset=ndof)
+        if has_mimic:
+            joint = _without_outside_leader(joint, jname, inside_joints)
         joints.append(joint)
         npos += joint.n_pos_coords
         ndof += joint.n_dofs
