@@ -62,7 +62,15 @@ from robomodel.urdf.errors import (
 )
 from robomodel.urdf.numbers import format_float
 
-__all__ = ["RawJoint", "check_mimics", "joint_values", "mimic_kept", "read_joint", "write_joint"]
+__all__ = [
+    "RawJoint",
+    "check_mimics",
+    "joint_values",
+    "mimic_kept",
+    "read_joint",
+    "release_elements",
+    "write_joint",
+]
 
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
     "revolute": RevoluteJoint,
@@ -237,6 +245,25 @@ def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
             j = _reversed(r, raw, j)
         out.append(j)
     return out
+
+
+def release_elements(raws: list[RawJoint]) -> None:
+    """Drop the XML elements of ``raws`` once :func:`joint_values` has read them.
+
+    Each held element is a Python proxy of its libxml2 node (the tree itself lives until the
+    load returns); four a joint, they were about a twentieth of a load's peak memory, which
+    comes after this, while the model is assembled. Nothing after ``joint_values`` reads them:
+    the checks that name a joint's line (names, mimics, the tree, numbers) come before, and a
+    later error of the joint would name no line rather than fail.
+    """
+    for raw in raws:
+        d = raw.__dict__
+        # Back to the class defaults (None), without a second entry per record.
+        d.pop("axis_el", None)
+        d.pop("limit", None)
+        d.pop("dynamics", None)
+        d.pop("reversed_el", None)
+        raw.el = None
 
 
 def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:

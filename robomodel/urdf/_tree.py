@@ -33,7 +33,13 @@ from robomodel.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.urdf._geometry import shape_values
 from robomodel.urdf._inertial import apply_exact_inertials
-from robomodel.urdf._joint import RawJoint, joint_values, mimic_kept, write_joint
+from robomodel.urdf._joint import (
+    RawJoint,
+    joint_values,
+    mimic_kept,
+    release_elements,
+    write_joint,
+)
 from robomodel.urdf._link import RawLink, link_value, write_bare_link, write_link
 from robomodel.urdf._origin import (
     apply_exact,
@@ -198,7 +204,9 @@ def assemble(
     else:
         moving_order = [k for k in t_joint[1:] if not fixed[k]]
         joint_order = moving_order + [k for k in t_joint[1:] if fixed[k]]
-    built = joint_values(r, [joints[k] for k in joint_order])
+    in_model = [joints[k] for k in joint_order]
+    built = joint_values(r, in_model)
+    release_elements(in_model)  # before the model's values add to the peak
 
     # ------------------------------------------------------------------ frames of fake links
     link_names = [links[i].name for i in t_links]
