@@ -126,6 +126,21 @@ class _Forward:
     va: FloatArray
 
 
+def _base_velocity(base_velocity: npt.ArrayLike | None) -> FloatArray | None:
+    """The checked base twist, or ``None`` for a base at rest (every entry point's rule)."""
+    if base_velocity is None:
+        return None
+    return fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
+
+
+def _check_wrench_mapping(external_wrenches: object) -> None:
+    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
+        raise ArgumentError(
+            "external_wrenches must be a mapping from link names or indices to wrenches "
+            f"[f; tau], but got {external_wrenches!r:.80}"
+        )
+
+
 def _forward_pass(
     model: Model,
     state: Configuration,
@@ -148,11 +163,7 @@ def _forward_pass(
         if base_acceleration is None
         else fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
     )
-    v0 = (
-        None
-        if base_velocity is None
-        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
-    )
+    v0 = _base_velocity(base_velocity)
     n = len(plan.order)
 
     T = poses(plan, st.q)
@@ -278,11 +289,7 @@ def _inverse_dynamics_general(
     Iva = va @ plan.I6  # rows (I v)^T: the spatial inertia is symmetric
     f = Iva[:, 1]
     f += spatial_products(va[:, 0], Iva[:, 0], FORCE_CROSS)
-    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
-        raise ArgumentError(
-            "external_wrenches must be a mapping from link names or indices to wrenches "
-            f"[f; tau], but got {external_wrenches!r:.80}"
-        )
+    _check_wrench_mapping(external_wrenches)
     if external_wrenches:
         for link, w in external_wrenches.items():
             li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)
@@ -334,16 +341,8 @@ def _inverse_dynamics_dense(
         a0g = np.concatenate((-g, np.zeros(3)))
     if base_acceleration is not None:
         a0g = a0g + fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
-    v0 = (
-        None
-        if base_velocity is None
-        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
-    )
-    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
-        raise ArgumentError(
-            "external_wrenches must be a mapping from link names or indices to wrenches "
-            f"[f; tau], but got {external_wrenches!r:.80}"
-        )
+    v0 = _base_velocity(base_velocity)
+    _check_wrench_mapping(external_wrenches)
     external: list[tuple[int, FloatArray]] = []
     if external_wrenches:
         for link, w in external_wrenches.items():
@@ -418,16 +417,8 @@ def inverse_dynamics_batch(
         a0 += fixed_vector(base_acceleration, "base_acceleration", size=6, layout=_TWIST)
     # Gravity enters as an upward acceleration of the base, as in inverse_dynamics.
     a0[:3] -= g
-    v0 = (
-        None
-        if base_velocity is None
-        else fixed_vector(base_velocity, "base_velocity", size=6, layout=_TWIST)
-    )
-    if external_wrenches is not None and not isinstance(external_wrenches, Mapping):
-        raise ArgumentError(
-            "external_wrenches must be a mapping from link names or indices to wrenches "
-            f"[f; tau], but got {external_wrenches!r:.80}"
-        )
+    v0 = _base_velocity(base_velocity)
+    _check_wrench_mapping(external_wrenches)
     external: list[tuple[int, FloatArray]] = []
     for link, w in (external_wrenches or {}).items():
         li = link_index_of(model, link, what="an external_wrenches key", allow_none=False)

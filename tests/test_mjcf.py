@@ -559,23 +559,11 @@ def test_malformed_metadata_is_ignored() -> None:
     assert [x.kind for x in report.of("dropped")] == ["metadata"]
 
 
-def test_relative_meshes_resolve_next_to_their_urdf(tmp_path, monkeypatch) -> None:
+def test_relative_meshes_resolve_next_to_their_urdf(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is found from any working directory."""
-    trimesh = pytest.importorskip("trimesh")
-    (tmp_path / "robot" / "meshes").mkdir(parents=True)
-    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(tmp_path / "robot" / "meshes" / "b.stl")
-    urdf = tmp_path / "robot" / "r.urdf"
-    urdf.write_text(
-        """<robot name="r"><link name="base"><inertial><mass value="1"/>
-        <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
-        <visual><geometry><mesh filename="meshes/b.stl"/></geometry></visual></link></robot>"""
-    )
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    text, report = mjcf.export(ru.load(urdf))
+    text, report = mjcf.export(ru.load(relative_mesh_urdf))
     assert not report.of("dropped")
     files = re.findall(r'<mesh name="[^"]*" file="([^"]*)"', text)
-    assert files == [str(tmp_path / "robot" / "meshes" / "b.stl")]
+    assert files == [str(relative_mesh_urdf.parent / "meshes" / "b.stl")]
     mm = mjcf.compile_mjcf(text)
     assert mm.nmesh == 1 and mm.ngeom == 1

@@ -221,16 +221,7 @@ def test_degrees_given_in_python_are_shown_as_typed() -> None:
         plot.pose_figure(model, {"r_elbow": "thirty"})
 
 
-def test_relative_meshes_are_drawn_from_any_directory(tmp_path, monkeypatch) -> None:
+def test_relative_meshes_are_drawn_from_any_directory(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is drawn whatever the working directory."""
-    trimesh = pytest.importorskip("trimesh")
-    (tmp_path / "robot" / "meshes").mkdir(parents=True)
-    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(tmp_path / "robot" / "meshes" / "b.stl")
-    urdf = tmp_path / "robot" / "r.urdf"
-    urdf.write_text(
-        """<robot name="r"><link name="base"><visual><geometry>
-        <mesh filename="meshes/b.stl"/></geometry></visual></link></robot>"""
-    )
-    monkeypatch.chdir(tmp_path)
-    fig = plot.pose_figure(robomodel.urdf.load(urdf), frames=False, sensors=False)
+    fig = plot.pose_figure(robomodel.urdf.load(relative_mesh_urdf), frames=False, sensors=False)
     assert len(solids(fig)) == 1 and note(fig) == ""
