@@ -12,19 +12,21 @@ trusted copy (the hash cache and the memo reset) with the index made directly fr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
-from pyrsistent import pvector
+from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._topology import tree_index
+from robomodel._topology import ModelIndex, tree_index
 from robomodel.joints import Joint
 from robomodel.model import Extension, Frame, Link, Model, _evolve
 from robomodel.sensors import Sensor
 from robomodel.shapes import Material, SolidShape
 
-__all__ = ["assemble", "reshaped"]
+__all__ = ["assemble", "reshaped", "with_index"]
 
 _EMPTY = Model()
+T = TypeVar("T")
 
 
 def assemble(
@@ -74,23 +76,68 @@ def assemble(
         [s.name for s in sensors] if sensor_index is None else sensor_index,
         (npos, ndof),
     )
-    return _evolve(
-        _EMPTY,
-        link_names=pvector(link_names),
-        links=pvector(links),
-        joint_names=pvector(joint_names),
-        joints=pvector(joints),
-        frames=pvector(frames),
+    return with_index(
+        index,
+        link_names=link_names,
+        links=links,
+        joint_names=joint_names,
+        joints=joints,
+        frames=frames,
         default_base=default_base,
-        visuals=pvector(visuals),
-        collisions=pvector(collisions),
-        sensors=pvector(sensors),
+        visuals=visuals,
+        collisions=collisions,
+        sensors=sensors,
         package_dirs=package_dirs,
         name=name,
         materials=materials,
-        extensions=pvector(extensions),
+        extensions=extensions,
+    )
+
+
+def with_index(
+    index: ModelIndex,
+    *,
+    link_names: Sequence[str],
+    links: Sequence[Link],
+    joint_names: Sequence[str],
+    joints: Sequence[Joint],
+    frames: Sequence[Frame],
+    default_base: str,
+    visuals: Sequence[PVectorT[SolidShape]],
+    collisions: Sequence[PVectorT[SolidShape]],
+    sensors: Sequence[Sensor],
+    package_dirs: Sequence[str],
+    name: str,
+    materials: Sequence[Material],
+    extensions: Sequence[Extension],
+) -> Model:
+    """Return the model of these fields and its already-made ``index``, nothing checked.
+
+    The one place a model is made from trusted parts: :func:`assemble` and the unpickler
+    (``robomodel._pickling``), whose callers prove what ``Model(...)`` would check.
+    """
+    return _evolve(
+        _EMPTY,
+        link_names=_pv(link_names),
+        links=_pv(links),
+        joint_names=_pv(joint_names),
+        joints=_pv(joints),
+        frames=_pv(frames),
+        default_base=default_base,
+        visuals=_pv(visuals),
+        collisions=_pv(collisions),
+        sensors=_pv(sensors),
+        package_dirs=_pv(package_dirs),
+        name=name,
+        materials=_pv(materials),
+        extensions=_pv(extensions),
         _index=index,
     )
+
+
+def _pv(items: Sequence[T]) -> PVectorT[T]:
+    # A persistent vector as it is (the input model's, shared), any other sequence copied in.
+    return items if isinstance(items, PVector) else pvector(items)
 
 
 def reshaped(

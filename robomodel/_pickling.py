@@ -40,6 +40,7 @@ import numpy as np
 from pyrsistent import pvector
 
 from robomodel._arrays import frozen_bytes
+from robomodel._assembly import with_index
 from robomodel._construct import gc_paused, set_derived, trusted
 from robomodel._topology import EMPTY_SHAPES, restored_index
 from robomodel.errors import ModelError
@@ -50,7 +51,7 @@ from robomodel.joints import (
     PrismaticJoint,
     RevoluteJoint,
 )
-from robomodel.model import Link, Model, _evolve, _model_from_fields
+from robomodel.model import Link, Model, _model_from_fields
 from robomodel.shapes import SolidShape
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 
@@ -75,7 +76,6 @@ _AXIS = trusted(Axis)
 _FIXED = trusted(FixedJoint)
 _REVOLUTE = trusted(RevoluteJoint)
 _PRISMATIC = trusted(PrismaticJoint)
-_EMPTY_MODEL = Model()
 
 
 def _floats(arrays: list[FloatArray]) -> bytes:
@@ -445,22 +445,21 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         np.frombuffer(components, _I64).tolist(),
         counts,
     )
-    return _evolve(
-        _EMPTY_MODEL,
-        link_names=pvector(link_names),
-        links=pvector(links),
-        joint_names=pvector(joint_names),
-        joints=pvector(joints),
-        frames=pvector(frames),
+    return with_index(
+        index,
+        link_names=link_names,
+        links=links,
+        joint_names=joint_names,
+        joints=joints,
+        frames=frames,
         default_base=default_base,
-        visuals=pvector(vis),
-        collisions=pvector(col),
-        sensors=pvector(sensors),
-        package_dirs=pvector(package_dirs),
+        visuals=vis,
+        collisions=col,
+        sensors=sensors,
+        package_dirs=package_dirs,
         name=name,
-        materials=pvector(materials),
-        extensions=pvector(extensions),
-        _index=index,
+        materials=materials,
+        extensions=extensions,
     )
 
 
