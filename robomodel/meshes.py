@@ -199,10 +199,9 @@ def link_bounds(
             case Sphere():
                 a, b = p - g.radius, p + g.radius
             case Cylinder():
-                axis = R[:, 2]
-                half = 0.5 * g.length * np.abs(axis) + g.radius * np.sqrt(
-                    np.clip(1.0 - axis * axis, 0.0, 1.0)
-                )
+                # Along world axis i the disc reaches radius * |(R[i, 0], R[i, 1])|: computed from
+                # those entries, not as sqrt(1 - R[i, 2]^2), which cancels to 0 for tilts near 1e-8.
+                half = 0.5 * g.length * np.abs(R[:, 2]) + g.radius * np.hypot(R[:, 0], R[:, 1])
                 a, b = p - half, p + half
             case _:
                 v = load_mesh(g, package_dirs=dirs).vertices @ R.T + p
