@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
+from strategies import joints
 
 from robomodel._construct import gc_paused, trusted
 from robomodel.joints import (
@@ -314,3 +315,35 @@ def test_huge_axis_components_still_give_the_direction() -> None:
     m = loads(_ROBOT.format(**{**_GOOD, "axis": "0 0 1e200"}))
     assert m.joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
     assert loads(dumps(m)) == m
+
+
+@given(
+    joints(),
+    st.sampled_from(["a", "b"]),
+    st.floats(min_value=0.5, max_value=1.5),
+    st.integers(min_value=0, max_value=8),
+)
+def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
+    j: object, child: str, scale: float, entry: int
+) -> None:
+    # The exporter's check that an axis passes through the child origin, on plain arrays, must
+    # give the very bits of ``j.axis(child)`` and its ``distance``: one flipped last bit could
+    # turn an export into an error. A scaled entry makes a rest "rotation" that is not one (only
+    # finiteness is checked), where the direction is renormalised and the general path is taken.
+    from robomodel.urdf._joint import _axis_in_child
+
+    if isinstance(j, FixedJoint):
+        return
+    assert isinstance(j, RevoluteJoint | PrismaticJoint)
+    R = j.link1_H_link2.rotation.copy()
+    R.flat[entry] *= scale
+    j = attrs.evolve(j, link1_H_link2=Transform(R, j.link1_H_link2.position))
+    axis = j.axis(child)
+    fast = _axis_in_child(j, child)
+    if fast is None:  # only where the general path renormalises the direction
+        u = j.link1_H_link2.rotation.T @ j.axis_in_link1.direction
+        assert child == "b" and abs(float(u @ u) - 1.0) > 1e-9
+        return
+    direction, distance = fast
+    assert direction.tobytes() == axis.direction.tobytes()
+    assert np.float64(distance).tobytes() == np.float64(axis.distance((0.0, 0.0, 0.0))).tobytes()
