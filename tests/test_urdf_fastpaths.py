@@ -322,9 +322,10 @@ def test_huge_axis_components_still_give_the_direction() -> None:
     st.sampled_from(["a", "b"]),
     st.floats(min_value=0.5, max_value=1.5),
     st.integers(min_value=0, max_value=8),
+    st.booleans(),
 )
 def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
-    j: object, child: str, scale: float, entry: int
+    j: object, child: str, scale: float, entry: int, through_link2: bool
 ) -> None:
     # The exporter's check that an axis passes through the child origin, on plain arrays, must
     # give the very bits of ``j.axis(child)`` and its ``distance``: one flipped last bit could
@@ -338,6 +339,9 @@ def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
     R = j.link1_H_link2.rotation.copy()
     R.flat[entry] *= scale
     j = attrs.evolve(j, link1_H_link2=Transform(R, j.link1_H_link2.position))
+    if through_link2:  # the axis line through link2's origin, as the loader stores it
+        a = Axis(j.axis_in_link1.direction, j.link1_H_link2.position)
+        j = attrs.evolve(j, axis_in_link1=a)
     axis = j.axis(child)
     fast = _axis_in_child(j, child)
     if fast is None:  # only where the general path renormalises the direction

@@ -507,6 +507,10 @@ def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, 
         u = Rt @ u
         if abs(float(u @ u) - 1.0) > 1e-9:
             return None
+        if a.origin.tobytes() == T.position.tobytes():
+            # The line through link2's origin (as the loader stores it): the origin in link2,
+            # ``Rt @ o + -(Rt @ o)``, is exactly +0.0, and so is everything computed from it.
+            return u, 0.0
         o = Rt @ o + -(Rt @ T.position.view(np.ndarray))
     p = o + u * float((_ORIGIN - o) @ u)  # the point of the line closest to the origin
     d = p - _ORIGIN
