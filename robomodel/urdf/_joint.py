@@ -490,11 +490,9 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
 def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, float] | None:
     """Return the direction of ``j.axis(child)`` and its distance from ``child``'s origin.
 
-    Bitwise what :meth:`~robomodel.joints.RevoluteJoint.axis` and
-    :meth:`~robomodel.spatial.Axis.distance` give: the same numpy operations in the same order,
-    on plain views of the stored arrays (each operation on the frozen arrays runs their Python
-    ``__array_wrap__``, which made this check a quarter of an export). ``None`` when the rest
-    rotation does not keep the direction unit (the general path renormalises it).
+    Bitwise what ``j.axis(child)`` and its ``distance`` give: the same numpy operations, on plain
+    views (each operation on frozen arrays runs their Python ``__array_wrap__``). ``None`` when
+    the rest rotation does not keep the direction unit (the general path renormalises it).
     """
     a = j.axis_in_link1
     u = a.direction.view(np.ndarray)

@@ -403,7 +403,8 @@ def _equal(a: Transform, b: Transform) -> bool:
     ``Transform.__eq__`` goes through ``np.array_equal``, several Python-level numpy calls
     per array; the exporter compares each F/T sensor's poses up to five times.
     """
-    return a.rotation.tolist() == b.rotation.tolist() and a.position.tolist() == b.position.tolist()
+    same: bool = a.rotation.tolist() == b.rotation.tolist()
+    return same and a.position.tolist() == b.position.tolist()
 
 
 def _agrees(a: Transform, b: Transform) -> bool:
