@@ -31,7 +31,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension, Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope
-from robomodel.shapes import Material, Mesh, SolidShape
+from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
 from robomodel.urdf import dumps, loads
 from robomodel.urdf._document import parse_triples
@@ -48,6 +48,9 @@ INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
 CASES: list[tuple[type, dict[str, object]]] = [
     (Extension, {"owner_kind": "joint", "owner": "j", "xml": "<a/>", "tag": "a"}),
     (Mesh, {"filename": "m.stl", "scale": (1.0, 2.0, 3.0)}),
+    (Box, {"x": 1.0, "y": 0.0, "z": 2.5}),
+    (Cylinder, {"radius": 0.5, "length": 2.0}),
+    (Sphere, {"radius": 0.25}),
     (
         Material,
         {"name": "red", "rgba": (1.0, 0.0, 0.0, 1.0), "texture": None, "extensions": ("<x/>",)},
