@@ -99,6 +99,7 @@ def _sensors_on_links(cls: type) -> st.SearchStrategy[Any]:
     return st.builds(cls, name=names, link=names, link_H_sensor=transforms())
 
 
+_dimensions = st.one_of(st.just(0.0), st.just(-0.0), _positive)  # what a shape accepts
 _MODELS = st.one_of(models(max_links=5), decorated_models(max_links=4), models_with_sensors(4))
 
 VALUES: dict[type, st.SearchStrategy[Any]] = {
@@ -125,6 +126,9 @@ VALUES: dict[type, st.SearchStrategy[Any]] = {
         tag=names,
     ),
     rm.Mesh: st.builds(rm.Mesh, names, st.tuples(_positive, _positive, _positive)),
+    rm.Box: st.builds(rm.Box, _dimensions, _dimensions, _dimensions),
+    rm.Cylinder: st.builds(rm.Cylinder, _dimensions, _dimensions),
+    rm.Sphere: st.builds(rm.Sphere, _dimensions),
     rm.Material: st.builds(
         rm.Material,
         name=names,

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
+from strategies import joints
 
 from robomodel._construct import gc_paused, trusted
 from robomodel.joints import (
@@ -30,7 +31,7 @@ from robomodel.joints import (
 )
 from robomodel.model import Extension, Frame, Link, Model
 from robomodel.sensors import Accelerometer, Gyroscope
-from robomodel.shapes import Material, Mesh, SolidShape
+from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.spatial import Axis, SpatialInertia, Transform
 from robomodel.urdf import dumps, loads
 from robomodel.urdf._document import parse_triples
@@ -47,6 +48,9 @@ INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
 CASES: list[tuple[type, dict[str, object]]] = [
     (Extension, {"owner_kind": "joint", "owner": "j", "xml": "<a/>", "tag": "a"}),
     (Mesh, {"filename": "m.stl", "scale": (1.0, 2.0, 3.0)}),
+    (Box, {"x": 1.0, "y": 0.0, "z": 2.5}),
+    (Cylinder, {"radius": 0.5, "length": 2.0}),
+    (Sphere, {"radius": 0.25}),
     (
         Material,
         {"name": "red", "rgba": (1.0, 0.0, 0.0, 1.0), "texture": None, "extensions": ("<x/>",)},
@@ -314,3 +318,39 @@ def test_huge_axis_components_still_give_the_direction() -> None:
     m = loads(_ROBOT.format(**{**_GOOD, "axis": "0 0 1e200"}))
     assert m.joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
     assert loads(dumps(m)) == m
+
+
+@given(
+    joints(),
+    st.sampled_from(["a", "b"]),
+    st.floats(min_value=0.5, max_value=1.5),
+    st.integers(min_value=0, max_value=8),
+    st.booleans(),
+)
+def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
+    j: object, child: str, scale: float, entry: int, through_link2: bool
+) -> None:
+    # The exporter's check that an axis passes through the child origin, on plain arrays, must
+    # give the very bits of ``j.axis(child)`` and its ``distance``: one flipped last bit could
+    # turn an export into an error. A scaled entry makes a rest "rotation" that is not one (only
+    # finiteness is checked), where the direction is renormalised and the general path is taken.
+    from robomodel.urdf._joint import _axis_in_child
+
+    if isinstance(j, FixedJoint):
+        return
+    assert isinstance(j, RevoluteJoint | PrismaticJoint)
+    R = j.link1_H_link2.rotation.copy()
+    R.flat[entry] *= scale
+    j = attrs.evolve(j, link1_H_link2=Transform(R, j.link1_H_link2.position))
+    if through_link2:  # the axis line through link2's origin, as the loader stores it
+        a = Axis(j.axis_in_link1.direction, j.link1_H_link2.position)
+        j = attrs.evolve(j, axis_in_link1=a)
+    axis = j.axis(child)
+    fast = _axis_in_child(j, child)
+    if fast is None:  # only where the general path renormalises the direction
+        u = j.link1_H_link2.rotation.T @ j.axis_in_link1.direction
+        assert child == "b" and abs(float(u @ u) - 1.0) > 1e-9
+        return
+    direction, distance = fast
+    assert direction.tobytes() == axis.direction.tobytes()
+    assert np.float64(distance).tobytes() == np.float64(axis.distance((0.0, 0.0, 0.0))).tobytes()

@@ -150,11 +150,17 @@ def read_geometry(r: Reader, el: Any, what: str) -> Geometry | None:
         return None  # not modelled: the caller keeps the whole element verbatim
     if any(d < 0.0 for d in dims):
         raise r.err(URDFValueError, g, what, f"<{tag}> dimensions must be >= 0, got {list(dims)}")
+    # Finite floats >= 0: what the shapes' converters check.
     if tag == "box":
-        return Box(*dims)
+        return _BOX(*dims)
     if tag == "cylinder":
-        return Cylinder(*dims)
-    return Sphere(dims[0])
+        return _CYLINDER(*dims)
+    return _SPHERE(dims[0])
+
+
+_BOX = trusted(Box)
+_CYLINDER = trusted(Cylinder)
+_SPHERE = trusted(Sphere)
 
 
 def _write_geometry(out: list[str], g: Geometry) -> None:

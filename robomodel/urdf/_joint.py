@@ -487,9 +487,46 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     out.append("  </joint>")
 
 
+def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, float] | None:
+    """Return the direction of ``j.axis(child)`` and its distance from ``child``'s origin.
+
+    Bitwise what ``j.axis(child)`` and its ``distance`` give: the same numpy operations, on plain
+    views (each operation on frozen arrays runs their Python ``__array_wrap__``). ``None`` when
+    the rest rotation does not keep the direction unit (the general path renormalises it).
+    """
+    a = j.axis_in_link1
+    u = a.direction.view(np.ndarray)
+    o = a.origin.view(np.ndarray)
+    if child == j.link1:  # the stored axis reversed
+        u = -u
+    else:  # the stored axis through link1_H_link2.inverse()
+        T = j.link1_H_link2
+        Rt = T.rotation.view(np.ndarray).T.copy()
+        u = Rt @ u
+        if abs(float(u @ u) - 1.0) > 1e-9:
+            return None
+        if a.origin.tobytes() == T.position.tobytes():
+            # The line through link2's origin (as the loader stores it): the origin in link2,
+            # ``Rt @ o + -(Rt @ o)``, is exactly +0.0, and so is everything computed from it.
+            return u, 0.0
+        o = Rt @ o + -(Rt @ T.position.view(np.ndarray))
+    p = o + u * float((_ORIGIN - o) @ u)  # the point of the line closest to the origin
+    d = p - _ORIGIN
+    return u, math.sqrt(float(d.dot(d)))
+
+
+_ORIGIN = np.zeros(3)
+
+
 def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
-    axis = j.axis(child)
-    if axis.distance((0.0, 0.0, 0.0)) > _AXIS_TOLERANCE:
+    fast = _axis_in_child(j, child)
+    if fast is None:
+        axis = j.axis(child)
+        direction, distance = axis.direction, axis.distance((0.0, 0.0, 0.0))
+    else:
+        direction, distance = fast
+    if distance > _AXIS_TOLERANCE:
+        axis = j.axis(child)
         raise w.fail(
             f"joint {jname!r}",
             f"the motion axis does not pass through the origin of the child link {child!r} "
@@ -510,11 +547,11 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
         if not marks:
             assert found is not None
             return f'<axis xyz="{fmt3(found)}"/>'
-        xyz = found if found is not None else axis.direction + 0.0
+        xyz = found if found is not None else direction + 0.0
         return f'<axis xyz="{fmt3(xyz)}" {XMLNS}{marks}/>'
     # A joint written against its direction (link1 is the URDF child) reads back with its
     # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
-    return f'<axis xyz="{fmt3(axis.direction + 0.0)}"/>'
+    return f'<axis xyz="{fmt3(direction + 0.0)}"/>'
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:

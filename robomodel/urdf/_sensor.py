@@ -344,9 +344,9 @@ def write_sensor(w: Writer, s: Sensor) -> None:
         P = j.rest_transform(parent, child)
         parent_H = s.first_link_H_sensor if parent == s.first_link else s.second_link_H_sensor
         child_H = s.first_link_H_sensor if child == s.first_link else s.second_link_H_sensor
-        if child_H == Transform.identity() and parent_H == P:
+        if _equal(child_H, _EYE) and _equal(parent_H, P):
             frame = "child"
-        elif parent_H == Transform.identity() and child_H == P.inverse():
+        elif _equal(parent_H, _EYE) and _equal(child_H, P.inverse()):
             frame = "parent"
         else:
             frame = "sensor"
@@ -364,11 +364,13 @@ def write_sensor(w: Writer, s: Sensor) -> None:
         if exact:
             P0 = j.link1_H_link2
             if frame == "child":
-                exact = s.first_link_H_sensor == P0 and s.second_link_H_sensor == _EYE
+                exact = _equal(s.first_link_H_sensor, P0) and _equal(s.second_link_H_sensor, _EYE)
             elif frame == "parent":
-                exact = s.first_link_H_sensor == _EYE and s.second_link_H_sensor == P0.inverse()
+                exact = _equal(s.first_link_H_sensor, _EYE) and _equal(
+                    s.second_link_H_sensor, P0.inverse()
+                )
             else:
-                exact = s.first_link_H_sensor == P0 @ child_H
+                exact = _equal(s.first_link_H_sensor, P0 @ child_H)
         out.append(f'  <sensor name={q(s.name)} type="force_torque">')
         if exact:
             out.append(f"    <parent joint={q(s.parent_joint)}/>")
@@ -393,6 +395,16 @@ def write_sensor(w: Writer, s: Sensor) -> None:
         out.append("    " + write_origin(s.link_H_sensor))
     write_kept(w, "sensor", s.name, "    ")
     out.append("  </sensor>")
+
+
+def _equal(a: Transform, b: Transform) -> bool:
+    """``a == b``: the same elementwise float comparison (``-0.0 == 0.0``), as plain lists.
+
+    ``Transform.__eq__`` goes through ``np.array_equal``, several Python-level numpy calls
+    per array; the exporter compares each F/T sensor's poses up to five times.
+    """
+    same: bool = a.rotation.tolist() == b.rotation.tolist()
+    return same and a.position.tolist() == b.position.tolist()
 
 
 def _agrees(a: Transform, b: Transform) -> bool:
