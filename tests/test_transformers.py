@@ -20,6 +20,7 @@ from robomodel.errors import (
     UnknownNameError,
 )
 from robomodel.kinematics import relative_transform
+from robomodel.transformers._link_poses import DistinctPoses
 from robomodel.validation import joint_values
 
 UNIT = rm.Link(rm.SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0), 0.1 * np.eye(3)))
@@ -574,13 +575,32 @@ def test_pose_batch_matches_one_product_per_value():
     give what composing one value at a time gives."""
     m = t6_model()
     poses, parts = _poses_of(m, [], {"ja": 0.7, "jb": -1.1, "jc": 0.2})
-    links = list(range(m.n_links)) * 2
-    values = [rm.Transform.from_rpy_xyz((0.1 * k, 0.2, -0.3 * k), (k, -k, 0.5)) for k in links]
+    # Per link: a pose of its own twice, the same rotation with two positions of different
+    # bits but equal values (-0.0 and 0.0), and the pose of link 0 (bits shared across links).
+    n = m.n_links
+    links = list(range(n)) * 5
+    own = [rm.Transform.from_rpy_xyz((0.1 * k, 0.2, -0.3 * k), (k, -k, 0.5)) for k in range(n)]
+    values = [
+        *own,
+        *own,
+        *[rm.Transform(T.rotation, (k, 1.0, -0.0)) for k, T in enumerate(own)],
+        *[rm.Transform(T.rotation, (k, 1.0, 0.0)) for k, T in enumerate(own)],
+        *[own[0]] * n,
+    ]
     R = np.array([T.rotation for T in values])
     p = np.array([T.position for T in values])
-    for got, link, T in zip(poses.reexpress(links, R, p), links, values, strict=True):
+    table = DistinctPoses.of(links, R, p)
+    assert len(set(table.pose_of)) == 4 * n - 1
+    assert len(table.rotations) == 2 * n - 1 and len(table.positions) == 4 * n - 1
+    new = poses.reexpress(table, range(n))
+    assert sorted(new) == sorted(set(table.pose_of))
+    for row, (link, T) in enumerate(zip(links, values, strict=True)):
+        got = new[table.pose_of[row]]
         np.testing.assert_allclose(got.as_matrix(), (poses[link] @ T).as_matrix(), atol=1e-12)
-    assert poses.reexpress([], R[:0], p[:0]) == []
+    assert new[table.pose_of[1]] is new[table.pose_of[n + 1]]  # the same input: one result
+    assert poses.reexpress(table, []) == {}
+    of_link_1 = {table.pose_of[k] for k in range(1, 5 * n, n)}
+    assert sorted(poses.reexpress(table, [1])) == sorted(of_link_1)
     members = [(0, link) for link in parts.members[0]]
     total = poses.composite_inertias(m, members)[0]
     expected = rm.SpatialInertia.zero()

@@ -14,11 +14,10 @@ joints, by their two links.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
-import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
@@ -27,8 +26,8 @@ from robomodel.errors import ModelError, warn
 from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
-from robomodel.spatial import FloatArray, Transform
-from robomodel.transformers._link_poses import LinkPoses, stack
+from robomodel.spatial import Transform
+from robomodel.transformers._link_poses import DistinctPoses, LinkPoses, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
 
@@ -103,9 +102,9 @@ class _Inputs:
 
     Attributes:
         frames_of: link name -> its additional frames and their input indices.
-        rotations: the poses of every frame, visual, collision and link sensor, stacked
-            (frames in input order, then visuals and collisions link by link, then sensors).
-        positions: their positions, likewise.
+        distinct: the distinct poses of every frame, visual, collision and link sensor; its
+            rows are frames in input order, then visuals and collisions link by link, then
+            link sensors.
         visual_row: per input link, the row of its first visual.
         collision_row: per input link, the row of its first collision shape.
         link_sensors: the accelerometers and gyroscopes, in input order.
@@ -113,8 +112,7 @@ class _Inputs:
     """
 
     frames_of: dict[str, tuple[list[Frame], list[int]]]
-    rotations: FloatArray
-    positions: FloatArray
+    distinct: DistinctPoses
     visual_row: tuple[int, ...]
     collision_row: tuple[int, ...]
     link_sensors: tuple[_LinkSensor, ...]
@@ -150,24 +148,30 @@ def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 def _derive_inputs(model: Model) -> _Inputs:
     frames_of = frames_by_link(model)
     poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
+    index = model._l
+    link_of = [index[f.link] for f in model.frames]
     rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
     for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):
-        for shapes in per_link:
+        for link, shapes in enumerate(per_link):
             rows[kind].append(len(poses))
             poses += map(_SHAPE_POSE, shapes)
-    index = model._l
+            link_of += [link] * len(shapes)
     sensors: list[_LinkSensor] = []
     ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]] = {}
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
             sensors.append((k, s, index[s.link], len(poses)))
             poses.append(s.link_H_sensor)
+            link_of.append(index[s.link])
         elif isinstance(s, SixAxisForceTorqueSensor):
             ft[k] = (s, model._j[s.parent_joint], index[s.first_link], index[s.second_link])
     return _Inputs(
         frames_of,
-        stack([t.rotation for t in poses], (3, 3)),
-        stack([t.position for t in poses], (3,)),
+        DistinctPoses.of(
+            link_of,
+            stack([t.rotation for t in poses], (3, 3)),
+            stack([t.position for t in poses], (3,)),
+        ),
         tuple(rows["visuals"]),
         tuple(rows["collisions"]),
         tuple(sensors),
@@ -245,44 +249,36 @@ def frames_and_shapes(
         else:
             shape_runs.append((visuals, collisions))
 
-    # Every pose to re-express, in one vectorised pass: the frame runs', then per new link
-    # those of its visuals and of its collisions. The new poses are taken in that same order.
-    rows: list[int] = []  # the input link whose pose re-expresses each
-    at_row: list[int] = []  # its row in inputs
-    for items, input_rows, at, _ in frame_runs:
-        if at is not None:
-            rows += [at] * len(items)
-            at_row += input_rows
-    for vis, col in shape_runs:
-        if type(vis) is list:  # not an unmoved link's own shapes
-            _shape_requests(vis, rows, at_row)
-            _shape_requests(col, rows, at_row)  # type: ignore[arg-type]
+    # Every pose to re-express, in one vectorised pass: each distinct pose of the links whose
+    # frames, shapes or sensors move (moved, or lumped into another link), once.
     sensors = _moving_link_sensors(model, inputs, links, poses)
-    rows += [li for _, _, li, _ in sensors]
-    at_row += [row for _, _, _, row in sensors]
-    at_rows = np.array(at_row, dtype=np.intp)
-    # zip(items, new) takes exactly one new pose per item: it stops at the end of items
-    # before drawing from new (zip evaluates its arguments left to right).
-    new = iter(poses.reexpress(rows, inputs.rotations[at_rows], inputs.positions[at_rows]))
+    of_link = links.of_link
+    todo = [k for k, n in enumerate(names) if moved_links[k] or of_link[k] != n]
+    new = poses.reexpress(inputs.distinct, todo)
+    pose_of = inputs.distinct.pose_of
     out_frames: list[Frame] = []
-    for items, _, at, nn in frame_runs:
+    for items, input_rows, at, nn in frame_runs:
         if at is None:
             out_frames.extend(items)
         else:
-            out_frames.extend([_FRAME(f.name, nn, T) for f, T in zip(items, new, strict=False)])
+            out_frames.extend(
+                [
+                    _FRAME(f.name, nn, new[pose_of[r]])
+                    for f, r in zip(items, input_rows, strict=True)
+                ]
+            )
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
     for vis, col in shape_runs:
         if type(vis) is list:
-            out_visuals.append(_shapes(vis, new))
-            out_collisions.append(_shapes(col, new))  # type: ignore[arg-type]
+            out_visuals.append(_shapes(vis, new, pose_of))
+            out_collisions.append(_shapes(col, new, pose_of))  # type: ignore[arg-type]
         else:
             out_visuals.append(vis)  # type: ignore[arg-type]
             out_collisions.append(col)  # type: ignore[arg-type]
-    of_link = links.of_link
     link_sensors = {
-        k: _LINK_SENSOR[type(s)](s.name, of_link[li], T)
-        for (k, s, li, _), T in zip(sensors, new, strict=True)  # the last poses of the pass
+        k: _LINK_SENSOR[type(s)](s.name, of_link[li], new[pose_of[row]])
+        for k, s, li, row in sensors
     }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
@@ -311,14 +307,6 @@ def _report_shapes(
         record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
 
 
-def _shape_requests(runs: _MemberShapes, rows: list[int], src: list[int]) -> None:
-    """Add the shapes of ``runs`` that move to ``rows`` (their link) and ``src`` (their row)."""
-    for items, link, row in runs:
-        if link is not None:
-            rows += [link] * len(items)
-            src += range(row, row + len(items))
-
-
 def _kept(
     frames: list[Frame],
     rows: list[int],
@@ -345,17 +333,19 @@ def _kept(
     return out, out_rows
 
 
-def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
-    """The shapes of one kind of a new link, with the new poses of those that move."""
+def _shapes(
+    runs: _MemberShapes, new: dict[int, Transform], pose_of: list[int]
+) -> PVectorT[SolidShape]:
+    """The shapes of one kind of a new link, with the new poses (by pose id) of those that move."""
     out: list[SolidShape] = []
     append = out.append
-    for items, link, _ in runs:
+    for items, link, row in runs:
         if link is None:
             out.extend(items)
             continue
-        # One new pose per shape; most runs hold one shape, too few for a comprehension's setup.
-        for sh in items:
-            append(_MOVED_SHAPE(sh, link_H_geometry=next(new)))
+        # Most runs hold one shape, too few for a comprehension's setup.
+        for k, sh in enumerate(items, row):
+            append(_MOVED_SHAPE(sh, link_H_geometry=new[pose_of[k]]))
     return pvector(out)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from robomodel._arrays import immutable
 from robomodel._construct import trusted
@@ -23,7 +24,7 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses", "joint_stacks", "stack"]
+__all__ = ["IDENTITY", "DistinctPoses", "LinkPoses", "joint_stacks", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -144,22 +145,38 @@ class LinkPoses:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
 
-    def reexpress(
-        self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
-    ) -> list[Transform]:
-        """Return ``X[l] @ (R, p)`` for ``l`` in ``links`` and the stacked poses, in one pass.
+    def reexpress(self, table: DistinctPoses, links: Sequence[int]) -> dict[int, Transform]:
+        """Return ``X[l] @ pose`` for every distinct pose of ``table`` on the links ``links``.
 
-        ``rotations`` and ``positions`` have shapes ``(len(links), 3, 3)`` and
-        ``(len(links), 3)``: the poses to re-express, row ``k`` on input link ``links[k]``.
+        The result maps each such pose's id in ``table`` to its new transform. Each distinct
+        rotation and position is re-expressed once, in one vectorised pass, and poses equal in
+        their input (same link, same bits) share one result: they are the same product.
         """
-        if not links:
-            return []
-        idx = np.array(links, dtype=np.intp)  # indexing with a list converts it each time
-        RA = self.rotations[idx]
-        R = RA @ rotations
-        p = (RA @ positions[:, :, None])[:, :, 0]
-        p += self.positions[idx]
-        return _transforms(R, p)
+        if not links or not table.pose_rotation.size:
+            return {}
+        need = np.zeros(len(self.moved), dtype=bool)
+        need[links] = True
+        by_rotation = need[table.rotation_link]
+        by_position = need[table.position_link]
+        poses = np.flatnonzero(need[table.pose_link])
+        # Where each needed rotation and position lands in the batch below.
+        at_rotation = by_rotation.cumsum() - 1
+        at_position = by_position.cumsum() - 1
+        ri = np.flatnonzero(by_rotation)
+        pi = np.flatnonzero(by_position)
+        RA = self.rotations[table.rotation_link[ri]]
+        R = RA @ table.rotations[ri]
+        PA = self.rotations[table.position_link[pi]]
+        p = (PA @ table.positions[pi][:, :, None])[:, :, 0]
+        p += self.positions[table.position_link[pi]]
+        rotations = list(immutable(R))
+        positions = list(immutable(p))
+        made = map(
+            _TRANSFORM,
+            map(rotations.__getitem__, at_rotation[table.pose_rotation[poses]].tolist()),
+            map(positions.__getitem__, at_position[table.pose_position[poses]].tolist()),
+        )
+        return dict(zip(poses.tolist(), made, strict=True))
 
     def joint_rests(
         self, model: Model, rows: Sequence[int], ends: Sequence[tuple[int, int]]
@@ -296,6 +313,67 @@ class LinkPoses:
         hs = immutable(hs)
         Is = immutable(0.5 * (Is + Is.transpose(0, 2, 1)))
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
+
+
+@attrs.frozen(eq=False)
+class DistinctPoses:
+    """The distinct poses of the values fixed to a model's links (frames, shapes, sensors).
+
+    Values with the same link and bit-identical rotations (or positions) re-express to
+    bit-identical results, so :meth:`LinkPoses.reexpress` computes each once. Derived once per
+    model from the stacked input poses; row ``r`` is the ``r``-th input pose.
+
+    Attributes:
+        pose_of: per row, the id of its distinct pose (same link, rotation and position).
+        rotations: per distinct rotation (same link and bits), its value, ``(k, 3, 3)``.
+        rotation_link: per distinct rotation, its link index.
+        positions: per distinct position, its value, ``(k, 3)``.
+        position_link: per distinct position, its link index.
+        pose_rotation: per distinct pose, the id of its rotation.
+        pose_position: per distinct pose, the id of its position.
+        pose_link: per distinct pose, its link index.
+    """
+
+    pose_of: list[int]
+    rotations: FloatArray
+    rotation_link: npt.NDArray[np.intp]
+    positions: FloatArray
+    position_link: npt.NDArray[np.intp]
+    pose_rotation: npt.NDArray[np.intp]
+    pose_position: npt.NDArray[np.intp]
+    pose_link: npt.NDArray[np.intp]
+
+    @classmethod
+    def of(
+        cls, links: Sequence[int], rotations: FloatArray, positions: FloatArray
+    ) -> DistinctPoses:
+        """Group the poses ``(rotations[r], positions[r])`` on link ``links[r]``, by their bits."""
+        link = np.array(links, dtype=np.intp)
+        n = len(link)
+        key = link.astype(np.uint64)[:, None]
+        r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
+        p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
+        t_first, t_id = _distinct(np.stack([r_id, p_id], axis=1).astype(np.uint64))
+        return cls(
+            t_id.tolist(),
+            rotations[r_first],
+            link[r_first],
+            positions[p_first],
+            link[p_first],
+            r_id[t_first],
+            p_id[t_first],
+            link[t_first],
+        )
+
+
+def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The first index of each distinct row of ``rows`` and, per row, the id of its kind."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    raw = np.ascontiguousarray(rows)
+    keys = raw.view(np.dtype((np.void, raw.shape[1] * raw.itemsize))).ravel()
+    _, first, ids = np.unique(keys, return_index=True, return_inverse=True)
+    return first.astype(np.intp), ids.reshape(-1).astype(np.intp)
 
 
 def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
