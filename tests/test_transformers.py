@@ -20,7 +20,7 @@ from robomodel.errors import (
     UnknownNameError,
 )
 from robomodel.kinematics import relative_transform
-from robomodel.transformers._link_poses import DistinctPoses
+from robomodel.transformers._link_poses import DistinctPoses, joint_stacks
 from robomodel.validation import joint_values
 
 UNIT = rm.Link(rm.SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0), 0.1 * np.eye(3)))
@@ -601,6 +601,12 @@ def test_pose_batch_matches_one_product_per_value():
     assert poses.reexpress(table, []) == {}
     of_link_1 = {table.pose_of[k] for k in range(1, 5 * n, n)}
     assert sorted(poses.reexpress(table, [1])) == sorted(of_link_1)
+    # products: one X[l] @ pose per row, the same bits as the Transform product.
+    for got, link, T in zip(poses.products(links, R, p), links, values, strict=True):
+        want = poses[link] @ T
+        assert np.array_equal(got.rotation, want.rotation)
+        assert np.array_equal(got.position, want.position)
+    assert poses.products([], R[:0], p[:0]) == []
     members = [(0, link) for link in parts.members[0]]
     total = poses.composite_inertias(m, members)[0]
     expected = rm.SpatialInertia.zero()
@@ -622,6 +628,28 @@ def test_pose_batch_matches_one_product_per_value():
             else:
                 expected = poses[o1] @ old.axis_in_link1
                 np.testing.assert_allclose(axis.direction, expected.direction, atol=1e-12)
+
+
+def test_joint_rests_of_joints_whose_link1_alone_moves_keep_the_one_by_one_bits():
+    """A few joints whose link1 alone moves are re-expressed in one stacked pass: its rest
+    transforms and axes are bit for bit those of the one-by-one products."""
+    m = t6_model()
+    poses, _ = _poses_of(m, ["jb", "jt"], {"ja": 0.7, "jc": -0.4})
+    jb, jt = m.joint_index("jb"), m.joint_index("jt")
+    index = m.link_index
+    ends = {j: (index(m.joints[j].link1), index(m.joints[j].link2)) for j in (jb, jt)}
+    assert poses.moved[ends[jb][0]] and not poses.moved[ends[jb][1]]
+    Rr, pr, d, o = joint_stacks(m)
+    for rows in ([jb, jb], [jb, jt, jb, jb]):
+        got = poses.joint_rests(m, rows, [ends[j] for j in rows])
+        assert sorted(got) == [k for k, j in enumerate(rows) if j == jb]
+        o1 = ends[jb][0]
+        want_rest = poses._rest(jb, o1, ends[jb][1], Rr, pr)
+        want_axis = poses._axis(m.joints[jb], jb, o1, d, o)
+        for rest, axis in got.values():
+            assert rest == want_rest and axis == want_axis
+            assert rest.rotation.tobytes() == want_rest.rotation.tobytes()
+            assert rest.position.tobytes() == want_rest.position.tobytes()
 
 
 _FRAME_EXTENSION_URDF = """<robot name="r">

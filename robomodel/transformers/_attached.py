@@ -26,7 +26,7 @@ from robomodel.errors import ModelError, warn
 from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
-from robomodel.spatial import Transform
+from robomodel.spatial import FloatArray, Transform
 from robomodel.transformers._link_poses import DistinctPoses, LinkPoses, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
@@ -108,7 +108,10 @@ class _Inputs:
         visual_row: per input link, the row of its first visual.
         collision_row: per input link, the row of its first collision shape.
         link_sensors: the accelerometers and gyroscopes, in input order.
-        ft_sensors: input index -> an F/T sensor, its joint's index and its links' indices.
+        ft_sensors: input index -> an F/T sensor, its joint's index, its links' indices and
+            its row in ``ft_rotations`` and ``ft_positions``.
+        ft_rotations: the rotations of the F/T sensors' ``second_link_H_sensor``, stacked.
+        ft_positions: their positions, likewise.
     """
 
     frames_of: dict[str, tuple[list[Frame], list[int]]]
@@ -116,7 +119,9 @@ class _Inputs:
     visual_row: tuple[int, ...]
     collision_row: tuple[int, ...]
     link_sensors: tuple[_LinkSensor, ...]
-    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]]
+    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]]
+    ft_rotations: FloatArray
+    ft_positions: FloatArray
 
 
 def _inputs(model: Model) -> _Inputs:
@@ -157,14 +162,17 @@ def _derive_inputs(model: Model) -> _Inputs:
             poses += map(_SHAPE_POSE, shapes)
             link_of += [link] * len(shapes)
     sensors: list[_LinkSensor] = []
-    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]] = {}
+    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]] = {}
+    ft_poses: list[Transform] = []
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
             sensors.append((k, s, index[s.link], len(poses)))
             poses.append(s.link_H_sensor)
             link_of.append(index[s.link])
         elif isinstance(s, SixAxisForceTorqueSensor):
-            ft[k] = (s, model._j[s.parent_joint], index[s.first_link], index[s.second_link])
+            i1, i2 = index[s.first_link], index[s.second_link]
+            ft[k] = (s, model._j[s.parent_joint], i1, i2, len(ft_poses))
+            ft_poses.append(s.second_link_H_sensor)
     return _Inputs(
         frames_of,
         DistinctPoses.of(
@@ -176,6 +184,8 @@ def _derive_inputs(model: Model) -> _Inputs:
         tuple(rows["collisions"]),
         tuple(sensors),
         ft,
+        stack([t.rotation for t in ft_poses], (3, 3)),
+        stack([t.position for t in ft_poses], (3,)),
     )
 
 
@@ -396,9 +406,9 @@ def moved_sensors(
     ``policy`` and its pose kept as a frame named after it, unless that name is used by a new
     link or frame (of ``attached``) or by such a frame before it.
     """
-    index = model._l
     reporting = recording()
-    fts = _inputs(model).ft_sensors
+    inputs = _inputs(model)
+    fts = inputs.ft_sensors
     # The input's sensors, each replaced below where it moves (by its input position).
     sensors: list[Sensor] = list(model.sensors)
     lost: dict[int, SixAxisForceTorqueSensor] = {}
@@ -406,7 +416,7 @@ def moved_sensors(
     for k in sorted([*fts, *moved_link_sensors]):  # in input order, as they are reported
         ft = fts.get(k)
         if ft is not None:
-            sensor, joint, i1, i2 = ft
+            sensor, joint, i1, i2, _ = ft
             if joint in kept:
                 sensors[k] = _moved_ft(sensor, i1, i2, links, poses, reporting)
             else:
@@ -421,8 +431,8 @@ def moved_sensors(
         return Sensors(sensors, [])
     sensors = [s for k, s in enumerate(sensors) if k not in lost]
 
-    gone = list(lost.values())
-    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for s in gone)
+    gone = list(lost.items())
+    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for _, s in gone)
     if policy == "raise":
         raise ModelError(
             f"{step}: the force/torque sensors {listed} sit in joints that are lumped, so they "
@@ -436,11 +446,11 @@ def moved_sensors(
         )
     # The names of new links and frames that a kept pose would clash with (only those of the
     # dropped sensors are ever asked about).
-    wanted = {s.name for s in gone}
+    wanted = {s.name for _, s in gone}
     used = {n for n in links.names if n in wanted}
     used.update([f.name for f in attached.frames if f.name in wanted])
-    frames: list[Frame] = []
-    for s in gone:
+    kept_poses: list[tuple[str, int, int]] = []  # name, second link, row in inputs.ft_*
+    for k, s in gone:
         if reporting:
             record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
         if s.name in used:
@@ -448,9 +458,17 @@ def moved_sensors(
         # Keep the sensor pose where the URDF loader puts sensor frames: on the second link.
         # That link may itself be gone, so the pose is re-expressed on its new link.
         used.add(s.name)
-        i2 = index[s.second_link]
-        frames.append(Frame(s.name, links.of_link[i2], poses[i2] @ s.second_link_H_sensor))
+        _, _, _, i2, row = fts[k]
+        kept_poses.append((s.name, i2, row))
         record("added", "frame", s.name, "the pose of the dropped force/torque sensor")
+    # All of them in one vectorised pass.
+    at = [i2 for _, i2, _ in kept_poses]
+    rows = [row for _, _, row in kept_poses]
+    placed = poses.products(at, inputs.ft_rotations[rows], inputs.ft_positions[rows])
+    of_link = links.of_link
+    frames = [
+        _FRAME(name, of_link[i2], T) for (name, i2, _), T in zip(kept_poses, placed, strict=True)
+    ]
     return Sensors(sensors, frames)
 
 

@@ -178,6 +178,24 @@ class LinkPoses:
         )
         return dict(zip(poses.tolist(), made, strict=True))
 
+    def products(
+        self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
+    ) -> list[Transform]:
+        """Return ``X[l] @ (R, p)`` for ``l`` in ``links`` and the stacked poses, in one pass.
+
+        ``rotations`` and ``positions`` have shapes ``(len(links), 3, 3)`` and
+        ``(len(links), 3)``: row ``k`` is a pose on input link ``links[k]``. The same bits as
+        one ``X[l] @ Transform(R, p)`` each.
+        """
+        if not links:
+            return []
+        idx = np.array(links, dtype=np.intp)
+        RA = self.rotations[idx]
+        R = RA @ rotations
+        p = (RA @ positions[:, :, None])[:, :, 0]
+        p += self.positions[idx]
+        return _transforms(R, p)
+
     def joint_rests(
         self, model: Model, rows: Sequence[int], ends: Sequence[tuple[int, int]]
     ) -> dict[int, tuple[Transform, Axis | None]]:
@@ -200,10 +218,16 @@ class LinkPoses:
         X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
+            # Joints whose link1 alone moves (the usual case) take the one-by-one products
+            # stacked: the same operations, so the same bits, in a few numpy calls.
+            alone = [(k, o1) for k, o1, o2 in moved if X[o2] is IDENTITY]
+            if len(alone) > 1:
+                out.update(self._link1_rests(model, [rows[k] for k, _ in alone], alone))
             for k, o1, o2 in moved:
-                j = rows[k]
-                joint = joints[j]
-                out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
+                if k not in out:
+                    j = rows[k]
+                    joint = joints[j]
+                    out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
             return out
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
@@ -216,6 +240,35 @@ class LinkPoses:
         axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d[js], o[js])
         for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
             out[k] = (rest, axis)
+        return out
+
+    def _link1_rests(
+        self, model: Model, js: Sequence[int], at: Sequence[tuple[int, int]]
+    ) -> dict[int, tuple[Transform, Axis | None]]:
+        """What :meth:`_rest` and :meth:`_axis` give joints ``js`` whose link1 alone moves.
+
+        ``at[n]`` is ``(key, link1 index)`` of joint ``js[n]``; the result is keyed by ``key``.
+        Every link1 is moved (its ``X`` is not :data:`IDENTITY`) and no link2 is.
+        """
+        Rr, pr, d, o = joint_stacks(model)
+        rows = np.array(js, dtype=np.intp)
+        i1 = np.array([o1 for _, o1 in at], dtype=np.intp)
+        R1, p1 = self.rotations[i1], self.positions[i1]
+        rests = _transforms(R1 @ Rr[rows], (R1 @ pr[rows][:, :, None])[:, :, 0] + p1)
+        u = (R1 @ d[rows][:, :, None])[:, :, 0]
+        origins = immutable((R1 @ o[rows][:, :, None])[:, :, 0] + p1)
+        directions = immutable(u)
+        joints = model.joints
+        out: dict[int, tuple[Transform, Axis | None]] = {}
+        for n, (k, o1) in enumerate(at):
+            joint = joints[js[n]]
+            axis: Axis | None = None
+            if not isinstance(joint, FixedJoint):
+                if abs(float(u[n] @ u[n]) - 1.0) > 1e-9:  # not a rotation: as in _axis
+                    axis = self.transforms[o1] @ joint.axis_in_link1
+                else:
+                    axis = _AXIS(directions[n], origins[n])
+            out[k] = (rests[n], axis)
         return out
 
     def _rest(self, j: int, o1: int, o2: int, Rr: FloatArray, pr: FloatArray) -> Transform:
