@@ -598,6 +598,7 @@ def test_pose_batch_matches_one_product_per_value():
         got = new[table.pose_of[row]]
         np.testing.assert_allclose(got.as_matrix(), (poses[link] @ T).as_matrix(), atol=1e-12)
     assert new[table.pose_of[1]] is new[table.pose_of[n + 1]]  # the same input: one result
+    assert poses.reexpress(table, list(range(n))) == new  # again, through the memoised plan
     assert poses.reexpress(table, []) == {}
     of_link_1 = {table.pose_of[k] for k in range(1, 5 * n, n)}
     assert sorted(poses.reexpress(table, [1])) == sorted(of_link_1)

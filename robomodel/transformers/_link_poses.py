@@ -154,29 +154,21 @@ class LinkPoses:
         """
         if not links or not table.pose_rotation.size:
             return {}
-        need = np.zeros(len(self.moved), dtype=bool)
-        need[links] = True
-        by_rotation = need[table.rotation_link]
-        by_position = need[table.position_link]
-        poses = np.flatnonzero(need[table.pose_link])
-        # Where each needed rotation and position lands in the batch below.
-        at_rotation = by_rotation.cumsum() - 1
-        at_position = by_position.cumsum() - 1
-        ri = np.flatnonzero(by_rotation)
-        pi = np.flatnonzero(by_position)
-        RA = self.rotations[table.rotation_link[ri]]
-        R = RA @ table.rotations[ri]
-        PA = self.rotations[table.position_link[pi]]
-        p = (PA @ table.positions[pi][:, :, None])[:, :, 0]
-        p += self.positions[table.position_link[pi]]
+        key = tuple(links)
+        plan = table.plans.get(key)
+        if plan is None:
+            plan = table.plans[key] = _ReexpressPlan.of(table, links, len(self.moved))
+        R = self.rotations[plan.rotation_links] @ plan.rotations
+        p = (self.rotations[plan.position_links] @ plan.positions)[:, :, 0]
+        p += self.positions[plan.position_links]
         rotations = list(immutable(R))
         positions = list(immutable(p))
         made = map(
             _TRANSFORM,
-            map(rotations.__getitem__, at_rotation[table.pose_rotation[poses]].tolist()),
-            map(positions.__getitem__, at_position[table.pose_position[poses]].tolist()),
+            map(rotations.__getitem__, plan.pose_rotations),
+            map(positions.__getitem__, plan.pose_positions),
         )
-        return dict(zip(poses.tolist(), made, strict=True))
+        return dict(zip(plan.poses, made, strict=True))
 
     def products(
         self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
@@ -385,6 +377,8 @@ class DistinctPoses:
         pose_rotation: per distinct pose, the id of its rotation.
         pose_position: per distinct pose, the id of its position.
         pose_link: per distinct pose, its link index.
+        plans: what :meth:`LinkPoses.reexpress` computes for a set of links, by that set
+            (index bookkeeping only: which rows to take; filled as sets are met).
     """
 
     pose_of: list[int]
@@ -395,6 +389,7 @@ class DistinctPoses:
     pose_rotation: npt.NDArray[np.intp]
     pose_position: npt.NDArray[np.intp]
     pose_link: npt.NDArray[np.intp]
+    plans: dict[tuple[int, ...], _ReexpressPlan] = attrs.field(factory=dict)
 
     @classmethod
     def of(
@@ -416,6 +411,52 @@ class DistinctPoses:
             r_id[t_first],
             p_id[t_first],
             link[t_first],
+        )
+
+
+@attrs.frozen(eq=False)
+class _ReexpressPlan:
+    """Which distinct poses :meth:`LinkPoses.reexpress` computes for one set of links.
+
+    Attributes:
+        rotation_links: the link of each distinct rotation to re-express.
+        rotations: those rotations, ``(k, 3, 3)``.
+        position_links: the link of each distinct position to re-express.
+        positions: those positions, ``(m, 3, 1)``.
+        poses: the ids of the distinct poses on the links.
+        pose_rotations: per pose, its rotation's row in ``rotations``.
+        pose_positions: per pose, its position's row in ``positions``.
+    """
+
+    rotation_links: npt.NDArray[np.intp]
+    rotations: FloatArray
+    position_links: npt.NDArray[np.intp]
+    positions: FloatArray
+    poses: list[int]
+    pose_rotations: list[int]
+    pose_positions: list[int]
+
+    @classmethod
+    def of(cls, table: DistinctPoses, links: Sequence[int], n_links: int) -> _ReexpressPlan:
+        """The plan for the distinct poses of ``table`` on ``links`` (of ``n_links``)."""
+        need = np.zeros(n_links, dtype=bool)
+        need[list(links)] = True
+        by_rotation = need[table.rotation_link]
+        by_position = need[table.position_link]
+        poses = np.flatnonzero(need[table.pose_link])
+        # Where each needed rotation and position lands in the batch.
+        at_rotation = by_rotation.cumsum() - 1
+        at_position = by_position.cumsum() - 1
+        ri = np.flatnonzero(by_rotation)
+        pi = np.flatnonzero(by_position)
+        return cls(
+            table.rotation_link[ri],
+            table.rotations[ri],
+            table.position_link[pi],
+            table.positions[pi][:, :, None],
+            poses.tolist(),
+            at_rotation[table.pose_rotation[poses]].tolist(),
+            at_position[table.pose_position[poses]].tolist(),
         )
 
 
