@@ -154,7 +154,12 @@ def _derive_inputs(model: Model) -> _Inputs:
     frames_of = frames_by_link(model)
     poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
     index = model._l
-    link_of = [index[f.link] for f in model.frames]
+    # The link index of each row, looked up once per link.
+    link_of = [0] * len(poses)
+    for name, (_, frame_rows) in frames_of.items():
+        link = index[name]
+        for row in frame_rows:
+            link_of[row] = link
     rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
     for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):
         for link, shapes in enumerate(per_link):

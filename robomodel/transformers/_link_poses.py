@@ -237,10 +237,10 @@ class LinkPoses:
     def _link1_rests(
         self, model: Model, js: Sequence[int], at: Sequence[tuple[int, int]]
     ) -> dict[int, tuple[Transform, Axis | None]]:
-        """What :meth:`_rest` and :meth:`_axis` give joints ``js`` whose link1 alone moves.
+        """What ``_rest`` and ``_axis`` give joints ``js`` whose link1 alone moves.
 
         ``at[n]`` is ``(key, link1 index)`` of joint ``js[n]``; the result is keyed by ``key``.
-        Every link1 is moved (its ``X`` is not :data:`IDENTITY`) and no link2 is.
+        Every link1 is moved (its ``X`` is not ``IDENTITY``) and no link2 is.
         """
         Rr, pr, d, o = joint_stacks(model)
         rows = np.array(js, dtype=np.intp)
@@ -365,7 +365,7 @@ class DistinctPoses:
     """The distinct poses of the values fixed to a model's links (frames, shapes, sensors).
 
     Values with the same link and bit-identical rotations (or positions) re-express to
-    bit-identical results, so :meth:`LinkPoses.reexpress` computes each once. Derived once per
+    bit-identical results, so ``LinkPoses.reexpress`` computes each once. Derived once per
     model from the stacked input poses; row ``r`` is the ``r``-th input pose.
 
     Attributes:
@@ -377,7 +377,7 @@ class DistinctPoses:
         pose_rotation: per distinct pose, the id of its rotation.
         pose_position: per distinct pose, the id of its position.
         pose_link: per distinct pose, its link index.
-        plans: what :meth:`LinkPoses.reexpress` computes for a set of links, by that set
+        plans: what ``LinkPoses.reexpress`` computes for a set of links, by that set
             (index bookkeeping only: which rows to take; filled as sets are met).
     """
 
@@ -401,7 +401,7 @@ class DistinctPoses:
         key = link.astype(np.uint64)[:, None]
         r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
         p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
-        t_first, t_id = _distinct(np.stack([r_id, p_id], axis=1).astype(np.uint64))
+        t_first, t_id = _distinct((r_id * n + p_id).astype(np.uint64)[:, None])
         return cls(
             t_id.tolist(),
             rotations[r_first],
@@ -416,7 +416,7 @@ class DistinctPoses:
 
 @attrs.frozen(eq=False)
 class _ReexpressPlan:
-    """Which distinct poses :meth:`LinkPoses.reexpress` computes for one set of links.
+    """Which distinct poses ``LinkPoses.reexpress`` computes for one set of links.
 
     Attributes:
         rotation_links: the link of each distinct rotation to re-express.
@@ -464,8 +464,12 @@ def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.N
     """The first index of each distinct row of ``rows`` and, per row, the id of its kind."""
     if not len(rows):
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
-    raw = np.ascontiguousarray(rows)
-    keys = raw.view(np.dtype((np.void, raw.shape[1] * raw.itemsize))).ravel()
+    keys: npt.NDArray[np.generic]
+    if rows.shape[1] == 1:
+        keys = rows[:, 0]
+    else:  # each row as one opaque value: equal exactly when its bits are
+        raw = np.ascontiguousarray(rows)
+        keys = raw.view(np.dtype((np.void, raw.shape[1] * raw.itemsize))).ravel()
     _, first, ids = np.unique(keys, return_index=True, return_inverse=True)
     return first.astype(np.intp), ids.reshape(-1).astype(np.intp)
 
