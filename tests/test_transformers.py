@@ -20,6 +20,7 @@ from robomodel.errors import (
     UnknownNameError,
 )
 from robomodel.kinematics import relative_transform
+from robomodel.transformers._link_poses import DistinctPoses, joint_stacks
 from robomodel.validation import joint_values
 
 UNIT = rm.Link(rm.SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0), 0.1 * np.eye(3)))
@@ -574,13 +575,39 @@ def test_pose_batch_matches_one_product_per_value():
     give what composing one value at a time gives."""
     m = t6_model()
     poses, parts = _poses_of(m, [], {"ja": 0.7, "jb": -1.1, "jc": 0.2})
-    links = list(range(m.n_links)) * 2
-    values = [rm.Transform.from_rpy_xyz((0.1 * k, 0.2, -0.3 * k), (k, -k, 0.5)) for k in links]
+    # Per link: a pose of its own twice, the same rotation with two positions of different
+    # bits but equal values (-0.0 and 0.0), and the pose of link 0 (bits shared across links).
+    n = m.n_links
+    links = list(range(n)) * 5
+    own = [rm.Transform.from_rpy_xyz((0.1 * k, 0.2, -0.3 * k), (k, -k, 0.5)) for k in range(n)]
+    values = [
+        *own,
+        *own,
+        *[rm.Transform(T.rotation, (k, 1.0, -0.0)) for k, T in enumerate(own)],
+        *[rm.Transform(T.rotation, (k, 1.0, 0.0)) for k, T in enumerate(own)],
+        *[own[0]] * n,
+    ]
     R = np.array([T.rotation for T in values])
     p = np.array([T.position for T in values])
-    for got, link, T in zip(poses.reexpress(links, R, p), links, values, strict=True):
+    table = DistinctPoses.of(links, R, p)
+    assert len(set(table.pose_of)) == 4 * n - 1
+    assert len(table.rotations) == 2 * n - 1 and len(table.positions) == 4 * n - 1
+    new = poses.reexpress(table, range(n))
+    assert sorted(new) == sorted(set(table.pose_of))
+    for row, (link, T) in enumerate(zip(links, values, strict=True)):
+        got = new[table.pose_of[row]]
         np.testing.assert_allclose(got.as_matrix(), (poses[link] @ T).as_matrix(), atol=1e-12)
-    assert poses.reexpress([], R[:0], p[:0]) == []
+    assert new[table.pose_of[1]] is new[table.pose_of[n + 1]]  # the same input: one result
+    assert poses.reexpress(table, list(range(n))) == new  # again, through the memoised plan
+    assert poses.reexpress(table, []) == {}
+    of_link_1 = {table.pose_of[k] for k in range(1, 5 * n, n)}
+    assert sorted(poses.reexpress(table, [1])) == sorted(of_link_1)
+    # products: one X[l] @ pose per row, the same bits as the Transform product.
+    for got, link, T in zip(poses.products(links, R, p), links, values, strict=True):
+        want = poses[link] @ T
+        assert np.array_equal(got.rotation, want.rotation)
+        assert np.array_equal(got.position, want.position)
+    assert poses.products([], R[:0], p[:0]) == []
     members = [(0, link) for link in parts.members[0]]
     total = poses.composite_inertias(m, members)[0]
     expected = rm.SpatialInertia.zero()
@@ -602,6 +629,28 @@ def test_pose_batch_matches_one_product_per_value():
             else:
                 expected = poses[o1] @ old.axis_in_link1
                 np.testing.assert_allclose(axis.direction, expected.direction, atol=1e-12)
+
+
+def test_joint_rests_of_joints_whose_link1_alone_moves_keep_the_one_by_one_bits():
+    """A few joints whose link1 alone moves are re-expressed in one stacked pass: its rest
+    transforms and axes are bit for bit those of the one-by-one products."""
+    m = t6_model()
+    poses, _ = _poses_of(m, ["jb", "jt"], {"ja": 0.7, "jc": -0.4})
+    jb, jt = m.joint_index("jb"), m.joint_index("jt")
+    index = m.link_index
+    ends = {j: (index(m.joints[j].link1), index(m.joints[j].link2)) for j in (jb, jt)}
+    assert poses.moved[ends[jb][0]] and not poses.moved[ends[jb][1]]
+    Rr, pr, d, o = joint_stacks(m)
+    for rows in ([jb, jb], [jb, jt, jb, jb]):
+        got = poses.joint_rests(m, rows, [ends[j] for j in rows])
+        assert sorted(got) == [k for k, j in enumerate(rows) if j == jb]
+        o1 = ends[jb][0]
+        want_rest = poses._rest(jb, o1, ends[jb][1], Rr, pr)
+        want_axis = poses._axis(m.joints[jb], jb, o1, d, o)
+        for rest, axis in got.values():
+            assert rest == want_rest and axis == want_axis
+            assert rest.rotation.tobytes() == want_rest.rotation.tobytes()
+            assert rest.position.tobytes() == want_rest.position.tobytes()
 
 
 _FRAME_EXTENSION_URDF = """<robot name="r">

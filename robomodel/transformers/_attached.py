@@ -14,11 +14,10 @@ joints, by their two links.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
-import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
@@ -28,7 +27,7 @@ from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
 from robomodel.spatial import FloatArray, Transform
-from robomodel.transformers._link_poses import LinkPoses, stack
+from robomodel.transformers._link_poses import DistinctPoses, LinkPoses, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
 
@@ -103,22 +102,26 @@ class _Inputs:
 
     Attributes:
         frames_of: link name -> its additional frames and their input indices.
-        rotations: the poses of every frame, visual, collision and link sensor, stacked
-            (frames in input order, then visuals and collisions link by link, then sensors).
-        positions: their positions, likewise.
+        distinct: the distinct poses of every frame, visual, collision and link sensor; its
+            rows are frames in input order, then visuals and collisions link by link, then
+            link sensors.
         visual_row: per input link, the row of its first visual.
         collision_row: per input link, the row of its first collision shape.
         link_sensors: the accelerometers and gyroscopes, in input order.
-        ft_sensors: input index -> an F/T sensor, its joint's index and its links' indices.
+        ft_sensors: input index -> an F/T sensor, its joint's index, its links' indices and
+            its row in ``ft_rotations`` and ``ft_positions``.
+        ft_rotations: the rotations of the F/T sensors' ``second_link_H_sensor``, stacked.
+        ft_positions: their positions, likewise.
     """
 
     frames_of: dict[str, tuple[list[Frame], list[int]]]
-    rotations: FloatArray
-    positions: FloatArray
+    distinct: DistinctPoses
     visual_row: tuple[int, ...]
     collision_row: tuple[int, ...]
     link_sensors: tuple[_LinkSensor, ...]
-    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]]
+    ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]]
+    ft_rotations: FloatArray
+    ft_positions: FloatArray
 
 
 def _inputs(model: Model) -> _Inputs:
@@ -150,28 +153,44 @@ def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 def _derive_inputs(model: Model) -> _Inputs:
     frames_of = frames_by_link(model)
     poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
+    index = model._l
+    # The link index of each row, looked up once per link.
+    link_of = [0] * len(poses)
+    for name, (_, frame_rows) in frames_of.items():
+        link = index[name]
+        for row in frame_rows:
+            link_of[row] = link
     rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
     for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):
-        for shapes in per_link:
+        for link, shapes in enumerate(per_link):
             rows[kind].append(len(poses))
             poses += map(_SHAPE_POSE, shapes)
-    index = model._l
+            link_of += [link] * len(shapes)
     sensors: list[_LinkSensor] = []
-    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int]] = {}
+    ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]] = {}
+    ft_poses: list[Transform] = []
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
             sensors.append((k, s, index[s.link], len(poses)))
             poses.append(s.link_H_sensor)
+            link_of.append(index[s.link])
         elif isinstance(s, SixAxisForceTorqueSensor):
-            ft[k] = (s, model._j[s.parent_joint], index[s.first_link], index[s.second_link])
+            i1, i2 = index[s.first_link], index[s.second_link]
+            ft[k] = (s, model._j[s.parent_joint], i1, i2, len(ft_poses))
+            ft_poses.append(s.second_link_H_sensor)
     return _Inputs(
         frames_of,
-        stack([t.rotation for t in poses], (3, 3)),
-        stack([t.position for t in poses], (3,)),
+        DistinctPoses.of(
+            link_of,
+            stack([t.rotation for t in poses], (3, 3)),
+            stack([t.position for t in poses], (3,)),
+        ),
         tuple(rows["visuals"]),
         tuple(rows["collisions"]),
         tuple(sensors),
         ft,
+        stack([t.rotation for t in ft_poses], (3, 3)),
+        stack([t.position for t in ft_poses], (3,)),
     )
 
 
@@ -245,44 +264,36 @@ def frames_and_shapes(
         else:
             shape_runs.append((visuals, collisions))
 
-    # Every pose to re-express, in one vectorised pass: the frame runs', then per new link
-    # those of its visuals and of its collisions. The new poses are taken in that same order.
-    rows: list[int] = []  # the input link whose pose re-expresses each
-    at_row: list[int] = []  # its row in inputs
-    for items, input_rows, at, _ in frame_runs:
-        if at is not None:
-            rows += [at] * len(items)
-            at_row += input_rows
-    for vis, col in shape_runs:
-        if type(vis) is list:  # not an unmoved link's own shapes
-            _shape_requests(vis, rows, at_row)
-            _shape_requests(col, rows, at_row)  # type: ignore[arg-type]
+    # Every pose to re-express, in one vectorised pass: each distinct pose of the links whose
+    # frames, shapes or sensors move (moved, or lumped into another link), once.
     sensors = _moving_link_sensors(model, inputs, links, poses)
-    rows += [li for _, _, li, _ in sensors]
-    at_row += [row for _, _, _, row in sensors]
-    at_rows = np.array(at_row, dtype=np.intp)
-    # zip(items, new) takes exactly one new pose per item: it stops at the end of items
-    # before drawing from new (zip evaluates its arguments left to right).
-    new = iter(poses.reexpress(rows, inputs.rotations[at_rows], inputs.positions[at_rows]))
+    of_link = links.of_link
+    todo = [k for k, n in enumerate(names) if moved_links[k] or of_link[k] != n]
+    new = poses.reexpress(inputs.distinct, todo)
+    pose_of = inputs.distinct.pose_of
     out_frames: list[Frame] = []
-    for items, _, at, nn in frame_runs:
+    for items, input_rows, at, nn in frame_runs:
         if at is None:
             out_frames.extend(items)
         else:
-            out_frames.extend([_FRAME(f.name, nn, T) for f, T in zip(items, new, strict=False)])
+            out_frames.extend(
+                [
+                    _FRAME(f.name, nn, new[pose_of[r]])
+                    for f, r in zip(items, input_rows, strict=True)
+                ]
+            )
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
     for vis, col in shape_runs:
         if type(vis) is list:
-            out_visuals.append(_shapes(vis, new))
-            out_collisions.append(_shapes(col, new))  # type: ignore[arg-type]
+            out_visuals.append(_shapes(vis, new, pose_of))
+            out_collisions.append(_shapes(col, new, pose_of))  # type: ignore[arg-type]
         else:
             out_visuals.append(vis)  # type: ignore[arg-type]
             out_collisions.append(col)  # type: ignore[arg-type]
-    of_link = links.of_link
     link_sensors = {
-        k: _LINK_SENSOR[type(s)](s.name, of_link[li], T)
-        for (k, s, li, _), T in zip(sensors, new, strict=True)  # the last poses of the pass
+        k: _LINK_SENSOR[type(s)](s.name, of_link[li], new[pose_of[row]])
+        for k, s, li, row in sensors
     }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
@@ -311,14 +322,6 @@ def _report_shapes(
         record("moved", kind, shape.name or f"#{k}", f"{ln!r} -> {nn!r}")
 
 
-def _shape_requests(runs: _MemberShapes, rows: list[int], src: list[int]) -> None:
-    """Add the shapes of ``runs`` that move to ``rows`` (their link) and ``src`` (their row)."""
-    for items, link, row in runs:
-        if link is not None:
-            rows += [link] * len(items)
-            src += range(row, row + len(items))
-
-
 def _kept(
     frames: list[Frame],
     rows: list[int],
@@ -345,17 +348,19 @@ def _kept(
     return out, out_rows
 
 
-def _shapes(runs: _MemberShapes, new: Iterator[Transform]) -> PVectorT[SolidShape]:
-    """The shapes of one kind of a new link, with the new poses of those that move."""
+def _shapes(
+    runs: _MemberShapes, new: dict[int, Transform], pose_of: list[int]
+) -> PVectorT[SolidShape]:
+    """The shapes of one kind of a new link, with the new poses (by pose id) of those that move."""
     out: list[SolidShape] = []
     append = out.append
-    for items, link, _ in runs:
+    for items, link, row in runs:
         if link is None:
             out.extend(items)
             continue
-        # One new pose per shape; most runs hold one shape, too few for a comprehension's setup.
-        for sh in items:
-            append(_MOVED_SHAPE(sh, link_H_geometry=next(new)))
+        # Most runs hold one shape, too few for a comprehension's setup.
+        for k, sh in enumerate(items, row):
+            append(_MOVED_SHAPE(sh, link_H_geometry=new[pose_of[k]]))
     return pvector(out)
 
 
@@ -406,9 +411,9 @@ def moved_sensors(
     ``policy`` and its pose kept as a frame named after it, unless that name is used by a new
     link or frame (of ``attached``) or by such a frame before it.
     """
-    index = model._l
     reporting = recording()
-    fts = _inputs(model).ft_sensors
+    inputs = _inputs(model)
+    fts = inputs.ft_sensors
     # The input's sensors, each replaced below where it moves (by its input position).
     sensors: list[Sensor] = list(model.sensors)
     lost: dict[int, SixAxisForceTorqueSensor] = {}
@@ -416,7 +421,7 @@ def moved_sensors(
     for k in sorted([*fts, *moved_link_sensors]):  # in input order, as they are reported
         ft = fts.get(k)
         if ft is not None:
-            sensor, joint, i1, i2 = ft
+            sensor, joint, i1, i2, _ = ft
             if joint in kept:
                 sensors[k] = _moved_ft(sensor, i1, i2, links, poses, reporting)
             else:
@@ -431,8 +436,8 @@ def moved_sensors(
         return Sensors(sensors, [])
     sensors = [s for k, s in enumerate(sensors) if k not in lost]
 
-    gone = list(lost.values())
-    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for s in gone)
+    gone = list(lost.items())
+    listed = ", ".join(f"{s.name!r} (joint {s.parent_joint!r})" for _, s in gone)
     if policy == "raise":
         raise ModelError(
             f"{step}: the force/torque sensors {listed} sit in joints that are lumped, so they "
@@ -446,11 +451,11 @@ def moved_sensors(
         )
     # The names of new links and frames that a kept pose would clash with (only those of the
     # dropped sensors are ever asked about).
-    wanted = {s.name for s in gone}
+    wanted = {s.name for _, s in gone}
     used = {n for n in links.names if n in wanted}
     used.update([f.name for f in attached.frames if f.name in wanted])
-    frames: list[Frame] = []
-    for s in gone:
+    kept_poses: list[tuple[str, int, int]] = []  # name, second link, row in inputs.ft_*
+    for k, s in gone:
         if reporting:
             record("dropped", "sensor", s.name, f"its joint {s.parent_joint!r} is lumped")
         if s.name in used:
@@ -458,9 +463,17 @@ def moved_sensors(
         # Keep the sensor pose where the URDF loader puts sensor frames: on the second link.
         # That link may itself be gone, so the pose is re-expressed on its new link.
         used.add(s.name)
-        i2 = index[s.second_link]
-        frames.append(Frame(s.name, links.of_link[i2], poses[i2] @ s.second_link_H_sensor))
+        _, _, _, i2, row = fts[k]
+        kept_poses.append((s.name, i2, row))
         record("added", "frame", s.name, "the pose of the dropped force/torque sensor")
+    # All of them in one vectorised pass.
+    at = [i2 for _, i2, _ in kept_poses]
+    rows = [row for _, _, row in kept_poses]
+    placed = poses.products(at, inputs.ft_rotations[rows], inputs.ft_positions[rows])
+    of_link = links.of_link
+    frames = [
+        _FRAME(name, of_link[i2], T) for (name, i2, _), T in zip(kept_poses, placed, strict=True)
+    ]
     return Sensors(sensors, frames)
 
 

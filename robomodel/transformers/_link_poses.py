@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from robomodel._arrays import immutable
 from robomodel._construct import trusted
@@ -23,7 +24,7 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses", "joint_stacks", "stack"]
+__all__ = ["IDENTITY", "DistinctPoses", "LinkPoses", "joint_stacks", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -144,17 +145,43 @@ class LinkPoses:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
 
-    def reexpress(
+    def reexpress(self, table: DistinctPoses, links: Sequence[int]) -> dict[int, Transform]:
+        """Return ``X[l] @ pose`` for every distinct pose of ``table`` on the links ``links``.
+
+        The result maps each such pose's id in ``table`` to its new transform. Each distinct
+        rotation and position is re-expressed once, in one vectorised pass, and poses equal in
+        their input (same link, same bits) share one result: they are the same product.
+        """
+        if not links or not table.pose_rotation.size:
+            return {}
+        key = tuple(links)
+        plan = table.plans.get(key)
+        if plan is None:
+            plan = table.plans[key] = _ReexpressPlan.of(table, links, len(self.moved))
+        R = self.rotations[plan.rotation_links] @ plan.rotations
+        p = (self.rotations[plan.position_links] @ plan.positions)[:, :, 0]
+        p += self.positions[plan.position_links]
+        rotations = list(immutable(R))
+        positions = list(immutable(p))
+        made = map(
+            _TRANSFORM,
+            map(rotations.__getitem__, plan.pose_rotations),
+            map(positions.__getitem__, plan.pose_positions),
+        )
+        return dict(zip(plan.poses, made, strict=True))
+
+    def products(
         self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
     ) -> list[Transform]:
         """Return ``X[l] @ (R, p)`` for ``l`` in ``links`` and the stacked poses, in one pass.
 
         ``rotations`` and ``positions`` have shapes ``(len(links), 3, 3)`` and
-        ``(len(links), 3)``: the poses to re-express, row ``k`` on input link ``links[k]``.
+        ``(len(links), 3)``: row ``k`` is a pose on input link ``links[k]``. The same bits as
+        one ``X[l] @ Transform(R, p)`` each.
         """
         if not links:
             return []
-        idx = np.array(links, dtype=np.intp)  # indexing with a list converts it each time
+        idx = np.array(links, dtype=np.intp)
         RA = self.rotations[idx]
         R = RA @ rotations
         p = (RA @ positions[:, :, None])[:, :, 0]
@@ -183,10 +210,16 @@ class LinkPoses:
         X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
+            # Joints whose link1 alone moves (the usual case) take the one-by-one products
+            # stacked: the same operations, so the same bits, in a few numpy calls.
+            alone = [(k, o1) for k, o1, o2 in moved if X[o2] is IDENTITY]
+            if len(alone) > 1:
+                out.update(self._link1_rests(model, [rows[k] for k, _ in alone], alone))
             for k, o1, o2 in moved:
-                j = rows[k]
-                joint = joints[j]
-                out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
+                if k not in out:
+                    j = rows[k]
+                    joint = joints[j]
+                    out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
             return out
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
@@ -199,6 +232,35 @@ class LinkPoses:
         axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d[js], o[js])
         for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
             out[k] = (rest, axis)
+        return out
+
+    def _link1_rests(
+        self, model: Model, js: Sequence[int], at: Sequence[tuple[int, int]]
+    ) -> dict[int, tuple[Transform, Axis | None]]:
+        """What ``_rest`` and ``_axis`` give joints ``js`` whose link1 alone moves.
+
+        ``at[n]`` is ``(key, link1 index)`` of joint ``js[n]``; the result is keyed by ``key``.
+        Every link1 is moved (its ``X`` is not ``IDENTITY``) and no link2 is.
+        """
+        Rr, pr, d, o = joint_stacks(model)
+        rows = np.array(js, dtype=np.intp)
+        i1 = np.array([o1 for _, o1 in at], dtype=np.intp)
+        R1, p1 = self.rotations[i1], self.positions[i1]
+        rests = _transforms(R1 @ Rr[rows], (R1 @ pr[rows][:, :, None])[:, :, 0] + p1)
+        u = (R1 @ d[rows][:, :, None])[:, :, 0]
+        origins = immutable((R1 @ o[rows][:, :, None])[:, :, 0] + p1)
+        directions = immutable(u)
+        joints = model.joints
+        out: dict[int, tuple[Transform, Axis | None]] = {}
+        for n, (k, o1) in enumerate(at):
+            joint = joints[js[n]]
+            axis: Axis | None = None
+            if not isinstance(joint, FixedJoint):
+                if abs(float(u[n] @ u[n]) - 1.0) > 1e-9:  # not a rotation: as in _axis
+                    axis = self.transforms[o1] @ joint.axis_in_link1
+                else:
+                    axis = _AXIS(directions[n], origins[n])
+            out[k] = (rests[n], axis)
         return out
 
     def _rest(self, j: int, o1: int, o2: int, Rr: FloatArray, pr: FloatArray) -> Transform:
@@ -296,6 +358,120 @@ class LinkPoses:
         hs = immutable(hs)
         Is = immutable(0.5 * (Is + Is.transpose(0, 2, 1)))
         return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
+
+
+@attrs.frozen(eq=False)
+class DistinctPoses:
+    """The distinct poses of the values fixed to a model's links (frames, shapes, sensors).
+
+    Values with the same link and bit-identical rotations (or positions) re-express to
+    bit-identical results, so ``LinkPoses.reexpress`` computes each once. Derived once per
+    model from the stacked input poses; row ``r`` is the ``r``-th input pose.
+
+    Attributes:
+        pose_of: per row, the id of its distinct pose (same link, rotation and position).
+        rotations: per distinct rotation (same link and bits), its value, ``(k, 3, 3)``.
+        rotation_link: per distinct rotation, its link index.
+        positions: per distinct position, its value, ``(k, 3)``.
+        position_link: per distinct position, its link index.
+        pose_rotation: per distinct pose, the id of its rotation.
+        pose_position: per distinct pose, the id of its position.
+        pose_link: per distinct pose, its link index.
+        plans: what ``LinkPoses.reexpress`` computes for a set of links, by that set
+            (index bookkeeping only: which rows to take; filled as sets are met).
+    """
+
+    pose_of: list[int]
+    rotations: FloatArray
+    rotation_link: npt.NDArray[np.intp]
+    positions: FloatArray
+    position_link: npt.NDArray[np.intp]
+    pose_rotation: npt.NDArray[np.intp]
+    pose_position: npt.NDArray[np.intp]
+    pose_link: npt.NDArray[np.intp]
+    plans: dict[tuple[int, ...], _ReexpressPlan] = attrs.field(factory=dict)
+
+    @classmethod
+    def of(
+        cls, links: Sequence[int], rotations: FloatArray, positions: FloatArray
+    ) -> DistinctPoses:
+        """Group the poses ``(rotations[r], positions[r])`` on link ``links[r]``, by their bits."""
+        link = np.array(links, dtype=np.intp)
+        n = len(link)
+        key = link.astype(np.uint64)[:, None]
+        r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
+        p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
+        t_first, t_id = _distinct((r_id * n + p_id).astype(np.uint64)[:, None])
+        return cls(
+            t_id.tolist(),
+            rotations[r_first],
+            link[r_first],
+            positions[p_first],
+            link[p_first],
+            r_id[t_first],
+            p_id[t_first],
+            link[t_first],
+        )
+
+
+@attrs.frozen(eq=False)
+class _ReexpressPlan:
+    """Which distinct poses ``LinkPoses.reexpress`` computes for one set of links.
+
+    Attributes:
+        rotation_links: the link of each distinct rotation to re-express.
+        rotations: those rotations, ``(k, 3, 3)``.
+        position_links: the link of each distinct position to re-express.
+        positions: those positions, ``(m, 3, 1)``.
+        poses: the ids of the distinct poses on the links.
+        pose_rotations: per pose, its rotation's row in ``rotations``.
+        pose_positions: per pose, its position's row in ``positions``.
+    """
+
+    rotation_links: npt.NDArray[np.intp]
+    rotations: FloatArray
+    position_links: npt.NDArray[np.intp]
+    positions: FloatArray
+    poses: list[int]
+    pose_rotations: list[int]
+    pose_positions: list[int]
+
+    @classmethod
+    def of(cls, table: DistinctPoses, links: Sequence[int], n_links: int) -> _ReexpressPlan:
+        """The plan for the distinct poses of ``table`` on ``links`` (of ``n_links``)."""
+        need = np.zeros(n_links, dtype=bool)
+        need[list(links)] = True
+        by_rotation = need[table.rotation_link]
+        by_position = need[table.position_link]
+        poses = np.flatnonzero(need[table.pose_link])
+        # Where each needed rotation and position lands in the batch.
+        at_rotation = by_rotation.cumsum() - 1
+        at_position = by_position.cumsum() - 1
+        ri = np.flatnonzero(by_rotation)
+        pi = np.flatnonzero(by_position)
+        return cls(
+            table.rotation_link[ri],
+            table.rotations[ri],
+            table.position_link[pi],
+            table.positions[pi][:, :, None],
+            poses.tolist(),
+            at_rotation[table.pose_rotation[poses]].tolist(),
+            at_position[table.pose_position[poses]].tolist(),
+        )
+
+
+def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The first index of each distinct row of ``rows`` and, per row, the id of its kind."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    keys: npt.NDArray[np.generic]
+    if rows.shape[1] == 1:
+        keys = rows[:, 0]
+    else:  # each row as one opaque value: equal exactly when its bits are
+        raw = np.ascontiguousarray(rows)
+        keys = raw.view(np.dtype((np.void, raw.shape[1] * raw.itemsize))).ravel()
+    _, first, ids = np.unique(keys, return_index=True, return_inverse=True)
+    return first.astype(np.intp), ids.reshape(-1).astype(np.intp)
 
 
 def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:

@@ -105,7 +105,8 @@ def lump(
         positions: joint positions in the model's coordinate order (from
             :func:`robomodel.validation.joint_values`); lumped moving joints are rigid at them
             (``None``: at 0).
-        moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count).
+        moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count;
+            no identities: the caller leaves out links that do not move).
         base: the traversal base (default: the model's default base); the result's default base.
         keep_frames: if given, only additional frames with these names survive (link frames
             of lumped links included, as in iDynTree).
@@ -133,7 +134,7 @@ def lump(
     traversal = model.traversal(base)
     check_reachable(model, traversal, step)
     kept_idx = _joint_indices(model, kept)
-    moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
+    moves = moves or {}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
     if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
@@ -344,17 +345,11 @@ def _unchanged(
     return all(a <= b for a, b in itertools.pairwise(order))
 
 
-_EYE3 = np.eye(3)
-
 # A kept joint between new links: names of links of the result (distinct, since the joint joins
 # two parts), offsets counted here, a rest transform and an axis just computed.
 JOINT_REPLACERS: dict[type, Callable[..., Joint]] = {
     cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
 }
-
-
-def _is_identity(T: Transform) -> bool:
-    return not T.position.any() and bool((T.rotation == _EYE3).all())
 
 
 def _new_links(
