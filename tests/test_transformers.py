@@ -160,6 +160,22 @@ def test_empty_keep_list_lumps_everything():
     assert r.n_frames == m.n_frames
 
 
+def test_lump_ignores_identity_moves():
+    # A move by the identity (signed zeros included) is no move: the same model, to the bit,
+    # as without it.
+    from robomodel.io.json import to_json
+    from robomodel.transformers.engine import lump
+
+    m = t6_model()
+    eye = rm.Transform(np.eye(3), [-0.0, 0.0, -0.0])
+    moves = {name: eye for name in m.link_names}
+    for kept in (list(m.joint_names), list(m.joint_names)[:1], []):
+        expected = lump(m, kept=kept, step="t", lumped_sensors="drop")
+        moved = lump(m, kept=kept, step="t", moves=moves, lumped_sensors="drop")
+        assert moved == expected
+        assert to_json(moved) == to_json(expected)
+
+
 # --------------------------------------------------------------------------- T7
 
 

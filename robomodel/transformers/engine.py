@@ -106,7 +106,7 @@ def lump(
             :func:`robomodel.validation.joint_values`); lumped moving joints are rigid at them
             (``None``: at 0).
         moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count;
-            no identities: the caller leaves out links that do not move).
+            identities are ignored).
         base: the traversal base (default: the model's default base); the result's default base.
         keep_frames: if given, only additional frames with these names survive (link frames
             of lumped links included, as in iDynTree).
@@ -134,7 +134,7 @@ def lump(
     traversal = model.traversal(base)
     check_reachable(model, traversal, step)
     kept_idx = _joint_indices(model, kept)
-    moves = moves or {}
+    moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
     if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
@@ -350,6 +350,16 @@ def _unchanged(
 JOINT_REPLACERS: dict[type, Callable[..., Joint]] = {
     cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
 }
+
+
+def _is_identity(T: Transform) -> bool:
+    # Plain lists: an array comparison costs several numpy calls a move; -0.0 == 0.0 here too.
+    same: bool = T.position.tolist() == _ZERO3 and T.rotation.tolist() == _EYE3
+    return same
+
+
+_ZERO3 = [0.0, 0.0, 0.0]
+_EYE3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
 
 
 def _new_links(
