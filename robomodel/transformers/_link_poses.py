@@ -89,6 +89,8 @@ class LinkPoses:
         # (no move of the base, no locked position on the way): then it is memoised on the
         # model by (part base, link), the same for every split that puts both in one part.
         at_rest = [False] * len(names)
+        plain: dict[int, tuple[FloatArray, FloatArray]] = {}  # X of links computed below
+        stacks: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None
         for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
             b = mem[0]
             X[b] = moves.get(names[b], IDENTITY)
@@ -105,10 +107,12 @@ class LinkPoses:
                     if known is not None:
                         X[link] = known
                         continue
+                stacked = False  # whether P is row j of the joint stacks
                 if q:
                     P = joint.transform(q, pn, names[link])
                 elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
                     P = joint.link1_H_link2
+                    stacked = True
                 else:
                     inv = inverses.get(j)  # type: ignore[arg-type]
                     if inv is None:
@@ -118,8 +122,22 @@ class LinkPoses:
                 if Xpar is IDENTITY:
                     X[link] = P
                 else:
-                    R = Xpar.rotation
-                    X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
+                    # The product of Transform.__matmul__ on plain arrays (the same values, so
+                    # the same bits), which skip the frozen arrays' per-result hook: the
+                    # parent's own result when it was just computed, else plain views.
+                    got = plain.get(parent)  # type: ignore[arg-type]
+                    if got is None:
+                        got = np.asarray(Xpar.rotation), np.asarray(Xpar.position)
+                    R, p = got
+                    if stacked:
+                        if stacks is None:
+                            stacks = joint_stacks(model)
+                        PR, Pp = stacks[0][j], stacks[1][j]
+                    else:
+                        PR, Pp = np.asarray(P.rotation), np.asarray(P.position)
+                    RX, pX = R @ PR, R @ Pp + p
+                    plain[link] = (RX, pX)
+                    X[link] = Transform._raw(RX, pX)
                 if rest:
                     chains[(b, link)] = X[link]
         moved = tuple([t is not IDENTITY for t in X])
