@@ -176,6 +176,8 @@ class LinkPoses:
         p += self.positions[plan.position_links]
         rotations = list(immutable(R))
         positions = list(immutable(p))
+        if not plan.grouped:  # one pose per row
+            return list(map(_TRANSFORM, rotations, positions))
         return list(
             map(
                 _TRANSFORM,
