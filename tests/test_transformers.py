@@ -748,3 +748,19 @@ def test_memoised_tables_do_not_change_results(m: rm.Model, data: st.DataObject)
         for call, got in zip(calls, warm, strict=True):
             set_derived(m, "_memo", None)
             assert call(m) == got
+
+
+def test_stack_joins_contiguous_and_strided_arrays_alike():
+    """stack reads C-contiguous arrays through their buffers and copies other views: the same
+    rows either way, and np.array's for another dtype."""
+    from robomodel.transformers._link_poses import stack
+
+    rng = np.random.default_rng(3)
+    mats = [rng.standard_normal((3, 3)) for _ in range(4)]
+    want = np.array(mats)
+    assert np.array_equal(stack(mats, (3, 3)), want)
+    assert np.array_equal(stack([m.T for m in mats], (3, 3)), want.transpose(0, 2, 1))
+    assert np.array_equal(stack([mats[0], mats[1].T], (3, 3)), [mats[0], mats[1].T])
+    assert np.array_equal(stack([m[:, 0] for m in mats], (3,)), want[:, :, 0])
+    assert np.array_equal(stack([np.ones(3, dtype=np.float32)], (3,)), [[1.0, 1.0, 1.0]])
+    assert stack([], (3,)).shape == (0, 3)

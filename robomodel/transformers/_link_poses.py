@@ -531,7 +531,11 @@ def stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     size check falls back to ``np.array`` should any other dtype ever turn up.
     """
     size = math.prod(shape)
-    raw = b"".join([a.tobytes() for a in arrays])
+    try:
+        # C-contiguous arrays join through the buffer protocol, without a bytes copy each.
+        raw = b"".join(arrays)  # type: ignore[arg-type]
+    except TypeError:  # a non-contiguous view (no buffer as plain bytes): copy each
+        raw = b"".join([a.tobytes() for a in arrays])
     if len(raw) != 8 * size * len(arrays):
         return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
     return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
