@@ -106,8 +106,8 @@ class _Inputs:
 
     Attributes:
         frames_of: link name -> its additional frames and their input indices (= rows).
-        visual_row: per input link, the row of its first visual.
-        collision_row: per input link, the row of its first collision shape.
+        visual_row: per input link, the row of its first visual (then one past the last).
+        collision_row: per input link, the row of its first collision shape (likewise).
         n_rows: the number of rows.
         link_sensors: the accelerometers and gyroscopes, in input order.
         ft_sensors: input index -> an F/T sensor, its joint's index, its links' indices and
@@ -142,6 +142,7 @@ class _Inputs:
         return plan
 
     def _make_plan(self, model: Model, links: Sequence[int]) -> ReexpressPlan:
+        """An ungrouped plan from the poses of the values on ``links`` only, stacked."""
         names = model.link_names
         frames_of = self.frames_of
         visuals, collisions = model.visuals, model.collisions
