@@ -7,8 +7,11 @@ import math
 import warnings
 from functools import partial
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import decorated_models
 
 import robomodel as rm
 import robomodel.transformers as rt
@@ -20,7 +23,7 @@ from robomodel.errors import (
     UnknownNameError,
 )
 from robomodel.kinematics import relative_transform
-from robomodel.transformers._link_poses import DistinctPoses, joint_stacks
+from robomodel.transformers._link_poses import ReexpressPlan, joint_stacks
 from robomodel.validation import joint_values
 
 UNIT = rm.Link(rm.SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0), 0.1 * np.eye(3)))
@@ -605,19 +608,26 @@ def test_pose_batch_matches_one_product_per_value():
     ]
     R = np.array([T.rotation for T in values])
     p = np.array([T.position for T in values])
-    table = DistinctPoses.of(links, R, p)
-    assert len(set(table.pose_of)) == 4 * n - 1
-    assert len(table.rotations) == 2 * n - 1 and len(table.positions) == 4 * n - 1
-    new = poses.reexpress(table, range(n))
-    assert sorted(new) == sorted(set(table.pose_of))
-    for row, (link, T) in enumerate(zip(links, values, strict=True)):
-        got = new[table.pose_of[row]]
-        np.testing.assert_allclose(got.as_matrix(), (poses[link] @ T).as_matrix(), atol=1e-12)
-    assert new[table.pose_of[1]] is new[table.pose_of[n + 1]]  # the same input: one result
-    assert poses.reexpress(table, list(range(n))) == new  # again, through the memoised plan
-    assert poses.reexpress(table, []) == {}
-    of_link_1 = {table.pose_of[k] for k in range(1, 5 * n, n)}
-    assert sorted(poses.reexpress(table, [1])) == sorted(of_link_1)
+    rows = [3 + k for k in range(5 * n)]  # input rows, not all of them taken
+    every = ReexpressPlan.of(rows, links, R, p, 5 * n + 4)
+    plan = every.grouped_by_bits(5 * n + 4)
+    assert not every.grouped and plan.grouped
+    assert len(set(plan.slot) - {-1}) == 4 * n - 1 and len(set(every.slot) - {-1}) == 5 * n
+    for pl in (every, plan):
+        assert [pl.slot[k] for k in (0, 1, 2, 5 * n + 3)] == [-1] * 4
+    assert len(plan.rotations) == 2 * n - 1 and len(plan.positions) == 4 * n - 1
+    new = poses.reexpress(plan)
+    assert len(new) == 4 * n - 1 and len(poses.reexpress(every)) == 5 * n
+    for pl in (every, plan):
+        made = poses.reexpress(pl)
+        for row, link, T in zip(rows, links, values, strict=True):
+            got = made[pl.slot[row]]
+            want = poses[link] @ T
+            assert got.rotation.tobytes() == want.rotation.tobytes()
+            assert got.position.tobytes() == want.position.tobytes()
+    assert new[plan.slot[rows[1]]] is new[plan.slot[rows[n + 1]]]  # the same input: one result
+    empty = ReexpressPlan.of([], [], R[:0], p[:0], 3)
+    assert poses.reexpress(empty) == poses.reexpress(empty.grouped_by_bits(3)) == []
     # products: one X[l] @ pose per row, the same bits as the Transform product.
     for got, link, T in zip(poses.products(links, R, p), links, values, strict=True):
         want = poses[link] @ T
@@ -715,3 +725,42 @@ def test_extract_submodel_drops_a_mimic_whose_leader_is_outside():
     assert out.joint("inside").mimic == rm.Mimic(joint="follow")
     assert [c.name for c in report.dropped if c.kind == "mimic"] == ["follow"]
     assert rm.urdf.loads(rm.urdf.dumps(out)) == out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=decorated_models(max_links=7), data=st.data())
+def test_memoised_tables_do_not_change_results(m: rm.Model, data: st.DataObject) -> None:
+    """The per-model tables (re-expression plans per set of moved links, URDF moves per base)
+    are filled call by call: a call on a model that already served other calls gives what it
+    gives on a fresh copy of the model, whose tables are empty."""
+    from robomodel._construct import set_derived
+
+    links = list(m.link_names)
+    joints = list(m.joint_names)
+    calls = [
+        partial(rt.reduce_model, keep_joints=data.draw(st.permutations(joints))[: k % 4])
+        for k in range(3)
+    ] + [partial(rt.make_urdf_compatible, base_link=data.draw(st.sampled_from(links)))]
+    calls.append(calls[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RobomodelWarning)
+        warm = [call(m) for call in calls]
+        for call, got in zip(calls, warm, strict=True):
+            set_derived(m, "_memo", None)
+            assert call(m) == got
+
+
+def test_stack_joins_contiguous_and_strided_arrays_alike():
+    """stack reads C-contiguous arrays through their buffers and copies other views: the same
+    rows either way, and np.array's for another dtype."""
+    from robomodel.transformers._link_poses import stack
+
+    rng = np.random.default_rng(3)
+    mats = [rng.standard_normal((3, 3)) for _ in range(4)]
+    want = np.array(mats)
+    assert np.array_equal(stack(mats, (3, 3)), want)
+    assert np.array_equal(stack([m.T for m in mats], (3, 3)), want.transpose(0, 2, 1))
+    assert np.array_equal(stack([mats[0], mats[1].T], (3, 3)), [mats[0], mats[1].T])
+    assert np.array_equal(stack([m[:, 0] for m in mats], (3,)), want[:, :, 0])
+    assert np.array_equal(stack([np.ones(3, dtype=np.float32)], (3,)), [[1.0, 1.0, 1.0]])
+    assert stack([], (3,)).shape == (0, 3)

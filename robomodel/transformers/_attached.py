@@ -13,6 +13,7 @@ joints, by their two links.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Collection, Sequence
 from typing import Literal, TypeAlias
@@ -27,7 +28,7 @@ from robomodel.model import Frame, Model, memoized
 from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.shapes import SolidShape
 from robomodel.spatial import FloatArray, Transform
-from robomodel.transformers._link_poses import DistinctPoses, LinkPoses, stack
+from robomodel.transformers._link_poses import LinkPoses, ReexpressPlan, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording
 
@@ -100,36 +101,85 @@ _LinkSensor: TypeAlias = tuple[int, Accelerometer | Gyroscope, int, int]
 class _Inputs:
     """What the frames-and-shapes phase reads of an input model, derived once per model.
 
+    Every frame, visual, collision and link sensor has an input row: frames in input order,
+    then visuals and collisions link by link, then link sensors.
+
     Attributes:
-        frames_of: link name -> its additional frames and their input indices.
-        distinct: the distinct poses of every frame, visual, collision and link sensor; its
-            rows are frames in input order, then visuals and collisions link by link, then
-            link sensors.
-        visual_row: per input link, the row of its first visual.
-        collision_row: per input link, the row of its first collision shape.
+        frames_of: link name -> its additional frames and their input indices (= rows).
+        visual_row: per input link, the row of its first visual (then one past the last).
+        collision_row: per input link, the row of its first collision shape (likewise).
+        n_rows: the number of rows.
         link_sensors: the accelerometers and gyroscopes, in input order.
         ft_sensors: input index -> an F/T sensor, its joint's index, its links' indices and
             its row in ``ft_rotations`` and ``ft_positions``.
         ft_rotations: the rotations of the F/T sensors' ``second_link_H_sensor``, stacked.
         ft_positions: their positions, likewise.
+        plans: per set of links whose values move (a tuple of link indices), the plan that
+            re-expresses the poses of those values (filled as sets are met: a call stacks
+            only the poses it moves, and a later call on the same links reuses them).
     """
 
     frames_of: dict[str, tuple[list[Frame], list[int]]]
-    distinct: DistinctPoses
     visual_row: tuple[int, ...]
     collision_row: tuple[int, ...]
+    n_rows: int
     link_sensors: tuple[_LinkSensor, ...]
     ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]]
     ft_rotations: FloatArray
     ft_positions: FloatArray
+    plans: dict[tuple[int, ...], ReexpressPlan] = attrs.field(factory=dict)
+
+    def plan(self, model: Model, links: Sequence[int]) -> ReexpressPlan:
+        """The plan for the values on the input links ``links`` (memoised per set)."""
+        key = tuple(links)
+        plan = self.plans.get(key)
+        if plan is None:
+            # A first call computes every pose; the second groups equal ones (same link and
+            # bits), so that it and later calls compute and build each distinct pose once.
+            plan = self.plans[key] = self._make_plan(model, links)
+        elif not plan.grouped:
+            plan = self.plans[key] = plan.grouped_by_bits(self.n_rows)
+        return plan
+
+    def _make_plan(self, model: Model, links: Sequence[int]) -> ReexpressPlan:
+        """An ungrouped plan from the poses of the values on ``links`` only, stacked."""
+        names = model.link_names
+        frames_of = self.frames_of
+        visuals, collisions = model.visuals, model.collisions
+        rows: list[int] = []
+        owner: list[int] = []
+        poses: list[Transform] = []
+        for link in links:
+            run = frames_of.get(names[link])
+            if run is not None:
+                rows += run[1]
+                poses += map(_FRAME_POSE, run[0])
+                owner += [link] * len(run[1])
+            for shapes, start in (
+                (visuals[link], self.visual_row[link]),
+                (collisions[link], self.collision_row[link]),
+            ):
+                if shapes:
+                    rows += range(start, start + len(shapes))
+                    poses += map(_SHAPE_POSE, shapes)
+                    owner += [link] * len(shapes)
+        wanted = set(links)
+        for _, s, link, row in self.link_sensors:
+            if link in wanted:
+                rows.append(row)
+                poses.append(s.link_H_sensor)
+                owner.append(link)
+        return ReexpressPlan.of(
+            rows,
+            owner,
+            stack([t.rotation for t in poses], (3, 3)),
+            stack([t.position for t in poses], (3,)),
+            self.n_rows,
+        )
 
 
 def _inputs(model: Model) -> _Inputs:
-    """The :class:`_Inputs` of ``model``, memoised on it.
-
-    Stacking every pose once per model, not per lump, makes each call gather rows instead of
-    converting hundreds of small arrays.
-    """
+    """The :class:`_Inputs` of ``model``, memoised on it."""
     return memoized(model, "transformers.lump-inputs", lambda: _derive_inputs(model))
 
 
@@ -151,42 +201,27 @@ def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 
 
 def _derive_inputs(model: Model) -> _Inputs:
-    frames_of = frames_by_link(model)
-    poses: list[Transform] = list(map(_FRAME_POSE, model.frames))
-    index = model._l
-    # The link index of each row, looked up once per link.
-    link_of = [0] * len(poses)
-    for name, (_, frame_rows) in frames_of.items():
-        link = index[name]
-        for row in frame_rows:
-            link_of[row] = link
-    rows: dict[str, list[int]] = {"visuals": [], "collisions": []}
-    for kind, per_link in (("visuals", model.visuals), ("collisions", model.collisions)):
-        for link, shapes in enumerate(per_link):
-            rows[kind].append(len(poses))
-            poses += map(_SHAPE_POSE, shapes)
-            link_of += [link] * len(shapes)
+    visual_row = tuple(itertools.accumulate(map(len, model.visuals), initial=len(model.frames)))
+    collision_row = tuple(itertools.accumulate(map(len, model.collisions), initial=visual_row[-1]))
+    row = collision_row[-1]
+    # A plain dict: one lookup per sensor, cheaper than the model's index.
+    index = dict(zip(model.link_names, range(model.n_links), strict=True))
     sensors: list[_LinkSensor] = []
     ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]] = {}
     ft_poses: list[Transform] = []
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
-            sensors.append((k, s, index[s.link], len(poses)))
-            poses.append(s.link_H_sensor)
-            link_of.append(index[s.link])
+            sensors.append((k, s, index[s.link], row))
+            row += 1
         elif isinstance(s, SixAxisForceTorqueSensor):
             i1, i2 = index[s.first_link], index[s.second_link]
             ft[k] = (s, model._j[s.parent_joint], i1, i2, len(ft_poses))
             ft_poses.append(s.second_link_H_sensor)
     return _Inputs(
-        frames_of,
-        DistinctPoses.of(
-            link_of,
-            stack([t.rotation for t in poses], (3, 3)),
-            stack([t.position for t in poses], (3,)),
-        ),
-        tuple(rows["visuals"]),
-        tuple(rows["collisions"]),
+        frames_by_link(model),
+        visual_row,
+        collision_row,
+        row,
         tuple(sensors),
         ft,
         stack([t.rotation for t in ft_poses], (3, 3)),
@@ -269,8 +304,9 @@ def frames_and_shapes(
     sensors = _moving_link_sensors(model, inputs, links, poses)
     of_link = links.of_link
     todo = [k for k, n in enumerate(names) if moved_links[k] or of_link[k] != n]
-    new = poses.reexpress(inputs.distinct, todo)
-    pose_of = inputs.distinct.pose_of
+    plan = inputs.plan(model, todo)
+    new = poses.reexpress(plan)
+    pose_of = plan.slot
     out_frames: list[Frame] = []
     for items, input_rows, at, nn in frame_runs:
         if at is None:
@@ -348,10 +384,8 @@ def _kept(
     return out, out_rows
 
 
-def _shapes(
-    runs: _MemberShapes, new: dict[int, Transform], pose_of: list[int]
-) -> PVectorT[SolidShape]:
-    """The shapes of one kind of a new link, with the new poses (by pose id) of those that move."""
+def _shapes(runs: _MemberShapes, new: list[Transform], pose_of: list[int]) -> PVectorT[SolidShape]:
+    """The shapes of one kind of a new link, with the new poses (by row) of those that move."""
     out: list[SolidShape] = []
     append = out.append
     for items, link, row in runs:

@@ -24,7 +24,7 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "DistinctPoses", "LinkPoses", "joint_stacks", "stack"]
+__all__ = ["IDENTITY", "LinkPoses", "ReexpressPlan", "joint_stacks", "stack"]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -89,6 +89,8 @@ class LinkPoses:
         # (no move of the base, no locked position on the way): then it is memoised on the
         # model by (part base, link), the same for every split that puts both in one part.
         at_rest = [False] * len(names)
+        plain: dict[int, tuple[FloatArray, FloatArray]] = {}  # X of links computed below
+        stacks: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None
         for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
             b = mem[0]
             X[b] = moves.get(names[b], IDENTITY)
@@ -105,10 +107,12 @@ class LinkPoses:
                     if known is not None:
                         X[link] = known
                         continue
+                stacked = False  # whether P is row j of the joint stacks
                 if q:
                     P = joint.transform(q, pn, names[link])
                 elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
                     P = joint.link1_H_link2
+                    stacked = True
                 else:
                     inv = inverses.get(j)  # type: ignore[arg-type]
                     if inv is None:
@@ -118,8 +122,22 @@ class LinkPoses:
                 if Xpar is IDENTITY:
                     X[link] = P
                 else:
-                    R = Xpar.rotation
-                    X[link] = Transform._raw(R @ P.rotation, R @ P.position + Xpar.position)
+                    # The product of Transform.__matmul__ on plain arrays (the same values, so
+                    # the same bits), which skip the frozen arrays' per-result hook: the
+                    # parent's own result when it was just computed, else plain views.
+                    got = plain.get(parent)  # type: ignore[arg-type]
+                    if got is None:
+                        got = np.asarray(Xpar.rotation), np.asarray(Xpar.position)
+                    R, p = got
+                    if stacked:
+                        if stacks is None:
+                            stacks = joint_stacks(model)
+                        PR, Pp = stacks[0][j], stacks[1][j]
+                    else:
+                        PR, Pp = np.asarray(P.rotation), np.asarray(P.position)
+                    RX, pX = R @ PR, R @ Pp + p
+                    plain[link] = (RX, pX)
+                    X[link] = Transform._raw(RX, pX)
                 if rest:
                     chains[(b, link)] = X[link]
         moved = tuple([t is not IDENTITY for t in X])
@@ -145,30 +163,28 @@ class LinkPoses:
         """``newLink_H_link`` of input link ``link``."""
         return self.transforms[link]
 
-    def reexpress(self, table: DistinctPoses, links: Sequence[int]) -> dict[int, Transform]:
-        """Return ``X[l] @ pose`` for every distinct pose of ``table`` on the links ``links``.
+    def reexpress(self, plan: ReexpressPlan) -> list[Transform]:
+        """Return ``X[l] @ pose`` for every distinct pose of ``plan``, in its order.
 
-        The result maps each such pose's id in ``table`` to its new transform. Each distinct
-        rotation and position is re-expressed once, in one vectorised pass, and poses equal in
-        their input (same link, same bits) share one result: they are the same product.
+        Each distinct rotation and position is re-expressed once, in one vectorised pass; the
+        same bits as one ``X[l] @ pose`` each.
         """
-        if not links or not table.pose_rotation.size:
-            return {}
-        key = tuple(links)
-        plan = table.plans.get(key)
-        if plan is None:
-            plan = table.plans[key] = _ReexpressPlan.of(table, links, len(self.moved))
+        if not plan.pose_rotations:
+            return []
         R = self.rotations[plan.rotation_links] @ plan.rotations
         p = (self.rotations[plan.position_links] @ plan.positions)[:, :, 0]
         p += self.positions[plan.position_links]
         rotations = list(immutable(R))
         positions = list(immutable(p))
-        made = map(
-            _TRANSFORM,
-            map(rotations.__getitem__, plan.pose_rotations),
-            map(positions.__getitem__, plan.pose_positions),
+        if not plan.grouped:  # one pose per row
+            return list(map(_TRANSFORM, rotations, positions))
+        return list(
+            map(
+                _TRANSFORM,
+                map(rotations.__getitem__, plan.pose_rotations),
+                map(positions.__getitem__, plan.pose_positions),
+            )
         )
-        return dict(zip(plan.poses, made, strict=True))
 
     def products(
         self, links: Sequence[int], rotations: FloatArray, positions: FloatArray
@@ -361,117 +377,106 @@ class LinkPoses:
 
 
 @attrs.frozen(eq=False)
-class DistinctPoses:
-    """The distinct poses of the values fixed to a model's links (frames, shapes, sensors).
+class ReexpressPlan:
+    """Which distinct poses :meth:`LinkPoses.reexpress` computes for the values on some links.
 
     Values with the same link and bit-identical rotations (or positions) re-express to
-    bit-identical results, so ``LinkPoses.reexpress`` computes each once. Derived once per
-    model from the stacked input poses; row ``r`` is the ``r``-th input pose.
-
-    Attributes:
-        pose_of: per row, the id of its distinct pose (same link, rotation and position).
-        rotations: per distinct rotation (same link and bits), its value, ``(k, 3, 3)``.
-        rotation_link: per distinct rotation, its link index.
-        positions: per distinct position, its value, ``(k, 3)``.
-        position_link: per distinct position, its link index.
-        pose_rotation: per distinct pose, the id of its rotation.
-        pose_position: per distinct pose, the id of its position.
-        pose_link: per distinct pose, its link index.
-        plans: what ``LinkPoses.reexpress`` computes for a set of links, by that set
-            (index bookkeeping only: which rows to take; filled as sets are met).
-    """
-
-    pose_of: list[int]
-    rotations: FloatArray
-    rotation_link: npt.NDArray[np.intp]
-    positions: FloatArray
-    position_link: npt.NDArray[np.intp]
-    pose_rotation: npt.NDArray[np.intp]
-    pose_position: npt.NDArray[np.intp]
-    pose_link: npt.NDArray[np.intp]
-    plans: dict[tuple[int, ...], _ReexpressPlan] = attrs.field(factory=dict)
-
-    @classmethod
-    def of(
-        cls, links: Sequence[int], rotations: FloatArray, positions: FloatArray
-    ) -> DistinctPoses:
-        """Group the poses ``(rotations[r], positions[r])`` on link ``links[r]``, by their bits."""
-        link = np.array(links, dtype=np.intp)
-        n = len(link)
-        key = link.astype(np.uint64)[:, None]
-        r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
-        p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
-        t_first, t_id = _distinct((r_id * n + p_id).astype(np.uint64)[:, None])
-        return cls(
-            t_id.tolist(),
-            rotations[r_first],
-            link[r_first],
-            positions[p_first],
-            link[p_first],
-            r_id[t_first],
-            p_id[t_first],
-            link[t_first],
-        )
-
-
-@attrs.frozen(eq=False)
-class _ReexpressPlan:
-    """Which distinct poses ``LinkPoses.reexpress`` computes for one set of links.
+    bit-identical results, so a grouped plan computes each distinct one once. Made from the
+    stacked poses of the values on those links only (see :meth:`of`), once per set of links.
 
     Attributes:
         rotation_links: the link of each distinct rotation to re-express.
         rotations: those rotations, ``(k, 3, 3)``.
         position_links: the link of each distinct position to re-express.
         positions: those positions, ``(m, 3, 1)``.
-        poses: the ids of the distinct poses on the links.
-        pose_rotations: per pose, its rotation's row in ``rotations``.
-        pose_positions: per pose, its position's row in ``positions``.
+        pose_rotations: per distinct pose (same link, rotation and position), its rotation's
+            row in ``rotations``.
+        pose_positions: per distinct pose, its position's row in ``positions``.
+        slot: per input row, the index of its distinct pose in what ``reexpress`` returns
+            (``-1`` for a row on another link).
+        rows: the input rows of the poses the plan was made from.
+        grouped: whether equal poses are grouped (else each row is its own distinct pose).
     """
 
     rotation_links: npt.NDArray[np.intp]
     rotations: FloatArray
     position_links: npt.NDArray[np.intp]
     positions: FloatArray
-    poses: list[int]
     pose_rotations: list[int]
     pose_positions: list[int]
+    slot: list[int]
+    rows: Sequence[int]
+    grouped: bool
 
     @classmethod
-    def of(cls, table: DistinctPoses, links: Sequence[int], n_links: int) -> _ReexpressPlan:
-        """The plan for the distinct poses of ``table`` on ``links`` (of ``n_links``)."""
-        need = np.zeros(n_links, dtype=bool)
-        need[list(links)] = True
-        by_rotation = need[table.rotation_link]
-        by_position = need[table.position_link]
-        poses = np.flatnonzero(need[table.pose_link])
-        # Where each needed rotation and position lands in the batch.
-        at_rotation = by_rotation.cumsum() - 1
-        at_position = by_position.cumsum() - 1
-        ri = np.flatnonzero(by_rotation)
-        pi = np.flatnonzero(by_position)
-        return cls(
-            table.rotation_link[ri],
-            table.rotations[ri],
-            table.position_link[pi],
-            table.positions[pi][:, :, None],
-            poses.tolist(),
-            at_rotation[table.pose_rotation[poses]].tolist(),
-            at_position[table.pose_position[poses]].tolist(),
+    def of(
+        cls,
+        rows: Sequence[int],
+        links: Sequence[int],
+        rotations: FloatArray,
+        positions: FloatArray,
+        n_rows: int,
+    ) -> ReexpressPlan:
+        """The plan for the poses ``(rotations[k], positions[k])`` on link ``links[k]``.
+
+        ``rows[k]`` is the pose's input row, one of ``range(n_rows)``. Each pose is its own:
+        grouping them (:meth:`grouped_by_bits`) costs about what it saves in one call.
+        """
+        n = len(rows)
+        slot = [-1] * n_rows
+        for k, row in enumerate(rows):
+            slot[row] = k
+        link = np.array(links, dtype=np.intp)
+        every = list(range(n))
+        return cls(link, rotations, link, positions[:, :, None], every, every, slot, rows, False)
+
+    def grouped_by_bits(self, n_rows: int) -> ReexpressPlan:
+        """This plan with its poses grouped by link and bits: each distinct one computed once."""
+        rows, link, rotations = self.rows, self.rotation_links, self.rotations
+        positions = self.positions[:, :, 0]
+        n = len(rows)
+        slot = np.full(n_rows, -1, dtype=np.intp)
+        key = link.astype(np.uint64)[:, None]
+        r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
+        p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
+        # Same rotation and same position means same link: the pair is the pose.
+        t_first, t_id = _distinct((r_id * len(p_first) + p_id).astype(np.uint64)[:, None])
+        slot[rows] = t_id
+        return ReexpressPlan(
+            link[r_first],
+            rotations[r_first],
+            link[p_first],
+            positions[p_first][:, :, None],
+            r_id[t_first].tolist(),
+            p_id[t_first].tolist(),
+            slot.tolist(),
+            rows,
+            True,
         )
 
 
 def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """The first index of each distinct row of ``rows`` and, per row, the id of its kind."""
-    if not len(rows):
+    """The first index of each distinct row of ``rows`` and, per row, the id of its kind.
+
+    ``rows`` is C-contiguous, shape ``(n, k)``; kinds are numbered in the order of their
+    bytes. One stable sort of the rows as opaque values, then a comparison of neighbours.
+    """
+    n = len(rows)
+    if not n:
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     keys: npt.NDArray[np.generic]
     if rows.shape[1] == 1:
         keys = rows[:, 0]
     else:  # each row as one opaque value: equal exactly when its bits are
-        raw = np.ascontiguousarray(rows)
-        keys = raw.view(np.dtype((np.void, raw.shape[1] * raw.itemsize))).ravel()
-    _, first, ids = np.unique(keys, return_index=True, return_inverse=True)
-    return first.astype(np.intp), ids.reshape(-1).astype(np.intp)
+        keys = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel()
+    order = keys.argsort(kind="stable")
+    ranked = rows[order]
+    starts = np.empty(n, dtype=bool)
+    starts[0] = True
+    np.not_equal(ranked[1:], ranked[:-1]).any(axis=1, out=starts[1:])
+    ids = np.empty(n, dtype=np.intp)
+    ids[order] = starts.cumsum() - 1
+    return order[starts], ids
 
 
 def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -526,7 +531,11 @@ def stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     size check falls back to ``np.array`` should any other dtype ever turn up.
     """
     size = math.prod(shape)
-    raw = b"".join([a.tobytes() for a in arrays])
+    try:
+        # C-contiguous arrays join through the buffer protocol, without a bytes copy each.
+        raw = b"".join(arrays)  # type: ignore[arg-type]
+    except TypeError:  # a non-contiguous view (no buffer as plain bytes): copy each
+        raw = b"".join([a.tobytes() for a in arrays])
     if len(raw) != 8 * size * len(arrays):
         return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
     return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)

@@ -398,7 +398,9 @@ def _new_links(
 
 def _joint_ends(model: Model) -> tuple[tuple[int, int], ...]:
     """The link indices of every joint's link1 and link2 (memoised on the model)."""
-    index = model._l
+    index = dict(
+        zip(model.link_names, range(model.n_links), strict=True)
+    )  # cheaper lookups than model._l
     return tuple([(index[j.link1], index[j.link2]) for j in model.joints])
 
 

@@ -16,6 +16,7 @@ from robomodel.model import Model, memoized
 from robomodel.spatial import Transform
 from robomodel.transformers._link_poses import joint_stacks
 from robomodel.transformers.engine import check_reachable, lump
+from robomodel.traversal import Traversal
 from robomodel.validation import check_name_list
 
 __all__ = ["URDF_AXIS_TOLERANCE", "make_urdf_compatible", "remove_additional_frames"]
@@ -75,20 +76,8 @@ def make_urdf_compatible(
         model.link_index(base_link)
     trav = model.traversal(base_link)
     check_reachable(model, trav, step)
-    names = model.link_names
-    joints = model.joints
-    # Per moving joint of the traversal, the move its child link needs (memoised per joint and
-    # per child end: the same for every base that puts that end below the joint).
-    axis_moves = memoized(model, "transformers.axis-moves", lambda: _axis_moves(model))
-    moves: dict[str, Transform] = {}
-    for link, j in zip(trav.links, trav.joints, strict=True):
-        if j is not None:
-            both = axis_moves[j]
-            if both is not None:
-                child = names[link]
-                move = both[child != joints[j].link1]
-                if move is not None:
-                    moves[child] = move
+    # The moves depend on the base only: memoised per base (shared: never changed).
+    moves = memoized(model, ("transformers.urdf-moves", trav.base), lambda: _moves(model, trav))
     return lump(
         model,
         kept=list(model.joint_names),
@@ -99,35 +88,42 @@ def make_urdf_compatible(
     )
 
 
-def _axis_moves(model: Model) -> list[tuple[Transform | None, Transform | None] | None]:
-    """Per joint, the moves of its child link frame onto its axis: ``(link1 child, link2 child)``.
+def _moves(model: Model, trav: Traversal) -> dict[str, Transform]:
+    """Child link name -> its move onto the axis of its moving joint in ``trav``, where needed.
 
-    ``None`` for a fixed joint; a move is ``None`` where the axis passes within
-    :data:`URDF_AXIS_TOLERANCE` of that child's origin, else the translation (no rotation) to
-    the point of the axis closest to the old origin. All moving joints in one vectorised pass.
+    A move is the translation (no rotation) to the point of the axis closest to the child's
+    old origin, for an axis farther than :data:`URDF_AXIS_TOLERANCE` from it. The axes are
+    expressed in their child link and measured from its origin in one vectorised pass.
     """
+    names = model.link_names
     joints = model.joints
-    out: list[tuple[Transform | None, Transform | None] | None] = [None] * len(joints)
-    js = [j for j, joint in enumerate(joints) if not isinstance(joint, FixedJoint)]
-    if not js:
-        return out
+    todo = [
+        (link, j)
+        for link, j in zip(trav.links, trav.joints, strict=True)
+        if j is not None and not isinstance(joints[j], FixedJoint)
+    ]
+    moves: dict[str, Transform] = {}
+    if not todo:
+        return moves
+    # Rows of the model's memoised joint stacks (the same values as the joints' own arrays).
     rest_R, rest_p, directions, origins = joint_stacks(model)
-    rows = np.array(js, dtype=np.intp)
-    u, o = directions[rows], origins[rows]
-    # A child that is link1 sees the axis as stored. A child that is link2 sees it through
-    # inverse(link1_H_link2): u' = R^T u, o' = R^T (o - p).
-    Rt = rest_R[rows].transpose(0, 2, 1)
-    u2 = (Rt @ u[:, :, None])[:, :, 0]
-    o2 = (Rt @ (o - rest_p[rows])[:, :, None])[:, :, 0]
-    moved: list[list[Transform | None]] = []
-    for a, b in ((u, o), (u2, o2)):
-        # The point of each axis closest to the child origin.
-        p = b - a * (b * a).sum(axis=1)[:, None]
-        far = (np.sqrt((p * p).sum(axis=1)) > URDF_AXIS_TOLERANCE).tolist()
-        moved.append([Transform._raw(np.eye(3), -p[k]) if f else None for k, f in enumerate(far)])
-    for j, first, second in zip(js, *moved, strict=True):
-        out[j] = (first, second)
-    return out
+    js = np.array([j for _, j in todo], dtype=np.intp)
+    u = directions[js]
+    o = origins[js]
+    # A child that is link2 sees the axis through inverse(link1_H_link2): u' = R^T u,
+    # o' = R^T (o - p). A child that is link1 sees the reversed axis, the same line.
+    second = [k for k, (link, j) in enumerate(todo) if names[link] != joints[j].link1]
+    if second:
+        rows = js[second]
+        Rt = rest_R[rows].transpose(0, 2, 1)
+        u[second] = (Rt @ u[second][:, :, None])[:, :, 0]
+        o[second] = (Rt @ (o[second] - rest_p[rows])[:, :, None])[:, :, 0]
+    # The point of each axis closest to the child origin.
+    p = o - u * (o * u).sum(axis=1)[:, None]
+    far = np.sqrt((p * p).sum(axis=1)) > URDF_AXIS_TOLERANCE
+    for k in np.flatnonzero(far).tolist():
+        moves[names[todo[k][0]]] = Transform._raw(np.eye(3), -p[k])
+    return moves
 
 
 def remove_additional_frames(model: Model, *, keep: Sequence[str] = ()) -> Model:
