@@ -97,7 +97,7 @@ def example_path() -> str:
 
 def load_robomodel(path: str) -> rm.Model:
     """Return robomodel's model of a URDF file."""
-    from robomodel.urdf import load
+    from robomodel.formats.urdf import load
 
     return load(path)
 

@@ -1,4 +1,4 @@
-"""DH chains: robomodel.dh against iDynTree's DH bridge, measured in one run.
+"""DH chains: robomodel.formats.dh against iDynTree's DH bridge, measured in one run.
 
 Run with ``python benchmarks/dh.py [--rounds N] [--quick] [--cpu]``; timed in paired rounds by
 ``_harness`` (ratios robomodel / iDynTree, below 1 means robomodel is faster).
@@ -18,7 +18,7 @@ from typing import Any
 import _harness as h
 import numpy as np
 
-from robomodel.dh import (
+from robomodel.formats.dh import (
     chain_to_model,
     icub_arm,
     model_to_chain,
@@ -86,7 +86,7 @@ def main() -> None:
             ),
         ),
     ]
-    h.header("DH chains: robomodel.dh against iDynTree's DH bridge", s)
+    h.header("DH chains: robomodel.formats.dh against iDynTree's DH bridge", s)
     h.run(cases, s)
 
 

@@ -27,9 +27,9 @@ from collections.abc import Callable
 import icub_models
 import numpy as np
 
-from robomodel.dynamics import inverse_dynamics, inverse_dynamics_batch
-from robomodel.kinematics import JointState, forward_kinematics, forward_kinematics_batch
-from robomodel.urdf import load
+from robomodel.formats.urdf import load
+from robomodel.physics.dynamics import inverse_dynamics, inverse_dynamics_batch
+from robomodel.physics.kinematics import JointState, forward_kinematics, forward_kinematics_batch
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -33,14 +33,14 @@ import numpy as np
 import pinocchio as pin
 from model_values import chain_urdf
 
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import (
+from robomodel.formats.urdf import loads
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import (
     BatchPoses,
     JointState,
     forward_kinematics,
     forward_kinematics_batch,
 )
-from robomodel.urdf import loads
 
 N_BATCH = 10_000
 CHAIN = 20_000

@@ -29,8 +29,8 @@ import mujoco
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 import robomodel as rm
-from robomodel import mjcf
-from robomodel.urdf import load
+from robomodel.formats import mjcf
+from robomodel.formats.urdf import load
 
 ROBOT = "iCubGazeboV2_7"
 ROUNDS = 1 if "--quick" in sys.argv else int(os.environ.get("ROBOMODEL_BENCH_ROUNDS", "5"))

@@ -6,7 +6,8 @@ differ (masses, centres of mass, rest angles and limits vary with the link), so 
 of equal values can flatter a figure.
 
 * Time: ROUNDS paired rounds; each loads the URDF text, then pickles and unpickles the loaded
-  model (protocol 5), then writes and reads it as JSON (``robomodel.io.json``), back to back, so
+  model (protocol 5), then writes and reads it as JSON (``robomodel.formats.json``), back to back,
+  so
   that all see the same machine load. It prints the median per-link cost of each and the
   median of the per-round ratios ``pickle / load`` and ``JSON / load``. The same for
   iCubGazeboV2_7 (what multiprocessing users send to workers), in more rounds.
@@ -37,8 +38,8 @@ import time
 import tracemalloc
 
 import robomodel as rm
-from robomodel import urdf
-from robomodel.io import json as rm_json
+from robomodel.formats import json as rm_json
+from robomodel.formats import urdf
 
 ROUNDS = 5
 CLOCK = time.perf_counter  # --cpu: time.process_time
@@ -169,7 +170,7 @@ def time_idyntree(n: int) -> None:
 # above the child's own, so the growth read from ru_maxrss came out as 0.
 _RSS_CHILD = """
 import resource, sys
-from robomodel import urdf
+from robomodel.formats import urdf
 
 def peak():
     try:

@@ -15,8 +15,8 @@ import _harness as h
 import numpy as np
 
 import robomodel as rm
-from robomodel.kinematics import JointState
-from robomodel.sensing import predict_sensor_measurements
+from robomodel.physics.kinematics import JointState
+from robomodel.physics.sensing import predict_sensor_measurements
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Transformers on iCubGazeboV2_7: robomodel.transformers against iDynTree's ModelTransformers.
 
 Run ``python benchmarks/transformers.py [--rounds N] [--quick] [--cpu]``. Both libraries
-transform the same model (loaded by iDynTree and converted with ``robomodel.io``, so the URDF
+transform the same model (loaded by iDynTree and converted with ``robomodel.formats``, so the URDF
 loader is not measured), timed in paired rounds by ``_harness``. Rows marked "first call" clear
 the model's cache of derived data before each call: the cost of the one call a user makes on a
 freshly loaded model (iDynTree keeps nothing between calls). ``--profile NAME`` prints a
@@ -19,10 +19,10 @@ from collections.abc import Callable
 import _harness as h
 
 import robomodel.transformers as rt
-from robomodel._construct import set_derived
-from robomodel.builders import with_default_base_link
-from robomodel.io import from_idyntree
-from robomodel.model import Model
+from robomodel._internal.construct import set_derived
+from robomodel.formats import from_idyntree
+from robomodel.model.builders import with_default_base_link
+from robomodel.model.record import Model
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import warnings
 
 import _harness as h
 
-from robomodel.urdf import dump, load
+from robomodel.formats.urdf import dump, load
 
 
 def main() -> None:

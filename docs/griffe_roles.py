@@ -1,10 +1,10 @@
 """Griffe extension used by the docs build: turn Sphinx cross-reference roles into links.
 
 robomodel's docstrings name other objects with Sphinx roles (``:class:`Model```,
-``:func:`~robomodel.urdf.load```), which mkdocstrings would show as raw text. Once the package is
+``:func:`~robomodel.formats.urdf.load```), which mkdocstrings would show as raw text. Once the package is
 loaded, every role is resolved the way Python would resolve the name from the docstring's object
 (its members, then the enclosing class and modules, their imports, then a unique public name of
-the package) and rewritten as an mkdocs-autorefs link ``[`Model`][robomodel.model.Model]``.
+the package) and rewritten as an mkdocs-autorefs link ``[`Model`][robomodel.model.record.Model]``.
 
 A link is only written to an object the API page renders (a public object with a docstring in a
 module that ``docs/api.md`` lists); any other reference (the standard library, private helpers)

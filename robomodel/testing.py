@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from robomodel.diff import diff
-from robomodel.model import Model
+from robomodel.model.record import Model
+from robomodel.tools.diff import diff
 
 __all__ = ["assert_models_close"]
 
@@ -16,7 +16,7 @@ __all__ = ["assert_models_close"]
 def assert_models_close(a: Model, b: Model, *, atol: float = 1e-9, order: bool = True) -> None:
     """Raise :class:`AssertionError` listing every difference if ``a`` and ``b`` differ.
 
-    The comparison is :func:`robomodel.diff.diff`: elements matched by name, numbers within
+    The comparison is :func:`robomodel.tools.diff.diff`: elements matched by name, numbers within
     ``atol``, joints compared by what they do.
 
     Args:

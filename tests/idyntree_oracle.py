@@ -1,6 +1,6 @@
 """The test suite's iDynTree oracle: converters both ways and iDynTree's own computations.
 
-Written against the iDynTree 15.1 Python bindings and independent of ``robomodel.io.interop``
+Written against the iDynTree 15.1 Python bindings and independent of ``robomodel.formats.interop``
 (whose conversions the suite checks against this module), so it uses only iDynTree's API and
 robomodel's value constructors.
 
@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import robomodel as rm
+import robomodel.model.shapes
 
 with warnings.catch_warnings():
     # SWIG's types warn (DeprecationWarning) while idyntree loads; under pytest's
@@ -249,7 +250,7 @@ def _joint_from_idt(m: Any, j: Any) -> rm.Joint:
 def _shape_from_idt(s: Any) -> rm.SolidShape:
     if s.isBox():
         b = s.asBox()
-        geometry: rm.shapes.Geometry = rm.Box(b.getX(), b.getY(), b.getZ())
+        geometry: rm.model.shapes.Geometry = rm.Box(b.getX(), b.getY(), b.getZ())
     elif s.isSphere():
         geometry = rm.Sphere(s.asSphere().getRadius())
     elif s.isCylinder():
@@ -367,7 +368,7 @@ def load_icub(name: str) -> rm.Model:
     """Return the ``icub-models`` robot ``name`` through robomodel's URDF loader (cached)."""
     import icub_models
 
-    from robomodel.urdf import load
+    from robomodel.formats.urdf import load
 
     return load(str(icub_models.get_model_file(name)))
 

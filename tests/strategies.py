@@ -14,7 +14,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.spatial import rotation_from_rpy
+import robomodel.model.joints
+from robomodel.model.spatial import rotation_from_rpy
 
 SLOW = settings(max_examples=int(os.environ.get("ROBOMODEL_SLOW_EXAMPLES", "500")), deadline=None)
 """Settings for tests marked ``slow`` (CI sets ROBOMODEL_SLOW_EXAMPLES lower)."""
@@ -106,7 +107,7 @@ _JOINTS = joints()
 def _joint_between(draw: st.DrawFn, link1: str, link2: str) -> rm.Joint:
     # Draw with the shared strategy and relabel: same distribution, no strategy built per link.
     j = draw(_JOINTS)
-    return rm.joints.replace_joint(j, link1=link1, link2=link2)
+    return rm.model.joints.replace_joint(j, link1=link1, link2=link2)
 
 
 @st.composite
@@ -176,11 +177,12 @@ def public_fields(m: rm.Model) -> dict[str, object]:
     }
 
 
-# ---------------------------------------------------------------------- DH chains (robomodel.dh)
+# ---------------------------------------------------------------------- DH chains
+# (robomodel.formats.dh)
 @st.composite
 def dh_links(draw: st.DrawFn) -> object:
     """Random revolute DH links; lengths and twists favour 0 and right angles (degenerate axes)."""
-    from robomodel.dh import DHLink
+    from robomodel.formats.dh import DHLink
 
     lengths = st.one_of(st.just(0.0), st.floats(-0.5, 0.5))
     # Nearly (anti)parallel consecutive axes make DH extraction ill-conditioned (docs/dh.md);
@@ -205,7 +207,7 @@ def dh_links(draw: st.DrawFn) -> object:
 @st.composite
 def dh_chains(draw: st.DrawFn, max_links: int = 8) -> object:
     """Random DH chains (1..max_links links, some blocked) with random H0 and HN."""
-    from robomodel.dh import DHChain
+    from robomodel.formats.dh import DHChain
 
     links = draw(st.lists(dh_links(), min_size=1, max_size=max_links))
     return DHChain(links=links, H0=draw(transforms()), HN=draw(transforms(scale=0.3)))

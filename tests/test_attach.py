@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from strategies import SLOW, decorated_models, joints, models, transforms
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
 from robomodel.transformers.attach import attach
 from robomodel.transformers.rename import prefix
 
@@ -316,7 +316,7 @@ def test_same_kinematics_as_pinocchio_append_model() -> None:
     pinocchio.appendModel computes from the two models loaded separately."""
     import pinocchio as pin
 
-    from robomodel.io import to_pinocchio
+    from robomodel.formats import to_pinocchio
 
     pose = rm.Transform.from_rpy_xyz((0.3, -0.2, 0.1), (0.01, 0.02, 0.03))  # arbitrary
     arm, grip = _arm(), _gripper()

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from strategies import models
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
 from robomodel.transformers.change_base import change_base
 from robomodel.transformers.pipeline import explain
 
@@ -172,7 +172,7 @@ def test_exported_urdf_with_new_root_loads_in_idyntree_and_pinocchio(
 ) -> None:
     """change_base then URDF export: iDynTree and Pinocchio load it and compute the same link
     poses (relative to the new root) as robomodel's input model."""
-    urdf = pytest.importorskip("robomodel.urdf")
+    urdf = pytest.importorskip("robomodel.formats.urdf")
     m, nb = _without_disabled_finite_limits(case[0]), case[1]
     c = change_base(m, nb)
     text = urdf.dumps(c)

@@ -1,4 +1,5 @@
-"""One verdict: ``info``, ``validate`` and ``robomodel.checks`` judge a model by the same checks.
+"""One verdict: ``info``, ``validate`` and ``robomodel.model.checks`` judge a model by the same
+checks.
 
 Oracles: the URDF text itself, read with ``xml.etree`` (which links are massless, how many
 joints touch them), and inertia values written by the tests.
@@ -13,7 +14,7 @@ from pathlib import Path
 import icub_models
 import pytest
 
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel import (
     Link,
     Model,
@@ -23,11 +24,19 @@ from robomodel import (
     add_link,
     check_model,
 )
-from robomodel.checks import CHECKS, FILE_CHECKS, count_text, errors, findings, locate, verdict
 from robomodel.cli import main
-from robomodel.joints import Mimic, PositionLimits
-from robomodel.spatial import Axis, Transform
-from robomodel.textview import find_problems, info_text
+from robomodel.model.checks import (
+    CHECKS,
+    FILE_CHECKS,
+    count_text,
+    errors,
+    findings,
+    locate,
+    verdict,
+)
+from robomodel.model.joints import Mimic, PositionLimits
+from robomodel.model.spatial import Axis, Transform
+from robomodel.tools.textview import find_problems, info_text
 
 ROBOTS = icub_models.get_robot_names()
 CHECK_NAMES = {c.name for c in (*CHECKS, *FILE_CHECKS)}
@@ -56,7 +65,7 @@ def massless_links(path: Path) -> dict[str, int]:
 @pytest.mark.parametrize("name", ROBOTS)
 def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = icub_models.get_model_file(name)
-    model = robomodel.urdf.load(path)
+    model = robomodel.formats.urdf.load(path)
     # validate and info also look at the mesh files (package:// here, so one warning that they
     # were not checked); the value's own verdict leaves files out.
     found = findings(model, files=True)
@@ -97,7 +106,7 @@ def test_massless_links_in_the_middle_are_notes_not_errors(
     path = icub_models.get_model_file("iCubLisboa01")
     inner = {n for n, k in massless_links(path).items() if k > 1}
     assert len(inner) >= 4
-    model = robomodel.urdf.load(path)
+    model = robomodel.formats.urdf.load(path)
     found = findings(model)
     assert not errors(model)
     flagged = {f.element.split("'")[1] for f in found if f.check == "mass"}
@@ -121,7 +130,7 @@ def test_a_bad_inertia_names_the_check_the_link_and_the_values(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = icub_models.get_model_file("iCubNancy01")
-    bad = [f for f in findings(robomodel.urdf.load(path)) if f.severity == "error"]
+    bad = [f for f in findings(robomodel.formats.urdf.load(path)) if f.severity == "error"]
     assert {f.element for f in bad} == {"link 'l_ankle_1'", "link 'r_ankle_1'"}
     assert all(f.check == "inertia" and "triangle inequality" in f.message for f in bad)
     assert main(["validate", str(path)]) == 1
@@ -252,7 +261,7 @@ def test_validate_names_the_line_of_a_written_file(
         "0.5 [limits]"
     )
     # A file that cannot be read gives no lines: the findings stay as they are.
-    model = robomodel.urdf.load(path)
+    model = robomodel.formats.urdf.load(path)
     assert [f.line for f in locate(findings(model), tmp_path / "missing.urdf")] == [None] * len(
         findings(model)
     )

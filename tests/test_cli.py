@@ -20,10 +20,10 @@ import icub_models
 import numpy as np
 import pytest
 
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.cli import main
 from robomodel.data import example_path
-from robomodel.io import from_json
+from robomodel.formats import from_json
 
 with warnings.catch_warnings():
     # SWIG's types warn (DeprecationWarning) while idyntree loads; with pytest's
@@ -134,7 +134,7 @@ def test_demo_output_is_valid_and_moves_like_the_full_robot(tmp_path: Path) -> N
         assert step in p.stdout
     assert [f.name for f in tmp_path.iterdir()] == ["demo"]
     out = tmp_path / "demo" / "example_legs.urdf"
-    model = robomodel.urdf.load(out)
+    model = robomodel.formats.urdf.load(out)
     assert model.is_valid()
     assert model.default_base == "l_foot"
     moving = [n for n in model.joint_names if model.joint(n).n_dofs]
@@ -183,7 +183,7 @@ def test_console_script() -> None:
 def test_tree_names_every_link_and_frame(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tree"]) == 0
     text = capsys.readouterr().out
-    model = robomodel.urdf.load(EXAMPLE)
+    model = robomodel.formats.urdf.load(EXAMPLE)
     for name in model.link_names:
         assert f" {name}  " in text or text.startswith(f"{name}  ")
     for f in model.frames:
@@ -195,7 +195,7 @@ def test_tree_from_another_base(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tree", "--base", "r_foot", "--no-frames", "--no-sensors"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("r_foot ")
-    assert len(lines) == robomodel.urdf.load(EXAMPLE).n_links
+    assert len(lines) == robomodel.formats.urdf.load(EXAMPLE).n_links
 
 
 def test_validate_finds_inconsistent_inertia(
@@ -241,8 +241,8 @@ def test_demo_writes_nothing_into_the_current_directory(tmp_path: Path) -> None:
 def test_reduce_with_locked_joint_matches_idyntree(tmp_path: Path) -> None:
     out = tmp_path / "r.urdf"
     assert main(["reduce", "--joints", "l_*", "--lock", "r_knee=40deg", "-o", str(out)]) == 0
-    reduced = robomodel.urdf.load(out)
-    full = robomodel.urdf.load(EXAMPLE)
+    reduced = robomodel.formats.urdf.load(out)
+    full = robomodel.formats.urdf.load(EXAMPLE)
     assert set(reduced.joint_names) == {n for n in full.joint_names if n.startswith("l_")}
     # The locked right knee shows in the pose of the right sole in the reduced model.
     expected = idt_relative(EXAMPLE, "base_link", "r_sole", {"r_knee": np.deg2rad(40)})
@@ -253,7 +253,7 @@ def test_reduce_with_locked_joint_matches_idyntree(tmp_path: Path) -> None:
 def test_rebase_normalize_and_remove_fake_links(tmp_path: Path) -> None:
     rebased = tmp_path / "rebased.urdf"
     assert main(["rebase", "--base", "r_foot", "-o", str(rebased)]) == 0
-    m = robomodel.urdf.load(rebased)
+    m = robomodel.formats.urdf.load(rebased)
     assert m.default_base == "r_foot"
     q = {"r_knee": 0.3, "l_hip_pitch": -0.2}
     np.testing.assert_allclose(
@@ -272,7 +272,9 @@ def test_rebase_normalize_and_remove_fake_links(tmp_path: Path) -> None:
     no_fake = tmp_path / "nf.json"
     assert main(["remove-fake-links", "-o", str(no_fake)]) == 0
     kept = from_json(no_fake.read_text())
-    raw = robomodel.urdf.load(EXAMPLE, options=robomodel.urdf.LoadOptions(remove_fake_links=False))
+    raw = robomodel.formats.urdf.load(
+        EXAMPLE, options=robomodel.formats.urdf.LoadOptions(remove_fake_links=False)
+    )
     assert raw.n_links == kept.n_links + 5
     for fake in ("root_link", "l_sole", "r_sole", "l_hand_frame", "r_hand_frame"):
         assert raw.is_link_name_used(fake)
@@ -285,17 +287,17 @@ def test_attach_prefix_rename(tmp_path: Path) -> None:
     out = tmp_path / "two.urdf"
     args = ["attach", "--other", "example", "--at", "l_hand_frame", "--prefix", "b_"]
     assert main([*args, "--xyz", "0", "0", "-0.1", "-o", str(out)]) == 0
-    two = robomodel.urdf.load(out)
+    two = robomodel.formats.urdf.load(out)
     assert two.n_dofs == 42 and two.is_link_name_used("b_base_link")
     np.testing.assert_allclose(
         idt_relative(out, "l_hand_frame", "b_base_link", {})[:3, 3], [0, 0, -0.1], atol=1e-12
     )
     pre = tmp_path / "pre.urdf"
     assert main(["prefix", "--prefix", "left_", "-o", str(pre)]) == 0
-    assert all(n.startswith("left_") for n in robomodel.urdf.load(pre).link_names)
+    assert all(n.startswith("left_") for n in robomodel.formats.urdf.load(pre).link_names)
     ren = tmp_path / "ren.urdf"
     assert main(["rename", "--map", "torso=chest", "torso_yaw=waist", "-o", str(ren)]) == 0
-    r = robomodel.urdf.load(ren)
+    r = robomodel.formats.urdf.load(ren)
     assert r.is_link_name_used("chest") and r.joint("waist").link2 == "chest"
 
 
@@ -318,11 +320,11 @@ def test_dh_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["to-dh", "--from", "torso", "--to", "l_hand_frame", "-o", str(chain)]) == 0
     arm = tmp_path / "arm.urdf"
     assert main(["from-dh", str(chain), "-o", str(arm)]) == 0
-    m = robomodel.urdf.load(arm)
+    m = robomodel.formats.urdf.load(arm)
     assert m.n_dofs == 4  # shoulder pitch, roll, yaw and elbow
     icub = tmp_path / "icub.urdf"
     assert main(["from-dh", "--icub", "arm", "right_v2.7", "-o", str(icub)]) == 0
-    assert robomodel.urdf.load(icub).n_dofs == 10  # iKin's iCubArm: 3 torso + 7 arm links
+    assert robomodel.formats.urdf.load(icub).n_dofs == 10  # iKin's iCubArm: 3 torso + 7 arm links
 
 
 def test_plot_writes_png(tmp_path: Path) -> None:
@@ -378,7 +380,7 @@ def test_to_dh_prints_no_rounding_noise(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["to-dh", str(icub), "--from", "chest", "--to", "r_hand"]) == 0
     text = capsys.readouterr().out
     # The extracted chain holds lengths like 4.2e-17 m and angles like 90.00000000000001 deg;
-    # printed, they are 0 and 90 (robomodel.dh.LENGTH_NOISE, ANGLE_NOISE).
+    # printed, they are 0 and 90 (robomodel.formats.dh.LENGTH_NOISE, ANGLE_NOISE).
     assert "e-1" not in text and "e-2" not in text and "e-3" not in text
     assert "90.00000000000" not in text and "89.9999999999" not in text
     assert "(min 15.0)" in text  # 15 degrees in the URDF, not 14.999999999999998
@@ -394,10 +396,12 @@ def test_from_dh_mass_is_an_option_and_is_reported(
     assert main(["from-dh", "--icub", "arm", "right_v2.7", "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert "11 links weighs 1 kg" in err and "--mass" in err
-    assert robomodel.urdf.load(out).total_mass == pytest.approx(11.0)
+    assert robomodel.formats.urdf.load(out).total_mass == pytest.approx(11.0)
     assert main(["from-dh", "--icub", "arm", "right_v2.7", "--mass", "0.5", "-o", str(out)]) == 0
     assert "11 links weighs 0.5 kg" in capsys.readouterr().err
-    model = robomodel.urdf.load(out, options=robomodel.urdf.LoadOptions(remove_fake_links=False))
+    model = robomodel.formats.urdf.load(
+        out, options=robomodel.formats.urdf.LoadOptions(remove_fake_links=False)
+    )
     assert sorted({link.inertia.mass for link in model.links} - {0.0}) == [0.5]
     # Standard output carries the model; the remark still goes to standard error.
     assert main(["from-dh", "--icub", "leg", "left_v2.5", "--mass", "0", "--format", "json"]) == 0
@@ -490,12 +494,12 @@ class _DiskFull:
 def test_a_failing_write_leaves_the_input_byte_identical(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import robomodel._files
+    import robomodel._internal.files
 
     model = tmp_path / "a.urdf"
     shutil.copy(EXAMPLE, model)
     before = model.read_bytes()
-    monkeypatch.setattr(robomodel._files, "open", _DiskFull, raising=False)
+    monkeypatch.setattr(robomodel._internal.files, "open", _DiskFull, raising=False)
     assert main(["prefix", str(model), "--prefix", "left_", "-o", str(model)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "No space left on device" in err[0] and str(model) in err[0]
@@ -503,7 +507,7 @@ def test_a_failing_write_leaves_the_input_byte_identical(
     assert [p.name for p in tmp_path.iterdir()] == ["a.urdf"]  # no temporary file left
     monkeypatch.undo()
     assert main(["prefix", str(model), "--prefix", "left_", "-o", str(model)]) == 0
-    assert robomodel.urdf.load(model).link_names[0].startswith("left_")
+    assert robomodel.formats.urdf.load(model).link_names[0].startswith("left_")
 
 
 def test_a_failing_picture_leaves_the_old_one(
@@ -528,7 +532,7 @@ def test_a_failing_picture_leaves_the_old_one(
 
 
 def test_atomic_write_keeps_modes_and_names_the_target(tmp_path: Path) -> None:
-    from robomodel._files import atomic_write
+    from robomodel._internal.files import atomic_write
 
     fresh = tmp_path / "new.txt"
     atomic_write(fresh, "héllo\n")

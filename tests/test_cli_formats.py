@@ -3,7 +3,7 @@
 ``convert a.urdf out.sdf`` used to write URDF text into ``out.sdf`` and exit 0. Now the format
 comes from ``--to`` or the extension, an extension robomodel cannot write is refused (status 2,
 one line) before anything is read or written, and a new format is one entry of
-``robomodel._formats.FORMATS``.
+``robomodel.formats.table.FORMATS``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import icub_models
 import pytest
 from test_cli import assert_one_line_error, run
 
-import robomodel.urdf
-from robomodel import _formats
+import robomodel.formats.urdf
 from robomodel.cli import main
-from robomodel.io import from_json
+from robomodel.formats import from_json
+from robomodel.formats import table as _formats
 from robomodel.testing import assert_models_close
 
 ICUB = icub_models.get_model_file("iCubGazeboV2_7")
@@ -64,10 +64,10 @@ def test_to_chooses_the_format_for_any_other_name(tmp_path: Path) -> None:
     out = tmp_path / "robot.txt"
     assert main(["convert", str(ICUB), str(out), "--to", "json"]) == 0
     assert json.loads(out.read_text())["format"] == "robomodel"
-    assert_models_close(from_json(out.read_text()), robomodel.urdf.load(ICUB))
+    assert_models_close(from_json(out.read_text()), robomodel.formats.urdf.load(ICUB))
     urdf_out = tmp_path / "robot.model"
     assert main(["convert", str(ICUB), str(urdf_out), "--to", "urdf"]) == 0
-    assert_models_close(robomodel.urdf.load(urdf_out), robomodel.urdf.load(ICUB))
+    assert_models_close(robomodel.formats.urdf.load(urdf_out), robomodel.formats.urdf.load(ICUB))
 
 
 def test_the_reader_follows_the_extension(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_extensions_choose_the_format_both_ways(name: str, tmp_path: Path) -> No
     assert js.read_text().startswith('{"format": "robomodel"')
     assert main(["convert", str(js), str(back)]) == 0
     assert back.read_text().lstrip().startswith("<?xml")
-    assert_models_close(robomodel.urdf.load(back), robomodel.urdf.load(src))
+    assert_models_close(robomodel.formats.urdf.load(back), robomodel.formats.urdf.load(src))
 
 
 def test_a_new_format_is_one_entry(
@@ -94,7 +94,7 @@ def test_a_new_format_is_one_entry(
 ) -> None:
     """A format registered in FORMATS is offered by --to, chosen by its extension, read back."""
     (tmp_path / "fakefmt.py").write_text(
-        "from robomodel.io import from_json, to_json\n"
+        "from robomodel.formats import from_json, to_json\n"
         "def dumps(model):\n    return 'FAKE ' + to_json(model)\n"
         "def loads(text):\n    return from_json(text.removeprefix('FAKE '))\n"
     )
@@ -107,7 +107,7 @@ def test_a_new_format_is_one_entry(
     assert main(["convert", str(ICUB), str(out)]) == 0
     assert out.read_text().startswith("FAKE {")
     assert main(["convert", str(out), "-", "--to", "json"]) == 0
-    assert_models_close(from_json(capsys.readouterr().out), robomodel.urdf.load(ICUB))
+    assert_models_close(from_json(capsys.readouterr().out), robomodel.formats.urdf.load(ICUB))
     with pytest.raises(SystemExit):
         main(["convert", "--help"])
     assert ".fk" in capsys.readouterr().out

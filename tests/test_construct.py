@@ -1,6 +1,7 @@
 """Every trusted fast path builds what the checked constructor builds; public paths stay checked.
 
-``robomodel._construct`` generates the only code in robomodel that builds values without their
+``robomodel._internal.construct`` generates the only code in robomodel that builds values without
+their
 checks, and registers each generated function in ``MADE``. One parametrised test covers every
 entry, so a fast path added anywhere is compared with its checked constructor without anyone
 having to remember to write the test; the other tests check that the public constructors and
@@ -34,12 +35,12 @@ from strategies import (
 )
 
 import robomodel as rm
-from robomodel._construct import MADE
-from robomodel._topology import ModelIndex
-from robomodel.dh.chain import DHChain, DHLink
+from robomodel._internal.construct import MADE
 from robomodel.errors import RobomodelError
-from robomodel.joints import JointDynamics, Mimic, PositionLimits, replace_joint
-from robomodel.model import Extension, Frame
+from robomodel.formats.dh.chain import DHChain, DHLink
+from robomodel.model.joints import JointDynamics, Mimic, PositionLimits, replace_joint
+from robomodel.model.record import Extension, Frame
+from robomodel.model.topology import ModelIndex
 
 # Import every robomodel module, so that every fast path is generated and registered in MADE.
 for _info in pkgutil.walk_packages(rm.__path__, "robomodel."):

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from strategies import dh_chains, transforms, unit_vectors
 
 import robomodel as rm
-from robomodel.dh import (
+from robomodel.errors import ModelError
+from robomodel.formats.dh import (
     DHChain,
     block_link,
     chain_to_model,
@@ -22,11 +23,10 @@ from robomodel.dh import (
     release_link,
     set_angles,
 )
-from robomodel.errors import ModelError
-from robomodel.spatial import Transform
+from robomodel.model.spatial import Transform
 
 try:  # Prefer the library's forward kinematics once it exists (written in parallel).
-    from robomodel.kinematics import relative_transform as _library_relative_transform
+    from robomodel.physics.kinematics import relative_transform as _library_relative_transform
 except ImportError:  # pragma: no cover - depends on the checkout
     _library_relative_transform = None
 
@@ -49,7 +49,8 @@ def _walk_relative_transform(
 
 
 def relative_transform(model: rm.Model, q: np.ndarray, frame_a: str, frame_b: str) -> Transform:
-    """``frame_a_H_frame_b`` at joint positions ``q`` (robomodel.kinematics when available)."""
+    """``frame_a_H_frame_b`` at joint positions ``q`` (robomodel.physics.kinematics when
+    available)."""
     if _library_relative_transform is not None:
         return _library_relative_transform(model, q, frame_a, frame_b)
     return _walk_relative_transform(model, q, frame_a, frame_b)

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import dh_chains
 
-from robomodel.dh import (
+from robomodel.errors import ModelError
+from robomodel.formats.dh import (
     DHChain,
     DHLink,
     axis_angle,
@@ -24,8 +25,7 @@ from robomodel.dh import (
     set_link_angle,
     with_link_limits,
 )
-from robomodel.errors import ModelError
-from robomodel.spatial import Transform
+from robomodel.model.spatial import Transform
 
 
 def unconstrained(chain: DHChain, q_deg: list[float]) -> DHChain:

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import dh_chains, transforms
 
-from robomodel.dh import (
+from robomodel.errors import ArgumentError, ModelError, UnknownNameError
+from robomodel.formats.dh import (
     BuddyGroup,
     DHChain,
     DHLink,
@@ -28,9 +29,8 @@ from robomodel.dh import (
     set_rig_angle,
     set_rig_chain_angles,
 )
-from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.kinematics import relative_transform
-from robomodel.spatial import Transform
+from robomodel.model.spatial import Transform
+from robomodel.physics.kinematics import relative_transform
 
 
 # ---------------------------------------------------------------------- link geometry

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from robomodel.dh import DHChain, icub_arm, icub_leg, release_link, set_angles
+from robomodel.formats.dh import DHChain, icub_arm, icub_leg, release_link, set_angles
 
 icub_models = pytest.importorskip("icub_models")
 
@@ -33,8 +33,8 @@ Oracle = Callable[[dict[str, float], str], np.ndarray]
 
 
 def _robomodel_oracle(path: str) -> Oracle:
-    from robomodel.kinematics import relative_transform
-    from robomodel.urdf import load
+    from robomodel.formats.urdf import load
+    from robomodel.physics.kinematics import relative_transform
 
     model = load(path)
 
@@ -131,9 +131,9 @@ def test_a_wrong_torso_order_is_caught(oracle: Oracle) -> None:
 def test_model_to_chain_on_the_urdf_reproduces_its_fk() -> None:
     """model_to_chain on the real URDF (root_link -> r_hand_dh_frame, 10 revolute joints and
     several fixed ones) gives a DH chain whose pose equals the URDF's at random positions."""
-    from robomodel.dh import model_to_chain
-    from robomodel.kinematics import relative_transform
-    from robomodel.urdf import load
+    from robomodel.formats.dh import model_to_chain
+    from robomodel.formats.urdf import load
+    from robomodel.physics.kinematics import relative_transform
 
     model = load(str(icub_models.get_model_file(MODEL)))
     chain = model_to_chain(model, "root_link", "r_hand_dh_frame")

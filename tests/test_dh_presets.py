@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from strategies import dh_chains
 
-from robomodel.dh import (
+from robomodel.errors import ModelError, UnknownNameError
+from robomodel.formats.dh import (
     ICUB_PRESETS,
     DHChain,
     IKinVersion,
@@ -22,7 +23,6 @@ from robomodel.dh import (
     loads_ikin,
     parse_limb_type,
 )
-from robomodel.errors import ModelError, UnknownNameError
 
 
 # ---------------------------------------------------------------------- versions

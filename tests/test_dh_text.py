@@ -18,8 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import dh_chains
 
-from robomodel import urdf
-from robomodel.dh import (
+from robomodel.errors import ArgumentError, ModelError
+from robomodel.formats import urdf
+from robomodel.formats.dh import (
     ANGLE_NOISE,
     DEFAULT_LINK_MASS,
     LENGTH_NOISE,
@@ -35,8 +36,7 @@ from robomodel.dh import (
     parse_limb_type,
     set_angles,
 )
-from robomodel.errors import ArgumentError, ModelError
-from robomodel.spatial import Transform
+from robomodel.model.spatial import Transform
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]\d+)?|-?\d+e[-+]\d+")
 

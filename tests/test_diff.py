@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from strategies import decorated_models, models
 
 import robomodel as rm
-from robomodel.diff import diff
 from robomodel.testing import assert_models_close
+from robomodel.tools.diff import diff
 from robomodel.transformers.reorder_joints import reorder_joints
 
 

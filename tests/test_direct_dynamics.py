@@ -34,8 +34,8 @@ import numpy as np
 import pytest
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState
 
 M1, C1, I1, L1 = 1.3, 0.4, 0.05, 0.9
 M2, C2, I2 = 0.8, 0.35, 0.02

@@ -1,6 +1,7 @@
 """Direct tests of the URDF exporter's number formatter at each boundary of its notation rule.
 
-``robomodel.urdf.numbers`` writes the shortest round-trip digits ``d1..dn`` (value = digits x
+``robomodel.formats.urdf.numbers`` writes the shortest round-trip digits ``d1..dn`` (value = digits
+x
 10**K) as an integer when ``K >= 0`` and ``|K + n - 1| < n + 7`` (at most seven trailing zeros),
 as a plain decimal when ``K < 0`` and (``K > -7`` or ``|K + n - 1| < 4``), and in scientific
 notation otherwise. The table below sits on both sides of every one of those edges; each
@@ -19,7 +20,7 @@ import warnings
 import pytest
 from lxml import etree
 
-from robomodel.urdf.numbers import format_float, format_floats
+from robomodel.formats.urdf.numbers import format_float, format_floats
 
 with warnings.catch_warnings():
     # SWIG's DeprecationWarning while idyntree loads (see idyntree_oracle).

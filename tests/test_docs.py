@@ -139,7 +139,7 @@ def test_api_roles_are_links(site: Path) -> None:
         r'\.pipeline"[^>]*><code>pipeline\(\)</code></a>',
         api,
     )
-    # ":class:`~robomodel.model.Model`": the tilde shows the last component only.
+    # ":class:`~robomodel.model.record.Model`": the tilde shows the last component only.
     assert re.search(
         r'<a class="autorefs autorefs-internal"[^>]*href="#robomodel\.model\.Model"[^>]*>'
         r"<code>Model</code></a>",
@@ -169,23 +169,26 @@ def test_role_rewriting_rules() -> None:
     pkg = griffe.load("robomodel", search_paths=[str(ROOT)], resolve_aliases=False)
     fn = pkg["transformers.pipeline.pipeline"]
     fn.docstring = griffe.Docstring(
-        ":func:`explain` :class:`~robomodel.model.Model` :func:`functools.partial` "
-        ":meth:`the problems <robomodel.model.Model.problems>` :mod:`robomodel.urdf.errors` "
-        ":class:`robomodel._topology.ModelIndex` :class:`ModelError`",
+        ":func:`explain` :class:`~robomodel.model.record.Model` :func:`functools.partial` "
+        ":meth:`the problems <robomodel.model.record.Model.problems>` "
+        ":mod:`robomodel.formats.urdf.errors` "
+        ":class:`robomodel.model.topology.ModelIndex` :class:`ModelError`",
         parent=fn,
     )
     griffe_roles.UNRESOLVED.clear()
     ext.on_package(pkg=pkg)
     assert fn.docstring.value == (
-        "[`explain()`][robomodel.transformers.pipeline.explain] [`Model`][robomodel.model.Model] "
-        "`functools.partial()` [`the problems`][robomodel.model.Model.problems] "
-        "[`robomodel.urdf.errors`][robomodel.urdf.errors] `robomodel._topology.ModelIndex` "
+        "[`explain()`][robomodel.transformers.pipeline.explain] "
+        "[`Model`][robomodel.model.record.Model] "
+        "`functools.partial()` [`the problems`][robomodel.model.record.Model.problems] "
+        "[`robomodel.formats.urdf.errors`][robomodel.formats.urdf.errors] "
+        "`robomodel.model.topology.ModelIndex` "
         "[`ModelError`][robomodel.errors.ModelError]"
     )
     # Counted (the package's own docstrings add their references to the same counter).
     assert griffe_roles.UNRESOLVED["functools.partial"] >= 1
-    assert griffe_roles.UNRESOLVED["robomodel._topology.ModelIndex"] >= 1
-    assert "robomodel.model.Model" not in griffe_roles.UNRESOLVED
+    assert griffe_roles.UNRESOLVED["robomodel.model.topology.ModelIndex"] >= 1
+    assert "robomodel.model.record.Model" not in griffe_roles.UNRESOLVED
 
 
 def test_api_page_in_headless_chromium(site: Path, tmp_path: Path) -> None:

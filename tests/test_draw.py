@@ -1,4 +1,5 @@
-"""Pictures: the SVG tree drawn by robomodel.draw and the PNG pose drawn by robomodel.plot."""
+"""Pictures: the SVG tree drawn by robomodel.tools.draw and the PNG pose drawn by
+robomodel.tools.plot."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from hypothesis import given
 from strategies import models
 
 import robomodel as rm
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.data import example_path
-from robomodel.draw import tree_svg
 from robomodel.errors import ArgumentError
+from robomodel.tools.draw import tree_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -31,7 +32,7 @@ def texts(svg: str) -> list[str]:
 
 
 def test_bundled_model_tree_names_links_joints_frames_sensors() -> None:
-    m = robomodel.urdf.load(example_path())
+    m = robomodel.formats.urdf.load(example_path())
     words = texts(tree_svg(m))
     for name in m.link_names:
         assert name in words
@@ -42,7 +43,7 @@ def test_bundled_model_tree_names_links_joints_frames_sensors() -> None:
 
 
 def test_many_frames_share_one_box() -> None:
-    m = robomodel.urdf.load(example_path())
+    m = robomodel.formats.urdf.load(example_path())
     # base_link carries root_link, base_imu_acc and base_imu_gyro; add two more frames.
     m = rm.add_frame(rm.add_frame(m, "base_link", "extra_a"), "base_link", "extra_b")
     root = ET.fromstring(tree_svg(m).encode("utf-8"))
@@ -61,13 +62,13 @@ def test_many_frames_share_one_box() -> None:
 
 
 def test_icub_tree_parses() -> None:
-    m = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
+    m = robomodel.formats.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
     words = set(texts(tree_svg(m, frames=False)))
     assert set(m.link_names) <= words
 
 
 def test_other_base_and_options() -> None:
-    m = robomodel.urdf.load(example_path())
+    m = robomodel.formats.urdf.load(example_path())
     words = texts(tree_svg(m, base="l_foot", frames=False, sensors=False, title="legs"))
     assert words[0] == "legs"
     assert "l_sole" in texts(tree_svg(m, base="l_foot"))
@@ -92,9 +93,9 @@ def test_random_trees_draw_every_link_and_frame(m: rm.Model) -> None:
 
 def test_plot_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from robomodel.plot import save_pose
+    from robomodel.tools.plot import save_pose
 
-    m = robomodel.urdf.load(example_path())
+    m = robomodel.formats.urdf.load(example_path())
     out = save_pose(m, tmp_path / "pose.png", {"l_knee": 1.0}, base="l_foot")
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
@@ -144,11 +145,11 @@ def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 @pytest.mark.parametrize("keep_fake_links", [False, True])
 def test_a_humanoid_fits_in_three_to_one_with_legible_text(keep_fake_links: bool) -> None:
-    options = robomodel.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+    options = robomodel.formats.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
     with warnings.catch_warnings():
         # Kept as links, iCub's sensor frames share names with links: the loader says so.
         warnings.simplefilter("ignore", rm.RobomodelWarning)
-        m = robomodel.urdf.load(ICUB_27, options=options)
+        m = robomodel.formats.urdf.load(ICUB_27, options=options)
     svg = tree_svg(m)
     w, h = size_of(svg)
     assert max(w / h, h / w) <= 3.0, (w, h)
@@ -163,7 +164,7 @@ def test_a_humanoid_fits_in_three_to_one_with_legible_text(keep_fake_links: bool
 
 def test_text_stays_inside_its_box() -> None:
     """Each line in a card is narrower than the card, at 0.62 em per monospace character."""
-    m = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
+    m = robomodel.formats.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
     for box, lines in cards(tree_svg(m)):
         for t in lines:
             size = 13.0 if t.get("class") == "link" else 11.0
@@ -174,7 +175,7 @@ def test_text_stays_inside_its_box() -> None:
 
 
 def test_subtree_depth_and_collapse() -> None:
-    m = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
+    m = robomodel.formats.urdf.load(icub_models.get_model_file("iCubGazeboV2_5"))
     trav = m.traversal()
     below: set[int] = {m.link_index("chest")}
     for el in trav:
@@ -209,7 +210,7 @@ def test_subtree_depth_and_collapse() -> None:
 
 
 def test_bad_drawing_options() -> None:
-    m = robomodel.urdf.load(example_path())
+    m = robomodel.formats.urdf.load(example_path())
     with pytest.raises(rm.UnknownNameError):
         tree_svg(m, subtree="l_fot")
     with pytest.raises(rm.ModelError, match="depth"):
@@ -294,7 +295,7 @@ def test_large_tree_is_legible_in_headless_chromium(tmp_path: Path) -> None:
     """Chromium shows the iCub tree at its own size with no text under 11 px or outside a box."""
     result = _in_chromium(
         tmp_path,
-        tree_svg(robomodel.urdf.load(ICUB_27)),
+        tree_svg(robomodel.formats.urdf.load(ICUB_27)),
         """
   let small = 0, outside = 0;
   for (const g of svg.querySelectorAll("g.card")) {
@@ -352,10 +353,10 @@ def test_large_trees_are_legible_at_their_own_size_in_chromium(
 ) -> None:
     """At its default size every label is >= 9 px, the picture is <= 4000 px wide and at most
     3:1, and no two labels cover each other."""
-    options = robomodel.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
+    options = robomodel.formats.urdf.LoadOptions(remove_fake_links=not keep_fake_links)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rm.RobomodelWarning)
-        m = robomodel.urdf.load(icub_models.get_model_file(robot), options=options)
+        m = robomodel.formats.urdf.load(icub_models.get_model_file(robot), options=options)
     if keep_fake_links:
         assert m.n_links == 58  # the humanoid the issue measured as a 7182 x 726 strip
     svg = tree_svg(m, frames=True, sensors=True)

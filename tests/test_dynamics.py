@@ -1,4 +1,4 @@
-"""Tests of robomodel.dynamics.inverse_dynamics (RNEA, fixed base)."""
+"""Tests of robomodel.physics.dynamics.inverse_dynamics (RNEA, fixed base)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,15 @@ from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
-from robomodel._kinematic_tree import FORCE_CROSS, MOTION_CROSS, cross_rows, spatial_products
-from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ModelError, UnknownNameError
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.physics._kinematic_tree import (
+    FORCE_CROSS,
+    MOTION_CROSS,
+    cross_rows,
+    spatial_products,
+)
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
 
 with warnings.catch_warnings():
     # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).
@@ -286,7 +291,7 @@ def test_rnea_matches_pinocchio_on_icub_models(robot):
 @given(problems())
 def test_big_model_loops_equal_the_dense_sums(p):
     """The loop path used for big models gives the ancestor-matrix path's results."""
-    from robomodel import _kinematic_tree
+    from robomodel.physics import _kinematic_tree
 
     m, base, state, a0, g, ext, v0 = p
     kw = {"base": base, "base_acceleration": a0, "gravity": g, "external_wrenches": ext}

@@ -1,4 +1,4 @@
-"""Tests of robomodel.dynamics.inverse_dynamics_batch (RNEA over many states at once)."""
+"""Tests of robomodel.physics.dynamics.inverse_dynamics_batch (RNEA over many states at once)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from idyntree_oracle import load_icub
 from strategies import models
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics, inverse_dynamics_batch
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.kinematics import JointState
+from robomodel.physics.dynamics import inverse_dynamics, inverse_dynamics_batch
+from robomodel.physics.kinematics import JointState
 
 with warnings.catch_warnings():
     # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).

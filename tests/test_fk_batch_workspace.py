@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from strategies import models, transforms
 
 import robomodel as rm
-from robomodel import urdf
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.kinematics import BatchPoses, forward_kinematics_batch
+from robomodel.formats import urdf
+from robomodel.physics.kinematics import BatchPoses, forward_kinematics_batch
 
 
 def assert_same_bits(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:

@@ -21,8 +21,9 @@ from strategies import SLOW, models, models_with_sensors
 
 import robomodel as rm
 from robomodel.data import example_path
-from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ArgumentError, ModelError
+from robomodel.formats import to_pinocchio
+from robomodel.formats.urdf import load
 from robomodel.identification import (
     Samples,
     base_parameters,
@@ -34,12 +35,11 @@ from robomodel.identification import (
     regressor_batch,
     stack,
 )
-from robomodel.inertia import consistency_problems
-from robomodel.io import to_pinocchio
-from robomodel.kinematics import JointState
-from robomodel.sensing import predict_sensor_measurements
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.inertia import consistency_problems
+from robomodel.physics.kinematics import JointState
+from robomodel.physics.sensing import predict_sensor_measurements
 from robomodel.transformers import make_urdf_compatible, reduce_model
-from robomodel.urdf import load
 
 with warnings.catch_warnings():
     # Same SWIG DeprecationWarning as idyntree's (see idyntree_oracle).
@@ -619,7 +619,7 @@ def check_lumping(prob) -> None:
 
 def test_lumping_everything_into_the_base_is_the_total_inertia():
     """With no joint kept, L @ p is the whole model's composite inertia in the base frame at
-    the locked positions (robomodel.kinematics.total_spatial_inertia)."""
+    the locked positions (robomodel.physics.kinematics.total_spatial_inertia)."""
     m = load(example_path())
     rng = np.random.default_rng(2)
     q = rng.uniform(-1, 1, m.n_dofs)

@@ -18,7 +18,8 @@ and flags; floats by ``repr``, so ``-0.0`` counts), and then tries every public 
 Each attempt must raise, and the value must equal its snapshot afterwards.
 
 The machine's array attempts target the arrays of every value it holds (built, loaded,
-transformed, constants, FK results). Stored arrays are ``robomodel._arrays.FrozenArray`` over
+transformed, constants, FK results). Stored arrays are ``robomodel._internal.arrays.FrozenArray``
+over
 ``bytes``: ``setflags(write=True)`` fails, and so do in-place changes of ``shape``, ``dtype``,
 ``strides``, ``__setstate__`` and ``resize`` (tested at the end of the file). What stays open is
 raw memory access (``ctypes`` on ``a.ctypes.data``), which can change any Python object.
@@ -51,9 +52,9 @@ from pyrsistent import PMap, PVector
 import robomodel as rm
 import robomodel.transformers as rt
 from robomodel.errors import RobomodelError, RobomodelWarning
-from robomodel.kinematics import ForwardKinematics, forward_kinematics
+from robomodel.formats.urdf import load
+from robomodel.physics.kinematics import ForwardKinematics, forward_kinematics
 from robomodel.transformers.change_base import change_base
-from robomodel.urdf import load
 
 ICUB = sorted(icub_models.get_robot_names())
 REFUSED = (ValueError, TypeError, AttributeError)
@@ -484,7 +485,7 @@ def test_in_place_metadata_changes_are_refused(attempt: str) -> None:
 
 def test_joint_states_and_mimic_maps_refuse_writes_for_good() -> None:
     """A JointState's vectors and a (memoized, shared) mimic map's arrays are frozen too."""
-    from robomodel.mimic import mimic_map
+    from robomodel.model.mimic import mimic_map
 
     state = rm.JointState(q=[0.1, 0.2], dq=[0.0, 0.0], ddq=[1.0, 2.0])
     mm = mimic_map(icub(ICUB[0]))
@@ -507,7 +508,7 @@ def test_copied_models_keep_their_arrays_frozen(way: str) -> None:
     import copy
     import pickle
 
-    from robomodel.io.json import from_json, to_json
+    from robomodel.formats.json import from_json, to_json
 
     m = icub(ICUB[0])
     copied = {

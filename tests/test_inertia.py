@@ -1,4 +1,5 @@
-"""Tests of robomodel.inertia: consistency checks, the nearest consistent inertia, shapes."""
+"""Tests of robomodel.physics.inertia: consistency checks, the nearest consistent inertia,
+shapes."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from hypothesis import strategies as st
 from strategies import inertias
 
 import robomodel as rm
+import robomodel.formats.urdf
+import robomodel.physics.inertia
 from robomodel.data import example_path
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.inertia import (
+from robomodel.formats.urdf import load
+from robomodel.physics.inertia import (
     consistency_problems,
     from_pseudo_inertia,
     inconsistent_links,
@@ -24,7 +28,6 @@ from robomodel.inertia import (
     solid_inertia,
     with_inertias_from_shapes,
 )
-from robomodel.urdf import load
 
 finite = st.floats(-5.0, 5.0, allow_nan=False, allow_infinity=False)
 
@@ -279,12 +282,12 @@ def test_mesh_inertias_resolve_like_the_loader(tmp_path, monkeypatch):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    m = rm.urdf.load(urdf, package_dirs=[str(tmp_path / "share")])
-    out = rm.inertia.with_inertias_from_shapes(m, masses={"a": 3.0, "b": 3.0})
+    m = rm.formats.urdf.load(urdf, package_dirs=[str(tmp_path / "share")])
+    out = rm.physics.inertia.with_inertias_from_shapes(m, masses={"a": 3.0, "b": 3.0})
     expected = shape_inertia(rm.Box(0.1, 0.2, 0.3), mass=3.0)
     for name in ("a", "b"):
         np.testing.assert_allclose(out.link(name).inertia.inertia_com, expected.inertia_com)
     # Without the package directory the package:// mesh is refused with what to do.
-    bare = rm.urdf.load(urdf)
+    bare = rm.formats.urdf.load(urdf)
     with pytest.raises(ModelError, match="package_dirs="):
-        rm.inertia.with_inertias_from_shapes(bare, masses={"b": 1.0})
+        rm.physics.inertia.with_inertias_from_shapes(bare, masses={"b": 1.0})

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from strategies import decorated_models, models
 
 import robomodel as rm
-from robomodel.io import from_idyntree, to_idyntree, to_pinocchio
-from robomodel.io.interop import MissingDependencyError
-from robomodel.kinematics import center_of_mass, forward_kinematics
+from robomodel.formats import from_idyntree, to_idyntree, to_pinocchio
+from robomodel.formats.interop import MissingDependencyError
+from robomodel.physics.kinematics import center_of_mass, forward_kinematics
 from robomodel.testing import assert_models_close
 from robomodel.transformers.change_base import change_base
 

@@ -17,10 +17,10 @@ from strategies import models
 
 import robomodel as rm
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.joint_state import JointState, joint_vector_permutation
-from robomodel.kinematics import forward_kinematics
+from robomodel.formats.urdf import load
+from robomodel.physics.joint_state import JointState, joint_vector_permutation
+from robomodel.physics.kinematics import forward_kinematics
 from robomodel.transformers import reorder_joints
-from robomodel.urdf import load
 
 ROBOTS = sorted(icub_models.get_robot_names())
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from strategies import joints, transforms, unit_vectors
 
 import robomodel as rm
-from robomodel.joints import joint_type_name, replace_joint
+import robomodel.formats.urdf
+from robomodel.model.joints import joint_type_name, replace_joint
 
 ATOL = 1e-9
 qs = st.floats(-3.0, 3.0)
@@ -186,4 +187,4 @@ def test_joint_dynamics_carries_values_only_when_written() -> None:
     d = rm.JointDynamics(kind="urdf", damping=0.5, static_friction=0.1)
     j = rm.RevoluteJoint(link1="a", link2="b", dynamics=d)
     m = rm.add_joint_and_link(rm.add_link(rm.Model(), "a"), "a", "j", j, "b")
-    assert rm.urdf.loads(rm.urdf.dumps(m)).joint("j").dynamics == d
+    assert rm.formats.urdf.loads(rm.formats.urdf.dumps(m)).joint("j").dynamics == d

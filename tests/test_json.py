@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from strategies import SLOW, decorated_models
 
 import robomodel as rm
-from robomodel.io import SCHEMA_VERSION, JSONFormatError, from_json, to_dict, to_json
-from robomodel.kinematics import forward_kinematics
+import robomodel.formats
+from robomodel.formats import SCHEMA_VERSION, JSONFormatError, from_json, to_dict, to_json
+from robomodel.physics.kinematics import forward_kinematics
 
 
 @settings(max_examples=30)
@@ -162,7 +163,7 @@ def test_rotations_within_tolerance_are_kept_or_reorthonormalised_and_others_ref
     for delta, kept in ((1e-14, True), (1e-10, False)):
         d = json.loads(json.dumps(good))
         d["joints"][0]["link1_H_link2"]["rotation"] = (R + delta * np.triu(np.ones(3))).tolist()
-        got = rm.io.from_dict(d).joints[0].link1_H_link2.rotation
+        got = rm.formats.from_dict(d).joints[0].link1_H_link2.rotation
         assert np.abs(got.T @ got - np.eye(3)).max() < 1e-15 or kept
         assert np.array_equal(got, R + delta * np.triu(np.ones(3))) == kept
     for bad, why in ((2 * R, "not orthonormal"), (np.diag([1.0, 1, -1]), "reflection")):
@@ -171,17 +172,17 @@ def test_rotations_within_tolerance_are_kept_or_reorthonormalised_and_others_ref
         with pytest.raises(
             JSONFormatError, match=rf"\$\.joints\[1\]\.link1_H_link2\.rotation.*{why}"
         ):
-            rm.io.from_dict(d)
+            rm.formats.from_dict(d)
 
 
 def test_axes_are_unit_vectors_within_tolerance() -> None:
     good = to_dict(_arm())
     d = json.loads(json.dumps(good))
     d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 1 + 1e-10]
-    assert rm.io.from_dict(d).joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
+    assert rm.formats.from_dict(d).joints[0].axis_in_link1.direction.tolist() == [0.0, 0.0, 1.0]
     d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 2.0]
     with pytest.raises(JSONFormatError, match=r"\$\.joints\[0\]\.axis\.direction: expected a unit"):
-        rm.io.from_dict(d)
+        rm.formats.from_dict(d)
 
 
 @pytest.mark.parametrize(
@@ -198,10 +199,10 @@ def test_bad_mimic_graphs_are_refused(mimics: dict[int, str], match: str) -> Non
     for k, leader in mimics.items():
         d["joints"][k]["mimic"] = {"joint": leader, "multiplier": 1.0, "offset": 0.0}
     with pytest.raises(JSONFormatError, match=match):
-        rm.io.from_dict(d)
+        rm.formats.from_dict(d)
     d["joints"][1]["mimic"] = None
     if mimics == {0: "j2", 1: "j1"}:  # without the back edge it is a valid mimic
-        assert rm.io.from_dict(d).joints[0].mimic == rm.Mimic(joint="j2")
+        assert rm.formats.from_dict(d).joints[0].mimic == rm.Mimic(joint="j2")
 
 
 def test_types_keys_and_signs_are_checked_with_paths() -> None:
@@ -228,13 +229,14 @@ def test_types_keys_and_signs_are_checked_with_paths() -> None:
 
 
 # --------------------------------------------------------------------------- the bulk reader
-# Links and joints in to_json's uniform form are read column by column (robomodel.io._json_bulk);
+# Links and joints in to_json's uniform form are read column by column
+# (robomodel.formats.json._bulk);
 # the element-by-element reader is the oracle: both must accept the same documents and build
 # the same values, bit for bit.
 
 
 def _element_by_element(text: str, monkeypatch: pytest.MonkeyPatch) -> rm.Model:
-    import robomodel.io.json as rm_json
+    import robomodel.formats.json as rm_json
 
     with monkeypatch.context() as patched:
         patched.setattr(rm_json, "bulk_links", lambda items: None)
@@ -343,7 +345,7 @@ def test_a_repeated_key_is_refused_by_both_readers(monkeypatch: pytest.MonkeyPat
 
 
 def test_the_bulk_reader_reads_a_uniform_document() -> None:
-    from robomodel.io._json_bulk import bulk_joints, bulk_links
+    from robomodel.formats.json._bulk import bulk_joints, bulk_links
 
     doc = json.loads(json.dumps(_chain_document(5)))
     links, joints = bulk_links(doc["links"]), bulk_joints(doc["joints"])
@@ -389,9 +391,9 @@ def test_damping_beside_no_dynamics_is_refused_where_it_is() -> None:
     for k in range(40):
         j = rm.RevoluteJoint(link1=f"l{k}", link2=f"l{k + 1}")
         m = rm.add_joint_and_link(m, f"l{k}", f"j{k}", j, f"l{k + 1}")
-    d = rm.io.to_dict(m)
+    d = rm.formats.to_dict(m)
     d["joints"][17]["dynamics"]["static_friction"] = 0.25
-    with pytest.raises(rm.io.JSONFormatError, match=r"joints\[17\]\.dynamics.*kind='urdf'"):
-        rm.io.from_dict(d)
+    with pytest.raises(rm.formats.JSONFormatError, match=r"joints\[17\]\.dynamics.*kind='urdf'"):
+        rm.formats.from_dict(d)
     d["joints"][17]["dynamics"]["kind"] = "urdf"
-    assert rm.io.from_dict(d).joint("j17").dynamics.static_friction == 0.25
+    assert rm.formats.from_dict(d).joint("j17").dynamics.static_friction == 0.25

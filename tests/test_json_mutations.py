@@ -25,14 +25,14 @@ from hypothesis import strategies as st
 from strategies import SLOW, decorated_models, models
 
 import robomodel as rm
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.data import example_path
-from robomodel.io import JSONFormatError, from_json, to_dict, to_json
+from robomodel.formats import JSONFormatError, from_json, to_dict, to_json
 
 COUNTS: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 """Per category: mutants tried, JSONFormatErrors, models (printed at the end of the module)."""
 
-_EXAMPLE = to_dict(robomodel.urdf.load(example_path()))
+_EXAMPLE = to_dict(robomodel.formats.urdf.load(example_path()))
 
 _documents = st.one_of(
     models(max_links=5).map(to_dict),

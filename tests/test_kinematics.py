@@ -1,4 +1,5 @@
-"""Tests of robomodel.kinematics: joint states, forward kinematics (single and batched), COM."""
+"""Tests of robomodel.physics.kinematics: joint states, forward kinematics (single and batched),
+COM."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from idyntree_oracle import model_to_idt as to_idyntree
 from strategies import SLOW, models
 
 import robomodel as rm
-from robomodel._kinematic_tree import tree_of
 from robomodel.errors import ModelError, RobomodelError, UnknownNameError
-from robomodel.kinematics import (
+from robomodel.physics._kinematic_tree import tree_of
+from robomodel.physics.kinematics import (
     JointState,
     center_of_mass,
     forward_kinematics,
@@ -390,7 +391,7 @@ def test_errors_are_robomodel_errors():
 )
 def test_batched_fk_sine_and_cosine_match_numpy(xs):
     """The half-angle sin/cos of the batched FK agree with numpy's to 1e-15 absolute."""
-    from robomodel._pose_columns import _sincos
+    from robomodel.physics._pose_columns import _sincos
 
     x = np.array(xs)
     s, c = _sincos(x)

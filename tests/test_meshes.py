@@ -20,10 +20,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robomodel as rm
-import robomodel.urdf as ru
-from robomodel.checks import findings
+import robomodel.formats.urdf as ru
 from robomodel.cli import main
-from robomodel.meshes import (
+from robomodel.formats.meshes import (
     MeshError,
     check_meshes,
     env_package_dirs,
@@ -35,6 +34,7 @@ from robomodel.meshes import (
     resolve_mesh,
     shape_trimesh,
 )
+from robomodel.model.checks import findings
 from robomodel.transformers.rename import prefix
 
 pin = pytest.importorskip("pinocchio")

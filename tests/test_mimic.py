@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.cli import main
-from robomodel.draw import tree_svg
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.mimic import MimicRelation, dof_counts, mimic_map, mimic_relations
+from robomodel.model.mimic import MimicRelation, dof_counts, mimic_map, mimic_relations
+from robomodel.tools.draw import tree_svg
 
 HAND = icub_models.get_model_file("left_hand_mk3")
 
@@ -52,7 +52,7 @@ def hand(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_chains_resolve_to_actuated_leaders(hand: Path) -> None:
-    model = robomodel.urdf.load(hand)
+    model = robomodel.formats.urdf.load(hand)
     mm = mimic_map(model)
     assert mm.n_full == model.n_dofs == 11
     assert set(mm.mimic_names) == set(COUPLING)
@@ -72,7 +72,7 @@ def test_chains_resolve_to_actuated_leaders(hand: Path) -> None:
 
 
 def test_full_positions_follow_every_relation(hand: Path) -> None:
-    model = robomodel.urdf.load(hand)
+    model = robomodel.formats.urdf.load(hand)
     mm = mimic_map(model)
     rng = np.random.default_rng(7)
     actuated = rng.uniform(-1, 1, mm.n_actuated)
@@ -94,7 +94,7 @@ def test_full_positions_follow_every_relation(hand: Path) -> None:
 @given(st.lists(st.floats(-3, 3), min_size=6, max_size=6), st.integers(1, 4))
 def test_round_trip_on_batches(values: list[float], n: int) -> None:
     """actuated -> full -> actuated is the identity, for one vector and for a batch."""
-    mm = mimic_map(robomodel.urdf.loads(coupled_hand_text()))
+    mm = mimic_map(robomodel.formats.urdf.loads(coupled_hand_text()))
     batch = np.tile(values, (n, 1)) * np.arange(1, n + 1)[:, None]
     full = mm.full_positions(batch)
     assert full.shape == (n, mm.n_full)
@@ -103,7 +103,7 @@ def test_round_trip_on_batches(values: list[float], n: int) -> None:
 
 
 def test_mapping_input_and_bad_values(hand: Path) -> None:
-    mm = mimic_map(robomodel.urdf.load(hand))
+    mm = mimic_map(robomodel.formats.urdf.load(hand))
     q = mm.full_positions({"l_hand_medium_proximal_joint": 0.2})
     assert q[mm.full_names.index("l_hand_pinky_proximal_joint")] == pytest.approx(-0.15)
     with pytest.raises(ModelError, match="follows another joint, give its leader"):
@@ -126,15 +126,15 @@ def test_cycles_and_dangling_leaders_are_refused() -> None:
     cycle["l_hand_medium_proximal_joint"] = ("l_hand_pinky_distal_joint", 1.0, 0.0)
     # The URDF reader refuses both itself (issue 15), naming the joints.
     with pytest.raises(robomodel.errors.URDFError, match=r"l_hand_medium_proximal_joint.* cycle"):
-        robomodel.urdf.loads(coupled_hand_text(cycle))
+        robomodel.formats.urdf.loads(coupled_hand_text(cycle))
     dangling = {"l_hand_index_distal_joint": ("l_hand_index_proximal_jiont", 1.0, 0.0)}
     with pytest.raises(robomodel.errors.URDFError, match=r"proximal_jiont.*names no joint"):
-        robomodel.urdf.loads(coupled_hand_text(dangling))
+        robomodel.formats.urdf.loads(coupled_hand_text(dangling))
 
 
 @pytest.mark.parametrize("name", icub_models.get_robot_names())
 def test_robots_without_mimic_are_all_actuated(name: str) -> None:
-    model = robomodel.urdf.load(icub_models.get_model_file(name))
+    model = robomodel.formats.urdf.load(icub_models.get_model_file(name))
     mm = mimic_map(model)
     assert mm.n_mimic == 0 and mm.n_actuated == model.n_dofs
     assert np.array_equal(mm.matrix, np.eye(model.n_dofs))
@@ -157,10 +157,10 @@ def test_info_tree_and_draw_show_the_relations(
     assert "l_hand_pinky_distal_joint (revolute, axis" in out
     assert "mimics l_hand_pinky_proximal_joint x 1.5 - 0.05)" in out
     assert "mimics l_hand_index_proximal_joint)" in out
-    svg = tree_svg(robomodel.urdf.load(hand))
+    svg = tree_svg(robomodel.formats.urdf.load(hand))
     assert "11 DOFs (6 actuated, 5 mimic)" in svg
     assert svg.count('class="edge revolute mimic"') == 5
     assert "mimics l_hand_thumb_proximal_joint x 0.5 + 0.1" in svg
     assert main(["convert", str(hand), "-"]) == 0
-    back = robomodel.urdf.loads(capsys.readouterr().out)
-    assert mimic_relations(back) == mimic_relations(robomodel.urdf.load(hand))
+    back = robomodel.formats.urdf.loads(capsys.readouterr().out)
+    assert mimic_relations(back) == mimic_relations(robomodel.formats.urdf.load(hand))

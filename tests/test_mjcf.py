@@ -1,4 +1,4 @@
-"""robomodel.mjcf against MuJoCo: exported MJCF compiles and MuJoCo's own numbers agree.
+"""robomodel.formats.mjcf against MuJoCo: exported MJCF compiles and MuJoCo's own numbers agree.
 
 MuJoCo is the oracle: the compiled ``MjModel`` gives masses, inertias and names, ``mj_kinematics``
 the poses, ``mj_inverse`` the joint forces and the sensor readings (see test_mjcf_oracle.py).
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from strategies import SLOW, decorated_models, models, models_with_sensors
 
 import robomodel as rm
-import robomodel.urdf as ru
-from robomodel import mjcf
-from robomodel.diff import diff
-from robomodel.sensing import predict_sensor_measurements
+import robomodel.formats.urdf as ru
+from robomodel.formats import mjcf
+from robomodel.physics.sensing import predict_sensor_measurements
+from robomodel.tools.diff import diff
 
 mujoco = pytest.importorskip("mujoco")
 import test_mjcf_oracle as oracle  # noqa: E402  (needs mujoco)

@@ -1,7 +1,8 @@
-"""MuJoCo as the oracle for robomodel.mjcf: compare a compiled MJCF with robomodel's numbers.
+"""MuJoCo as the oracle for robomodel.formats.mjcf: compare a compiled MJCF with robomodel's
+numbers.
 
 Shared by the MJCF test files. Every comparison reads MuJoCo's compiled ``MjModel``/``MjData``
-only, never robomodel.mjcf, so a bug in the exporter cannot hide in the oracle.
+only, never robomodel.formats.mjcf, so a bug in the exporter cannot hide in the oracle.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import robomodel as rm
-from robomodel.mjcf import ConversionReport
+from robomodel.formats.mjcf import ConversionReport
 
 mujoco = __import__("pytest").importorskip("mujoco")
 
@@ -154,7 +155,8 @@ def check_names(model: rm.Model, mm, report: ConversionReport) -> None:
 
 
 def body_link_name(mm, b: int) -> str:
-    """The link robomodel.mjcf.parse makes of MuJoCo body ``b`` (names kept; unnamed: bodyN)."""
+    """The link robomodel.formats.mjcf.parse makes of MuJoCo body ``b`` (names kept; unnamed:
+    bodyN)."""
     return _name(mm, mujoco.mjtObj.mjOBJ_BODY, b) or f"body{b}"
 
 
@@ -174,7 +176,8 @@ def _random_quat(rng) -> np.ndarray:
 
 
 def joint_name(mm, j: int) -> str:
-    """The joint robomodel.mjcf.parse makes of MuJoCo joint ``j`` (unnamed: <body>_jointN)."""
+    """The joint robomodel.formats.mjcf.parse makes of MuJoCo joint ``j`` (unnamed:
+    <body>_jointN)."""
     name = _name(mm, mujoco.mjtObj.mjOBJ_JOINT, j)
     return name or f"{body_link_name(mm, mm.jnt_bodyid[j])}_joint{j}"
 
@@ -200,7 +203,7 @@ def random_qpos(mm, rng) -> np.ndarray:
 
 def xyz_angles(quat: np.ndarray) -> tuple[float, float, float]:
     """Angles (a, b, c) with ``R(quat) = Rx(a) Ry(b) Rz(c)``: a ball joint as robomodel's three
-    revolute joints about x, y and z (independent of robomodel.mjcf)."""
+    revolute joints about x, y and z (independent of robomodel.formats.mjcf)."""
     R = _rot(quat)
     b = float(np.arcsin(np.clip(R[0, 2], -1.0, 1.0)))
     a = float(np.arctan2(-R[1, 2], R[2, 2]))

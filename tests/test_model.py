@@ -22,8 +22,9 @@ from strategies import (
 )
 
 import robomodel as rm
-from robomodel._topology import ModelIndex
+import robomodel.model.joints
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
+from robomodel.model.topology import ModelIndex
 
 
 # ---------------------------------------------------------------------------- oracles
@@ -239,7 +240,7 @@ def test_bulk_constructor_equals_incremental(steps: tuple) -> None:
     for f in m.frames:
         assert bulk.frame_index(f.name) == m.frame_index(f.name)
     # Offsets are recomputed: zeroed offsets on input come back as the running totals.
-    zeroed = [rm.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
+    zeroed = [rm.model.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
     assert rm.Model(**{**public_fields(m), "joints": zeroed}) == m
     assert bulk.traversal().links == m.traversal().links
 
@@ -293,7 +294,7 @@ def test_evolve_re_derives_and_validates(m: rm.Model) -> None:
         attrs.evolve(m, link_names=[f"R{i}" for i in range(m.n_links)])
     rebased = attrs.evolve(m, default_base="L1")
     assert rebased.default_base_index == 1 and rebased.traversal().base == 1
-    zeroed = [rm.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
+    zeroed = [rm.model.joints.replace_joint(j, pos_coord_offset=0, dof_offset=0) for j in m.joints]
     assert attrs.evolve(m, joints=zeroed) == m
 
 
@@ -559,7 +560,7 @@ def test_add_joint_and_link_equals_add_link_then_add_joint(steps: tuple) -> None
     m = replay(steps)
     j = rm.RevoluteJoint(link1="x", link2="y", axis_in_link1=rm.Axis((0, 1, 0)))
     fused = rm.add_joint_and_link(m, "L0", "jz", j, "Z", rm.Link())
-    placed = rm.joints.replace_joint(j, link1="L0", link2="Z")
+    placed = rm.model.joints.replace_joint(j, link1="L0", link2="Z")
     two_steps = rm.add_joint(rm.add_link(m, "Z", rm.Link()), "jz", placed)
     assert fused == two_steps and hash(fused) == hash(two_steps)
     assert fused.neighbors("L0") == two_steps.neighbors("L0")

@@ -1,4 +1,4 @@
-"""Pickle round trips of models (robomodel._pickling): the same value, the same answers.
+"""Pickle round trips of models (robomodel.model._pickling): the same value, the same answers.
 
 The oracle is the original model: the copy must be ``==``, hash alike, hold bit-identical arrays
 and answer every query the same way; it must also keep working as a model (builders on it).
@@ -18,17 +18,16 @@ from idyntree_oracle import load_icub
 from strategies import decorated_models, models, models_with_sensors, public_fields
 
 import robomodel as rm
-from robomodel import _pickling, urdf
-from robomodel._construct import set_derived
 from robomodel.errors import ModelError
-from robomodel.io import json as rm_json
+from robomodel.formats import json as rm_json
+from robomodel.formats import urdf
+from robomodel.model import _pickling
 
 ROBOTS = sorted(icub_models.get_robot_names())
 
 
 def _bits(x: object) -> object:
     """Every field of a value down to its arrays' bytes, so that -0.0 and 0.0 differ."""
-    import attrs
 
     if isinstance(x, np.ndarray):
         return (x.shape, x.tobytes())
@@ -193,32 +192,6 @@ _TWO_LINKS = """<robot name="r">
 </robot>"""
 
 
-def test_records_not_of_the_loaders_shape_travel_as_they_are(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The packed form holds the loader's shape of record, all or none per kind; a record of
-    # another shape (here an inertia's), or an axis record naming another rest transform than
-    # its joint's, travels with its value's slots, one by one (when the records travel at all).
-    monkeypatch.setattr(_pickling, "CARRY_URDF_RECORDS", True)
-    m = urdf.loads(_TWO_LINKS)
-    odd = copy.copy(m.links[1].inertia)
-    set_derived(odd, "urdf_inertial", ("not", "numbers"))
-    m = attrs.evolve(m, links=m.links.set(1, rm.Link(odd)))  # equal: with_link would keep m
-    joint = m.joints[0]
-    axis = copy.copy(joint.axis_in_link1)
-    other = rm.Transform.identity()
-    set_derived(axis, "urdf_axis", (joint.axis_in_link1.urdf_axis[0], other))
-    m = attrs.evolve(m, joints=m.joints.set(0, attrs.evolve(joint, axis_in_link1=axis)))
-    for b in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
-        assert b == m
-        assert b.links[1].inertia.urdf_inertial == ("not", "numbers")
-        inertial = m.links[0].inertia.urdf_inertial
-        assert _bits(b.links[0].inertia.urdf_inertial) == _bits(inertial)
-        xyz, rest = b.joints[0].axis_in_link1.urdf_axis
-        assert rest == other and tuple(xyz) == (0.0, 1.0, 0.0)
-        assert b.joints[0].link1_H_link2.urdf_origin[2] is False
-
-
 class _TaggedJoint(rm.RevoluteJoint):
     """A user's joint class: the flat layout cannot hold it, so it pickles field by field."""
 
@@ -235,12 +208,8 @@ def test_a_model_with_a_users_joint_class_pickles_field_by_field() -> None:
     assert b == m and type(b.joints[0]) is _TaggedJoint
 
 
-def test_without_the_records_a_copy_is_of_the_plain_classes(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The switch for an exporter that no longer reads the records (branch urdfwrite).
+def test_without_the_records_a_copy_is_of_the_plain_classes() -> None:
     m = urdf.loads(_TWO_LINKS)
-    monkeypatch.setattr(_pickling, "CARRY_URDF_RECORDS", False)
     b = pickle.loads(pickle.dumps(m))
     assert b == m and hash(b) == hash(m)
     assert type(b.links[1].inertia) is rm.SpatialInertia

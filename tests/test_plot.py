@@ -11,15 +11,15 @@ import pytest
 
 import robomodel as rm
 import robomodel.data
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.cli import main
-from robomodel.kinematics import forward_kinematics
-from robomodel.shapes import Box, Cylinder, Sphere
-from robomodel.spatial import Transform
+from robomodel.model.shapes import Box, Cylinder, Sphere
+from robomodel.model.spatial import Transform
+from robomodel.physics.kinematics import forward_kinematics
 
 pytest.importorskip("matplotlib")
 
-from robomodel import plot
+from robomodel.tools import plot
 
 ICUB = icub_models.get_model_file("iCubGazeboV2_7")
 
@@ -30,7 +30,7 @@ def names_drawn(fig: Any) -> list[Any]:
 
 
 def test_labels_thin_out_and_shrink_on_a_large_robot() -> None:
-    model = robomodel.urdf.load(ICUB)
+    model = robomodel.formats.urdf.load(ICUB)
     every = names_drawn(plot.pose_figure(model, labels="all", frames=False, sensors=False))
     assert len(every) == model.n_links
     some = names_drawn(plot.pose_figure(model, frames=False, sensors=False))
@@ -53,7 +53,7 @@ def test_labels_thin_out_and_shrink_on_a_large_robot() -> None:
 
 
 def test_small_robot_gets_larger_names() -> None:
-    model = robomodel.urdf.load(icub_models.get_model_file("left_wrist_mk2"))
+    model = robomodel.formats.urdf.load(icub_models.get_model_file("left_wrist_mk2"))
     texts = names_drawn(plot.pose_figure(model))
     assert texts
     assert {t.get_fontsize() for t in texts} == {8.0}
@@ -102,7 +102,7 @@ def note(fig: Any) -> str:
 def test_icub_meshes_are_drawn_one_solid_per_shape() -> None:
     """With the mesh directory every visual mesh is a solid; without it, a note counts them."""
     pytest.importorskip("trimesh")
-    model = robomodel.urdf.load(ICUB)
+    model = robomodel.formats.urdf.load(ICUB)
     n_visual = sum(len(v) for v in model.visuals)
     n_boxes = sum(isinstance(s.geometry, Box) for v in model.collisions for s in v)
     fig = plot.pose_figure(model, package_dirs=[MESH_DIR], frames=False, sensors=False)
@@ -122,7 +122,7 @@ def test_meshes_without_trimesh_are_noted(monkeypatch: pytest.MonkeyPatch) -> No
     import sys
 
     monkeypatch.setitem(sys.modules, "trimesh", None)  # import trimesh raises ImportError
-    model = robomodel.urdf.load(ICUB)
+    model = robomodel.formats.urdf.load(ICUB)
     fig = plot.pose_figure(model, package_dirs=[MESH_DIR], frames=False, sensors=False)
     assert solids(fig) == []
     assert "39 trimesh is not installed" in note(fig)
@@ -147,7 +147,7 @@ def primitive_model() -> robomodel.Model:
 
 
 def test_primitives_are_drawn_where_and_as_large_as_they_are() -> None:
-    from robomodel._plot_shapes import geometry_polygons
+    from robomodel.tools._plot_shapes import geometry_polygons
 
     m = primitive_model()
     fig = plot.pose_figure(m)
@@ -173,7 +173,7 @@ def test_primitives_are_drawn_where_and_as_large_as_they_are() -> None:
 
 def test_thinned_meshes_stay_within_budget_and_bounds() -> None:
     trimesh = pytest.importorskip("trimesh")
-    from robomodel._plot_shapes import MAX_MESH_FACES, thinned
+    from robomodel.tools._plot_shapes import MAX_MESH_FACES, thinned
 
     mesh = trimesh.creation.icosphere(subdivisions=5, radius=2.0)  # 20480 faces
     tris = thinned(np.asarray(mesh.vertices), np.asarray(mesh.faces), MAX_MESH_FACES)
@@ -185,7 +185,7 @@ def test_thinned_meshes_stay_within_budget_and_bounds() -> None:
 
 
 def test_label_choices() -> None:
-    model = robomodel.urdf.load(ICUB)
+    model = robomodel.formats.urdf.load(ICUB)
     quick = {"frames": False, "sensors": False, "shapes": None}
     links = {t.get_text().strip() for t in names_drawn(plot.pose_figure(model, **quick))}
     assert links == {
@@ -203,7 +203,7 @@ def test_label_choices() -> None:
 
 def test_degrees_given_in_python_are_shown_as_typed() -> None:
     """{"r_elbow": "-30deg"} poses the robot like -pi/6 rad, and the title keeps "-30deg"."""
-    model = robomodel.urdf.load(robomodel.data.example_path())
+    model = robomodel.formats.urdf.load(robomodel.data.example_path())
     typed = plot.pose_figure(model, {"r_elbow": "-30deg", "l_knee": 1, "r_knee": 0})
     title = typed.axes[0].get_title()
     assert title == "example_humanoid in base_link frame: r_elbow=-30deg, l_knee=1"
@@ -223,5 +223,7 @@ def test_degrees_given_in_python_are_shown_as_typed() -> None:
 
 def test_relative_meshes_are_drawn_from_any_directory(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is drawn whatever the working directory."""
-    fig = plot.pose_figure(robomodel.urdf.load(relative_mesh_urdf), frames=False, sensors=False)
+    fig = plot.pose_figure(
+        robomodel.formats.urdf.load(relative_mesh_urdf), frames=False, sensors=False
+    )
     assert len(solids(fig)) == 1 and note(fig) == ""

@@ -10,8 +10,9 @@ from lxml import etree
 from strategies import decorated_models
 
 import robomodel as rm
-from robomodel.kinematics import forward_kinematics
-from robomodel.transformers.rename import prefix, rename, rename_in_xml
+from robomodel.physics.kinematics import forward_kinematics
+from robomodel.transformers._xml_names import rename_in_xml
+from robomodel.transformers.rename import prefix, rename
 from robomodel.transformers.report import Report
 
 
@@ -155,10 +156,6 @@ def test_gazebo_reference_prefers_the_owner_kind() -> None:
 def test_unchanged_xml_is_kept_byte_for_byte() -> None:
     xml = "<gazebo  reference='other' ><a/></gazebo>"
     assert rename_in_xml(xml, links={"x": "y"}, joints={}) is xml
-    # The URDF XML rewriting lives under robomodel.urdf; the transformers re-export it.
-    from robomodel.urdf.renaming import rename_in_xml as in_urdf
-
-    assert rename_in_xml is in_urdf
 
 
 def test_swap_two_names() -> None:

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from strategies import models
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
 from robomodel.transformers import explain
 from robomodel.transformers.reorder_joints import Permutation, reorder_joints
 

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from strategies import decorated_models
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
+import robomodel.formats.urdf
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.io import from_idyntree
-from robomodel.kinematics import JointState, forward_kinematics
+from robomodel.formats import from_idyntree
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
 from robomodel.transformers import explain, reorder_joints, reorder_like
 
 icub_models = pytest.importorskip("icub_models")
@@ -167,7 +168,7 @@ def test_reorder_like_idyntree_gives_idyntree_indices_and_vectors(robot: str) ->
 
     path = str(icub_models.get_model_file(robot))
     idt, im = _idyntree_load(path)
-    m = rm.urdf.load(path)
+    m = rm.formats.urdf.load(path)
     r = reorder_like(m, from_idyntree(im))
     if robot == "iCubGazeboV2_7":  # the two loaders' orders differ here (issue 20): 28/39 links
         assert sum(a != b for a, b in zip(m.link_names, r.link_names, strict=True)) == 28

@@ -13,7 +13,7 @@ from functools import partial
 import icub_models
 import pytest
 
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.transformers import explain, pipeline, reduce_model, remove_fake_links
 from robomodel.transformers.report import SHORT_REPORT, Change, Report
 
@@ -24,7 +24,7 @@ GROUP = re.compile(r"^(?:(\w+): )?(\w+) (\d+) (\w+): (.*)$")
 def icub_legs() -> tuple[robomodel.Model, robomodel.Model, Report]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", robomodel.RobomodelWarning)
-        model = robomodel.urdf.load(icub_models.get_model_file("iCubGazeboV2_7"))
+        model = robomodel.formats.urdf.load(icub_models.get_model_file("iCubGazeboV2_7"))
         legs = [j for j in model.joint_names if j.startswith(("l_hip", "l_knee", "l_ankle"))]
         out, report = explain(partial(reduce_model, keep_joints=legs), model)
     return model, out, report
@@ -62,9 +62,9 @@ def test_str_is_bounded_and_details_list_every_change(
 def test_a_pipeline_summary_names_each_step() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", robomodel.RobomodelWarning)
-        model = robomodel.urdf.load(
+        model = robomodel.formats.urdf.load(
             icub_models.get_model_file("iCubGazeboV2_7"),
-            options=robomodel.urdf.LoadOptions(remove_fake_links=False),
+            options=robomodel.formats.urdf.LoadOptions(remove_fake_links=False),
         )
         legs = [j for j in model.joint_names if j.startswith(("r_hip", "r_knee"))]
         _, report = explain(

@@ -20,9 +20,9 @@ from test_urdf_roundtrip import urdf_models
 
 import robomodel as rm
 from robomodel.errors import RobomodelWarning
-from robomodel.io import json as rjson
+from robomodel.formats import json as rjson
+from robomodel.formats.urdf import ExportOptions, dumps, load, loads
 from robomodel.transformers.change_base import change_base
-from robomodel.urdf import ExportOptions, dumps, load, loads
 
 ICUB = sorted(icub_models.get_robot_names())
 NO_FAKE_ROOT = ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False)

@@ -20,11 +20,11 @@ import attrs
 import pytest
 
 import robomodel
-from robomodel.dh import DHChain, LinkGeometry, Rig
-from robomodel.joints import RevoluteJoint
-from robomodel.kinematics import JointState
-from robomodel.sensors import SixAxisForceTorqueSensor
-from robomodel.traversal import Traversal
+from robomodel.formats.dh import DHChain, LinkGeometry, Rig
+from robomodel.model.joints import RevoluteJoint
+from robomodel.model.sensors import SixAxisForceTorqueSensor
+from robomodel.model.traversal import Traversal
+from robomodel.physics.kinematics import JointState
 
 REPO = Path(__file__).parents[1]
 # ../shared/seeds next to the repository; ROBOMODEL_SEEDS points elsewhere (a git worktree).
@@ -202,8 +202,18 @@ _SUBJECT: dict[str, Any] = {
     "### SixAxisForceTorqueSensor (seed)": SixAxisForceTorqueSensor,
     "### KinematicLinkInfo (seed)": LinkGeometry,
 }
-_NAMESPACES = ["robomodel", "robomodel.transformers", "robomodel.urdf", "robomodel.sensors"]
-_NAMESPACES += ["robomodel.sensing", "robomodel.dh", "robomodel.kinematics", "robomodel.dynamics"]
+_NAMESPACES = [
+    "robomodel",
+    "robomodel.transformers",
+    "robomodel.formats.urdf",
+    "robomodel.model.sensors",
+]
+_NAMESPACES += [
+    "robomodel.physics.sensing",
+    "robomodel.formats.dh",
+    "robomodel.physics.kinematics",
+    "robomodel.physics.dynamics",
+]
 _NOT_NAMES = {"None", "True", "False", "rm", "or", "and", "for", "in", "k", "i"}
 
 
@@ -245,8 +255,8 @@ def _owner(token: str, subject: Any, previous: Any) -> Any:
 def _qualname(obj: Any) -> str:
     if isinstance(obj, ModuleType):
         return obj.__name__
-    # Named as users import them: robomodel.Model, robomodel.kinematics.JointState.
-    module = {robomodel.Model: "robomodel", JointState: "robomodel.kinematics"}.get(obj)
+    # Named as users import them: robomodel.Model, robomodel.physics.kinematics.JointState.
+    module = {robomodel.Model: "robomodel", JointState: "robomodel.physics.kinematics"}.get(obj)
     return f"{module or obj.__module__}.{obj.__qualname__}"
 
 

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from strategies import SLOW, models_with_sensors
 
 import robomodel as rm
-from robomodel.dynamics import inverse_dynamics
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.kinematics import JointState, forward_kinematics
-from robomodel.sensing import (
+from robomodel.model.spatial import Transform
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, forward_kinematics
+from robomodel.physics.sensing import (
     check_sensor,
     link_motion,
     predict_ft_measurement,
@@ -27,7 +28,6 @@ from robomodel.sensing import (
     predict_sensor_measurements,
     sensor_problems,
 )
-from robomodel.spatial import Transform
 
 G = np.array([0.0, 0.0, -9.81])
 

@@ -14,7 +14,7 @@ from strategies import transforms
 
 import robomodel as rm
 from robomodel.errors import ModelError
-from robomodel.sensors import (
+from robomodel.model.sensors import (
     SENSOR_TYPE_ORDER,
     Accelerometer,
     Gyroscope,
@@ -22,7 +22,7 @@ from robomodel.sensors import (
     measurement_size,
     sensor_type_name,
 )
-from robomodel.spatial import Transform, rotation_from_rpy, skew
+from robomodel.model.spatial import Transform, rotation_from_rpy, skew
 
 W = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
 

@@ -23,10 +23,14 @@ from idyntree_oracle import transform_from_idt as rm_transform
 from strategies import models_with_sensors
 
 import robomodel as rm
-from robomodel.kinematics import JointState
-from robomodel.sensing import predict_ft_measurement, predict_sensor_measurements, sensor_problems
+from robomodel.formats.urdf import load, loads
+from robomodel.physics.kinematics import JointState
+from robomodel.physics.sensing import (
+    predict_ft_measurement,
+    predict_sensor_measurements,
+    sensor_problems,
+)
 from robomodel.transformers import reduce_model
-from robomodel.urdf import load, loads
 
 with warnings.catch_warnings():
     # SWIG's types warn (DeprecationWarning) while idyntree loads; under pytest's

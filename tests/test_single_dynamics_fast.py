@@ -1,4 +1,4 @@
-"""The dense single-call inverse dynamics (robomodel._world_rnea) against the general path.
+"""The dense single-call inverse dynamics (robomodel.physics._world_rnea) against the general path.
 
 ``inverse_dynamics`` runs trees of up to ``DENSE_LIMIT`` links through the component-major
 engine; ``_inverse_dynamics_general`` is the link-major formulation every tree can take (and the
@@ -15,16 +15,16 @@ from hypothesis import strategies as st
 from strategies import SLOW, models
 
 import robomodel as rm
-from robomodel._world_rnea import _GATHER
-from robomodel.dynamics import (
+from robomodel.formats.urdf import load
+from robomodel.model.spatial import Transform, rotation_from_rpy
+from robomodel.model.validation import STANDARD_GRAVITY
+from robomodel.physics._world_rnea import _GATHER
+from robomodel.physics.dynamics import (
     _inverse_dynamics_general,
     inverse_dynamics,
     inverse_dynamics_batch,
 )
-from robomodel.kinematics import JointState
-from robomodel.spatial import Transform, rotation_from_rpy
-from robomodel.urdf import load
-from robomodel.validation import STANDARD_GRAVITY
+from robomodel.physics.kinematics import JointState
 
 FIELDS = ("joint_torques", "internal_wrenches", "base_wrench", "velocities", "proper_accelerations")
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import SLOW, angles, inertias, transforms, unit_vectors
 
 import robomodel as rm
-from robomodel.spatial import (
+from robomodel.model.spatial import (
     rotation_from_rpy,
     rpy_from_rotation,
     skew,

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from strategies import decorated_models
 
 import robomodel as rm
+import robomodel.formats.urdf
 import robomodel.transformers as rt
 from robomodel.errors import (
     ModelError,
@@ -22,9 +23,9 @@ from robomodel.errors import (
     TopologyError,
     UnknownNameError,
 )
-from robomodel.kinematics import relative_transform
+from robomodel.physics.joint_state import joint_values
+from robomodel.physics.kinematics import relative_transform
 from robomodel.transformers._link_poses import ReexpressPlan, joint_stacks
-from robomodel.validation import joint_values
 
 UNIT = rm.Link(rm.SpatialInertia.from_com(1.0, (0.0, 0.0, 0.0), 0.1 * np.eye(3)))
 Z = rm.Axis((0.0, 0.0, 1.0))
@@ -166,7 +167,7 @@ def test_empty_keep_list_lumps_everything():
 def test_lump_ignores_identity_moves():
     # A move by the identity (signed zeros included) is no move: the same model, to the bit,
     # as without it.
-    from robomodel.io.json import to_json
+    from robomodel.formats.json import to_json
     from robomodel.transformers.engine import lump
 
     m = t6_model()
@@ -695,7 +696,7 @@ def test_extract_submodel_drops_what_frames_outside_own():
     """An extension owned by a frame (here the frame's own fixed joint element, kept so that
     its name survives) goes with the frame's link: the part without it drops (and reports) the
     extension, the part with it keeps it, and both reload exactly."""
-    m = rm.urdf.loads(_FRAME_EXTENSION_URDF)
+    m = rm.formats.urdf.loads(_FRAME_EXTENSION_URDF)
     assert [(e.owner_kind, e.owner, e.tag) for e in m.extensions] == [("frame", "tip", "joint")]
     base_part, tip_part = rt.submodel_traversals(m, split_joints=["j1"])
     out, report = rt.explain(partial(rt.extract_submodel, traversal=base_part), m)
@@ -704,7 +705,7 @@ def test_extract_submodel_drops_what_frames_outside_own():
     kept = rt.extract_submodel(m, tip_part)
     assert [(e.owner_kind, e.owner) for e in kept.extensions] == [("frame", "tip")]
     for part in (out, kept):
-        assert rm.urdf.loads(rm.urdf.dumps(part)) == part
+        assert rm.formats.urdf.loads(rm.formats.urdf.dumps(part)) == part
 
 
 def test_extract_submodel_drops_a_mimic_whose_leader_is_outside():
@@ -724,7 +725,7 @@ def test_extract_submodel_drops_a_mimic_whose_leader_is_outside():
     assert out.joint("follow").mimic is None
     assert out.joint("inside").mimic == rm.Mimic(joint="follow")
     assert [c.name for c in report.dropped if c.kind == "mimic"] == ["follow"]
-    assert rm.urdf.loads(rm.urdf.dumps(out)) == out
+    assert rm.formats.urdf.loads(rm.formats.urdf.dumps(out)) == out
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -733,7 +734,7 @@ def test_memoised_tables_do_not_change_results(m: rm.Model, data: st.DataObject)
     """The per-model tables (re-expression plans per set of moved links, URDF moves per base)
     are filled call by call: a call on a model that already served other calls gives what it
     gives on a fresh copy of the model, whose tables are empty."""
-    from robomodel._construct import set_derived
+    from robomodel._internal.construct import set_derived
 
     links = list(m.link_names)
     joints = list(m.joint_names)

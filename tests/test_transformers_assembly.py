@@ -1,4 +1,4 @@
-"""The transformers build their results without ``Model(...)``'s checks (robomodel._assembly):
+"""The transformers build their results without ``Model(...)``'s checks (robomodel.model.assembly):
 every result must be exactly what the checked constructor makes of the same fields."""
 
 from __future__ import annotations

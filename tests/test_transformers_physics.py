@@ -1,6 +1,7 @@
 """Physics invariants of the transformers, as Hypothesis properties on random trees.
 
-The oracle is the full model itself, evaluated with robomodel.kinematics / robomodel.dynamics:
+The oracle is the full model itself, evaluated with robomodel.physics.kinematics /
+robomodel.physics.dynamics:
 a transformer must not change where any frame or sensor is, the mass distribution, or the joint
 torques, once removed joints are held at their locked positions.
 """
@@ -17,8 +18,8 @@ from strategies import SLOW, models, transforms
 
 import robomodel as rm
 import robomodel.transformers as rt
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import (
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import (
     JointState,
     center_of_mass,
     forward_kinematics,
@@ -359,7 +360,7 @@ def test_pipeline_is_composition(m):
 def test_make_urdf_compatible_output_exports_for_any_base(m, data):
     """For any base link, the output of make_urdf_compatible is writable as URDF (the exporter
     refuses axes off the child origin), and reading it back gives the same frames' poses."""
-    from robomodel import urdf
+    from robomodel.formats import urdf
 
     base = data.draw(st.sampled_from(list(m.link_names)))
     u = rt.make_urdf_compatible(m, base_link=base)

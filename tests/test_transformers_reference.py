@@ -17,8 +17,8 @@ from idyntree_oracle import idt, load_idt, model_from_idt, model_to_idt
 
 import robomodel as rm
 import robomodel.transformers as rt
-from robomodel.dynamics import inverse_dynamics
-from robomodel.kinematics import JointState, center_of_mass, forward_kinematics
+from robomodel.physics.dynamics import inverse_dynamics
+from robomodel.physics.kinematics import JointState, center_of_mass, forward_kinematics
 
 pytestmark = pytest.mark.reference
 

@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.urdf import ExportOptions as _ExportOptions
-from robomodel.urdf import URDFExportError, dump, load, loads
-from robomodel.urdf import dumps as _dumps
-from robomodel.urdf.numbers import format_float
+from robomodel.formats.urdf import ExportOptions as _ExportOptions
+from robomodel.formats.urdf import URDFExportError, dump, load, loads
+from robomodel.formats.urdf import dumps as _dumps
+from robomodel.formats.urdf.numbers import format_float
 
 
 # These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
@@ -345,7 +345,7 @@ def test_frames_keep_their_original_joint_name_and_kept_elements() -> None:
 
 def test_dump_writes_through_a_temporary_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A write that fails half-way leaves the existing file byte-identical."""
-    from robomodel.urdf import dump
+    from robomodel.formats.urdf import dump
 
     target = tmp_path / "a.urdf"
     target.write_text("original")
@@ -364,7 +364,7 @@ def test_dump_writes_through_a_temporary_file(tmp_path, monkeypatch) -> None:  #
 
 def test_export_problems_lists_what_dumps_refuses() -> None:
     """export_problems is empty exactly when dumps succeeds, and names dumps' reason otherwise."""
-    from robomodel.urdf import export_problems
+    from robomodel.formats.urdf import export_problems
 
     good = rm.add_link(rm.Model(), "base")
     assert export_problems(good) == ()

@@ -21,25 +21,30 @@ from hypothesis import strategies as st
 from lxml import etree
 from strategies import joints
 
-from robomodel._construct import gc_paused, trusted
-from robomodel.joints import (
+from robomodel._internal.construct import gc_paused, trusted
+from robomodel.formats.urdf import dumps, loads
+from robomodel.formats.urdf._document import parse_triples
+from robomodel.formats.urdf._extensions import leaf_xml
+from robomodel.formats.urdf._inertial import inertial_values
+from robomodel.formats.urdf._origin import sourced_origin
+from robomodel.formats.urdf._sourced import (
+    SourcedAxis,
+    SourcedInertia,
+    SourcedTransform,
+    sourced_axes,
+)
+from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.model.joints import (
     FixedJoint,
     JointDynamics,
     PositionLimits,
     PrismaticJoint,
     RevoluteJoint,
 )
-from robomodel.model import Extension, Frame, Link, Model
-from robomodel.sensors import Accelerometer, Gyroscope
-from robomodel.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
-from robomodel.spatial import Axis, SpatialInertia, Transform
-from robomodel.urdf import dumps, loads
-from robomodel.urdf._document import parse_triples
-from robomodel.urdf._extensions import leaf_xml
-from robomodel.urdf._inertial import inertial_values
-from robomodel.urdf._origin import sourced_origin
-from robomodel.urdf._sourced import SourcedAxis, SourcedInertia, SourcedTransform, sourced_axes
-from robomodel.urdf.errors import URDFValueError
+from robomodel.model.record import Extension, Frame, Link, Model
+from robomodel.model.sensors import Accelerometer, Gyroscope
+from robomodel.model.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
+from robomodel.model.spatial import Axis, SpatialInertia, Transform
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
 INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
@@ -310,7 +315,7 @@ def test_icub_load_is_deterministic_across_loads() -> None:
 
 def test_huge_axis_components_still_give_the_direction() -> None:
     # |xyz|^2 overflows above ~1e154; the direction must not silently become zero.
-    from robomodel.spatial import Axis
+    from robomodel.model.spatial import Axis
 
     assert Axis((1e200, 0.0, 0.0)).direction.tolist() == [1.0, 0.0, 0.0]
     d = Axis((1e200, 1e200, 0.0)).direction
@@ -334,7 +339,7 @@ def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
     # give the very bits of ``j.axis(child)`` and its ``distance``: one flipped last bit could
     # turn an export into an error. A scaled entry makes a rest "rotation" that is not one (only
     # finiteness is checked), where the direction is renormalised and the general path is taken.
-    from robomodel.urdf._joint import _axis_in_child
+    from robomodel.formats.urdf._joint import _axis_in_child
 
     if isinstance(j, FixedJoint):
         return

@@ -13,9 +13,7 @@ from lxml import etree
 
 import robomodel as rm
 from robomodel.errors import ArgumentError, RobomodelWarning, TopologyError, URDFError
-from robomodel.spatial import rotation_from_rpy
-from robomodel.transformers import reduce_model
-from robomodel.urdf import (
+from robomodel.formats.urdf import (
     LoadOptions,
     URDFReferenceError,
     URDFSensorError,
@@ -28,6 +26,8 @@ from robomodel.urdf import (
     loads,
     resolve_uri,
 )
+from robomodel.model.spatial import rotation_from_rpy
+from robomodel.transformers import reduce_model
 
 INERTIA = '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
 

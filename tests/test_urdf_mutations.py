@@ -29,7 +29,7 @@ from strategies import SLOW
 
 import robomodel as rm
 from robomodel.errors import RobomodelWarning, URDFError
-from robomodel.urdf import LoadOptions, dumps, loads
+from robomodel.formats.urdf import LoadOptions, dumps, loads
 
 SEED = """<robot name="mutated">
   <link name="base"><inertial><origin xyz="0 0 0.1"/><mass value="2"/>

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import robomodel as rm
-from robomodel.urdf import ExportOptions, dumps, load
+from robomodel.formats.urdf import ExportOptions, dumps, load
 
 pytestmark = pytest.mark.reference
 

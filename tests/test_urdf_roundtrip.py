@@ -17,7 +17,7 @@ from strategies import SLOW, models, names, solid_shapes, transforms
 
 import robomodel as rm
 from robomodel.errors import RobomodelWarning, URDFError
-from robomodel.urdf import ExportOptions, dumps, load, loads
+from robomodel.formats.urdf import ExportOptions, dumps, load, loads
 
 ICUB = sorted(icub_models.get_robot_names())
 NO_FAKE_ROOT = ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False)

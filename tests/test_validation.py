@@ -1,4 +1,5 @@
-"""Tests of robomodel.validation and of how every kinematics, dynamics and sensing call uses it.
+"""Tests of robomodel.model.validation and of how every kinematics, dynamics and sensing call uses
+it.
 
 The properties: every malformed argument (a string, a mapping, a ragged list, an object array,
 an integer too large for a float, complex or non-finite numbers, a float or bool as a link) is
@@ -21,7 +22,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel import _kinematic_tree, dynamics, kinematics, sensing, validation
 from robomodel.errors import (
     ArgumentError,
     ModelError,
@@ -29,7 +29,9 @@ from robomodel.errors import (
     UnknownIndexError,
     UnknownNameError,
 )
-from robomodel.joint_state import JointState, positions_of, state_of
+from robomodel.model import validation
+from robomodel.physics import _kinematic_tree, dynamics, joint_state, kinematics, sensing
+from robomodel.physics.joint_state import JointState, positions_of, state_of
 
 
 def robot() -> rm.Model:
@@ -355,7 +357,7 @@ def test_joint_values_refuses_what_numpy_would_mangle(bad: Any) -> None:
     """joint_values never lets numpy's own TypeError/ValueError/OverflowError through, and never
     drops an imaginary part or reads a bool as a number (``None`` means all zero)."""
     with pytest.raises(RobomodelError):
-        validation.joint_values(M, bad, kind="positions", missing="raise", what="q")
+        joint_state.joint_values(M, bad, kind="positions", missing="raise", what="q")
 
 
 def test_messages_say_what_was_expected() -> None:
@@ -391,7 +393,7 @@ def test_unknown_index_is_a_key_and_an_index_error() -> None:
     with pytest.raises(KeyError):
         validation.check_index(-1, 3, "frame")
     with pytest.raises(UnknownNameError):
-        validation.frame_index_of(M, M.n_frames)
+        joint_state.frame_index_of(M, M.n_frames)
 
 
 # --------------------------------------------------------------------------- joint values

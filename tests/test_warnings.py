@@ -18,9 +18,9 @@ import attrs
 import pytest
 
 import robomodel as rm
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.errors import warn
-from robomodel.model import Extension
+from robomodel.model.record import Extension
 from robomodel.transformers import attach, pipeline, reduce_model
 
 # A leg: a six-axis force/torque sensor in the fixed joint 'ft_joint', a gripper whose finger
@@ -75,16 +75,16 @@ def warned_here(match: str) -> Iterator[int]:
 def leg() -> rm.Model:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rm.RobomodelWarning)
-        return robomodel.urdf.loads(URDF)
+        return robomodel.formats.urdf.loads(URDF)
 
 
 def test_urdf_loads_and_load_warn_at_the_call(tmp_path: Path) -> None:
     with warned_here("no sensor frame added for 'tip'"):
-        robomodel.urdf.loads(URDF)
+        robomodel.formats.urdf.loads(URDF)
     path = tmp_path / "w.urdf"
     path.write_text(URDF)
     with warned_here("no sensor frame added for 'tip'"):
-        robomodel.urdf.load(path)
+        robomodel.formats.urdf.load(path)
 
 
 def test_urdf_dumps_and_dump_warn_at_the_call(tmp_path: Path) -> None:
@@ -98,9 +98,9 @@ def test_urdf_dumps_and_dump_warn_at_the_call(tmp_path: Path) -> None:
         ],
     )
     with warned_here("kept extension element"):
-        robomodel.urdf.dumps(stale)
+        robomodel.formats.urdf.dumps(stale)
     with warned_here("kept extension element"):
-        robomodel.urdf.dump(stale, tmp_path / "out.urdf")
+        robomodel.formats.urdf.dump(stale, tmp_path / "out.urdf")
 
 
 def test_a_lumped_owners_extensions_are_dropped_with_a_report() -> None:
@@ -118,7 +118,7 @@ def test_a_lumped_owners_extensions_are_dropped_with_a_report() -> None:
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        robomodel.urdf.dumps(reduced)  # nothing stale left to warn about
+        robomodel.formats.urdf.dumps(reduced)  # nothing stale left to warn about
 
 
 def test_transformer_warnings_point_at_the_call() -> None:
@@ -144,7 +144,7 @@ def test_attach_warns_at_the_call() -> None:
 
 def test_to_idyntree_warns_at_the_call() -> None:
     pytest.importorskip("idyntree")
-    from robomodel.io.interop import to_idyntree
+    from robomodel.formats.interop import to_idyntree
 
     with warned_here("does not receive"):
         to_idyntree(leg())
@@ -152,7 +152,7 @@ def test_to_idyntree_warns_at_the_call() -> None:
 
 def test_mjcf_warns_at_the_call() -> None:
     pytest.importorskip("mujoco")
-    from robomodel import mjcf
+    from robomodel.formats import mjcf
 
     with warned_here("lost or changed"):
         mjcf.dumps(leg())

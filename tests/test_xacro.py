@@ -14,11 +14,11 @@ from pathlib import Path
 import icub_models
 import pytest
 
-import robomodel.urdf as ru
+import robomodel.formats.urdf as ru
 from robomodel.cli import main
 from robomodel.errors import ArgumentError, RobomodelWarning, URDFError
-from robomodel.meshes import check_meshes, resolve_mesh
-from robomodel.urdf import URDFXacroError, XacroNotInstalledError
+from robomodel.formats.meshes import check_meshes, resolve_mesh
+from robomodel.formats.urdf import URDFXacroError, XacroNotInstalledError
 
 pytest.importorskip("xacro")
 

@@ -1,7 +1,7 @@
 """Regenerate the pictures of the docs from the bundled model: ``python docs/img/make_pictures.py``.
 
 Each transformer page shows the kinematic tree before and after the transformer, drawn by
-:func:`robomodel.draw.tree_svg`. Run this again after changing a transformer or the drawing.
+:func:`robomodel.tools.draw.tree_svg`. Run this again after changing a transformer or the drawing.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-import robomodel.urdf
+import robomodel.formats.urdf
 from robomodel.data import example_path
-from robomodel.draw import tree_svg
+from robomodel.tools.draw import tree_svg
 from robomodel.transformers import (
     make_urdf_compatible,
     normalize_joint_order,
@@ -30,10 +30,10 @@ LEGS = [
 
 def main() -> None:
     """Write every picture next to this script."""
-    raw = robomodel.urdf.load(
-        example_path(), options=robomodel.urdf.LoadOptions(remove_fake_links=False)
+    raw = robomodel.formats.urdf.load(
+        example_path(), options=robomodel.formats.urdf.LoadOptions(remove_fake_links=False)
     )
-    model = robomodel.urdf.load(example_path())
+    model = robomodel.formats.urdf.load(example_path())
     legs = reduce_model(
         model, keep_joints=[*LEGS, "l_leg_ft_joint", "r_leg_ft_joint"], lumped_sensors="drop"
     )

@@ -10,8 +10,8 @@ and the inertias of those primitives.
 
 >>> example_path().name
 'example.urdf'
->>> import robomodel.urdf
->>> m = robomodel.urdf.load(example_path())
+>>> import robomodel.formats.urdf
+>>> m = robomodel.formats.urdf.load(example_path())
 >>> m.name, m.n_links, m.n_dofs, len(m.sensors)
 ('example_humanoid', 27, 21, 12)
 """

@@ -11,7 +11,7 @@ about the link origin, all in the link frame.
 * :func:`lumping_matrix`: :func:`robomodel.transformers.reduce_model` as a matrix on ``p``.
 * :func:`identify`: least squares on measured torques, returning a new model.
 
-Physical consistency of inertias and inertias of shapes are in :mod:`robomodel.inertia`.
+Physical consistency of inertias and inertias of shapes are in :mod:`robomodel.physics.inertia`.
 """
 
 from robomodel.identification.estimate import Identification as Identification

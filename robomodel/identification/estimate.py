@@ -8,15 +8,15 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.builders import with_inertial_parameters
 from robomodel.errors import ModelError
 from robomodel.identification.identifiability import BaseParameters, base_parameters
 from robomodel.identification.regressors import FloatArray
 from robomodel.identification.samples import Samples, row_names, row_weights, stack
-from robomodel.inertia import nearest_consistent
-from robomodel.model import Model
-from robomodel.spatial import SpatialInertia
-from robomodel.validation import STANDARD_GRAVITY
+from robomodel.model.builders import with_inertial_parameters
+from robomodel.model.record import Model
+from robomodel.model.spatial import SpatialInertia
+from robomodel.model.validation import STANDARD_GRAVITY
+from robomodel.physics.inertia import nearest_consistent
 
 __all__ = ["Identification", "identify"]
 
@@ -97,7 +97,7 @@ def identify(
             measurements (the default computes it for the rows of ``samples``: torques
             and/or the sensors of ``samples.wrenches``).
         consistent: then project every link onto the nearest physically consistent inertia
-            (:func:`robomodel.inertia.nearest_consistent`). The projection can move the base
+            (:func:`robomodel.physics.inertia.nearest_consistent`). The projection can move the base
             parameters away from the least-squares optimum; the residuals are those of the
             projected model.
 

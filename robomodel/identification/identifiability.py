@@ -26,14 +26,9 @@ import numpy.typing as npt
 
 from robomodel.errors import ModelError
 from robomodel.identification.regressors import FloatArray, IntArray, regressor_batch
-from robomodel.model import Model, memoized
-from robomodel.validation import (
-    STANDARD_GRAVITY,
-    check_name_list,
-    link_index_of,
-    real_array,
-    real_vector,
-)
+from robomodel.model.record import Model, memoized
+from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array, real_vector
+from robomodel.physics.joint_state import link_index_of
 
 __all__ = ["BaseParameters", "base_parameters", "pivoted_qr"]
 

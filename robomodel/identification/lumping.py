@@ -21,10 +21,11 @@ import numpy.typing as npt
 
 from robomodel.errors import TopologyError
 from robomodel.identification.regressors import FloatArray
-from robomodel.kinematics import forward_kinematics
-from robomodel.model import Model
-from robomodel.spatial import Transform, skew
-from robomodel.validation import check_name_list, joint_values
+from robomodel.model.record import Model
+from robomodel.model.spatial import Transform, skew
+from robomodel.model.validation import check_name_list
+from robomodel.physics.joint_state import joint_values
+from robomodel.physics.kinematics import forward_kinematics
 
 __all__ = ["lumping_matrix", "parameter_transform"]
 
@@ -59,7 +60,7 @@ def parameter_transform(A_H_B: Transform) -> FloatArray:
     ``T @ inertia_B.as_vector() == (A_H_B @ inertia_B).as_vector()`` for every inertia,
     physical or not.
 
-    >>> from robomodel.spatial import SpatialInertia
+    >>> from robomodel.model.spatial import SpatialInertia
     >>> X = Transform.from_rpy_xyz((0.1, 0.2, 0.3), (1.0, 0.0, 0.5))
     >>> I = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.diag([1.0, 2.0, 2.5]))
     >>> bool(np.allclose(parameter_transform(X) @ I.as_vector(), (X @ I).as_vector()))

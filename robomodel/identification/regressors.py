@@ -7,7 +7,8 @@ over each joint's subtree and projects them on the joint's motion axis; doing th
 columns of every ``B`` gives the regressor ``Y`` of the whole model, one 10-column block per link.
 
 Everything here is vectorised over samples: the link poses come from
-:func:`robomodel.kinematics.forward_kinematics_batch`, velocities and accelerations are sums over
+:func:`robomodel.physics.kinematics.forward_kinematics_batch`, velocities and accelerations are
+sums over
 ancestors in base coordinates (one product with the traversal's ancestor matrix), and the
 projection on the motion axes runs over each joint's subtree only. :func:`regressor` is the
 one-sample case; :mod:`robomodel.identification.samples` stacks measurements.
@@ -22,17 +23,13 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import ModelError
-from robomodel.joints import PrismaticJoint, RevoluteJoint
-from robomodel.kinematics import JointState, forward_kinematics, forward_kinematics_batch
-from robomodel.model import Model, memoized
-from robomodel.sensors import SixAxisForceTorqueSensor
-from robomodel.spatial import wrench_adjoint
-from robomodel.validation import (
-    STANDARD_GRAVITY,
-    check_name_list,
-    link_index_of,
-    real_array,
-)
+from robomodel.model.joints import PrismaticJoint, RevoluteJoint
+from robomodel.model.record import Model, memoized
+from robomodel.model.sensors import SixAxisForceTorqueSensor
+from robomodel.model.spatial import wrench_adjoint
+from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array
+from robomodel.physics.joint_state import link_index_of
+from robomodel.physics.kinematics import JointState, forward_kinematics, forward_kinematics_batch
 
 __all__ = ["regressor", "regressor_batch"]
 
@@ -119,7 +116,7 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 
     The reading is the wrench the traversal parent applies on the child, moved into the
     sensor frame and negated when the sensor measures the wrench on the parent (as
-    :func:`robomodel.sensing.predict_measurement`).
+    :func:`robomodel.physics.sensing.predict_measurement`).
     """
     t = model.traversal(base)
     out = []
@@ -373,7 +370,7 @@ def regressor(
 ) -> FloatArray:
     """Return the inverse-dynamics regressor ``Y`` of ``model`` at ``state``.
 
-    ``Y @ model.inertial_parameters()`` equals :func:`robomodel.dynamics.inverse_dynamics`'s
+    ``Y @ model.inertial_parameters()`` equals :func:`robomodel.physics.dynamics.inverse_dynamics`'s
     ``joint_torques`` with the same arguments, for every choice of inertial parameters: column
     block ``[10 k, 10 k + 10)`` belongs to link ``k``, in the layout of
     :meth:`~robomodel.Model.inertial_parameters`.
@@ -394,12 +391,12 @@ def regressor(
         base: the base link (name or index); the model's default base if ``None``.
         floating: also return the base wrench: ``6 + n_dofs`` rows, the wrench ``[f; tau]``
             the environment applies on the base (in the base frame, ``base_wrench`` of
-            :func:`~robomodel.dynamics.inverse_dynamics`) first, then the joint torques.
+            :func:`~robomodel.physics.dynamics.inverse_dynamics`) first, then the joint torques.
         base_velocity: the base twist ``[v; w]`` in the base frame (zero if ``None``).
         base_acceleration: its time derivative ``[a; alpha]`` (zero if ``None``).
         sensors: names of six-axis force/torque sensors whose readings to append, six rows
             each in this order: ``Y_s @ p`` is the sensor's
-            :func:`~robomodel.sensing.predict_sensor_measurements` reading (sensor frame),
+            :func:`~robomodel.physics.sensing.predict_sensor_measurements` reading (sensor frame),
             which depends only on the links on the measured side of the sensor's joint.
 
     Returns:
@@ -459,7 +456,7 @@ def regressor_batch(
     Row ``s`` of the result is ``regressor(model, JointState(Q[s], DQ[s], DDQ[s]), ...)``,
     computed for all samples together (Python loops run over joints, never over samples).
     The result is a transposed view of a C-ordered ``(rows, 10 n_links, N)`` buffer, as
-    :func:`~robomodel.kinematics.forward_kinematics_batch` hands out its poses: samples are
+    :func:`~robomodel.physics.kinematics.forward_kinematics_batch` hands out its poses: samples are
     the contiguous axis, and the blocks of links outside a joint's subtree are never written
     (``np.ascontiguousarray`` gives a C-ordered copy).
 

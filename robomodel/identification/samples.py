@@ -10,8 +10,8 @@ import numpy.typing as npt
 
 from robomodel.errors import ModelError
 from robomodel.identification.regressors import FloatArray, regressor_batch
-from robomodel.model import Model
-from robomodel.validation import STANDARD_GRAVITY, check_name_list, real_array, real_vector
+from robomodel.model.record import Model
+from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array, real_vector
 
 __all__ = ["Samples", "row_names", "row_weights", "stack"]
 
@@ -69,7 +69,8 @@ class Samples:
             first for a floating base (see :func:`regressor`); ``None`` to use only
             ``wrenches``.
         wrenches: measured force/torque sensor readings by sensor name, each (N, 6) in the
-            sensor frame (``[f; tau]``, as :func:`robomodel.sensing.predict_sensor_measurements`
+            sensor frame (``[f; tau]``, as
+            :func:`robomodel.physics.sensing.predict_sensor_measurements`
             gives them).
         base_velocity: optional (N, 6) base twists (body-fixed, ``[v; w]``).
         base_acceleration: optional (N, 6) base accelerations.

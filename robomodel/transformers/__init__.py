@@ -34,4 +34,3 @@ from robomodel.transformers.report import Report as Report
 from robomodel.transformers.shapes import name_solid_shapes as name_solid_shapes
 from robomodel.transformers.submodel import extract_submodel as extract_submodel
 from robomodel.transformers.submodel import submodel_traversals as submodel_traversals
-from robomodel.urdf.renaming import rename_in_xml as rename_in_xml

@@ -22,12 +22,12 @@ import attrs
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._construct import replacer, trusted
+from robomodel._internal.construct import replacer, trusted
 from robomodel.errors import ModelError, warn
-from robomodel.model import Frame, Model, memoized
-from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
-from robomodel.shapes import SolidShape
-from robomodel.spatial import FloatArray, Transform
+from robomodel.model.record import Frame, Model, memoized
+from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.model.shapes import SolidShape
+from robomodel.model.spatial import FloatArray, Transform
 from robomodel.transformers._link_poses import LinkPoses, ReexpressPlan, stack
 from robomodel.transformers._parts import NewLinks
 from robomodel.transformers.report import record, recording

@@ -17,11 +17,11 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel._arrays import immutable
-from robomodel._construct import trusted
-from robomodel.joints import FixedJoint, Joint
-from robomodel.model import Model, memoized
-from robomodel.spatial import Axis, FloatArray, SpatialInertia, Transform
+from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import trusted
+from robomodel.model.joints import FixedJoint, Joint
+from robomodel.model.record import Model, memoized
+from robomodel.model.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
 __all__ = ["IDENTITY", "LinkPoses", "ReexpressPlan", "joint_stacks", "stack"]

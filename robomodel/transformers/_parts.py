@@ -11,8 +11,8 @@ from collections.abc import Collection
 
 import attrs
 
-from robomodel.model import Link, Model
-from robomodel.traversal import Traversal
+from robomodel.model.record import Link, Model
+from robomodel.model.traversal import Traversal
 
 __all__ = ["NewLinks", "Split", "split"]
 

@@ -22,13 +22,13 @@ from pyrsistent.typing import PMap
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.errors import DuplicateNameError, ModelError, warn
-from robomodel.joints import FixedJoint, Joint, replace_joint
-from robomodel.model import Model
-from robomodel.shapes import Material
-from robomodel.spatial import Transform
+from robomodel.model.joints import FixedJoint, Joint, replace_joint
+from robomodel.model.record import Model
+from robomodel.model.shapes import Material
+from robomodel.model.spatial import Transform
+from robomodel.model.validation import check_choice
 from robomodel.transformers.rename import apply_renames
 from robomodel.transformers.report import record, recording
-from robomodel.validation import check_choice
 
 __all__ = ["AttachMaps", "IndexMaps", "attach", "index_maps"]
 

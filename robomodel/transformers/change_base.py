@@ -10,12 +10,12 @@ frames, sensors and joints, so that the exported URDF has the same kinematics an
 
 from __future__ import annotations
 
-from robomodel.builders import with_default_base_link
 from robomodel.errors import ModelError, UnknownNameError
-from robomodel.model import Model
+from robomodel.model.builders import with_default_base_link
+from robomodel.model.record import Model
+from robomodel.model.validation import check_name
 from robomodel.transformers.frames import make_urdf_compatible
 from robomodel.transformers.report import record
-from robomodel.validation import check_name
 
 __all__ = ["change_base"]
 

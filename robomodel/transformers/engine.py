@@ -38,18 +38,18 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from robomodel._assembly import assemble
-from robomodel._construct import gc_paused, replacer
+from robomodel._internal.construct import gc_paused, replacer
 from robomodel.errors import TopologyError, UnknownNameError, warn
-from robomodel.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
-from robomodel.model import Extension, Frame, Link, Model, memoized
-from robomodel.sensors import Sensor
-from robomodel.spatial import FloatArray, Transform
+from robomodel.model.assembly import assemble
+from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
+from robomodel.model.record import Extension, Frame, Link, Model, memoized
+from robomodel.model.sensors import Sensor
+from robomodel.model.spatial import FloatArray, Transform
+from robomodel.model.traversal import Traversal
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
 from robomodel.transformers._link_poses import LinkPoses
 from robomodel.transformers._parts import NewLinks, Split, split
 from robomodel.transformers.report import record, recording
-from robomodel.traversal import Traversal
 
 __all__ = [
     "LUMPED_SENSORS",
@@ -103,8 +103,8 @@ def lump(
         kept: the joints of the result, in order, each once; the others are lumped.
         step: the transformer's name, used in messages.
         positions: joint positions in the model's coordinate order (from
-            :func:`robomodel.validation.joint_values`); lumped moving joints are rigid at them
-            (``None``: at 0).
+            :func:`robomodel.physics.joint_state.joint_values`); lumped moving joints are rigid
+            at them (``None``: at 0).
         moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count;
             identities are ignored).
         base: the traversal base (default: the model's default base); the result's default base.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from robomodel.joints import FixedJoint
-from robomodel.model import Model
+from robomodel.model.joints import FixedJoint
+from robomodel.model.record import Model
+from robomodel.model.validation import check_choice
 from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, check_reachable, lump
-from robomodel.validation import check_choice
 
 __all__ = ["fake_links", "remove_fake_links"]
 

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from robomodel.errors import ModelError, UnknownNameError
-from robomodel.joints import FixedJoint
-from robomodel.model import Model, memoized
-from robomodel.spatial import Transform
+from robomodel.model.joints import FixedJoint
+from robomodel.model.record import Model, memoized
+from robomodel.model.spatial import Transform
+from robomodel.model.traversal import Traversal
+from robomodel.model.validation import check_name_list
 from robomodel.transformers._link_poses import joint_stacks
 from robomodel.transformers.engine import check_reachable, lump
-from robomodel.traversal import Traversal
-from robomodel.validation import check_name_list
 
 __all__ = ["URDF_AXIS_TOLERANCE", "make_urdf_compatible", "remove_additional_frames"]
 

@@ -9,7 +9,7 @@ from typing import TypeAlias
 import attrs
 
 from robomodel.errors import ModelError
-from robomodel.model import Model
+from robomodel.model.record import Model
 from robomodel.transformers.reorder_joints import reorder_joints
 from robomodel.transformers.report import Change, Recorder, Report, collecting
 

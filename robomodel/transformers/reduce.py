@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from robomodel.model import Model
+from robomodel.model.record import Model
+from robomodel.model.validation import check_choice, check_name_list
+from robomodel.physics.joint_state import JointValues, joint_values
 from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, lump
 from robomodel.transformers.report import record, recording
-from robomodel.validation import JointValues, check_choice, check_name_list, joint_values
 
 __all__ = ["reduce_model"]
 
@@ -51,7 +52,8 @@ def reduce_model(
             indices follow it). Fixed joints may be kept too.
         locked_positions: positions of removed joints, by name (a number, or a list with one
             number per position coordinate; joints left out are at 0), or a vector of every
-            joint position in coordinate order (see :func:`robomodel.validation.joint_values`).
+            joint position in coordinate order (see
+            :func:`robomodel.physics.joint_state.joint_values`).
             Values for kept joints are ignored.
         lumped_sensors: for force/torque sensors in removed joints: ``"warn"`` (default: drop
             them and emit a :class:`~robomodel.errors.RobomodelWarning` naming each), ``"raise"``

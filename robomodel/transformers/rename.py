@@ -8,7 +8,8 @@ result is the same model with other names; :func:`prefix` is the common case of 
 name (before merging two copies of a robot with :func:`robomodel.transformers.attach.attach`).
 
 Both report to :func:`robomodel.transformers.explain`, which also returns a report listing
-every rename. The rewriting of kept URDF XML is :func:`robomodel.urdf.renaming.rename_in_xml`.
+every rename. The rewriting of kept URDF XML is
+:func:`robomodel.transformers._xml_names.rename_in_xml`.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from lxml import etree
 from pyrsistent import pvector
 
 from robomodel.errors import DuplicateNameError, ModelError, UnknownNameError
-from robomodel.joints import FixedJoint, Joint, replace_joint
-from robomodel.model import Extension, Frame, Model
-from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.model.joints import FixedJoint, Joint, replace_joint
+from robomodel.model.record import Extension, Frame, Model
+from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.transformers._xml_names import rename_in_xml
 from robomodel.transformers.report import record, recording
-from robomodel.urdf.renaming import rename_in_xml
 
-__all__ = ["prefix", "rename", "rename_in_xml"]
+__all__ = ["prefix", "rename"]
 
 
 NameMap = Mapping[str, str] | Callable[[str], str]

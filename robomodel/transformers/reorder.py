@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.joints import FixedJoint
-from robomodel.model import Model
+from robomodel.model.joints import FixedJoint
+from robomodel.model.record import Model
+from robomodel.model.validation import check_name_list
 from robomodel.transformers.engine import check_reachable, lump
 from robomodel.transformers.reorder_joints import _permutation, permute
 from robomodel.transformers.report import record, recording
-from robomodel.validation import check_name_list
 
 __all__ = ["normalize_joint_order", "reorder_like"]
 
@@ -89,7 +89,7 @@ def reorder_like(
     orientation, position and DOF offsets are the running totals in the new order, and the
     kinematics and dynamics are those of ``model``.
 
-    ``other`` is a model (e.g. ``robomodel.io.from_idyntree(idyn_model)``); or give the orders
+    ``other`` is a model (e.g. ``robomodel.formats.from_idyntree(idyn_model)``); or give the orders
     as name lists, e.g. another library's, with ``link_names=``, ``joint_names=`` and
     ``frame_names=`` (additional frames only); an order not given is kept.
 
@@ -132,7 +132,7 @@ def reorder_like(
         if not isinstance(other, Model):
             raise ArgumentError(
                 f"{_LIKE}: other must be a robomodel Model, but got {type(other).__name__}; "
-                "convert an iDynTree model with robomodel.io.from_idyntree, or pass "
+                "convert an iDynTree model with robomodel.formats.from_idyntree, or pass "
                 "link_names=/joint_names=/frame_names="
             )
         wanted = {

@@ -17,10 +17,10 @@ import numpy.typing as npt
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel.errors import ModelError
-from robomodel.joints import Joint, replace_joint
-from robomodel.model import Frame, Link, Model
-from robomodel.shapes import SolidShape
-from robomodel.spatial import FloatArray
+from robomodel.model.joints import Joint, replace_joint
+from robomodel.model.record import Frame, Link, Model
+from robomodel.model.shapes import SolidShape
+from robomodel.model.spatial import FloatArray
 from robomodel.transformers.report import record, recording
 
 __all__ = ["Permutation", "reorder_joints"]

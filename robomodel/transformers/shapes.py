@@ -5,10 +5,10 @@ from __future__ import annotations
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._assembly import reshaped
-from robomodel._construct import replacer
-from robomodel.model import Model
-from robomodel.shapes import SolidShape
+from robomodel._internal.construct import replacer
+from robomodel.model.assembly import reshaped
+from robomodel.model.record import Model
+from robomodel.model.shapes import SolidShape
 from robomodel.transformers.report import record, recording
 
 __all__ = ["name_solid_shapes"]

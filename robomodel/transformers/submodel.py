@@ -5,17 +5,17 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Sequence
 
-from robomodel._assembly import assemble
 from robomodel.errors import ModelError, warn
-from robomodel.joints import Joint
-from robomodel.model import Extension, Model, memoized
-from robomodel.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.model.assembly import assemble
+from robomodel.model.joints import Joint
+from robomodel.model.record import Extension, Model, memoized
+from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
+from robomodel.model.traversal import Traversal
+from robomodel.model.validation import check_name_list
 from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
 from robomodel.transformers.engine import JOINT_REPLACERS, carried_extensions, check_reachable
 from robomodel.transformers.report import record, recording
-from robomodel.traversal import Traversal
-from robomodel.validation import check_name_list
 
 __all__ = ["extract_submodel", "submodel_traversals"]
 

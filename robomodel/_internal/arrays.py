@@ -1,0 +1,167 @@
+"""Frozen float arrays: the checks and the storage shared by every value's numpy fields.
+
+A value's arrays are float64, of a fixed shape, finite, and immutable: :func:`immutable` stores
+them over a ``bytes`` buffer, so that not even ``setflags(write=True)`` can make one writable
+again. That is what makes sharing them safe (:func:`zeros3` and friends hand out one array to
+every default-constructed value) and what lets the trusted constructors of
+:mod:`robomodel.model.spatial` store an array without copying it again.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.errors import ArgumentError, ModelError
+
+FloatArray = npt.NDArray[np.float64]
+"""A numpy array of float64 values."""
+ArrayLike = npt.ArrayLike
+
+
+def frozen_array(value: ArrayLike, shape: tuple[int, ...], what: str) -> FloatArray:
+    """Return a read-only float64 copy of ``value`` with the given shape, or raise ModelError."""
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.shape != shape:
+        raise ModelError(f"{what} must have shape {shape}, got {arr.shape}")
+    check_finite(arr, what)
+    return immutable(arr)
+
+
+def check_finite(arr: FloatArray, what: str) -> None:
+    """Raise :class:`ModelError` unless every entry of ``arr`` is finite."""
+    if not np.all(np.isfinite(arr)):
+        raise ModelError(f"{what} must be finite, got {arr.tolist()}")
+
+
+def finite_number(value: float, what: str) -> float:
+    """Return ``value`` as a float; raise :class:`ArgumentError` if it is NaN or infinite."""
+    f = float(value)
+    if not math.isfinite(f):
+        raise ArgumentError(f"{what} must be a finite number, got {f}")
+    return f
+
+
+class FrozenArray(np.ndarray[Any, np.dtype[np.float64]]):
+    """A float64 array whose contents and layout cannot change: what :func:`immutable` returns.
+
+    Over ``bytes`` its elements cannot be written, but numpy still lets any array's ``shape``,
+    ``dtype`` and ``strides`` be assigned and ``__setstate__`` load new (writable) contents, in
+    place: ``model.joints[0].link1_H_link2.rotation.shape = (9,)`` would change a model. This
+    subclass refuses those (and any other attribute assignment). Views of it (``a.T``, ``a[0]``)
+    are frozen too; ``a.copy()`` and ufunc results (``a @ b``, ``a + 1``) are plain arrays. It
+    pickles and copies as itself, frozen.
+    """
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(
+            f"a model's arrays cannot change: {name!r} cannot be set (make a new array, "
+            "e.g. np.array(a).reshape(...))"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a model's arrays cannot change: {name!r} cannot be deleted")
+
+    def __setstate__(self, state: object) -> None:
+        raise TypeError("a model's arrays cannot change: __setstate__ is refused")
+
+    def resize(self, *shape: Any, **kwargs: Any) -> None:
+        """Refused (numpy would let a same-size resize through)."""
+        raise ValueError("a model's arrays cannot change: resize is refused")
+
+    def __array_wrap__(self, arr: Any, context: object = None, return_scalar: bool = False) -> Any:
+        # Ufunc results own new memory: hand them out as plain arrays (numpy would make them
+        # frozen-layout views of this class).
+        return arr[()] if return_scalar else arr.view(np.ndarray)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_frozen, (self.shape, self.tobytes()))
+
+    def copy(self, order: Any = "C") -> Any:
+        """Return a writable plain copy (``np.array(a, order=order)``)."""
+        return np.array(self, order=order)
+
+    def __copy__(self) -> FrozenArray:
+        return self  # nothing can change it: sharing is safe
+
+    def __deepcopy__(self, memo: object) -> FrozenArray:
+        return self
+
+
+def _frozen(shape: tuple[int, ...], data: bytes) -> FrozenArray:
+    return FrozenArray(shape, _F64, data)
+
+
+def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
+    """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, no copy."""
+    out: FloatArray = FrozenArray(shape, _F64, data)
+    return out
+
+
+def immutable(arr: FloatArray) -> FloatArray:
+    """Return a read-only copy of ``arr`` over an immutable ``bytes`` buffer.
+
+    ``setflags(write=False)`` alone can be undone with ``setflags(write=True)`` on the array (or
+    on its base), so a value would not be a value. An array over ``bytes`` can never be made
+    writable again, nor can anything it is a view of; as a :class:`FrozenArray` its shape and
+    dtype cannot be reassigned either.
+    """
+    out: FloatArray = FrozenArray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
+    return out
+
+
+_F64 = np.dtype(np.float64)
+
+
+def fresh(arr: FloatArray) -> FloatArray:
+    """Return ``arr`` (just computed for a caller, stored in no value) marked read-only.
+
+    Read-only as a reminder that it is derived data; a caller re-enabling writes changes no
+    value, so no copy is made.
+    """
+    arr.setflags(write=False)
+    return arr
+
+
+def vec3(v: ArrayLike) -> FloatArray:
+    """Return ``v`` as a frozen, finite 3-vector."""
+    return frozen_array(v, (3,), "a 3-vector")
+
+
+def mat33(v: ArrayLike) -> FloatArray:
+    """Return ``v`` as a frozen, finite 3x3 matrix."""
+    return frozen_array(v, (3, 3), "a rotation matrix")
+
+
+# Shared by every default-constructed value: safe, since no one can make them writable again.
+ZEROS3 = immutable(np.zeros(3))
+EYE3 = immutable(np.eye(3))
+ZEROS33 = immutable(np.zeros((3, 3)))
+
+
+def zeros3() -> FloatArray:
+    """Return the zero 3-vector (one shared frozen array)."""
+    return ZEROS3
+
+
+def eye3() -> FloatArray:
+    """Return the 3x3 identity (one shared frozen array)."""
+    return EYE3
+
+
+def zeros33() -> FloatArray:
+    """Return the zero 3x3 matrix (one shared frozen array)."""
+    return ZEROS33
+
+
+def finite_mass(value: float) -> float:
+    """Return ``value`` as a float; raise :class:`ModelError` if it is NaN or infinite."""
+    m = float(value)
+    if not math.isfinite(m):
+        raise ModelError(f"a mass must be finite, got {m}")
+    return m

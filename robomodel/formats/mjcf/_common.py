@@ -1,0 +1,176 @@
+"""What the MJCF writer and reader share: the lazy MuJoCo import and quaternion conversions."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import Any, TypeGuard
+
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.errors import RobomodelError
+from robomodel.model.joints import PrismaticJoint, RevoluteJoint
+from robomodel.model.spatial import Transform
+
+FloatArray = npt.NDArray[np.float64]
+
+METADATA_NAME = "robomodel"
+"""The name of the ``<custom><text>`` element holding robomodel's metadata."""
+
+
+class MujocoNotInstalledError(RobomodelError, ImportError):
+    """The optional ``mujoco`` package is needed and missing."""
+
+
+def mujoco() -> Any:
+    """Return the ``mujoco`` module, imported on first use (it is an optional extra).
+
+    Raises:
+        MujocoNotInstalledError: ``mujoco`` is not installed.
+    """
+    try:
+        import mujoco as mj  # type: ignore[import-untyped]
+    except ImportError as exc:
+        raise MujocoNotInstalledError(
+            "robomodel.formats.mjcf needs MuJoCo to compile MJCF; install it with "
+            "pip install 'robomodel[mujoco]'"
+        ) from exc
+    return mj
+
+
+class MJCFError(RobomodelError, ValueError):
+    """MuJoCo refused an MJCF document, or a model cannot be written as MJCF."""
+
+
+def quat_from_rotation(R: npt.ArrayLike) -> tuple[float, float, float, float]:
+    """Return the unit quaternion ``(w, x, y, z)`` of a rotation matrix (MuJoCo's order), w >= 0.
+
+    Shepperd's method: the largest of the four squared components is computed directly, so the
+    division never loses precision. Plain floats: this runs once per body, site and inertia.
+    """
+    (a, b, c), (d, e, f), (g, h, i) = np.asarray(R, dtype=np.float64).tolist()
+    tr = a + e + i
+    big = max(tr, a, e, i)
+    if big == tr:
+        s = 2.0 * math.sqrt(max(1.0 + tr, 0.0))
+        q = (0.25 * s, (h - f) / s, (c - g) / s, (d - b) / s)
+    elif big == a:
+        s = 2.0 * math.sqrt(max(1.0 + a - e - i, 0.0))
+        q = ((h - f) / s, 0.25 * s, (b + d) / s, (c + g) / s)
+    elif big == e:
+        s = 2.0 * math.sqrt(max(1.0 + e - a - i, 0.0))
+        q = ((c - g) / s, (b + d) / s, 0.25 * s, (f + h) / s)
+    else:
+        s = 2.0 * math.sqrt(max(1.0 + i - a - e, 0.0))
+        q = ((d - b) / s, (c + g) / s, (f + h) / s, 0.25 * s)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    k = 1.0 / n if q[0] >= 0.0 else -1.0 / n
+    return (q[0] * k, q[1] * k, q[2] * k, q[3] * k)
+
+
+def rotation_from_quat(q: npt.ArrayLike) -> FloatArray:
+    """Return the rotation matrix of a quaternion ``(w, x, y, z)`` (normalised first)."""
+    w, x, y, z = np.asarray(q, dtype=np.float64) / np.linalg.norm(np.asarray(q, dtype=np.float64))
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def rotations_from_quats(q: npt.ArrayLike) -> FloatArray:
+    """Return the ``(N, 3, 3)`` rotation matrices of ``(N, 4)`` quaternions (normalised first)."""
+    a = np.asarray(q, dtype=np.float64).reshape(-1, 4)
+    n = np.linalg.norm(a, axis=1)
+    a = a / np.where(n > 0.0, n, 1.0)[:, None]
+    w, x, y, z = a.T
+    out = np.empty((len(a), 3, 3))
+    out[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    out[:, 0, 1] = 2 * (x * y - w * z)
+    out[:, 0, 2] = 2 * (x * z + w * y)
+    out[:, 1, 0] = 2 * (x * y + w * z)
+    out[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    out[:, 1, 2] = 2 * (y * z - w * x)
+    out[:, 2, 0] = 2 * (x * z - w * y)
+    out[:, 2, 1] = 2 * (y * z + w * x)
+    out[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return out
+
+
+def num(x: float) -> str:
+    return nums((x,))
+
+
+def nums(xs: Iterable[float]) -> str:
+    # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
+    # only spellings with an "n" in them.
+    text = " ".join([repr(float(x)) for x in xs])
+    if "n" in text:
+        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
+    return text
+
+
+EYE = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+ORIGIN = [0.0, 0.0, 0.0]
+
+
+def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, ...] | None]:
+    """Write ``pos``/``quat`` of ``T`` (only what is not the identity); return them."""
+    p = T.position.tolist()
+    if p != ORIGIN:
+        el.set("pos", nums(p))
+    if T.rotation.tolist() == EYE:
+        return p, None
+    q = quat_from_rotation(T.rotation)
+    el.set("quat", nums(q))
+    return p, q
+
+
+SAME_FRAME = 1e-5
+"""Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
+
+
+def near_body_frame(pos: list[float], quat: tuple[float, ...] | None) -> bool:
+    """Whether MuJoCo may snap a frame onto its body frame though it differs from it.
+
+    MuJoCo's "same frame" shortcut compares the rotation with a tolerance whatever the
+    position, and the position with a tolerance when the rotation matches. ``quat`` is
+    ``None`` for an exact identity rotation.
+    """
+    near_rot = quat is None or (
+        abs(quat[0] - 1.0) < SAME_FRAME and max(abs(x) for x in quat[1:]) < SAME_FRAME
+    )
+    near_pos = pos != ORIGIN and max(abs(x) for x in pos) < SAME_FRAME
+    return (near_rot and quat is not None) or (near_rot and near_pos)
+
+
+def pose(pos: Any, quat: Any) -> Transform:
+    """Return the transform of a MuJoCo position and quaternion ``(w, x, y, z)``."""
+    return Transform(rotation_from_quat(quat), np.asarray(pos, dtype=np.float64))
+
+
+def moves(joint: object) -> TypeGuard[RevoluteJoint | PrismaticJoint]:
+    """Whether ``joint`` is a revolute or prismatic joint."""
+    return isinstance(joint, RevoluteJoint | PrismaticJoint)
+
+
+def merged_links(data: object, n: int, taken: set[str]) -> list[tuple[str, Transform]] | None:
+    """The names and body-relative frames of the ``n`` links merged into a body, if recorded."""
+    if not isinstance(data, list) or len(data) != n:
+        return None
+    out = []
+    for item in data:
+        try:
+            name, numbers = item
+            v = np.asarray(numbers, dtype=np.float64)
+            T = Transform(v[3:].reshape(3, 3), v[:3])
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(name, str) or name in taken:
+            return None
+        out.append((name, T))
+    return out

@@ -1,0 +1,185 @@
+"""Inertias in MJCF: MuJoCo's checks and robomodel's policies for what it refuses.
+
+:class:`InertiaWriter` is the part of the MJCF writer that decides, on exactly the doubles it will
+write, which inertias MuJoCo would refuse and what the policies of
+:class:`~robomodel.formats.mjcf.options.ExportOptions` do about them.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from robomodel.formats.mjcf._common import (
+    EYE,
+    ORIGIN,
+    SAME_FRAME,
+    FloatArray,
+    MJCFError,
+    moves,
+    near_body_frame,
+    num,
+    nums,
+    quat_from_rotation,
+)
+from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, ExportOptions
+from robomodel.formats.mjcf.report import LossAction
+from robomodel.model.record import Model
+from robomodel.model.spatial import SpatialInertia
+from robomodel.model.traversal import Traversal
+
+__all__ = ["InertiaWriter", "is_zero"]
+
+
+class InertiaWriter:
+    """Applies the inertia policies and writes ``<inertial>`` elements."""
+
+    m: Model
+    o: ExportOptions
+    tr: Traversal
+    merged: set[int]
+    inertias: dict[str, SpatialInertia]
+    principal: dict[int, tuple[FloatArray, FloatArray]]
+
+    def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
+        """Record one report entry (the writer's own)."""
+        raise NotImplementedError
+
+    def written_inertias(self) -> dict[int, SpatialInertia]:
+        m, o, tr = self.m, self.o, self.tr
+        written = {i: m.links[i].inertia for i in tr.links}
+        # Each moving body with the bodies welded to it (MuJoCo checks that composite).
+        composite = dict(written)
+        moving = {e.link for e in tr if e.joint is not None and moves(m.joints[e.joint])}
+        if o.floating_base:
+            moving.add(tr.base)
+        for e in reversed(list(tr)):
+            if e.parent is not None and e.link not in moving:
+                assert e.joint is not None
+                p_H_c = m.joints[e.joint].rest_transform(
+                    m.link_names[e.parent], m.link_names[e.link]
+                )
+                composite[e.parent] = composite[e.parent] + p_H_c @ composite[e.link]
+        for i in tr.links:
+            name = m.link_names[i]
+            if i in self.merged:
+                continue
+            if i in moving and _degenerate(composite[i]):
+                if o.massless == "raise":
+                    raise MJCFError(
+                        f"link {name!r} moves but its mass or principal inertias (with the links "
+                        f"welded to it) are below MuJoCo's {MJCF_MIN_VALUE}; give it an inertia "
+                        'or export with ExportOptions(massless="bound")'
+                    )
+                written[i] = _bounded(written[i], o.bound_mass, o.bound_inertia)
+                self.note(
+                    "changed",
+                    "link",
+                    name,
+                    f"massless moving body: MuJoCo needs mass and inertia above {MJCF_MIN_VALUE}; "
+                    f"wrote mass {o.bound_mass!r} and principal inertia {o.bound_inertia!r} "
+                    f"(ExportOptions.massless={o.massless!r})",
+                )
+            written[i] = self._valid(i, name, written[i])
+            if written[i] is not m.links[i].inertia:
+                self.inertias[name] = written[i]
+        return written
+
+    def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
+        """Return the inertia to write for link ``i``; its principal axes go to ``principal``.
+
+        The principal moments are decided once, here, and written as they are: recomputing them
+        from the returned inertia could round them back over MuJoCo's limits.
+        """
+        if inertia.mass == 0.0:
+            if np.any(inertia.rotational_inertia != 0.0):
+                self.note("dropped", "inertia", name, "rotational inertia of a massless link")
+                return SpatialInertia.zero()
+            return inertia
+        if inertia.mass < 0.0:
+            raise MJCFError(
+                f"link {name!r} has a negative mass {inertia.mass}; MJCF cannot hold it"
+            )
+        d, V = _principal(np.asarray(inertia.inertia_com))
+        fixed = _balanced(d)
+        if fixed is None:
+            self.principal[i] = (d, V)
+            return inertia
+        self.principal[i] = (fixed, V)
+        if self.o.invalid_inertia == "raise":
+            raise MJCFError(
+                f"link {name!r}: principal inertias {d.tolist()} are negative or break A + B >= C, "
+                "which MuJoCo refuses; fix them or export with ExportOptions(invalid_inertia="
+                '"balance")'
+            )
+        self.note(
+            "changed",
+            "inertia",
+            name,
+            f"principal inertias {d.tolist()} break MuJoCo's checks; wrote {fixed.tolist()} "
+            '(ExportOptions.invalid_inertia="balance")',
+        )
+        return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
+
+    def inertial(self, body: ET.Element, link: int, inertia: SpatialInertia) -> None:
+        if inertia.mass == 0.0:
+            return
+        d, V = self.principal[link]
+        com = inertia.com.tolist()
+        q = quat_from_rotation(V)
+        tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
+        if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
+            # MuJoCo treats an inertial frame within its tolerance of the body frame as the
+            # body frame itself; naming the principal axes in another (cyclic) order keeps the
+            # same inertia exactly and keeps the frame away from that shortcut.
+            V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
+            q = quat_from_rotation(V)
+        el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
+        el.set("quat", nums(q))
+        el.set("diaginertia", nums(np.maximum(d, 0.0)))
+
+
+def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return the principal moments (ascending) and a right-handed rotation to their axes."""
+    d, V = np.linalg.eigh(0.5 * (I_C + I_C.T))
+    if np.linalg.det(V) < 0.0:
+        V[:, 0] = -V[:, 0]
+    return d, V
+
+
+def is_zero(inertia: SpatialInertia) -> bool:
+    return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
+
+
+def _degenerate(inertia: SpatialInertia) -> bool:
+    if not inertia.mass > MJCF_MIN_VALUE:
+        return True
+    d = np.linalg.eigvalsh(np.asarray(inertia.inertia_com))
+    return bool(d.min() <= MJCF_MIN_VALUE)
+
+
+def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:
+    if inertia.mass > 0.0:
+        I_C = np.asarray(inertia.inertia_com) + principal * np.eye(3)
+        return SpatialInertia.from_com(inertia.mass, inertia.com, I_C)
+    return SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), principal * np.eye(3))
+
+
+def _balanced(d: FloatArray) -> FloatArray | None:
+    """Return ascending principal moments MuJoCo accepts, or ``None`` when ``d`` passes as is.
+
+    MuJoCo refuses negative moments and ``A + B < C``, tested on the doubles it reads, which
+    are exactly the ones written; the same test here decides.
+    """
+    a, b, c = (float(x) for x in d)
+    if a >= 0.0 and a + b >= c:
+        return None
+    a, b = max(a, 0.0), max(b, 0.0)
+    gap = c - (a + b)
+    if gap > 0.0:
+        a, b = a + gap / 2, b + gap / 2
+    while a + b < c:  # the halves may round down by an ulp
+        b = math.nextafter(b, math.inf)
+    return np.array([a, b, c])

@@ -1,0 +1,83 @@
+"""File conversion between URDF and MJCF, for ``robomodel convert a.urdf a.xml --to mjcf``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Literal
+
+import attrs
+
+from robomodel.errors import ArgumentError
+from robomodel.formats.mjcf._kept import PREFIX
+from robomodel.formats.mjcf.dump import dump
+from robomodel.formats.mjcf.load import parse
+from robomodel.formats.mjcf.options import ExportOptions, ImportOptions
+from robomodel.formats.mjcf.report import ConversionReport, Loss
+from robomodel.model.builders import with_package_dirs
+
+__all__ = ["convert"]
+
+_DEFAULT_EXPORT = ExportOptions()
+_DEFAULT_IMPORT = ImportOptions()
+
+
+def convert(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    *,
+    to: Literal["mjcf", "urdf"] | None = None,
+    package_dirs: Iterable[str] = (),
+    export_options: ExportOptions = _DEFAULT_EXPORT,
+    import_options: ImportOptions = _DEFAULT_IMPORT,
+) -> ConversionReport:
+    """Convert a URDF file to MJCF or an MJCF file to URDF and return the conversion report.
+
+    Args:
+        source: the file to read.
+        target: the file to write (replaced in one step).
+        to: ``"mjcf"`` or ``"urdf"``; when ``None``, a ``.urdf`` source goes to MJCF and a
+            ``.xml`` or ``.mjcf`` source to URDF.
+        package_dirs: directories searched for ``package://`` meshes of a URDF source.
+        export_options: options of the MJCF writer (URDF -> MJCF).
+        import_options: options of the MJCF reader (MJCF -> URDF).
+
+    Raises:
+        ArgumentError: ``to`` is not given and the source suffix does not tell the direction.
+    """
+    src = os.fspath(source)
+    if to is None:
+        suffix = os.path.splitext(src)[1].lower()
+        if suffix == ".urdf":
+            to = "mjcf"
+        elif suffix in (".xml", ".mjcf"):
+            to = "urdf"
+        else:
+            raise ArgumentError(
+                f"cannot tell the direction from {src!r}; pass to='mjcf' or to='urdf'"
+            )
+    if to == "mjcf":
+        from robomodel.formats import urdf
+
+        model = with_package_dirs(urdf.load(src), [*package_dirs])
+        return dump(model, target, options=export_options)
+    if to == "urdf":
+        from robomodel.formats import urdf
+
+        with open(src, encoding="utf-8") as fh:
+            text = fh.read()
+        model, report = parse(text, options=import_options, path=src)
+        kept = [x for x in model.extensions if x.tag.startswith(PREFIX)]
+        if kept:
+            # MuJoCo's own sections mean nothing in URDF.
+            model = attrs.evolve(
+                model, extensions=[x for x in model.extensions if not x.tag.startswith(PREFIX)]
+            )
+            lost = tuple(
+                Loss(action="dropped", kind="kept section", name=x.tag, detail="MJCF only")
+                for x in kept
+            )
+            report = attrs.evolve(report, losses=report.losses + lost)
+        urdf.dump(model, target)
+        return report
+    raise ArgumentError(f"to must be 'mjcf' or 'urdf', got {to!r}")

@@ -1,0 +1,560 @@
+"""Write a model as MJCF, MuJoCo's XML format, with a report of what MJCF cannot carry.
+
+Every link reachable from the base becomes a ``<body>`` (links behind fixed joints become bodies
+without joints, which MuJoCo welds to their parent, so no link is merged away), every additional
+frame a ``<site>``, every sensor a site plus MuJoCo sensors, every mimic joint an
+``<equality><joint>`` constraint, every shape a ``<geom>``. Numbers are written with Python's
+shortest round-trip ``repr``, so MuJoCo reads back exactly the doubles robomodel holds. Inertias
+are written as ``<inertial pos quat diaginertia>`` from robomodel's own eigen-decomposition of the
+central inertia, so that the policies for inertias MuJoCo refuses (``ExportOptions.massless``,
+``ExportOptions.invalid_inertia``) decide on exactly the numbers MuJoCo will check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from typing import Any, TypeAlias
+
+import numpy as np
+
+from robomodel.formats.mjcf._common import (
+    METADATA_NAME,
+    SAME_FRAME,
+    FloatArray,
+    MJCFError,
+    moves,
+    mujoco,
+    near_body_frame,
+    num,
+    nums,
+    pose_attrs,
+)
+from robomodel.formats.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
+from robomodel.formats.mjcf._inertia import InertiaWriter, is_zero
+from robomodel.formats.mjcf._kept import PREFIX, restore
+from robomodel.formats.mjcf.options import ExportOptions
+from robomodel.formats.mjcf.report import ConversionReport, Loss, LossAction, warn_losses
+from robomodel.model.joints import PrismaticJoint, RevoluteJoint
+from robomodel.model.record import Extension, Model
+from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
+from robomodel.model.spatial import Axis, SpatialInertia, Transform
+
+__all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "export"]
+
+_DEFAULT_OPTIONS = ExportOptions()
+
+
+def export(
+    model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS
+) -> tuple[str, ConversionReport]:
+    """Return ``model`` as MJCF text together with the report of everything it lost or changed.
+
+    Args:
+        model: the model; its links reachable from ``options.base`` are written.
+        options: see :class:`~robomodel.formats.mjcf.options.ExportOptions`.
+
+    Raises:
+        MJCFError: a policy is ``"raise"`` and a body needs it, or a number is not finite.
+        UnknownNameError: ``options.base`` is not a link of the model.
+
+    >>> import robomodel as rm
+    >>> m = rm.add_link(rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0),
+    ...     np.eye(3))))
+    >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 0, 1)))
+    >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", rm.Link())
+    >>> text, report = export(m)
+    >>> print(report)  # doctest: +ELLIPSIS
+    changed link 'arm': massless moving body: MuJoCo needs mass and inertia above 1e-15; ...
+    """
+    return _Writer(model, options).run()
+
+
+def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
+    """Return ``model`` as MJCF text (see :func:`export`, which also returns the report).
+
+    Warns:
+        RobomodelWarning: something was dropped or changed; the message lists every entry.
+    """
+    text, report = export(model, options=options)
+    _warn(report)
+    return text
+
+
+def dump(
+    model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
+) -> ConversionReport:
+    """Write ``model`` as an MJCF file and return the report (see :func:`export`).
+
+    The text goes to a temporary file in the same directory, then replaces ``path`` in one
+    step, so a failed export never leaves a half-written file behind.
+    """
+    text, report = export(model, options=options)
+    target = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(
+        dir=os.path.dirname(os.path.abspath(target)), prefix=".robomodel-", suffix=".xml"
+    )
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return report
+
+
+_SHOWN = 12
+"""How many report entries a warning lists."""
+
+
+def compile_mjcf(text: str) -> Any:
+    """Compile MJCF text with MuJoCo and return the ``mujoco.MjModel``.
+
+    Raises:
+        MJCFError: MuJoCo refused the document (its message is kept).
+        MujocoNotInstalledError: MuJoCo is not installed.
+    """
+    mj = mujoco()
+    try:
+        return mj.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
+
+
+def _warn(report: ConversionReport) -> None:
+    warn_losses(report, what="export", full_report="robomodel.formats.mjcf.export")
+
+
+# ---------------------------------------------------------------------- numbers
+# ---------------------------------------------------------------------- the writer
+_Pending: TypeAlias = tuple[
+    ET.Element, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
+]
+"""A merged link: its parent body, its pose there, the joints so far and the merged links."""
+
+
+class _Writer(GeomWriter, InertiaWriter):
+    """One export: the phases read top to bottom in :meth:`run`."""
+
+    def __init__(self, model: Model, options: ExportOptions) -> None:
+        self.m = model
+        self.o = options
+        self.losses: list[Loss] = []
+        self.inertias: dict[str, SpatialInertia] = {}
+        self.bodies: dict[str, ET.Element] = {}
+        self.site_names: set[str] = set()
+        self.frame_sites: dict[str, tuple[str, Transform]] = {}
+        self.geom_names: set[str] = set()
+        self.meshes: dict[tuple[str, tuple[float, float, float]], str] = {}
+        self.mesh_names: set[str] = set()
+        self.metadata: dict[str, Any] = {}
+        self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
+        self.material_assets: dict[tuple[object, ...], str] = {}
+        self.material_names: set[str] = set()
+        self.converted: dict[str, str] = {}
+
+    def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
+        self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
+
+    def run(self) -> tuple[str, ConversionReport]:
+        m, o = self.m, self.o
+        root = ET.Element("mujoco", model=m.name or "robomodel")
+        self.metadata["name"] = m.name
+        # Angles in radians, and inertia only from <inertial>: geoms must not add mass.
+        ET.SubElement(root, "compiler", angle="radian", inertiafromgeom="false")
+        asset = ET.SubElement(root, "asset")
+        self._root_asset = asset
+        world = ET.SubElement(root, "worldbody")
+        if m.n_links == 0:
+            raise MJCFError("the model has no links; add a link before exporting to MJCF")
+
+        # Normalise: the tree from the base, and what is not in it.
+        base = m.default_base_index if o.base is None else m.link_index(o.base)
+        self.tr = m.traversal(base)
+        self.reached = set(self.tr.links)
+        for i, name in enumerate(m.link_names):
+            if i not in self.reached:
+                self.note("dropped", "link", name, "not connected to the base")
+
+        # Which links have no body of their own: a massless fixed base is the world body, and
+        # a massless link between two moving joints hands its joint on to its child's body.
+        root_inertia = m.links[base].inertia
+        self.world_base = not o.floating_base and is_zero(root_inertia)
+        self.merged = self._mergeable() if o.massless == "merge" else set()
+        for i in sorted(self.merged):
+            self.note(
+                "note",
+                "merged link",
+                m.link_names[i],
+                "massless link between two moving joints: its joint moves into its child's "
+                "body (MuJoCo bodies may hold several joints)",
+            )
+
+        # Inertias: apply the policies on exactly what will be written.
+        written = self.written_inertias()
+
+        # Bodies, joints, shapes and frames, parents before children. A massless fixed base is
+        # MuJoCo's world body itself; a merged link's joints move on into its child's body.
+        pending: dict[int, _Pending] = {}
+        for e in self.tr:
+            name = m.link_names[e.link]
+            if e.parent is None:
+                if self.world_base:
+                    self.bodies[name] = world
+                    self.metadata["world"] = name
+                    self.note(
+                        "note", "world link", name, "a massless fixed base: MuJoCo's world body"
+                    )
+                    self._shapes(world, e.link)
+                    continue
+                body = ET.SubElement(world, "body", name=self._body_name(name))
+                self.metadata["base"] = name
+                if o.floating_base:
+                    ET.SubElement(body, "freejoint", name=o.free_joint_name)
+                    self.note("added", "joint", o.free_joint_name, "free joint of the root body")
+            else:
+                assert e.joint is not None  # a traversal gives every non-base link its joint
+                joint = m.joints[e.joint]
+                pname = m.link_names[e.parent]
+                P_H_C = joint.rest_transform(pname, name)
+                own: list[tuple[int, Axis]] = [(e.joint, joint.axis(name))] if moves(joint) else []
+                if not own:
+                    self.metadata.setdefault("fixed_joints", {})[name] = m.joint_names[e.joint]
+                if e.parent in pending:
+                    parent_el, X_H_P, specs, between = pending.pop(e.parent)
+                    C_H_P = P_H_C.inverse()
+                    specs = [(j, C_H_P @ a) for j, a in specs] + own
+                    X_H_C = X_H_P @ P_H_C
+                else:
+                    parent_el, specs, X_H_C, between = self.bodies[pname], own, P_H_C, []
+                if e.link in self.merged:
+                    pending[e.link] = (parent_el, X_H_C, specs, [*between, (name, X_H_C)])
+                    continue
+                body = ET.SubElement(parent_el, "body", name=self._body_name(name))
+                pose_attrs(body, X_H_C)
+                for j, axis in specs:
+                    self._joint(body, j, axis)
+                if between:
+                    # The merged links' frames, relative to this body, for the way back.
+                    C_H_X = X_H_C.inverse()
+                    self.metadata.setdefault("merged", {})[name] = [
+                        [lname, [*(C_H_X @ X_H_L).position, *(C_H_X @ X_H_L).rotation.ravel()]]
+                        for lname, X_H_L in between
+                    ]
+            self.bodies[name] = body
+            self.inertial(body, e.link, written[e.link])
+            self._shapes(body, e.link)
+        self._frames()
+
+        # Elements outside the tree.
+        equality = self._mimics()
+        sensors = self._sensors()
+        actuators = self._actuators()
+        for el in (equality, actuators, sensors):
+            if len(el):
+                root.append(el)
+        if not len(asset):
+            root.remove(asset)
+        self._extensions()
+        if m.package_dirs:
+            self.metadata["package_dirs"] = list(m.package_dirs)
+        if o.metadata and self.metadata:
+            custom = ET.SubElement(root, "custom")
+            data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
+            ET.SubElement(custom, "text", name=METADATA_NAME, data=data)
+        text = _text(root)
+        kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
+        if kept:
+            text = self._kept_sections(root, kept)
+        return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+
+    def _kept_sections(self, root: ET.Element, kept: list[Extension]) -> str:
+        """Write back the MJCF sections an import kept; keep only those MuJoCo accepts.
+
+        They refer to joints, sites, geoms and classes by name, and the model may have changed
+        since it was read, so the document is compiled with them (all at once, then one
+        section at a time when that fails) and a refused section is dropped, with MuJoCo's
+        message in the report. Without MuJoCo they are written unchecked.
+        """
+        place = 1  # after <compiler>
+        try:
+            mj = mujoco()
+        except ImportError:
+            mj = None
+        sections = restore(kept)
+        for el in sections:
+            root.insert(place, el)
+            place += 1
+        text = _text(root)
+        if mj is None or _compiles(mj, text) is None:
+            return text
+        for el in sections:
+            root.remove(el)
+        place = 1
+        for el in sections:
+            root.insert(place, el)
+            error = _compiles(mj, _text(root))
+            if error is None:
+                place += 1
+                continue
+            root.remove(el)
+            self.note("dropped", "kept section", f"<{el.tag}>", f"MuJoCo refuses it now: {error}")
+        return _text(root)
+
+    # ------------------------------------------------------------------ joints
+    def _body_name(self, name: str) -> str:
+        if name != "world":
+            return name
+        self.note("renamed", "body", name, "body 'world_link': MuJoCo reserves 'world'")
+        self.metadata.setdefault("renamed_bodies", {})["world_link"] = name
+        return "world_link"
+
+    def _mergeable(self) -> set[int]:
+        m, tr = self.m, self.tr
+        children: dict[int, list[int]] = {}
+        for e in tr:
+            if e.parent is not None:
+                children.setdefault(e.parent, []).append(e.link)
+        used = {m.link_index(f.link) for f in m.frames if m.is_link_name_used(f.link)}
+        for s in m.sensors:
+            for link in s.links if isinstance(s, SixAxisForceTorqueSensor) else (s.link,):
+                if m.is_link_name_used(link):
+                    used.add(m.link_index(link))
+        out: set[int] = set()
+        for e in tr:
+            kids = children.get(e.link, [])
+            if (
+                e.joint is None
+                or not moves(m.joints[e.joint])
+                or len(kids) != 1
+                or not is_zero(m.links[e.link].inertia)
+                or e.link in used
+                or m.visuals[e.link]
+                or m.collisions[e.link]
+            ):
+                continue
+            k = tr.parent_joint_of(kids[0])
+            if k is not None and moves(m.joints[k]):
+                out.add(e.link)
+        return out
+
+    def _joint(self, body: ET.Element, j: int, axis: Axis) -> None:
+        """Write joint ``j`` into ``body``; ``axis`` is its motion axis in the body frame."""
+        m = self.m
+        joint = m.joints[j]
+        jname = m.joint_names[j]
+        assert isinstance(joint, RevoluteJoint | PrismaticJoint)
+        el = ET.SubElement(body, "joint", name=jname)
+        if isinstance(joint, RevoluteJoint):
+            el.set("type", "hinge")
+            if np.any(axis.origin != 0.0):
+                el.set("pos", nums(axis.origin))
+        else:
+            el.set("type", "slide")
+        el.set("axis", nums(axis.direction))
+        lim = joint.limits
+        written = lim.enabled and math.isfinite(lim.lower) and lim.lower < lim.upper
+        written = written and math.isfinite(lim.upper)
+        if not written and (lim.enabled or (lim.lower, lim.upper) != (-math.inf, math.inf)):
+            # What MJCF cannot hold (disabled bounds, empty or half-open ranges) travels in the
+            # metadata; the JSON writer spells infinities "Infinity".
+            self.metadata.setdefault("limits", {})[jname] = [lim.enabled, lim.lower, lim.upper]
+        if lim.enabled and math.isfinite(lim.lower) and math.isfinite(lim.upper):
+            if lim.lower < lim.upper:
+                el.set("limited", "true")
+                el.set("range", nums((lim.lower, lim.upper)))
+            else:
+                el.set("limited", "false")
+                self.note(
+                    "dropped",
+                    "limits",
+                    jname,
+                    f"empty range [{lim.lower}, {lim.upper}]: MuJoCo needs lower < upper",
+                )
+        else:
+            el.set("limited", "false")
+            if lim.enabled:
+                self.note("dropped", "limits", jname, "an infinite bound cannot be an MJCF range")
+        if joint.dynamics.kind == "urdf":
+            if joint.dynamics.damping:
+                el.set("damping", num(joint.dynamics.damping))
+            if joint.dynamics.static_friction:
+                el.set("frictionloss", num(joint.dynamics.static_friction))
+        if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
+            el.set("actuatorfrclimited", "true")
+            el.set("actuatorfrcrange", nums((-joint.effort_limit, joint.effort_limit)))
+        elif math.isfinite(joint.effort_limit):
+            # MuJoCo needs a non-empty force range: a zero limit travels in the metadata.
+            self.metadata.setdefault("effort_limits", {})[jname] = joint.effort_limit
+            self.note("dropped", "effort limit", jname, "MuJoCo refuses an empty force range")
+        if math.isfinite(joint.velocity_limit):
+            self.metadata.setdefault("velocity_limits", {})[jname] = joint.velocity_limit
+            if not self.o.metadata:
+                self.note("dropped", "velocity limit", jname, "MJCF has no velocity limit")
+
+    def _mimics(self) -> ET.Element:
+        m = self.m
+        eq = ET.Element("equality")
+        for j, joint in enumerate(m.joints):
+            name = m.joint_names[j]
+            if not moves(joint) or joint.mimic is None or not self._has_joint(j):
+                continue
+            mim = joint.mimic
+            leader = m.joint_index(mim.joint) if m.is_joint_name_used(mim.joint) else None
+            if leader is None or not self._has_joint(leader) or not moves(m.joints[leader]):
+                self.note("dropped", "mimic", name, f"its leader {mim.joint!r} is not exported")
+                continue
+            ET.SubElement(
+                eq,
+                "joint",
+                joint1=name,
+                joint2=mim.joint,
+                polycoef=nums((mim.offset, mim.multiplier, 0.0, 0.0, 0.0)),
+            )
+        return eq
+
+    def _has_joint(self, j: int) -> bool:
+        joint = self.m.joints[j]
+        return all(self.m.link_index(x) in self.reached for x in (joint.link1, joint.link2))
+
+    def _actuators(self) -> ET.Element:
+        act = ET.Element("actuator")
+        if not self.o.actuators:
+            return act
+        m = self.m
+        for j, joint in enumerate(m.joints):
+            if not moves(joint) or not self._has_joint(j) or joint.mimic is not None:
+                continue
+            name = m.joint_names[j]
+            el = ET.SubElement(act, "motor", name=name, joint=name)
+            if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
+                el.set("ctrllimited", "true")
+                el.set("ctrlrange", nums((-joint.effort_limit, joint.effort_limit)))
+        return act
+
+    # ------------------------------------------------------------------ frames and sensors
+    def _site(self, link: str, name: str, T: Transform) -> str:
+        unique = name
+        k = 1
+        while unique in self.site_names:
+            unique = f"{name}_site" if k == 1 else f"{name}_site{k}"
+            k += 1
+        if unique != name:
+            self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
+        el = ET.SubElement(self.bodies[link], "site", name=unique)
+        if near_body_frame(*pose_attrs(el, T)):
+            self.note(
+                "approximated",
+                "site",
+                unique,
+                f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
+                "equal to it: MuJoCo places it exactly on the body frame",
+            )
+        self.site_names.add(unique)
+        return unique
+
+    def _frames(self) -> None:
+        m = self.m
+        for f in m.frames:
+            if f.link not in self.bodies:
+                self.note("dropped", "frame", f.name, f"its link {f.link!r} is not exported")
+                continue
+            self._site(f.link, f.name, f.link_H_frame)
+            self.frame_sites[f.name] = (f.link, f.link_H_frame)
+
+    def _sensor_site(self, name: str, link: str, T: Transform) -> str:
+        # iDynTree's loader adds one frame per sensor, named like it and at its pose: reuse it.
+        same = self.frame_sites.get(name)
+        if same is not None and same[0] == link and _close(same[1], T):
+            return name
+        site = self._site(link, name, T)
+        self.metadata.setdefault("sensor_sites", []).append(site)
+        return site
+
+    def _sensors(self) -> ET.Element:
+        m = self.m
+        out = ET.Element("sensor")
+        for s in m.sensors:
+            match s:
+                case SixAxisForceTorqueSensor():
+                    if not m.is_joint_name_used(s.parent_joint) or not self._has_joint(
+                        m.joint_index(s.parent_joint)
+                    ):
+                        self.note("dropped", "sensor", s.name, "its joint is not exported")
+                        continue
+                    j = m.joint_index(s.parent_joint)
+                    _, c = m.joint_parent_child(j, self.tr)
+                    child = m.link_names[c]
+                    if moves(m.joints[j]):
+                        self.note(
+                            "note",
+                            "sensor",
+                            s.name,
+                            "MuJoCo's force/torque sensors measure through a moving joint too; "
+                            "the reading includes the joint's actuation",
+                        )
+                    site = self._sensor_site(s.name, child, s.link_H_sensor(child))
+                    ET.SubElement(out, "force", name=f"{s.name}_force", site=site)
+                    ET.SubElement(out, "torque", name=f"{s.name}_torque", site=site)
+                    applied_child = s.applied_wrench_link == child
+                    self.metadata.setdefault("force_torque", {})[s.name] = {
+                        "joint": s.parent_joint,
+                        "first": s.first_link,
+                        "second": s.second_link,
+                        "applied": s.applied_wrench_link,
+                    }
+                    if not applied_child:
+                        self.note(
+                            "note",
+                            "sensor",
+                            s.name,
+                            f"robomodel measures the wrench on {s.applied_wrench_link!r} (the "
+                            f"parent body); MuJoCo's {s.name}_force/_torque read the wrench on "
+                            f"{child!r}, the negation",
+                        )
+                case Accelerometer() | Gyroscope():
+                    if s.link not in self.bodies:
+                        self.note(
+                            "dropped", "sensor", s.name, f"its link {s.link!r} is not exported"
+                        )
+                        continue
+                    site = self._sensor_site(s.name, s.link, s.link_H_sensor)
+                    tag = "accelerometer" if isinstance(s, Accelerometer) else "gyro"
+                    ET.SubElement(out, tag, name=s.name, site=site)
+        return out
+
+    # ------------------------------------------------------------------ shapes
+    # ------------------------------------------------------------------ the rest
+    def _extensions(self) -> None:
+        for ext in self.m.extensions:
+            if ext.tag.startswith(PREFIX) and ext.owner_kind == "robot":
+                continue  # a kept MJCF section: written back by _kept_sections
+            what = f"<{ext.tag}>" if ext.tag else "an element"
+            owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
+            self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
+        if self.m.materials:
+            self.metadata["robot_materials"] = [material_json(x) for x in self.m.materials]
+
+
+def _text(root: ET.Element) -> str:
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _compiles(mj: Any, text: str) -> str | None:
+    """Return ``None`` when MuJoCo compiles ``text``, else the first line of its error."""
+    try:
+        mj.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        return str(exc).splitlines()[0]
+    return None
+
+
+def _close(a: Transform, b: Transform) -> bool:
+    da = np.abs(a.rotation - b.rotation).max()
+    dp = np.abs(a.position - b.position).max()
+    return bool(da <= 1e-12 and dp <= 1e-12)

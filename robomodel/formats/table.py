@@ -1,0 +1,195 @@
+"""The model file formats the ``robomodel`` command reads and writes: one table, one entry each.
+
+A format is a name (what ``--to`` and ``--format`` take), the file extensions that stand for it,
+and the module that reads and writes it, imported only when a file of that format is used (so
+``robomodel --help`` does not import lxml). The module's ``dumps(model) -> str`` (or the
+function the entry names) writes the format; reading goes through the module's ``load(path)``
+where it has one (file names and lines in its errors, files the model refers to resolved next
+to it; for URDF also the fake-link option) and through ``loads(text) -> Model`` (or the
+function the entry names) otherwise. A new format is one more entry in :data:`FORMATS`, as MJCF is:
+``ModelFormat(name="mjcf", extensions=(".xml", ".mjcf"), module="robomodel.formats.mjcf", ...)``.
+
+The command never writes a format under an extension that stands for another one, and refuses
+an extension it does not know unless ``--to`` says what to write: ``convert a.urdf out.sdf``
+fails instead of writing URDF text into ``out.sdf``.
+
+>>> [f.name for f in FORMATS]
+['urdf', 'json', 'mjcf']
+>>> format_for_output("robot.JSON", None).name
+'json'
+>>> format_for_output("robot.sdf", None)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+robomodel.errors.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf ...
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import attrs
+
+from robomodel.errors import CLIError
+from robomodel.model.record import Model
+
+__all__ = ["FORMATS", "ModelFormat", "format_for_input", "format_for_output", "format_named"]
+
+
+@attrs.frozen(kw_only=True)
+class ModelFormat:
+    """One model file format of the command line.
+
+    Attributes:
+        name: the name given to ``--to`` / ``--format`` (``"urdf"``).
+        extensions: the file extensions of the format, lower case with the dot; the first is
+            the one suggested in messages.
+        module: the module (imported when needed) that reads and writes the format.
+        description: a few words for messages and ``--help``.
+        dumps_function: the name of the module's function ``(model) -> str``.
+        loads_function: the name of the module's function ``(text) -> Model``.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    module: str
+    description: str
+    dumps_function: str = "dumps"
+    loads_function: str = "loads"
+
+    def _function(self, name: str) -> Callable[..., Any]:
+        return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
+
+    def dumps(self, model: Model) -> str:
+        """Return ``model`` as text of this format."""
+        return cast("str", self._function(self.dumps_function)(model))
+
+    def read(
+        self,
+        path: Path,
+        *,
+        keep_fake_links: bool = False,
+        package_dirs: Sequence[str] = (),
+        xacro_args: Mapping[str, str] | None = None,
+        inertia: str = "warn",
+    ) -> Model:
+        """Read the model in the file ``path``.
+
+        Args:
+            path: the file.
+            keep_fake_links: URDF only: keep massless leaf links as links instead of frames.
+            package_dirs: directories for ``package://`` meshes, after the model's own.
+            xacro_args: URDF only: the arguments of a xacro document.
+            inertia: URDF only: the :class:`~robomodel.formats.urdf.LoadOptions` ``inertia`` policy.
+
+        Raises:
+            CLIError: ``xacro_args`` for a format other than URDF.
+        """
+        if self.name == "urdf":
+            from robomodel.formats import urdf
+
+            options = urdf.LoadOptions(
+                remove_fake_links=not keep_fake_links,
+                inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
+            )
+            return urdf.load(
+                path, options=options, package_dirs=package_dirs, xacro_args=xacro_args
+            )
+        if xacro_args:
+            raise CLIError(
+                f"{path}: --xacro-arg is for xacro files, and this is {self.description}"
+            )
+        module = importlib.import_module(self.module)
+        if hasattr(module, "load"):
+            # Readers given the path resolve what the file refers to (includes, meshes)
+            # relative to its directory.
+            model = cast("Model", module.load(path))
+        else:
+            text = path.read_text(encoding="utf-8")
+            model = cast("Model", self._function(self.loads_function)(text))
+        if package_dirs:
+            from robomodel.model.updates import with_package_dirs
+
+            model = with_package_dirs(model, [*model.package_dirs, *package_dirs])
+        return model
+
+
+FORMATS: tuple[ModelFormat, ...] = (
+    ModelFormat(
+        name="urdf", extensions=(".urdf",), module="robomodel.formats.urdf", description="URDF"
+    ),
+    ModelFormat(
+        name="json",
+        extensions=(".json",),
+        module="robomodel.formats",
+        description="robomodel JSON",
+        dumps_function="to_json",
+        loads_function="from_json",
+    ),
+    ModelFormat(
+        name="mjcf",
+        extensions=(".xml", ".mjcf"),
+        module="robomodel.formats.mjcf",
+        description="MuJoCo MJCF (needs the mujoco extra)",
+    ),
+)
+"""Every format, the default (URDF) first. Reading a file whose extension no format claims
+reads it as URDF (any XML file may be one)."""
+
+
+def format_named(name: str) -> ModelFormat:
+    """Return the format called ``name`` (as given to ``--to``).
+
+    Raises:
+        CLIError: no format has that name.
+    """
+    for f in FORMATS:
+        if f.name == name:
+            return f
+    known = ", ".join(f.name for f in FORMATS)
+    raise CLIError(f"unknown format {name!r}; robomodel writes {known}")
+
+
+def _by_extension(path: str) -> ModelFormat | None:
+    suffix = Path(path).suffix.lower()
+    return next((f for f in FORMATS if suffix in f.extensions), None)
+
+
+def format_for_input(path: Path) -> ModelFormat:
+    """Return the format to read ``path`` with: from its extension, URDF when none claims it."""
+    return _by_extension(str(path)) or FORMATS[0]
+
+
+def format_for_output(output: str | None, requested: str | None) -> ModelFormat:
+    """Return the format to write to ``output`` (``None`` or ``-``: standard output).
+
+    ``requested`` (``--to``) wins, but not against an extension that stands for another format
+    (``-o model.json --to urdf`` is refused). Without it the extension decides; standard output
+    gets URDF.
+
+    Raises:
+        CLIError: the extension is not one robomodel writes, or contradicts ``requested``.
+    """
+    to_stdout = output is None or output == "-"
+    by_ext = None if to_stdout else _by_extension(cast("str", output))
+    if requested is not None:
+        fmt = format_named(requested)
+        if by_ext is not None and by_ext is not fmt:
+            raise CLIError(
+                f"{output}: the extension says {by_ext.name} but --to says {fmt.name}; "
+                f"name the file with {fmt.extensions[0]} or leave out --to"
+            )
+        return fmt
+    if to_stdout:
+        return FORMATS[0]
+    if by_ext is None:
+        suffix = Path(cast("str", output)).suffix.lower()
+        what = f"{suffix!r} files" if suffix else "files without an extension"
+        known = ", ".join(f"{f.extensions[0]} ({f.name})" for f in FORMATS)
+        raise CLIError(
+            f"{output}: cannot write {what}; robomodel writes {known}; name the file with one "
+            "of these extensions, or give --to FORMAT"
+        )
+    return by_ext

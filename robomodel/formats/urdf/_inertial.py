@@ -1,0 +1,283 @@
+"""``<inertial>``: mass, centre of mass and inertia, read beside written.
+
+A URDF gives the inertia about the centre of mass in the axes of ``<origin rpy>``; robomodel
+stores a :class:`~robomodel.model.spatial.SpatialInertia` about the link origin in link axes. Like
+origins, inertials are read in two steps: :func:`read_inertial` checks the element and registers
+its numbers, :func:`inertial_values` computes every inertia of the document at once.
+:func:`write_inertial` writes the central inertia in link axes (iDynTree's layout), with numbers
+computed from the inertia alone that read back to it (:mod:`robomodel.formats.urdf._exact`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from robomodel._internal.arrays import immutable
+from robomodel.errors import warn
+from robomodel.formats.urdf._document import (
+    XMLNS,
+    Reader,
+    Writer,
+    fmt3,
+    number,
+    parse_numbers,
+    pick_children,
+    rm,
+    strict_numbers,
+)
+from robomodel.formats.urdf._exact import inertial_numbers
+from robomodel.formats.urdf._extensions import NO_KEPT, keep, write_kept
+from robomodel.formats.urdf._origin import ZERO3, rotations
+from robomodel.formats.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
+from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.formats.urdf.numbers import format_float
+from robomodel.model.spatial import SpatialInertia
+from robomodel.physics.inertia import consistency_problems
+
+if TYPE_CHECKING:
+    from robomodel.formats.urdf._link import RawLink
+    from robomodel.formats.urdf.options import InertiaPolicy
+
+__all__ = [
+    "InertiaOverflowError",
+    "apply_exact_inertials",
+    "central_inertias",
+    "check_inertias",
+    "inertial_values",
+    "read_inertial",
+    "write_inertial",
+]
+
+_INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+_CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
+_DIAG = np.arange(3)
+_RM_MOMENT = rm("first_moment")
+_RM_ORIGIN = rm("about_origin")
+_PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
+
+
+def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
+    """Check ``<inertial>`` ``el`` of link ``raw``; its inertia becomes ``raw.inertia``.
+
+    The origin's numbers and the arrays come later, all at once (:func:`inertial_values`).
+    """
+    (origin, mass_el, inertia_el), others = pick_children(r, el, what, _CHILDREN)
+    if others:  # kept inside the <inertial> (owner kind "inertial": the link's)
+        if raw.inertial_exts is NO_KEPT:
+            raw.inertial_exts = []
+        for ch in others:
+            keep(r, "inertial", raw.name, ch, raw.inertial_exts)
+    if mass_el is None:
+        raise r.err(
+            URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
+        )
+    m = number(r, mass_el, what, "value")
+    if m < 0.0:
+        raise r.err(
+            URDFValueError, mass_el, what, f"<mass value={m!r}> is negative; a mass is >= 0"
+        )
+    if origin is None:
+        xs = rs = None
+    else:
+        xs = origin.get("xyz")
+        rs = origin.get("rpy")
+        if r.eager:
+            strict_numbers(r, origin, what, "xyz", 3, ZERO3)
+            strict_numbers(r, origin, what, "rpy", 3, ZERO3)
+    if inertia_el is None:
+        six: tuple[float, ...] = (0.0,) * 6
+    else:
+        if not r.plain and inertia_el.get(_RM_MOMENT) is not None:
+            r.exact_inertials.append((raw, inertia_el))
+        get = inertia_el.get
+        parsed = parse_numbers(list(map(get, _INERTIA_ATTRS)))
+        # The checked path names the culprit.
+        six = (
+            parsed
+            if parsed is not None
+            else tuple(number(r, inertia_el, what, a) for a in _INERTIA_ATTRS)
+        )
+    r.inertial_owners.append(raw)
+    r.inertial_data.append((m, six))
+    texts = r.inertial_texts
+    texts.append("0 0 0" if xs is None else xs)
+    texts.append("0 0 0" if rs is None else rs)
+
+
+class InertiaOverflowError(ArithmeticError):
+    """The inertia about the link origin of inertial ``index`` overflows (its numbers did not)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
+def central_inertias(data: list[tuple[float, tuple[float, ...]]]) -> Any:
+    """Return the ``(n, 3, 3)`` inertias at the centre of mass (in ``<origin rpy>`` axes)."""
+    six = np.array([d[1] for d in data], dtype=np.float64).reshape(len(data), 6)
+    return six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(len(data), 3, 3)
+
+
+def inertial_values(
+    data: list[tuple[float, tuple[float, ...]]],
+    xyz: list[Vec3],
+    rpy: list[Vec3],
+    I_C: Any = None,
+) -> list[SourcedInertia]:
+    """Return the inertias of the registered inertials (mass and moments, origin numbers).
+
+    ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
+    that the result does not depend on how many inertials a document has. ``I_C``: their
+    :func:`central_inertias`, when already computed.
+
+    Raises:
+        InertiaOverflowError: the first inertial whose inertia about the link origin is not finite.
+    """
+    n = len(data)
+    masses = [d[0] for d in data]
+    m = np.array(masses)
+    c = np.array(xyz, dtype=np.float64).reshape(n, 3)
+    if I_C is None:
+        I_C = central_inertias(data)
+    rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
+    A = I_C.copy()
+    if rotated:
+        R = rotations([a for k in rotated for a in rpy[k]], len(rotated))
+        Ic = I_C[rotated]
+        B = R[:, :, 0, None] * Ic[:, None, 0, :]
+        B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
+        B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
+        Ar = B[:, :, None, 0] * R[:, None, :, 0]
+        Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
+        Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
+        A[rotated] = Ar
+    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is). A
+    # non-finite result is a URDFError naming the link (robomodel.formats.urdf.load), not a warning.
+    with np.errstate(all="ignore"):
+        h = m[:, None] * c
+        hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
+        outer = h[:, :, None] * h[:, None, :]
+        outer[:, _DIAG, _DIAG] -= hh[:, None]
+        A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
+        I_O = 0.5 * (A + A.transpose(0, 2, 1))
+    bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
+    if bad.any():
+        raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
+    # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
+    h = immutable(h)
+    I_O = immutable(I_O)
+    sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
+    return sourced_inertias(masses, h, I_O, sources)
+
+
+def apply_exact_inertials(r: Reader) -> None:
+    """Give each link whose ``<inertia>`` has robomodel's attributes that exact inertia.
+
+    ``robomodel:first_moment`` (``m c``) and ``robomodel:about_origin`` (the six moments about
+    the link origin in link axes) must agree within ``1e-9`` (relative) with what the plain
+    numbers give, so that robomodel and other tools read the same body.
+    """
+    for raw, el in r.exact_inertials:
+        what = f"link {raw.name!r}"
+        got = raw.inertia
+        h = np.array(strict_numbers(r, el, what, _RM_MOMENT, 3), dtype=np.float64)
+        six = strict_numbers(r, el, what, _RM_ORIGIN, 6)
+        I_O = np.array([six[k] for k in (0, 1, 2, 1, 3, 4, 2, 4, 5)], dtype=np.float64)
+        I_O = I_O.reshape(3, 3)
+        scale = 1.0 + float(np.abs(got.rotational_inertia).max()) + float(np.abs(h).max())
+        if not (
+            np.abs(h - got.first_moment).max() <= 1e-9 * scale
+            and np.abs(I_O - got.rotational_inertia).max() <= 1e-9 * scale
+        ):
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                "robomodel:first_moment and robomodel:about_origin disagree with the plain "
+                "inertial numbers; remove them or fix them",
+            )
+        raw.inertia = sourced_inertias(
+            [got.mass], [immutable(h)], [immutable(I_O)], [got.urdf_inertial]
+        )[0]
+
+
+# Relative to the inertia's scale in consistency_problems (its largest pseudo-inertia eigenvalue:
+# here the larger of the mass and the largest moment, in SI units usually the mass, which makes
+# the tolerance looser still for light moments). Exporters print inertias rounded, often to 6
+# significant digits, which moves a body on the boundary (a rod with a zero moment, a lamina
+# with izz = ixx + iyy) by up to 5e-7 of its largest number: not an inconsistency. Real defects
+# are far larger: the two flagged iCub links break the triangle inequality by 99.8 %, and the
+# icub-models counts are the same for any rtol from 1e-12 to 1e-3.
+_RTOL = 1e-6
+
+
+def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
+    """Apply the inertia ``policy`` to every ``<inertial>`` read (see ``LoadOptions.inertia``).
+
+    Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
+    of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it): one batched
+    eigenvalue pass picks the inertias at or past the boundary, and
+    :func:`robomodel.physics.inertia.consistency_problems` decides on those, with a relative
+    tolerance.
+    ``I_C``: the :func:`central_inertias` of the document's inertials (``None`` if it has none).
+    """
+    data = r.inertial_data
+    if policy == "ignore" or I_C is None:
+        return
+    with np.errstate(all="ignore"):
+        ev = np.linalg.eigvalsh(I_C)  # ascending
+        # A superset of what consistency_problems flags (it allows a round-off tolerance).
+        suspects = np.flatnonzero((ev[:, 0] < 0.0) | (ev[:, 0] + ev[:, 1] < ev[:, 2]))
+    for k in suspects.tolist():
+        mass, numbers = data[k]
+        problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[k]), rtol=_RTOL)
+        if not problems:
+            continue
+        raw = r.inertial_owners[k]
+        el = raw.el.find("inertial/inertia")
+        values = ", ".join(
+            f"{a}={format_float(v)}" for a, v in zip(_INERTIA_ATTRS, numbers, strict=True)
+        )
+        err = r.err(
+            URDFValueError,
+            raw.el if el is None else el,
+            f"link {raw.name!r}",
+            f"the inertia at the centre of mass ({values}; mass {format_float(mass)}) is "
+            f"physically inconsistent: {'; '.join(problems)}. Fix the numbers "
+            "(robomodel.physics.inertia.nearest_consistent gives the nearest consistent inertia); "
+            "LoadOptions(inertia='error', 'warn' or 'ignore'), or the command line's --inertia, "
+            "chooses what loading does",
+        )
+        if policy == "error":
+            raise err
+        warn(str(err))
+
+
+def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
+    """Write the ``<inertial>`` of link ``name``."""
+    out = w.out
+    # A function of the value alone (robomodel.formats.urdf._exact): the central inertia in link
+    # axes
+    # (iDynTree's layout), with numbers that read back to this very inertia; where none do,
+    # the numbers computed, and the exact inertia in robomodel's attributes.
+    mass, xyz, six, exact = inertial_numbers(inertia)
+    out.append("    <inertial>")
+    out.append(f'      <mass value="{format_float(mass)}"/>')
+    out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="0 0 0"/>')
+    f = [format_float(float(v)) for v in six]
+    extra = ""
+    if not exact:
+        I_O = inertia.rotational_inertia
+        about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
+        extra = (
+            f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
+            f'robomodel:about_origin="{about}"'
+        )
+    out.append(
+        f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '
+        f'izz="{f[5]}"{extra}/>'
+    )
+    write_kept(w, "inertial", name, "      ")
+    out.append("    </inertial>")

@@ -1,0 +1,600 @@
+"""``<joint>`` and its ``<axis>``, ``<limit>``, ``<dynamics>``, ``<mimic>``: read beside written.
+
+Reading is in two steps. :func:`read_joint` checks the element and returns a :class:`RawJoint`
+record naming its links (the tree is checked in :mod:`robomodel.formats.urdf._tree`); once the
+document's numbers are read and the joints ordered, :func:`joint_values` builds the joints with
+their final offsets, the axes of all moving joints in one batch. :func:`write_joint` writes a
+joint as the exporter's traversal orients it (parent and child), and the axis in the child as
+URDF wants it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import trusted
+from robomodel.formats.urdf._document import (
+    XMLNS,
+    Reader,
+    Writer,
+    duplicate,
+    fmt3,
+    number,
+    parse_numbers,
+    q,
+    required,
+    strict_numbers,
+)
+from robomodel.formats.urdf._exact import axis_numbers
+from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._joint_exact import (
+    LIMIT_MARKS,
+    RM_DIRECTION,
+    RM_ORIGIN,
+    RM_REST,
+    child_xml,
+    exact_axis,
+    exact_limits,
+    limit_xml,
+    reversed_values,
+)
+from robomodel.formats.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
+from robomodel.formats.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
+from robomodel.formats.urdf.errors import (
+    URDFTopologyError,
+    URDFUnsupportedError,
+    URDFValueError,
+)
+from robomodel.formats.urdf.numbers import format_float
+from robomodel.model.joints import (
+    FixedJoint,
+    Joint,
+    JointDynamics,
+    Mimic,
+    PositionLimits,
+    PrismaticJoint,
+    RevoluteJoint,
+)
+from robomodel.model.record import Extension
+
+__all__ = [
+    "RawJoint",
+    "check_mimics",
+    "joint_values",
+    "mimic_kept",
+    "read_joint",
+    "release_elements",
+    "write_joint",
+]
+
+_MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
+    "revolute": RevoluteJoint,
+    "continuous": RevoluteJoint,
+    "prismatic": PrismaticJoint,
+}
+_UNSUPPORTED_TYPES = {
+    "floating": "a floating joint (6 DOFs) is not a URDF tree joint robomodel models; remove it "
+    "and use the child as the base link",
+    "planar": "planar joints are not modelled; replace it with two prismatic joints and one "
+    "revolute joint",
+    "spherical": "spherical joints are not modelled; replace it with three revolute joints",
+    "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
+}
+_AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
+
+
+# ---------------------------------------------------------------------- reading
+class RawJoint:
+    """One ``<joint>`` as read; its origin and axis numbers arrive after the element pass."""
+
+    # The defaults live on the class: a joint sets only what it holds, and a document has
+    # hundreds of joints.
+    origin: SourcedTransform = IDENTITY_ORIGIN
+    parent = ""
+    child = ""
+    axis: Vec3 = (1.0, 0.0, 0.0)
+    axis_el: Any = None
+    exact_axis = False  # the <axis> has robomodel:direction
+    reversed_el: Any = None  # the <child> stating the joint's link1 is the URDF child
+    limit: Any = None
+    dynamics: Any = None
+    mimic: Mimic | None = None
+
+    def __init__(self, name: str, kind: str, el: Any) -> None:
+        self.name = name
+        self.kind = kind
+        self.el = el
+        self.exts: list[Extension] = []
+
+
+def read_joint(r: Reader, el: Any) -> RawJoint:
+    """Return the record of ``<joint>`` ``el``, every attribute checked."""
+    name = el.get("name")
+    if not name or name.isspace():
+        name = required(r, el, "joint", "name")
+    what = f"joint {name!r}"
+    kind = el.get("type")
+    if kind is None:
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            "<joint> needs a 'type' attribute (fixed, revolute, continuous or prismatic)",
+        )
+    moving = kind != "fixed"
+    if moving and kind not in _MOVING_TYPES:
+        if kind in _UNSUPPORTED_TYPES:
+            raise r.err(
+                URDFUnsupportedError, el, what, f"type {kind!r}: {_UNSUPPORTED_TYPES[kind]}"
+            )
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"unknown joint type {kind!r}; use fixed, revolute, continuous or prismatic",
+        )
+    raw = RawJoint(name, kind, el)
+    origin = parent = child = None
+    for ch in el:
+        tag = ch.tag
+        if tag == "origin":
+            if origin is not None:
+                raise duplicate(r, ch, what)
+            origin = ch
+            read_origin(r, ch, what, raw)
+        elif tag == "parent" or tag == "child":
+            is_parent = tag == "parent"
+            if (parent if is_parent else child) is not None:
+                raise duplicate(r, ch, what)
+            ref = ch.get("link")
+            if not ref or ref.isspace():
+                ref = required(r, ch, what, "link")
+            if is_parent:
+                parent, raw.parent = ch, ref
+            else:
+                child, raw.child = ch, ref
+                if not r.plain and ch.get(RM_REST) is not None:
+                    raw.reversed_el = ch
+        elif moving and tag == "axis":
+            if raw.axis_el is not None:
+                raise duplicate(r, ch, what)
+            raw.axis_el = ch
+            xs = ch.get("xyz")
+            if xs is not None:  # its numbers come after the element pass, as raw.axis
+                if r.eager:
+                    strict_numbers(r, ch, what, "xyz", 3)
+                r.axis_owners.append(raw)
+                r.axis_texts.append(xs)
+                if not r.plain and (
+                    ch.get(RM_DIRECTION) is not None or ch.get(RM_ORIGIN) is not None
+                ):
+                    raw.exact_axis = True
+        elif moving and tag == "limit":
+            if raw.limit is not None:
+                raise duplicate(r, ch, what)
+            raw.limit = ch  # read by joint_values
+        elif moving and tag == "dynamics":
+            if raw.dynamics is not None:
+                raise duplicate(r, ch, what)
+            raw.dynamics = ch  # read by joint_values
+        elif tag == "mimic":
+            if raw.mimic is not None:
+                raise duplicate(r, ch, what)
+            raw.mimic = Mimic(
+                joint=required(r, ch, what, "joint"),
+                multiplier=number(r, ch, what, "multiplier", 1.0),
+                offset=number(r, ch, what, "offset", 0.0),
+            )
+            # Its own text is kept, written back while the mimic is unchanged; not when it is
+            # the text robomodel writes for it, so that a model built in code reads back equal.
+            keep(r, "joint", name, ch, raw.exts)
+            if raw.exts and raw.exts[-1].xml == _mimic_text(raw.mimic):
+                raw.exts.pop()
+        else:
+            keep(r, "joint", name, ch, raw.exts)
+    if parent is None or child is None:
+        tag = "parent" if parent is None else "child"
+        raise r.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
+    if raw.parent == raw.child:
+        raise r.err(
+            URDFTopologyError,
+            el,
+            what,
+            f"parent and child are both {raw.parent!r}; a joint connects two different links",
+        )
+    return raw
+
+
+_FIXED_JOINT = trusted(FixedJoint)
+_TRUSTED_MOVING = {kind: trusted(cls) for kind, cls in _MOVING_TYPES.items()}
+_LIMITS = trusted(PositionLimits)
+_DYNAMICS = trusted(JointDynamics)
+_NO_LIMITS = PositionLimits()
+_NO_DYNAMICS = JointDynamics()
+_ZEROS3 = immutable(np.zeros(3))
+
+
+def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
+    """Return the joints of ``raws``, in that order, with their offsets.
+
+    Each moving joint has one position coordinate and one DOF; a fixed joint's offsets are the
+    count of coordinates before it. Built with their final offsets, the model constructor keeps
+    the joints as given.
+    """
+    moving = [raw for raw in raws if raw.kind != "fixed"]
+    found = _moving_axes(moving)
+    for k, raw in enumerate(moving):
+        if raw.exact_axis and found[k] is not None:
+            found[k] = exact_axis(r, raw.axis_el, f"joint {raw.name!r}", found[k])
+    axes = iter(found)
+    out: list[Joint] = []
+    offset = 0
+    for raw in raws:
+        if raw.kind == "fixed":
+            # Two different non-empty link names and a checked origin: what FixedJoint checks.
+            j: Joint = _FIXED_JOINT(raw.parent, raw.child, raw.origin, offset, offset)
+        else:
+            j = _moving_joint(r, raw, offset, next(axes))
+            offset += 1
+        if raw.reversed_el is not None:
+            j = _reversed(r, raw, j)
+        out.append(j)
+    return out
+
+
+def release_elements(raws: list[RawJoint]) -> None:
+    """Drop the XML elements of ``raws`` once :func:`joint_values` has read them.
+
+    Each held element is a Python proxy of its libxml2 node (the tree itself lives until the
+    load returns); four a joint, they were about a twentieth of a load's peak memory, which
+    comes after this, while the model is assembled. Nothing after ``joint_values`` reads them:
+    the checks that name a joint's line (names, mimics, the tree, numbers) come before, and a
+    later error of the joint would name no line rather than fail.
+    """
+    for raw in raws:
+        d = raw.__dict__
+        # Back to the class defaults (None), without a second entry per record.
+        d.pop("axis_el", None)
+        d.pop("limit", None)
+        d.pop("dynamics", None)
+        d.pop("reversed_el", None)
+        raw.el = None
+
+
+def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:
+    """Return joint ``j`` from its URDF child (link1) to its parent, as ``<child>`` states.
+
+    See :func:`robomodel.formats.urdf._joint_exact.reversed_values`.
+    """
+    T, axis = reversed_values(r, raw.reversed_el, f"joint {raw.name!r}", j, raw.child, raw.axis)
+    if axis is None:
+        return _FIXED_JOINT(raw.child, raw.parent, T, j.pos_coord_offset, j.dof_offset)
+    assert not isinstance(j, FixedJoint)
+    return _TRUSTED_MOVING[raw.kind](
+        raw.child,
+        raw.parent,
+        T,
+        axis,
+        j.limits,
+        j.effort_limit,
+        j.velocity_limit,
+        j.dynamics,
+        j.mimic,
+        j.pos_coord_offset,
+        j.dof_offset,
+    )
+
+
+def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
+    """Return the axes in link1 of moving joints, ``None`` for a zero ``<axis xyz>``.
+
+    One batched pass over all joints: per joint, numpy's call overhead on 3-vectors cost ten
+    times the arithmetic. Each step is the per-joint expression on a stack (``u.dot(u)`` and
+    ``R @ v`` as stacked matmuls), which numpy evaluates with the same kernels, so every value
+    is bitwise what ``T @ Axis(xyz)`` gives for one joint.
+    """
+    n = len(raws)
+    if not n:
+        return []
+    U = np.array([r.axis for r in raws], dtype=np.float64)
+    R = np.array([r.origin.rotation for r in raws])
+    P = np.array([r.origin.position for r in raws])
+    with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
+        norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
+        huge = norms == np.inf
+        if huge.any():  # |xyz|^2 overflowed (components above ~1e154): scale, as Axis does
+            U[huge] /= np.abs(U[huge]).max(axis=1, keepdims=True)
+            norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
+        D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
+    Org = R @ _ZEROS3 + P
+    D, Org = immutable(D), immutable(Org)
+    axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
+    return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
+
+
+def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
+    """Return the moving joint of ``raw`` with offsets ``offset`` (``axis``: None if zero)."""
+    # Every value below was checked as the joint classes check it (two different non-empty
+    # link names, finite numbers, lower <= upper), so the trusted constructors apply.
+    what = f"joint {raw.name!r}"
+    if axis is None:
+        raise r.err(
+            URDFValueError,
+            raw.axis_el,
+            what,
+            f"<axis xyz={raw.el.find('axis').get('xyz')!r}> is a zero vector; give the motion "
+            "axis, e.g. '0 0 1'",
+        )
+    limits = _NO_LIMITS
+    effort = velocity = math.inf
+    lim = raw.limit
+    if lim is not None:
+        get = lim.get
+        lower = get("lower")
+        upper = get("upper")
+        read = parse_numbers([lower, upper, get("effort"), get("velocity")])
+        if read is not None:  # all four given and fine: the common case
+            lo, hi, effort, velocity = read
+        else:  # defaults for absent ones; the checked path names what is wrong
+            lo = number(r, lim, what, "lower", 0.0)
+            hi = number(r, lim, what, "upper", 0.0)
+            effort = number(r, lim, what, "effort", math.inf)
+            velocity = number(r, lim, what, "velocity", math.inf)
+        if effort < 0.0 or velocity < 0.0:
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit effort={effort!r} velocity={velocity!r}>: a limit is negative; give "
+                "magnitudes >= 0",
+            )
+        if lo > hi:
+            raise r.err(
+                URDFValueError,
+                lim,
+                what,
+                f"<limit lower={lo!r} upper={hi!r}>: lower > upper; swap them",
+            )
+        if raw.kind == "continuous" or (lower is None and upper is None):
+            # B3: a continuous joint never gets position limits; keep given numbers disabled.
+            # A <limit> without lower and upper (effort or velocity only) gives none either.
+            enabled = False
+            lo = -math.inf if lower is None else lo
+            hi = math.inf if upper is None else hi
+        else:
+            enabled = True
+        if not r.plain and any(map(lim.get, LIMIT_MARKS)):
+            (lo, hi, effort, velocity), enabled = exact_limits(
+                r, lim, what, [lo, hi, effort, velocity], enabled
+            )
+        limits = _LIMITS(enabled, lo, hi)
+    dyn = raw.dynamics
+    if dyn is None:
+        dynamics = _NO_DYNAMICS
+    else:
+        pair = parse_numbers([dyn.get("damping"), dyn.get("friction")])
+        if pair is None:
+            pair = (
+                number(r, dyn, what, "damping", 0.0),
+                number(r, dyn, what, "friction", 0.0),
+            )
+        if pair[0] < 0.0:
+            raise r.err(
+                URDFValueError,
+                dyn,
+                what,
+                f"<dynamics damping={pair[0]!r}> is negative; damping is >= 0",
+            )
+        dynamics = _DYNAMICS("urdf", pair[0], pair[1])
+    return _TRUSTED_MOVING[raw.kind](
+        raw.parent,
+        raw.child,
+        raw.origin,
+        axis,
+        limits,
+        effort,
+        velocity,
+        dynamics,
+        raw.mimic,
+        offset,
+        offset,
+    )
+
+
+def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -> None:
+    """Refuse a ``<mimic>`` naming an unknown joint, its own joint or a fixed one, or a cycle."""
+    for rj in joints:
+        mim = rj.mimic
+        if mim is None:
+            continue
+        what = f"joint {rj.name!r}"
+        k = joint_idx.get(mim.joint)
+        el = rj.el.find("mimic")
+        if k is None:
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}> names no joint of the document; name a moving joint",
+            )
+        if mim.joint == rj.name:
+            raise r.err(URDFValueError, el, what, "<mimic> names the joint itself; name another")
+        if rj.kind == "fixed" or joints[k].kind == "fixed":
+            raise r.err(
+                URDFValueError,
+                el,
+                what,
+                f"<mimic joint={mim.joint!r}>: a fixed joint neither follows nor leads; use "
+                "moving joints",
+            )
+        seen = [rj.name]
+        leader: RawJoint | None = joints[k]
+        while leader is not None and leader.mimic is not None:
+            if leader.name in seen:
+                raise r.err(
+                    URDFValueError,
+                    el,
+                    what,
+                    f"the mimic joints {', '.join(repr(x) for x in seen)} form a cycle; one of "
+                    "them must move on its own",
+                )
+            seen.append(leader.name)
+            nxt = joint_idx.get(leader.mimic.joint)
+            leader = None if nxt is None else joints[nxt]
+
+
+# ---------------------------------------------------------------------- writing
+def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> None:
+    """Write joint ``jname`` from ``parent`` to ``child`` (the exporter's traversal order)."""
+    out = w.out
+    invert = parent != j.link1
+    if isinstance(j, FixedJoint):
+        out.append(f'  <joint name={q(jname)} type="fixed">')
+        out.append("    " + write_origin(j.link1_H_link2, invert))
+        out.append(f"    <parent link={q(parent)}/>")
+        out.append("    " + child_xml(j, child, invert))
+        write_kept(w, "joint", jname, "    ")
+        out.append("  </joint>")
+        return
+    lim = j.limits
+    if isinstance(j, RevoluteJoint):
+        kind = "revolute" if lim.enabled else "continuous"
+    else:
+        kind = "prismatic"
+    out.append(f"  <joint name={q(jname)} type={q(kind)}>")
+    out.append("    " + write_origin(j.link1_H_link2, invert))
+    out.append("    " + _axis_xml(w, jname, j, child))
+    out.append(f"    <parent link={q(parent)}/>")
+    out.append("    " + child_xml(j, child, invert))
+    limit = limit_xml(j)
+    if limit:
+        out.append("    " + limit)
+    if j.dynamics.kind == "urdf":
+        out.append(
+            f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
+            f'friction="{format_float(j.dynamics.static_friction)}"/>'
+        )
+    skip = ""
+    if j.mimic is not None:
+        out.append("    " + _mimic_xml(w, jname, j.mimic))
+        skip = "mimic"
+    write_kept(w, "joint", jname, "    ", skip=skip)
+    out.append("  </joint>")
+
+
+def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, float] | None:
+    """Return the direction of ``j.axis(child)`` and its distance from ``child``'s origin.
+
+    Bitwise what ``j.axis(child)`` and its ``distance`` give: the same numpy operations, on plain
+    views (each operation on frozen arrays runs their Python ``__array_wrap__``). ``None`` when
+    the rest rotation does not keep the direction unit (the general path renormalises it).
+    """
+    a = j.axis_in_link1
+    u = a.direction.view(np.ndarray)
+    o = a.origin.view(np.ndarray)
+    if child == j.link1:  # the stored axis reversed
+        u = -u
+    else:  # the stored axis through link1_H_link2.inverse()
+        T = j.link1_H_link2
+        Rt = T.rotation.view(np.ndarray).T.copy()
+        u = Rt @ u
+        if abs(float(u @ u) - 1.0) > 1e-9:
+            return None
+        if a.origin.tobytes() == T.position.tobytes():
+            # The line through link2's origin (as the loader stores it): the origin in link2,
+            # ``Rt @ o + -(Rt @ o)``, is exactly +0.0, and so is everything computed from it.
+            return u, 0.0
+        o = Rt @ o + -(Rt @ T.position.view(np.ndarray))
+    p = o + u * float((_ORIGIN - o) @ u)  # the point of the line closest to the origin
+    d = p - _ORIGIN
+    return u, math.sqrt(float(d.dot(d)))
+
+
+_ORIGIN = np.zeros(3)
+
+
+def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
+    fast = _axis_in_child(j, child)
+    if fast is None:
+        axis = j.axis(child)
+        direction, distance = axis.direction, axis.distance((0.0, 0.0, 0.0))
+    else:
+        direction, distance = fast
+    if distance > _AXIS_TOLERANCE:
+        axis = j.axis(child)
+        raise w.fail(
+            f"joint {jname!r}",
+            f"the motion axis does not pass through the origin of the child link {child!r} "
+            f"(distance {axis.distance((0.0, 0.0, 0.0)):.3g}); URDF cannot express it, move "
+            "the child link frame onto the axis first",
+        )
+    if child == j.link2:
+        # A function of the value (robomodel.formats.urdf._exact): the numbers that the loader turns
+        # back into this very direction; else the numbers computed, with the direction in
+        # link1 stated exactly in robomodel's attribute.
+        a = j.axis_in_link1
+        found = axis_numbers(j.link1_H_link2, a.direction)
+        marks = ""
+        if found is None:
+            marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
+        if a.origin.tolist() != j.link1_H_link2.position.tolist():  # another point of the line
+            marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
+        if not marks:
+            assert found is not None
+            return f'<axis xyz="{fmt3(found)}"/>'
+        xyz = found if found is not None else direction + 0.0
+        return f'<axis xyz="{fmt3(xyz)}" {XMLNS}{marks}/>'
+    # A joint written against its direction (link1 is the URDF child) reads back with its
+    # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
+    return f'<axis xyz="{fmt3(direction + 0.0)}"/>'
+
+
+def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:
+    # The <mimic> read is kept too: written back as it was while the model's mimic is the one
+    # it reads as (so its attribute order and spelling survive).
+    for e in w.kept.get(("joint", jname), ()):
+        if e.tag == "mimic":
+            el = etree.fromstring(e.xml)
+            try:
+                kept = Mimic(
+                    joint=el.get("joint", ""),
+                    multiplier=float(el.get("multiplier", "1")),
+                    offset=float(el.get("offset", "0")),
+                )
+            except ValueError:
+                break
+            if kept == mimic:
+                return e.xml
+            break
+    return _mimic_text(mimic)
+
+
+def mimic_kept(w: Writer, e: Extension) -> bool:
+    """Whether the kept ``<mimic>`` ``e`` is written and read back as an extension.
+
+    It is written while the joint's mimic is what it says, and kept on reading unless it is
+    the text robomodel writes for it.
+    """
+    if e.owner not in w.model.joint_names:
+        return False
+    j = w.model.joint(e.owner)
+    mimic = getattr(j, "mimic", None)
+    kept = [x for x in w.kept.get(("joint", e.owner), ()) if x.tag == "mimic"]
+    return (
+        mimic is not None
+        and kept[:1] == [e]
+        and _mimic_xml(w, e.owner, mimic) == e.xml
+        and e.xml != _mimic_text(mimic)
+    )
+
+
+def _mimic_text(mimic: Mimic) -> str:
+    return (
+        f'<mimic joint={q(mimic.joint)} multiplier="{format_float(mimic.multiplier)}" '
+        f'offset="{format_float(mimic.offset)}"/>'
+    )

@@ -1,0 +1,115 @@
+"""``<link>``: its inertial, visuals and collisions, read beside written.
+
+:func:`read_link` returns a :class:`RawLink` record; whether the link stays a link or becomes a
+frame of its neighbour is decided with the whole tree (:mod:`robomodel.formats.urdf._tree`).
+:func:`write_link` writes a model link, :func:`write_bare_link` the massless link that carries
+an additional frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robomodel._internal.construct import trusted
+from robomodel.formats.urdf._document import Reader, Writer, q, required
+from robomodel.formats.urdf._extensions import NO_KEPT, keep, write_kept
+from robomodel.formats.urdf._geometry import RawShape, read_shape, write_shape
+from robomodel.formats.urdf._inertial import read_inertial, write_inertial
+from robomodel.formats.urdf._sourced import SourcedInertia
+from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.model.record import Extension, Link
+from robomodel.model.shapes import Material
+
+__all__ = ["RawLink", "link_value", "read_link", "write_bare_link", "write_link"]
+
+_NO_SHAPES: tuple[RawShape, ...] = ()
+
+
+class RawLink:
+    """One ``<link>`` as read; its inertia arrives after the element pass."""
+
+    # Class-level defaults, as for RawJoint. Most links of a real URDF are empty frames: shape
+    # lists only for links with shapes.
+    inertia: SourcedInertia | None = None
+    visuals: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
+    collisions: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
+    inertial_exts: list[Extension] = NO_KEPT  # kept children of its <inertial>
+
+    def __init__(self, name: str, el: Any) -> None:
+        self.name = name
+        self.el = el
+        self.exts: list[Extension] = []
+
+
+def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
+    """Return the record of ``<link>`` ``el`` (``db``: the robot-level materials)."""
+    name = el.get("name")
+    if not name or name.isspace():
+        name = required(r, el, "link", "name")
+    raw = RawLink(name, el)
+    if not len(el):
+        return raw
+    what = f"link {name!r}"
+    inertial = None
+    for ch in el:
+        tag = ch.tag
+        if tag == "inertial":
+            if inertial is not None:
+                raise r.err(URDFValueError, ch, what, "a second <inertial>; give one")
+            inertial = ch
+            read_inertial(r, ch, raw, what)
+        elif tag == "visual" or tag == "collision":
+            s = read_shape(r, ch, what, db)
+            if s is None:
+                keep(r, "link", name, ch, raw.exts)
+            elif tag == "visual":
+                if raw.visuals is _NO_SHAPES:
+                    raw.visuals = []
+                raw.visuals.append(s)  # type: ignore[union-attr]
+            else:
+                if raw.collisions is _NO_SHAPES:
+                    raw.collisions = []
+                raw.collisions.append(s)  # type: ignore[union-attr]
+        else:
+            keep(r, "link", name, ch, raw.exts)
+    return raw
+
+
+_ZERO_LINK = Link()
+_LINK = trusted(Link)
+
+
+def link_value(inertia: SourcedInertia | None) -> Link:
+    """Return the link of a record's inertia (zero without an ``<inertial>``)."""
+    return _ZERO_LINK if inertia is None else _LINK(inertia)
+
+
+def write_link(w: Writer, li: int) -> None:
+    """Write link ``li`` of the model."""
+    m, out = w.model, w.out
+    name = m.link_names[li]
+    out.append(f"  <link name={q(name)}>")
+    write_inertial(w, name, m.links[li].inertia)
+    for s in m.visuals[li]:
+        write_shape(w, "visual", s)
+    for s in m.collisions[li]:
+        write_shape(w, "collision", s)
+    write_kept(w, "link", name, "    ")
+    out.append("  </link>")
+
+
+def write_bare_link(w: Writer, fname: str) -> None:
+    """Write the massless link of frame ``fname``, with what was kept from its URDF link."""
+    exts = w.kept.get(("link", fname)) if w.options.write_extensions else None
+    kept = w.kept.get(("inertial", fname)) if w.options.write_extensions else None
+    if exts or kept:
+        w.out.append(f"  <link name={q(fname)}>")
+        if kept:  # a massless <inertial> (the link stays a frame) holding them
+            w.out.append('    <inertial>\n      <mass value="0"/>')
+            write_kept(w, "inertial", fname, "      ")
+            w.out.append("    </inertial>")
+        write_kept(w, "link", fname, "    ")
+        w.out.append("  </link>")
+    else:
+        w.used.add(("link", fname))
+        w.out.append(f"  <link name={q(fname)}/>")

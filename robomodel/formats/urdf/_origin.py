@@ -1,0 +1,273 @@
+"""``<origin xyz rpy>``: reading it (deferred, then all at once) beside writing it.
+
+Every joint, shape and sensor of a document has an origin, and building a few hundred small
+arrays one by one costs far more than the arithmetic. So :func:`read_origin` only registers the
+texts with the record that will hold the transform, and :func:`origin_values` computes every
+transform of the document in one vectorised pass. The angles go through ``math.cos`` and
+``math.sin`` and every product is the scalar formula's, so the arrays are bitwise those of
+:func:`sourced_origin`, which builds the transforms the loader composes itself, and do not
+depend on what else the document holds. :func:`write_origin` writes numbers computed from the
+transform alone (:mod:`robomodel.formats.urdf._exact`).
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+
+from robomodel._internal.arrays import immutable
+from robomodel.formats.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
+from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
+from robomodel.formats.urdf._sourced import (
+    SourcedTransform,
+    Vec3,
+    sourced_transform,
+    sourced_transforms,
+)
+from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.formats.urdf.numbers import format_floats
+from robomodel.model.spatial import Transform, rpy_from_rotation
+
+__all__ = [
+    "IDENTITY_ORIGIN",
+    "ZERO3",
+    "apply_exact",
+    "canonical",
+    "exact_rotation",
+    "inverted",
+    "origin_text",
+    "origin_values",
+    "read_origin",
+    "rotations",
+    "sourced_origin",
+    "write_origin",
+]
+
+ZERO3: Vec3 = (0.0, 0.0, 0.0)
+
+
+def rotations(angles: list[float], n: int) -> Any:
+    """Return the ``(n, 3, 3)`` rotations of ``n`` flattened ``(roll, pitch, yaw)`` triples.
+
+    The formulas of :func:`robomodel.model.spatial.rotation_from_rpy`, elementwise in the same order
+    (numpy's elementwise float64 operations round like Python's), with ``math`` trigonometry.
+    """
+    C = np.array(list(map(math.cos, angles))).reshape(n, 3)
+    S = np.array(list(map(math.sin, angles))).reshape(n, 3)
+    cr, cp, cy = C[:, 0], C[:, 1], C[:, 2]
+    sr, sp, sy = S[:, 0], S[:, 1], S[:, 2]
+    R = np.empty((n, 3, 3))
+    R[:, 0, 0] = cy * cp
+    R[:, 0, 1] = cy * sp * sr - sy * cr
+    R[:, 0, 2] = cy * sp * cr + sy * sr
+    R[:, 1, 0] = sy * cp
+    R[:, 1, 1] = sy * sp * sr + cy * cr
+    R[:, 1, 2] = sy * sp * cr - cy * sr
+    R[:, 2, 0] = -sp
+    R[:, 2, 1] = cp * sr
+    R[:, 2, 2] = cp * cr
+    return R
+
+
+def sourced_origin(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTransform:
+    """Return the transform of ``<origin xyz rpy>``, or its inverse when ``inverted``."""
+    r, p, y = rpy
+    if (
+        r == 0.0
+        and p == 0.0
+        and y == 0.0
+        and rpy == ZERO3
+        and not (
+            math.copysign(1.0, r) < 0 or math.copysign(1.0, p) < 0 or math.copysign(1.0, y) < 0
+        )
+    ):
+        flat = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, xyz[0], xyz[1], xyz[2]]
+    else:
+        # rotation_from_rpy's formulas, written into one buffer with the position so that a
+        # single array holds the whole transform.
+        cr, sr = math.cos(r), math.sin(r)
+        cp, sp = math.cos(p), math.sin(p)
+        cy, sy = math.cos(y), math.sin(y)
+        flat = [
+            cy * cp,
+            cy * sp * sr - sy * cr,
+            cy * sp * cr + sy * sr,
+            sy * cp,
+            sy * sp * sr + cy * cr,
+            sy * sp * cr - cy * sr,
+            -sp,
+            cp * sr,
+            cp * cr,
+            xyz[0],
+            xyz[1],
+            xyz[2],
+        ]
+    buf = np.array(flat)
+    R = buf[:9].reshape(3, 3)
+    pos = buf[9:]
+    if inverted:
+        Rt = R.T.copy()
+        R, pos = Rt, -(Rt @ pos)
+    R, pos = immutable(R), immutable(pos)
+    return sourced_transform(R, pos, (xyz, rpy, inverted))
+
+
+IDENTITY_ORIGIN = sourced_origin(ZERO3, ZERO3)
+"""The transform of an absent ``<origin>`` (shared: records default to it)."""
+
+
+def canonical(T: Transform) -> SourcedTransform:
+    """Return the transform URDF text reproduces for ``T`` (``T`` moved by at most an ulp).
+
+    Used for transforms the loader composes itself (shapes and sensors of fake links), so that
+    a loaded model is exactly what writing and reading it again gives.
+    """
+    rpy = rpy_from_rotation(T.rotation)
+    xyz = (float(T.position[0]), float(T.position[1]), float(T.position[2]))
+    return sourced_origin(xyz, rpy)
+
+
+def read_origin(r: Reader, el: Any, what: str, owner: Any) -> None:
+    """Register ``<origin>`` ``el``: its transform becomes ``owner.origin`` (see the module).
+
+    ``owner`` keeps its default origin (:data:`IDENTITY_ORIGIN`) when ``el`` gives no numbers.
+    """
+    xs = el.get("xyz")
+    rs = el.get("rpy")
+    if not r.plain and el.get(_ROTATION) is not None:
+        r.exact_origins.append((owner, el))
+    if xs is None and rs is None:
+        return
+    if r.eager:
+        strict_numbers(r, el, what, "xyz", 3, ZERO3)
+        strict_numbers(r, el, what, "rpy", 3, ZERO3)
+    r.origin_owners.append(owner)
+    texts = r.origin_texts
+    texts.append("0 0 0" if xs is None else xs)  # an absent attribute reads as zeros
+    texts.append("0 0 0" if rs is None else rs)
+
+
+def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> list[Any]:
+    """Return the transforms of the registered origins, in registration order.
+
+    ``U`` holds the distinct triples read (one row each), ``ix`` per origin the rows of its
+    xyz and rpy (interleaved), ``xyz`` and ``rpy`` the triples themselves.
+    """
+    n = len(xyz)
+    P = U[ix[0::2]]
+    # One rotation per distinct rpy text, in order of first use (each row is computed on its
+    # own, so the order does not change any value).
+    row_of: dict[int, int] = {}
+    inverse = [row_of.setdefault(k, len(row_of)) for k in ix[1::2]]
+    A = U[list(row_of)]
+    R = rotations(A.ravel().tolist(), len(row_of))
+    # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in sourced_origin.
+    R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
+    R, P = immutable(R[inverse]), immutable(P)
+    return sourced_transforms(R, P, zip(xyz, rpy, repeat(False, n), strict=True))
+
+
+_ROTATION = rm("rotation")
+_ROTATION_TOLERANCE = 1e-6  # how far the exact rotation may be from the one rpy gives
+
+
+def exact_rotation(r: Reader, el: Any, what: str, rpy_rotation: Any) -> Any:
+    """Return the rotation of ``el``'s ``robomodel:rotation`` (9 numbers, row-major).
+
+    It must be within ``1e-6`` of ``rpy_rotation`` (what the element's ``rpy`` gives, and what
+    other tools read), so that robomodel and other tools read the same pose.
+    """
+    nums = strict_numbers(r, el, what, _ROTATION, 9)
+    R = np.array(nums, dtype=np.float64).reshape(3, 3)
+    if not np.abs(R - rpy_rotation).max() <= _ROTATION_TOLERANCE:
+        raise r.err(
+            URDFValueError,
+            el,
+            what,
+            f"robomodel:rotation is not the rotation of rpy={el.get('rpy')!r} (off by more than "
+            f"{_ROTATION_TOLERANCE:g}); remove the attribute or give both for the same rotation",
+        )
+    return R
+
+
+def apply_exact(r: Reader) -> None:
+    """Give each origin with a ``robomodel:rotation`` that exact rotation (after the numbers)."""
+    for owner, el in r.exact_origins:
+        T = owner.origin
+        R = exact_rotation(r, el, f"<{el.getparent().tag}>", T.rotation)
+        R = immutable(R)
+        owner.origin = sourced_transform(R, T.position, T.urdf_origin)
+
+
+def inverted(T: SourcedTransform) -> SourcedTransform:
+    """Return the inverse of an origin read (the frame of a fake URDF root link).
+
+    From the rotation the origin holds (its exact rotation when it has one), which is bitwise
+    what :func:`sourced_origin` with ``inverted`` computes from the numbers.
+    """
+    xyz, rpy, _ = T.urdf_origin
+    Rt = T.rotation.T.copy()
+    pos = -(Rt @ np.array(xyz, dtype=np.float64))
+    Rt = immutable(Rt)
+    pos = immutable(pos)
+    return sourced_transform(Rt, pos, (xyz, rpy, True))
+
+
+def origin_text(T: Transform, invert: bool = False) -> str | None:
+    """Return the ``<origin>`` that reads back to ``T`` exactly (to its inverse when ``invert``).
+
+    A function of the value alone (:mod:`robomodel.formats.urdf._exact`). Where no ``rpy`` of
+    doubles
+    gives the rotation, the angles computed by iDynTree's rule are written (what other tools
+    read) with the exact rotation in ``robomodel:rotation``. ``None`` when ``invert`` and no
+    ``xyz`` gives the position exactly.
+    """
+    # Memoised by the numbers' bytes (models repeat transforms, and exports repeat models); the
+    # text is computed with -0.0 as 0.0, so equal values under two keys get the same text.
+    key = T.rotation.tobytes() + T.position.tobytes() + (b"i" if invert else b"")
+    text = _TEXTS.get(key, _MISSING)
+    if text is _MISSING:
+        text = _origin_text(T, invert)
+        if len(_TEXTS) < 65536:
+            _TEXTS[key] = text
+    return text
+
+
+_MISSING = "missing"
+_TEXTS: dict[bytes, str | None] = {}
+
+
+def _origin_text(T: Transform, invert: bool) -> str | None:
+    xyz, rpy = origin_numbers(T, invert)
+    if xyz is None:
+        return None
+    R = T.rotation.T if invert else T.rotation
+    if rpy is None:
+        return (
+            f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(computed_rpy(R))}" {XMLNS} '
+            f'robomodel:rotation="{format_floats((R + 0.0).ravel().tolist())}"/>'
+        )
+    return f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>'
+
+
+def write_origin(T: Transform, invert: bool = False) -> str:
+    """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``), exact where it can be.
+
+    :func:`origin_text`; where no numbers give the inverse position exactly, the computed
+    numbers (within an ulp; the exporter in index order writes such a frame as a child).
+    """
+    text = origin_text(T, invert)
+    if text is not None:
+        return text
+    U = T.inverse()
+    _, rpy = origin_numbers(U)
+    R = T.rotation.T
+    if rpy is None:
+        return (
+            f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(computed_rpy(R))}" {XMLNS} '
+            f'robomodel:rotation="{format_floats((R + 0.0).ravel().tolist())}"/>'
+        )
+    return f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(rpy)}"/>'

@@ -1,0 +1,593 @@
+"""The kinematic tree: links and joints read into a model, and a model laid out as URDF.
+
+Reading (:func:`assemble`): the element records of :mod:`robomodel.formats.urdf.load` must form one
+tree; fake links (massless leaves on fixed joints, iDynTree's default) become frames of their
+neighbour, carrying their shapes and link sensors along; links and joints are numbered in
+traversal order from the root (the order rule is in :mod:`robomodel.formats.urdf.load`).
+
+With ``<robomodel:order>`` (what the exporter writes by default) the document is in index order
+instead: see :func:`_order_hint`.
+
+Writing (:func:`write_tree`): in index order (see there), or iDynTree's ``ModelExporter``'s
+layout: the optional
+fake root frame first, then for each link of the traversal from the base its parent joint and
+the link, then every other additional frame as a massless link on a fixed joint
+``<frame>_fixed_joint`` (or the joint name the frame had in the document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
+from typing import Any, NamedTuple
+
+import attrs
+from lxml import etree
+
+from robomodel._internal.construct import trusted
+from robomodel.errors import URDFError, suggest
+from robomodel.formats.urdf._document import XMLNS, Reader, Writer, q, rm
+from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, write_kept
+from robomodel.formats.urdf._geometry import shape_values
+from robomodel.formats.urdf._inertial import apply_exact_inertials
+from robomodel.formats.urdf._joint import (
+    RawJoint,
+    joint_values,
+    mimic_kept,
+    release_elements,
+    write_joint,
+)
+from robomodel.formats.urdf._link import RawLink, link_value, write_bare_link, write_link
+from robomodel.formats.urdf._origin import (
+    apply_exact,
+    canonical,
+    inverted,
+    origin_text,
+    write_origin,
+)
+from robomodel.formats.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
+from robomodel.formats.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
+from robomodel.formats.urdf.options import LoadOptions
+from robomodel.model.record import Extension, Frame, Model
+from robomodel.model.shapes import Material, Mesh, SolidShape
+from robomodel.model.spatial import Transform
+
+__all__ = ["ORDER_TAG", "Elements", "assemble", "finish_order", "write_tree"]
+
+_FRAME = trusted(Frame)
+ORDER_TAG = rm("order")
+"""``<robomodel:order links="N"/>``: the document lists the model in index order (see below)."""
+
+
+class Elements(NamedTuple):
+    """What the element pass read, in document order, and the index of each link and joint."""
+
+    materials: list[Material]
+    links: list[RawLink]
+    link_idx: dict[str, int]
+    joints: list[RawJoint]
+    joint_idx: dict[str, int]
+    sensors: list[RawSensor]
+
+
+# ---------------------------------------------------------------------- reading
+def assemble(
+    r: Reader,
+    root: Any,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+    read: Elements,
+) -> Model:
+    """Return the model of the element records ``read`` (see the module docstring).
+
+    Raises:
+        URDFError: the links and joints do not form one tree, or a reference is unknown.
+    """
+    materials, links, link_idx, joints, joint_idx, sensors = read
+    if r.exact_origins:
+        apply_exact(r)
+    if r.exact_inertials:
+        apply_exact_inertials(r)
+    hint = _order_hint(r, root, len(links))
+    n_links = None if hint is None else int(hint.get("links", ""))
+    if not links:
+        raise URDFTopologyError(
+            "the robot has no <link>; a model needs at least one link",
+            file=r.file,
+            line=root.sourceline,
+            element="robot",
+        )
+
+    # ------------------------------------------------------------------ one tree
+    n = len(links)
+    parent_joint: list[int] = [-1] * n
+    ends: list[tuple[int, int]] = []  # per joint: its parent and child link indices
+    for k, rj in enumerate(joints):
+        p = link_idx.get(rj.parent, -1)
+        c = link_idx.get(rj.child, -1)
+        if p < 0 or c < 0:
+            end = rj.parent if p < 0 else rj.child
+            raise r.err(
+                URDFReferenceError,
+                rj.el,
+                f"joint {rj.name!r}",
+                f"unknown link {end!r}{suggest(end, link_idx)}; define <link name={end!r}>",
+            )
+        ends.append((p, c))
+        if parent_joint[c] >= 0:
+            first = joints[parent_joint[c]]
+            raise r.err(
+                URDFTopologyError,
+                rj.el,
+                f"joint {rj.name!r}",
+                f"link {rj.child!r} already has the parent joint {first.name!r} (line "
+                f"{first.el.sourceline}); a URDF link has one parent, remove one of the joints",
+            )
+        parent_joint[c] = k
+    n_roots = parent_joint.count(-1)
+    roots = [i for i, pj in enumerate(parent_joint) if pj < 0] if n_roots > 1 else []
+    if not n_roots:
+        raise _loop_error(r, links, joints, link_idx, parent_joint, 0)
+    if n_roots > 1:
+        names = [links[i].name for i in roots]
+        shown = ", ".join(repr(x) for x in names[:6]) + (" ..." if len(names) > 6 else "")
+        raise r.err(
+            URDFTopologyError,
+            links[roots[1]].el,
+            f"link {names[1]!r}",
+            f"the document has {len(names)} root links ({shown}); a URDF is one tree, connect "
+            "them with joints or remove the extra ones",
+        )
+    root_i = parent_joint.index(-1)
+
+    # Moving joints first, then fixed ones, each in document order (spec §7.7).
+    fixed = [rj.kind == "fixed" for rj in joints]
+    order = sorted(range(len(joints)), key=fixed.__getitem__)  # stable: document order kept
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k in order:
+        p, c = ends[k]
+        adj[p].append((c, k))
+        adj[c].append((p, k))
+
+    # ------------------------------------------------------------------ fake links
+    fake = [False] * n
+    if n_links is not None:
+        fake = [i >= n_links for i in range(n)]
+        _check_frame_links(r, links, joints, adj, fake, fixed, n_links)
+    elif options.remove_fake_links:
+        # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
+        ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
+        for i, nbs in enumerate(adj):
+            if len(nbs) == 1:
+                inertia = links[i].inertia
+                if inertia is None or not inertia.mass > 0.0:  # massless
+                    k = nbs[0][1]
+                    fake[i] = fixed[k] and joints[k].name not in ft_joints
+        for i in range(n):
+            # Two massless links joined by a fixed joint (the whole model): both look fake and
+            # iDynTree fails. robomodel keeps one as the link: the one with an <inertial> if
+            # only one has it (exported frames are bare links), else the child.
+            if not fake[i]:
+                continue
+            o = adj[i][0][0]
+            if fake[o]:
+                has_i, has_o = links[i].inertia is not None, links[o].inertia is not None
+                keep = (i if has_i else o) if has_i != has_o else (i if parent_joint[i] >= 0 else o)
+                fake[keep] = False
+    base = adj[root_i][0][0] if fake[root_i] else root_i
+
+    # ------------------------------------------------------------------ traversal order
+    # iDynTree's traversal (§3.1) over the links that stay links.
+    t_links = [base]
+    t_joint: list[int] = [-1]
+    seen = [False] * n
+    seen[base] = True
+    stack: list[tuple[int, int]] = [(base, -1)]
+    while stack:
+        lk, par = stack.pop()
+        for nb, k in adj[lk]:
+            if nb == par or fake[nb]:
+                continue
+            seen[nb] = True
+            t_links.append(nb)
+            t_joint.append(k)
+            stack.append((nb, lk))
+    n_real = n - sum(fake)
+    if len(t_links) != n_real:
+        unreached = next(i for i in range(n) if not seen[i] and not fake[i])
+        raise _loop_error(r, links, joints, link_idx, parent_joint, unreached)
+
+    if n_links is not None:  # index order: the document's
+        t_links = list(range(n_links))
+        joint_order = sorted(t_joint[1:])
+    else:
+        moving_order = [k for k in t_joint[1:] if not fixed[k]]
+        joint_order = moving_order + [k for k in t_joint[1:] if fixed[k]]
+    in_model = [joints[k] for k in joint_order]
+    built = joint_values(r, in_model)
+    release_elements(in_model)  # before the model's values add to the peak
+
+    # ------------------------------------------------------------------ frames of fake links
+    link_names = [links[i].name for i in t_links]
+    real_pos = {links[i].name: pos for pos, i in enumerate(t_links)}
+    frames_on: list[list[Frame]] = [[] for _ in t_links]
+    fake_frame: dict[str, Frame] = {}
+    fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
+    markers: dict[str, Extension] = {}
+    in_order: list[Frame] = []  # the frames of fake links, in document order
+    # (Most links of a document have no shapes, or only visuals.)
+    visuals = [shape_values(links[i].visuals) if links[i].visuals else [] for i in t_links]
+    collisions = [shape_values(links[i].collisions) if links[i].collisions else [] for i in t_links]
+    if n_real != n:
+        fakes = list(compress(range(n), fake))
+        if fake[root_i] and n_links is None:
+            fakes.remove(root_i)
+            fakes.insert(0, root_i)  # the fake root is the base's first frame
+        for i in fakes:
+            nb, k = adj[i][0]
+            rj = joints[k]
+            raw = links[i]
+            fname = raw.name
+            # The fake root: its joint goes fake -> neighbour.
+            T = inverted(rj.origin) if rj.parent == fname else rj.origin
+            owner = links[nb].name
+            pos = real_pos[owner]
+            fr = _FRAME(fname, owner, T)
+            frames_on[pos].append(fr)
+            in_order.append(fr)
+            fake_frame[fname] = fr
+            fake_of[fname] = (raw, rj)
+            if rj.name != fname + "_fixed_joint":
+                markers[fname] = frame_joint_marker(fname, rj.name)
+            if raw.visuals:
+                visuals[pos] += [_moved(s, T) for s in shape_values(raw.visuals)]
+            if raw.collisions:
+                collisions[pos] += [_moved(s, T) for s in shape_values(raw.collisions)]
+
+    # ------------------------------------------------------------------ sensors
+    model_joints = {joints[k].name: joints[k] for k in joint_order}
+    all_sensors, sensor_raws = sensor_values(
+        r, sensors, model_joints, real_pos, fake_frame, joint_idx, link_idx, n_links is not None
+    )
+    # In index order the document lists every frame: sensor frames are frames like the others.
+    if options.add_sensor_frames and all_sensors and n_links is None:
+        add_sensor_frames(r, all_sensors, real_pos, fake_frame, frames_on)
+
+    if resolver is not None:
+        visuals = [[_resolved(s, resolver) for s in v] for v in visuals]
+        collisions = [[_resolved(s, resolver) for s in c] for c in collisions]
+
+    # ------------------------------------------------------------------ the model
+    frames = in_order if n_links is not None else [fr for group in frames_on for fr in group]
+    return Model(
+        link_names=link_names,
+        links=[link_value(links[i].inertia) for i in t_links],
+        joint_names=[joints[k].name for k in joint_order],
+        joints=built,
+        frames=frames,
+        default_base=links[base].name,
+        visuals=visuals,
+        collisions=collisions,
+        sensors=all_sensors,
+        package_dirs=[str(d) for d in package_dirs],
+        name=root.get("name", ""),
+        materials=materials,
+        extensions=_ordered(
+            r,
+            hint,
+            canonical_order(
+                r.exts,
+                [links[i] for i in t_links],
+                [joints[k] for k in joint_order],
+                [fr.name for fr in frames],
+                fake_of,
+                markers,
+                sensor_raws,
+            ),
+        ),
+    )
+
+
+def _order_hint(r: Reader, root: Any, n: int) -> Any:
+    """Return the document's ``<robomodel:order>`` (its ``links`` checked), ``None`` without.
+
+    With it, the document lists the model in index order: its first ``links`` ``<link>``
+    elements are the links, the others the frames (massless leaves on fixed joints), each kind
+    in document order, and so are the joints between links and the sensors; no sensor frame is
+    added (the document lists every frame). Its optional ``extensions`` gives the order of the
+    kept elements (:func:`_extension_order`). Written by :func:`write_tree` in index order.
+    """
+    if r.plain:  # no namespace declared anywhere: no robomodel element either
+        return None
+    el = root.find(ORDER_TAG)
+    if el is None:
+        return None
+    r.exts[:] = [e for e in r.exts if e.tag != ORDER_TAG]  # not a kept element
+    text = el.get("links", "")
+    if not text.isdigit() or not 1 <= int(text) <= n:
+        raise r.err(
+            URDFValueError,
+            el,
+            "robomodel:order",
+            f"links={text!r} must count the document's first links (1 to {n}); fix or remove "
+            "the element",
+        )
+    return el
+
+
+def _ordered(r: Reader, hint: Any, exts: list[Extension]) -> list[Extension]:
+    """Return the kept elements ``exts`` in the order of the hint's ``extensions``, if any."""
+    text = None if hint is None else hint.get("extensions")
+    if text is None or not r.keep:
+        return exts
+    parts = text.split()
+    if sorted(parts, key=lambda p: int(p) if p.isdigit() else -1) != [
+        str(k) for k in range(len(exts))
+    ]:
+        raise r.err(
+            URDFValueError,
+            hint,
+            "robomodel:order",
+            f"extensions={text!r} is not an order of the document's {len(exts)} kept elements; "
+            "fix or remove the attribute",
+        )
+    return [exts[int(p)] for p in parts]
+
+
+def finish_order(w: Writer) -> None:
+    """Add the kept elements' order to ``<robomodel:order>`` (after everything is written).
+
+    Only when every kept element of the model reads back exactly once: none is left out (an
+    owner the model no longer has, which the exporter warns about), a frame has at most one
+    joint name that is not the default, and a joint's ``<mimic>`` was written from its kept
+    text. Otherwise the loader's order by owner applies.
+    """
+    if w.order_line < 0 or not w.options.write_extensions:
+        return
+    m = w.model
+    if any(key not in w.used for key in w.kept):
+        return
+    named: set[str] = set()
+    for e in m.extensions:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            if (
+                e.owner in named
+                or not m.is_frame_name_used(e.owner)
+                or w.frame_joint.get(e.owner) == e.owner + "_fixed_joint"
+            ):
+                return
+            named.add(e.owner)
+        elif e.owner_kind == "joint" and e.tag == "mimic" and not mimic_kept(w, e):
+            return
+    order = _extension_order(m)
+    if order:
+        line = w.out[w.order_line]
+        w.out[w.order_line] = line[:-2] + f' extensions="{order}"/>'
+
+
+def _extension_order(m: Model) -> str:
+    """The ``extensions`` of ``<robomodel:order>``: where each kept element of ``m`` lands.
+
+    The loader lists kept elements by owner
+    (:func:`robomodel.formats.urdf._extensions.canonical_order`
+    on a document in index order: the robot, each link with its inertial, each frame's link,
+    the frames' joint names, the joints, the frames' joints, each sensor with its F/T part),
+    in document order within one owner, which the exporter writes in model order (a kept
+    ``<mimic>`` first). Empty when that is already the model's order.
+    """
+    exts = m.extensions
+    if len(exts) < 2:
+        return ""
+    frames = {fr.name: k for k, fr in enumerate(m.frames)}
+    frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
+    for e in exts:
+        if e.owner_kind == "frame" and e.tag == "joint":
+            frame_joints[etree.fromstring(e.xml).get("name", "")] = frames.get(e.owner, -1)
+    links = {name: i for i, name in enumerate(m.link_names)}
+    joints = {name: i for i, name in enumerate(m.joint_names)}
+    sensors = {s.name: k for k, s in enumerate(m.sensors)}
+
+    def key(e: Extension) -> tuple[int, int, int]:
+        kind, owner = e.owner_kind, e.owner
+        if kind == "robot":
+            return (0, 0, 0)
+        if kind in ("link", "inertial"):
+            sub = 0 if kind == "link" else 1
+            if owner in links:
+                return (1, links[owner], sub)
+            return (2, frames.get(owner, -1), sub)
+        if kind == "frame":
+            return (3, frames.get(owner, -1), 0)
+        if kind == "joint":
+            if owner in joints:
+                return (4, joints[owner], 0 if e.tag == "mimic" else 1)
+            return (5, frame_joints.get(owner, -1), 0)
+        return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
+
+    landing = sorted(range(len(exts)), key=lambda i: key(exts[i]))
+    if landing == list(range(len(exts))):
+        return ""
+    where = [0] * len(exts)
+    for pos, i in enumerate(landing):
+        where[i] = pos
+    return " ".join(map(str, where))
+
+
+def _check_frame_links(
+    r: Reader,
+    links: Sequence[RawLink],
+    joints: Sequence[RawJoint],
+    adj: list[list[tuple[int, int]]],
+    fake: list[bool],
+    fixed: list[bool],
+    n_links: int,
+) -> None:
+    """Refuse a link listed as a frame that is not a massless leaf on a fixed joint to a link."""
+    for i in range(n_links, len(links)):
+        nbs = adj[i]
+        inertia = links[i].inertia
+        if not (
+            len(nbs) == 1
+            and fixed[nbs[0][1]]
+            and not fake[nbs[0][0]]
+            and (inertia is None or not inertia.mass > 0.0)
+        ):
+            raise r.err(
+                URDFTopologyError,
+                links[i].el,
+                f"link {links[i].name!r}",
+                f'<robomodel:order links="{n_links}"/> makes this link a frame, but it is not '
+                "a massless leaf on a fixed joint to a link; fix the count or remove the element",
+            )
+
+
+def _moved(s: SolidShape, link_H_frame: Transform) -> SolidShape:
+    return attrs.evolve(s, link_H_geometry=canonical(link_H_frame @ s.link_H_geometry))
+
+
+def _resolved(s: SolidShape, resolver: Callable[[str], str]) -> SolidShape:
+    g = s.geometry
+    if not isinstance(g, Mesh):
+        return s
+    return attrs.evolve(s, geometry=Mesh(resolver(g.filename), g.scale))
+
+
+def _loop_error(
+    r: Reader,
+    links: Sequence[RawLink],
+    joints: Sequence[RawJoint],
+    link_idx: dict[str, int],
+    parent_joint: list[int],
+    start: int,
+) -> URDFError:
+    # Every link on the walk up from ``start`` has a parent; the walk must revisit a link.
+    path: list[int] = []
+    on_path: dict[int, int] = {}
+    i = start
+    while i not in on_path:
+        on_path[i] = len(path)
+        path.append(i)
+        i = link_idx[joints[parent_joint[i]].parent]
+    cycle = path[on_path[i] :]
+    names = [joints[parent_joint[c]].name for c in cycle]
+    j0 = joints[parent_joint[cycle[0]]]
+    return r.err(
+        URDFTopologyError,
+        j0.el,
+        f"joint {j0.name!r}",
+        f"the joints {', '.join(repr(x) for x in names)} form a loop; a URDF is a tree, remove "
+        "one of them",
+    )
+
+
+# ---------------------------------------------------------------------- writing
+def write_tree(w: Writer, base: str) -> None:
+    """Write the links, joints and frames of the model, the URDF root being link ``base``.
+
+    In index order (the default, :attr:`ExportOptions.order`): ``<robomodel:order>``, the links
+    by link index, the joints by joint index, the frames by frame index, so that the loader
+    gives every element its index again (:func:`_order_hint`). In iDynTree's order: see the
+    module docstring; the loader then numbers them by its traversal rule.
+
+    Raises:
+        URDFExportError: some links are not reachable from ``base``, or a generated joint name
+            is already used.
+    """
+    m = w.model
+    t = m.traversal(base)
+    if len(t) != m.n_links:
+        missing = [n for i, n in enumerate(m.link_names) if not t.contains(i)]
+        raise w.fail(
+            "robot",
+            f"links not reachable from the base {base!r}: "
+            f"{', '.join(repr(x) for x in missing[:8])}; a URDF is one tree, connect them "
+            "or remove them (e.g. with a sub-model) before exporting",
+        )
+    n = m.n_links
+    by_index = w.options.order == "index"
+    root_frame = -1
+    if w.options.export_first_base_link_frame_as_fake_urdf_base:
+        base_frames = m.link_additional_frames(base)
+        if base_frames:
+            root_frame = base_frames[0] - n
+            # In index order a frame whose inverse no numbers state exactly is written as a
+            # child, which reads back to the same model (the frame order is the document's).
+            if by_index and origin_text(m.frames[root_frame].link_H_frame, True) is None:
+                root_frame = -1
+    joint_names = set(m.joint_names)
+    written_joints: set[str] = set()
+
+    def frame_joint(fname: str) -> str:
+        jn = w.frame_joint.get(fname, fname + "_fixed_joint")
+        if jn in joint_names or jn in written_joints:
+            raise w.fail(
+                f"frame {fname!r}",
+                f"the generated joint name {jn!r} is already used by another joint; "
+                "rename the frame or the joint",
+            )
+        written_joints.add(jn)
+        return jn
+
+    def frame(k: int) -> None:
+        fr = m.frames[k]
+        jn = frame_joint(fr.name)
+        if k == root_frame:
+            args = (fr.name, jn, fr.link_H_frame, fr.name, base, True)
+        else:
+            args = (fr.name, jn, fr.link_H_frame, fr.link, fr.name, False)
+        w.guard(f"frame {fr.name!r}", write_frame, *args)
+
+    names = m.link_names
+
+    def joint(j: int, p: int, c: int) -> None:
+        jname = m.joint_names[j]
+        w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
+
+    if by_index:
+        # Its extensions attribute is added once the kept elements are written (finish_order).
+        w.order_line = len(w.out)
+        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
+        for li in range(n):
+            w.guard(f"link {names[li]!r}", write_link, li)
+        ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints
+        for k in range(1, len(t)):
+            j, p = t.joints[k], t.parents[k]
+            assert j is not None and p is not None
+            ends[j] = (p, t.links[k])
+        for j, (p, c) in enumerate(ends):
+            joint(j, p, c)
+        for k in range(len(m.frames)):
+            frame(k)
+        return
+
+    if root_frame >= 0:
+        frame(root_frame)
+    for k in range(len(t)):
+        li = t.links[k]
+        j = t.joints[k]
+        if j is not None:
+            p = t.parents[k]
+            assert p is not None
+            joint(j, p, li)
+        w.guard(f"link {names[li]!r}", write_link, li)
+    for k in range(len(m.frames)):
+        if k != root_frame:
+            frame(k)
+
+
+def write_frame(
+    w: Writer, fname: str, jname: str, link_H_frame: Transform, parent: str, child: str, root: bool
+) -> None:
+    """Write frame ``fname`` as a massless link on the fixed joint ``jname``.
+
+    ``root``: the frame is the fake URDF root, the parent of its link.
+    """
+    out = w.out
+    write_bare_link(w, fname)
+    out.append(
+        f'  <joint name={q(jname)} type="fixed">\n    {write_origin(link_H_frame, invert=root)}'
+        f"\n    <parent link={q(parent)}/>\n    <child link={q(child)}/>"
+    )
+    write_kept(w, "joint", jname, "    ")
+    out.append("  </joint>")

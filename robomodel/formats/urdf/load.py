@@ -1,0 +1,494 @@
+"""The URDF loader: ``load(path)`` and ``loads(text)`` return a :class:`~robomodel.model.Model`.
+
+The loader reads what iDynTree's ``ModelLoader`` reads (links, inertials, visuals, collisions,
+materials, fixed/revolute/continuous/prismatic joints, iDynTree's ``<sensor>`` dialect) and keeps
+everything else verbatim in ``model.extensions``. Unlike iDynTree it is strict: every malformed
+document raises a :class:`~robomodel.errors.URDFError` subclass naming ``file:line: element``,
+and nothing is ever half-loaded.
+
+Order (spec §7.7, deterministic instead of iDynTree's hash order): joints are connected moving
+joints first, then fixed joints, each group in document order; massless leaf links on fixed
+joints become frames; links are then numbered in traversal order from the root, joints as the
+moving joints in traversal order followed by the fixed joints in traversal order. Frames are
+grouped by link in traversal order: on each link the frames of its fake links (a fake root
+first, then document order), then its sensor frames (F/T, accelerometers, gyroscopes).
+
+A load has three steps: the element pass reads each element with its module's reader
+(:mod:`robomodel.formats.urdf._link`, ``_joint``, ``_sensor``, ...), which checks it and registers
+its
+origins, inertials and axes; :func:`_read_numbers` reads those numbers for the whole document at
+once and hands each record its values; :func:`robomodel.formats.urdf._tree.assemble` builds the
+model.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from robomodel._internal.construct import gc_paused
+from robomodel.errors import RobomodelError, URDFError
+from robomodel.formats.meshes import MeshError, mesh_source, resolve_mesh
+from robomodel.formats.urdf._document import DoubtError, Reader, parse_triples
+from robomodel.formats.urdf._extensions import keep
+from robomodel.formats.urdf._geometry import read_materials
+from robomodel.formats.urdf._inertial import (
+    InertiaOverflowError,
+    central_inertias,
+    check_inertias,
+    inertial_values,
+)
+from robomodel.formats.urdf._joint import RawJoint, check_mimics, read_joint
+from robomodel.formats.urdf._link import RawLink, read_link
+from robomodel.formats.urdf._origin import origin_values
+from robomodel.formats.urdf._sensor import RawSensor, read_sensor
+from robomodel.formats.urdf._tree import Elements, assemble
+from robomodel.formats.urdf._xacro import expand, is_xacro, xacro_label
+from robomodel.formats.urdf.errors import (
+    URDFReferenceError,
+    URDFSyntaxError,
+    URDFValueError,
+)
+from robomodel.formats.urdf.options import LoadOptions
+from robomodel.model.record import Model
+from robomodel.model.shapes import Mesh
+
+__all__ = ["load", "loads", "resolve_uri"]
+
+_DEFAULT_OPTIONS = LoadOptions()
+_local = threading.local()
+
+
+def _parser() -> Any:
+    # lxml parsers must not be shared between threads; one per thread, built once.
+    p = getattr(_local, "parser", None)
+    if p is None:
+        p = etree.XMLParser(
+            resolve_entities=False,
+            no_network=True,
+            load_dtd=False,
+            huge_tree=False,
+            remove_comments=True,
+            remove_pis=True,
+        )
+        _local.parser = p
+    return p
+
+
+# ---------------------------------------------------------------------- public API
+def load(
+    path: str | os.PathLike[str],
+    *,
+    options: LoadOptions = _DEFAULT_OPTIONS,
+    package_dirs: Iterable[str | os.PathLike[str]] = (),
+    resolver: Callable[[str], str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro: bool = True,
+) -> Model:
+    """Read the URDF (or xacro) file ``path`` and return its model.
+
+    A xacro document (a ``.xacro`` file, or one declaring the xacro namespace) is expanded
+    through the ``xacro`` package first (:mod:`robomodel.formats.urdf._xacro`); it is never read as
+    plain URDF. Meshes remember the file's directory, against which relative mesh filenames
+    resolve (:func:`robomodel.formats.meshes.resolve_mesh`).
+
+    Args:
+        path: the URDF or xacro file.
+        options: see :class:`~robomodel.formats.urdf.options.LoadOptions`.
+        package_dirs: directories searched for ``package://`` and ``model://`` URIs (and for
+            xacro's ``$(find pkg)``); stored in ``model.package_dirs`` (mesh filenames stay
+            verbatim). The environment is not read: add
+            :func:`robomodel.formats.meshes.env_package_dirs` to search what it names.
+        resolver: when given, every mesh filename is replaced by ``resolver(filename)`` (for
+            example ``functools.partial(resolve_uri, dirs)``). Without it nothing is resolved.
+        xacro_args: values of a xacro document's ``<xacro:arg>`` elements (``name:=value`` on
+            the xacro command line).
+        xacro: ``False`` refuses xacro documents (xacro evaluates expressions) instead of
+            expanding them.
+
+    Raises:
+        URDFError: a subclass naming ``file:line: element`` for every malformed document;
+            ``URDFXacroError`` when a xacro document cannot be expanded,
+            ``XacroNotInstalledError`` when the ``xacro`` package is missing.
+        OSError: the file cannot be read.
+    """
+    name = os.fspath(path)
+    with open(name, "rb") as fh:
+        data = fh.read()
+    dirs = [os.fspath(d) for d in package_dirs]
+    base_dir = os.path.dirname(os.path.abspath(name))
+    if is_xacro(data, name):
+        text = expand(
+            None, path=name, file=name, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
+        )
+        label = xacro_label(name)
+        return _load_bytes(text.encode("utf-8"), label, options, dirs, resolver, base_dir)
+    _no_xacro_args(xacro_args, name)
+    return _load_bytes(data, name, options, dirs, resolver, base_dir)
+
+
+def loads(
+    text: str | bytes,
+    *,
+    filename: str = "<string>",
+    options: LoadOptions = _DEFAULT_OPTIONS,
+    package_dirs: Iterable[str | os.PathLike[str]] = (),
+    resolver: Callable[[str], str] | None = None,
+    base_dir: str | os.PathLike[str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro: bool = True,
+) -> Model:
+    """Read a URDF (or xacro) document from ``text`` and return its model (see :func:`load`).
+
+    ``filename`` is only used in error messages. ``base_dir`` is the directory relative mesh
+    filenames (and a xacro document's includes) are relative to; without it relative meshes
+    cannot be resolved and includes are relative to the current directory.
+
+    >>> m = loads('''<robot name="r">
+    ...   <link name="base"><inertial><mass value="1"/>
+    ...     <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+    ...   <link name="arm"><inertial><mass value="2"/>
+    ...     <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+    ...   <link name="tool"/>
+    ...   <joint name="j" type="continuous"><parent link="base"/><child link="arm"/>
+    ...     <axis xyz="0 0 1"/></joint>
+    ...   <joint name="t" type="fixed"><parent link="arm"/><child link="tool"/></joint>
+    ... </robot>''')
+    >>> list(m.link_names), list(m.joint_names), m.frame_names, m.name
+    (['base', 'arm'], ['j'], ['tool'], 'r')
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    dirs = [os.fspath(d) for d in package_dirs]
+    base = None if base_dir is None else os.path.abspath(os.fspath(base_dir))
+    if is_xacro(data, filename):
+        # xacro resolves includes against the directory of the file it is told it reads.
+        where = None if base is None else os.path.join(base, os.path.basename(filename))
+        expanded = expand(
+            data, path=where, file=filename, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
+        )
+        label = xacro_label(filename)
+        return _load_bytes(expanded.encode("utf-8"), label, options, dirs, resolver, base)
+    _no_xacro_args(xacro_args, filename)
+    return _load_bytes(data, filename, options, dirs, resolver, base)
+
+
+def _no_xacro_args(xacro_args: Mapping[str, str] | None, file: str) -> None:
+    if xacro_args:
+        raise URDFValueError(
+            f"xacro_args {sorted(xacro_args)} were given, but this is not a xacro document "
+            "(no .xacro suffix, no xacro namespace); leave them out",
+            file=file,
+            element="robot",
+        )
+
+
+def resolve_uri(
+    model_or_dirs: Model | Iterable[str], uri: str | Mesh, *, base_dir: str | None = None
+) -> str:
+    """Return a local path for a mesh ``uri``, searching the given package directories.
+
+    ``package://pkg/path`` and ``model://pkg/path`` (also ``package:///pkg/path``) are looked up
+    as ``dir/pkg/path`` in each directory (the model's ``package_dirs`` when a model is given);
+    the result never leaves the directory it was found in (``..`` steps, absolute parts and
+    symbolic links pointing out are refused). ``file:///path`` and ``file://localhost/path``
+    become ``/path``; ``%XX`` escapes are decoded in both kinds. Plain paths are returned
+    unchanged, relative ones joined to ``base_dir`` when given. Only the directories given are
+    searched; the environment is never consulted. The rules are
+    :func:`robomodel.formats.meshes.resolve_mesh`'s.
+
+    Given a loaded :class:`~robomodel.model.shapes.Mesh` instead of its filename, relative paths are
+    joined to its URDF's directory and an error names the URDF file and line of the mesh.
+
+    Raises:
+        URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory,
+            would leave it, or has no package name; a ``file://`` URI names another host; a
+            URI of another scheme.
+    """
+    file, line = "<string>", None
+    if isinstance(uri, Mesh):
+        source = mesh_source(uri)
+        if source is not None:
+            file, line = source.file, source.line
+            base_dir = source.base_dir if base_dir is None else base_dir
+        uri = uri.filename
+    if not isinstance(uri, str):
+        raise URDFReferenceError(
+            f"a mesh URI must be a string, got {type(uri).__name__} {uri!r}", element="mesh"
+        )
+    dirs = list(model_or_dirs.package_dirs if isinstance(model_or_dirs, Model) else model_or_dirs)
+    if base_dir is None and "://" not in uri:
+        return uri
+    try:
+        return resolve_mesh(uri, package_dirs=dirs, base_dir=base_dir)
+    except MeshError as e:
+        raise URDFReferenceError(
+            f"{uri!r}: {e.reason}", file=file, line=line, element="mesh"
+        ) from None
+
+
+def _checked_resolver(resolver: Callable[[str], str]) -> Callable[[str], str]:
+    """``resolver`` with its result checked: a mesh filename must stay a non-empty string."""
+
+    def resolve(filename: str) -> str:
+        out = resolver(filename)
+        if not isinstance(out, str) or not out:
+            raise URDFReferenceError(
+                f"the resolver returned {out!r} for the mesh {filename!r}; it must return a "
+                "non-empty path string",
+                element="mesh",
+            )
+        return out
+
+    return resolve
+
+
+# ---------------------------------------------------------------------- the document
+def _parse_xml(data: bytes, file: str) -> Any:
+    # Decided on the parsed document, not by searching the bytes: a "<!ENTITY" inside a comment
+    # or CDATA section is text, and the file is fine. The parser neither loads nor expands
+    # anything, and any DTD is then refused: an internal <!ATTLIST> could otherwise supply
+    # attribute defaults (a joint's missing type), an <!ENTITY> content.
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as e:
+        line = e.lineno if isinstance(e.lineno, int) and e.lineno > 0 else None
+        msg = getattr(e, "msg", str(e))
+        if "entit" in msg.lower():  # a reference to an entity declared in a DTD
+            raise URDFSyntaxError(
+                f"the document uses XML entities ({msg}), which are refused; remove the "
+                "<!DOCTYPE> block and write the text itself",
+                file=file,
+                line=line,
+                element="<!DOCTYPE>",
+            ) from None
+        raise URDFSyntaxError(
+            f"not well-formed XML ({msg}); fix the markup", file=file, line=line, element="xml"
+        ) from None
+    info = root.getroottree().docinfo
+    if info.internalDTD is not None or info.system_url or info.public_id or info.doctype:
+        raise URDFSyntaxError(
+            "the document has a <!DOCTYPE> (an external DTD, entities or attribute defaults), "
+            "which is refused; remove the <!DOCTYPE> block",
+            file=file,
+            line=1,
+            element="<!DOCTYPE>",
+        )
+    if root.tag != "robot":
+        raise URDFValueError(
+            f"the root element is <{root.tag}>, not <robot>; is this a URDF file?",
+            file=file,
+            line=root.sourceline,
+            element=f"<{root.tag}>",
+        )
+    return root
+
+
+def _load_bytes(
+    data: bytes,
+    file: str,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+    base_dir: str | None = None,
+) -> Model:
+    if resolver is not None:
+        resolver = _checked_resolver(resolver)
+    with gc_paused():  # the document's tree is freed inside the pause too
+        return _load_document(data, file, options, package_dirs, resolver, base_dir)
+
+
+def _load_document(
+    data: bytes,
+    file: str,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+    base_dir: str | None,
+) -> Model:
+    root = _parse_xml(data, file)
+    plain = b"xmlns" not in data
+    r = Reader(file, options.keep_extensions, plain)
+    r.base_dir = base_dir
+    try:
+        try:
+            model = _build(r, root, options, package_dirs, resolver)
+        except DoubtError:
+            # A number did not read: build again checking every number where it is read, which
+            # raises the precise error of the first bad one in document order.
+            r = Reader(file, options.keep_extensions, plain, eager=True)
+            r.base_dir = base_dir
+            model = _build(r, root, options, package_dirs, resolver)
+    except URDFError:
+        raise
+    except (RobomodelError, ValueError, TypeError) as e:
+        # A value the element readers did not anticipate (the core constructors check more);
+        # report it as a URDF problem instead of leaking a model-building error.
+        raise URDFValueError(f"{e}", file=file, element="robot") from e
+    return model
+
+
+def _build(
+    r: Reader,
+    root: Any,
+    options: LoadOptions,
+    package_dirs: Iterable[str],
+    resolver: Callable[[str], str] | None,
+) -> Model:
+    # Robot-level materials first: shapes may refer to a material defined after them.
+    db, materials = read_materials(r, root)
+
+    # ------------------------------------------------------------------ the elements
+    links: list[RawLink] = []
+    link_idx: dict[str, int] = {}
+    joints: list[RawJoint] = []
+    joint_idx: dict[str, int] = {}
+    sensors: list[RawSensor] = []
+    sensor_names: dict[str, RawSensor] = {}
+    for el in root:
+        tag = el.tag
+        if tag == "link":
+            raw = read_link(r, el, db)
+            if raw.name in link_idx:
+                raise r.err(
+                    URDFReferenceError,
+                    el,
+                    f"link {raw.name!r}",
+                    f"a second link with this name (the first is on line "
+                    f"{links[link_idx[raw.name]].el.sourceline}); rename one",
+                )
+            link_idx[raw.name] = len(links)
+            links.append(raw)
+        elif tag == "joint":
+            rj = read_joint(r, el)
+            if rj.name in joint_idx:
+                raise r.err(
+                    URDFReferenceError,
+                    el,
+                    f"joint {rj.name!r}",
+                    f"a second joint with this name (the first is on line "
+                    f"{joints[joint_idx[rj.name]].el.sourceline}); rename one",
+                )
+            joint_idx[rj.name] = len(joints)
+            joints.append(rj)
+        elif tag == "sensor":
+            rs = read_sensor(r, el)
+            if rs is not None:
+                if rs.name in sensor_names:
+                    raise r.err(
+                        URDFReferenceError,
+                        el,
+                        f"sensor {rs.name!r}",
+                        f"a second sensor with this name (the first is on line "
+                        f"{sensor_names[rs.name].el.sourceline}); rename one",
+                    )
+                sensor_names[rs.name] = rs
+                sensors.append(rs)
+        elif tag == "material":
+            pass
+        else:
+            keep(r, "robot", "", el, r.exts)
+
+    check_mimics(r, joints, joint_idx)
+
+    # ------------------------------------------------------------------ the numbers
+    check_inertias(r, options.inertia, _read_numbers(r))
+    r.drop_deferred()  # each record holds its values now; the lists would only add to the peak
+
+    read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
+    return assemble(r, root, options, package_dirs, resolver, read)
+
+
+def _read_numbers(r: Reader) -> Any:
+    """Read every deferred number and hand each record its origin, inertia or axis.
+
+    Returns the inertias at the centre of mass of the inertials (``None`` without any), for
+    :func:`~robomodel.formats.urdf._inertial.check_inertias`.
+
+    Per element, building small arrays costs far more than the arithmetic: the texts are parsed
+    in one pass and the arrays computed in one vectorised pass per kind
+    (:func:`~robomodel.formats.urdf._origin.origin_values`,
+    :func:`~robomodel.formats.urdf._inertial.inertial_values`), each value getting read-only views
+    into
+    a few shared arrays.
+
+    Raises:
+        DoubtError: a deferred text is not three finite decimal numbers.
+    """
+    n, m = len(r.origin_owners), len(r.inertial_owners)
+    texts = r.origin_texts + r.inertial_texts + r.axis_texts
+    if not texts:
+        return None
+    # Documents repeat texts (a visual and its collision, common angles): each distinct text
+    # is parsed once, and each distinct rpy becomes a rotation once.
+    uniq = list(dict.fromkeys(texts))
+    nums = parse_triples(uniq)
+    U = np.array(nums if nums is not None else (), dtype=np.float64)
+    if nums is None or not np.isfinite(U).all():
+        if r.eager:
+            raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
+        raise DoubtError
+    U = U.reshape(-1, 3)
+    it = iter(nums)
+    triples = list(zip(it, it, it, strict=True))
+    index = dict(zip(uniq, range(len(uniq)), strict=True))
+    ix = list(map(index.__getitem__, texts))
+    read = list(map(triples.__getitem__, ix))
+    # Three C-level loops: the records take their values by attribute.
+    if n:
+        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
+        values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
+        _drain(map(setattr, r.origin_owners, repeat("origin"), values))
+    central = None
+    if m:
+        central = central_inertias(r.inertial_data)
+        try:
+            inertias = inertial_values(
+                r.inertial_data,
+                read[2 * n : 2 * n + 2 * m : 2],
+                read[2 * n + 1 : 2 * n + 2 * m : 2],
+                central,
+            )
+        except InertiaOverflowError as e:
+            owner = r.inertial_owners[e.index]
+            raise r.err(
+                URDFValueError,
+                owner.el,
+                f"link {owner.name!r}",
+                "the <inertial> numbers are finite but the inertia about the link origin they "
+                "give is not (mass times centre of mass overflows); give realistic values",
+            ) from None
+        _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
+    _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+    return central
+
+
+# Beyond this (in metres) the squares and products that kinematics, dynamics and export compute
+# from positions (inverses, compositions, |p|^2 in shifted inertias) overflow: no robot's origin
+# is there, and a model holding one would give inf from finite numbers.
+_MAX_POSITION = 1e150
+
+
+def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
+    """Raise a URDFError for the first ``<origin xyz>`` beyond :data:`_MAX_POSITION`."""
+    if float(np.abs(U).max()) <= _MAX_POSITION:  # every number of the document: one pass
+        return
+    big = np.flatnonzero(np.abs(U[rows]).max(axis=1) > _MAX_POSITION)
+    if big.size:
+        k = int(big[0])
+        raise r.err(
+            URDFValueError,
+            getattr(r.origin_owners[k], "el", None),
+            f'<origin xyz="{texts[2 * k]}">',
+            f"a position beyond {_MAX_POSITION:g} m: finite, but the transforms computed from "
+            "it overflow to infinity; give realistic values",
+        )
+
+
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C

@@ -1,0 +1,156 @@
+"""Trusted assembly: a model built in one step from element lists its builder proved consistent.
+
+``Model(...)`` validates whole element lists (:func:`robomodel.model.topology.derive`): every
+name, every
+frame's link, every joint's links and the forest rule, every sensor's references. A transformer
+that builds its result from a valid input (the lumping engine, :func:`extract_submodel
+<robomodel.transformers.extract_submodel>`) has proved all of that by construction, and the
+checks were a tenth of its time. :func:`assemble` builds such a result through the model's
+trusted copy (the hash cache and the memo reset) with the index made directly from the names.
+``tests/test_transformers.py`` rebuilds transformer results through ``Model(...)`` and compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pyrsistent import PVector, pvector
+from pyrsistent.typing import PVector as PVectorT
+
+from robomodel.model.joints import Joint
+from robomodel.model.record import Extension, Frame, Link, Model, _evolve
+from robomodel.model.sensors import Sensor
+from robomodel.model.shapes import Material, SolidShape
+from robomodel.model.topology import ModelIndex, tree_index
+
+__all__ = ["assemble", "reshaped", "with_index"]
+
+_EMPTY = Model()
+T = TypeVar("T")
+
+
+def assemble(
+    *,
+    link_names: Sequence[str],
+    links: Sequence[Link],
+    joint_names: Sequence[str],
+    joints: Sequence[Joint],
+    frames: Sequence[Frame],
+    default_base: str,
+    visuals: Sequence[PVectorT[SolidShape]],
+    collisions: Sequence[PVectorT[SolidShape]],
+    sensors: Sequence[Sensor],
+    package_dirs: PVectorT[str],
+    name: str,
+    materials: PVectorT[Material],
+    extensions: Sequence[Extension],
+    like: Model | None = None,
+) -> Model:
+    """Return the model of these fields, without the checks of ``Model(...)``.
+
+    The caller guarantees what :func:`~robomodel.model.topology.derive` would check and normalise:
+    names unique per namespace (links and frames together), frames on links of the model, the
+    joints a tree connecting every link, with their running position-coordinate and DOF
+    offsets, sensors referring to links and joints of the model consistently, one persistent
+    shape vector per link, and ``default_base`` a link.
+
+    ``like`` is the model the result was made from: where the result's joints or sensors have
+    the same names in the same order, its name maps are shared instead of rebuilt.
+    """
+    npos = ndof = 0
+    for j in joints:
+        npos += j.n_pos_coords
+        ndof += j.n_dofs
+    joint_index = sensor_index = None
+    if like is not None:
+        if len(joint_names) == like.n_joints and like.joint_names == joint_names:
+            joint_index = like._j
+        if len(sensors) == len(like.sensors) and all(
+            a is b or a.name == b.name for a, b in zip(sensors, like.sensors, strict=True)
+        ):
+            sensor_index = like._s
+    index = tree_index(
+        link_names,
+        joint_names if joint_index is None else joint_index,
+        [f.name for f in frames],
+        [s.name for s in sensors] if sensor_index is None else sensor_index,
+        (npos, ndof),
+    )
+    return with_index(
+        index,
+        link_names=link_names,
+        links=links,
+        joint_names=joint_names,
+        joints=joints,
+        frames=frames,
+        default_base=default_base,
+        visuals=visuals,
+        collisions=collisions,
+        sensors=sensors,
+        package_dirs=package_dirs,
+        name=name,
+        materials=materials,
+        extensions=extensions,
+    )
+
+
+def with_index(
+    index: ModelIndex,
+    *,
+    link_names: Sequence[str],
+    links: Sequence[Link],
+    joint_names: Sequence[str],
+    joints: Sequence[Joint],
+    frames: Sequence[Frame],
+    default_base: str,
+    visuals: Sequence[PVectorT[SolidShape]],
+    collisions: Sequence[PVectorT[SolidShape]],
+    sensors: Sequence[Sensor],
+    package_dirs: Sequence[str],
+    name: str,
+    materials: Sequence[Material],
+    extensions: Sequence[Extension],
+) -> Model:
+    """Return the model of these fields and its already-made ``index``, nothing checked.
+
+    The one place a model is made from trusted parts: :func:`assemble` and the unpickler
+    (``robomodel.model._pickling``), whose callers prove what ``Model(...)`` would check.
+    """
+    return _evolve(
+        _EMPTY,
+        link_names=_pv(link_names),
+        links=_pv(links),
+        joint_names=_pv(joint_names),
+        joints=_pv(joints),
+        frames=_pv(frames),
+        default_base=default_base,
+        visuals=_pv(visuals),
+        collisions=_pv(collisions),
+        sensors=_pv(sensors),
+        package_dirs=_pv(package_dirs),
+        name=name,
+        materials=_pv(materials),
+        extensions=_pv(extensions),
+        _index=index,
+    )
+
+
+def _pv(items: Sequence[T]) -> PVectorT[T]:
+    # A persistent vector as it is (the input model's, shared), any other sequence copied in.
+    return items if isinstance(items, PVector) else pvector(items)
+
+
+def reshaped(
+    model: Model,
+    *,
+    visuals: PVectorT[PVectorT[SolidShape]],
+    collisions: PVectorT[PVectorT[SolidShape]],
+) -> Model:
+    """Return ``model`` with its shape vectors replaced, without the checks of ``with_shapes``.
+
+    The caller guarantees one persistent vector of :class:`~robomodel.model.shapes.SolidShape`
+    values per link, each made from the model's own shapes; names, indices and connectivity
+    do not change, so the model's index is kept.
+    """
+    return _evolve(model, visuals=visuals, collisions=collisions)

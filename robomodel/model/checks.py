@@ -1,0 +1,467 @@
+r"""One list of model checks with severities: what ``robomodel validate`` and ``info`` judge by.
+
+Every check looks at one aspect of a model and reports :class:`Finding`\ s, each naming the
+check, the element (``link 'l_hand'``, ``joint 'j3'``, ``force/torque sensor 'l_arm_ft'``) and
+the values that fail it. A finding is
+
+* an **error** when the model is wrong: unreachable links, sensors on missing links, an inertia
+  no rigid body has, mimic relations that do not resolve. A model with errors is not valid.
+* a **warning** when the model works but something deserves a look: a joint axis that misses
+  its child's origin (URDF export needs ``make_urdf_compatible``), limits that allow no motion,
+  a massless link at the end of a moving joint (the mass matrix is singular).
+* a **note** for a usual pattern worth knowing: a massless link in the middle of the tree (URDF
+  files use them to mount frames and sensors; their neighbours carry the mass), a massless leaf
+  link on a fixed joint (a frame written as a link).
+
+>>> import robomodel.formats.urdf
+>>> from robomodel.data import example_path
+>>> model = robomodel.formats.urdf.load(example_path())
+>>> verdict(model)
+'valid (0 errors, 0 warnings, 0 notes)'
+>>> [c.name for c in CHECKS]  # doctest: +NORMALIZE_WHITESPACE
+['not-empty', 'connected', 'sensors', 'mass', 'inertia', 'mimic', 'axis-through-origin',
+'limits']
+>>> [c.name for c in FILE_CHECKS]
+['meshes']
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Literal
+
+import attrs
+import numpy as np
+from lxml import etree
+
+from robomodel._internal.memo import memoized
+from robomodel.model.joints import FixedJoint
+from robomodel.model.mimic import MimicError, mimic_map
+from robomodel.model.topology import sensor_kind, sensor_problems
+
+if TYPE_CHECKING:
+    # Only for annotations: Model.problems() runs these checks, so robomodel.model.record imports
+    # this module, and this module must not import it back.
+    from robomodel.model.record import Model
+
+__all__ = [
+    "CHECKS",
+    "FILE_CHECKS",
+    "SEVERITIES",
+    "Check",
+    "Finding",
+    "Severity",
+    "count_text",
+    "errors",
+    "findings",
+    "locate",
+    "verdict",
+]
+
+Severity = Literal["error", "warning", "note"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
+"""The severities, gravest first."""
+
+_TOL = 1e-12  # relative tolerance of the inertia checks, as SpatialInertia.is_physically_consistent
+
+
+@attrs.frozen(kw_only=True)
+class Finding:
+    """One thing a check found.
+
+    Attributes:
+        severity: ``"error"``, ``"warning"`` or ``"note"``.
+        check: the name of the check (see :data:`CHECKS`).
+        element: what the finding is about, e.g. ``"link 'l_hand'"`` or ``"model"``.
+        message: what is wrong, with the values.
+        line: the line of the element in the model's file, when known (see :func:`locate`).
+    """
+
+    severity: Severity
+    check: str
+    element: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = "" if self.line is None else f" (line {self.line})"
+        return f"{self.element}{where}: {self.message} [{self.check}]"
+
+
+@attrs.frozen(kw_only=True)
+class Check:
+    """A named check: a function from a model to its findings.
+
+    Attributes:
+        name: the name shown in brackets after each finding.
+        description: what it checks, one sentence.
+        run: the function.
+    """
+
+    name: str
+    description: str
+    run: Callable[[Model], Iterable[Finding]] = attrs.field(repr=False)
+
+
+def _g(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _links(n: int) -> str:
+    return "1 link is" if n == 1 else f"{n} links are"
+
+
+def _finding(severity: Severity, check: str, element: str, message: str) -> Finding:
+    return Finding(severity=severity, check=check, element=element, message=message)
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+def _not_empty(model: Model) -> Iterator[Finding]:
+    if model.n_links == 0:
+        # An empty model is the value building starts from (and valid for iDynTree too), so
+        # this is a warning: nothing is wrong, there is just nothing to compute with.
+        yield _finding("warning", "not-empty", "model", "the model has no links; add a link")
+
+
+def _connected(model: Model) -> Iterator[Finding]:
+    if model.n_links == 0:
+        return
+    trav = model.traversal()
+    if len(trav) != model.n_links:
+        missing = [n for i, n in enumerate(model.link_names) if not trav.contains(i)]
+        yield _finding(
+            "error",
+            "connected",
+            "model",
+            f"{_links(len(missing))} not connected to the default base "
+            f"{model.default_base!r}: {', '.join(map(repr, missing))}",
+        )
+
+
+def _sensors(model: Model) -> Iterator[Finding]:
+    for s in model.sensors:
+        element = f"{sensor_kind(s)} {s.name!r}"
+        for problem in sensor_problems(s, model._l, model._j, model.joints):
+            yield _finding("error", "sensors", element, problem.removeprefix(element + ": "))
+
+
+def _mass(model: Model) -> Iterator[Finding]:
+    for i, (name, link) in enumerate(zip(model.link_names, model.links, strict=True)):
+        mass = link.inertia.mass
+        element = f"link {name!r}"
+        if mass < 0:
+            yield _finding("error", "mass", element, f"negative mass {_g(mass)} kg")
+            continue
+        if mass > 0:
+            continue
+        neighbors = model.neighbors(i)
+        rotational = float(np.abs(link.inertia.rotational_inertia).max())
+        if rotational > 0:
+            yield _finding(
+                "warning",
+                "mass",
+                element,
+                f"zero mass but rotational inertia up to {_g(rotational)} kg m^2; give it a "
+                "mass or zero its inertia",
+            )
+            continue
+        if len(neighbors) > 1:
+            yield _finding(
+                "note",
+                "mass",
+                element,
+                f"massless link between {len(neighbors)} links (a usual URDF pattern for "
+                "mounting points; its neighbours carry the mass)",
+            )
+            continue
+        if not neighbors:
+            continue
+        if name == model.default_base:
+            yield _finding(
+                "note",
+                "mass",
+                element,
+                "massless base link (usual for a fixed base such as 'world'; a floating base "
+                "needs a mass)",
+            )
+            continue
+        joint_name = model.joint_name(neighbors[0].joint)
+        if isinstance(model.joints[neighbors[0].joint], FixedJoint):
+            yield _finding(
+                "note",
+                "mass",
+                element,
+                f"massless leaf link on fixed joint {joint_name!r}: a frame written as a link "
+                "(robomodel remove-fake-links turns it into one)",
+            )
+        else:
+            yield _finding(
+                "warning",
+                "mass",
+                element,
+                f"massless leaf link on moving joint {joint_name!r}: nothing resists its "
+                "acceleration, so the mass matrix is singular",
+            )
+
+
+def _inertia(model: Model) -> Iterator[Finding]:
+    for name, link in zip(model.link_names, model.links, strict=True):
+        inertia = link.inertia
+        if not inertia.mass > 0:
+            continue  # the mass check covers massless and negative masses
+        element = f"link {name!r}"
+        # A centre of mass ~1e154 m or more from the link origin overflows the parallel-axis
+        # term: the inertia at the centre of mass cannot be computed in doubles at all.
+        with np.errstate(all="ignore"):
+            central = inertia.inertia_com
+            h = inertia.first_moment
+            shift = float(h @ h) / inertia.mass
+            finite = bool(np.isfinite(central).all()) and math.isfinite(shift)
+            ev = np.linalg.eigvalsh(central) if finite else None
+        if ev is None:
+            yield _finding(
+                "error",
+                "inertia",
+                element,
+                f"the centre of mass {_g(float(np.abs(h).max()) / inertia.mass)} m from the link "
+                "origin overflows the inertia at the centre of mass",
+            )
+            continue
+        # The central inertia is computed from the inertia about the link origin minus the
+        # parallel-axis term m |c|^2: its round-off scales with the larger of those, which
+        # dwarfs the result for a heavy body far from its origin.
+        scale = max(
+            1.0, float(np.abs(ev).max()), float(np.abs(inertia.rotational_inertia).max()), shift
+        )
+        tol = _TOL * scale
+        if ev.min() < -tol:
+            yield _finding(
+                "error",
+                "inertia",
+                element,
+                "the inertia at the centre of mass is not positive semi-definite: principal "
+                f"moments {', '.join(_g(e) for e in ev)} kg m^2",
+            )
+            continue
+        diagonal = bool(np.allclose(central, np.diag(np.diag(central)), rtol=0, atol=tol))
+        moments = np.diag(central) if diagonal else ev
+        names = ("ixx", "iyy", "izz") if diagonal else ("I1", "I2", "I3")
+        for k in range(3):
+            a, b = (k + 1) % 3, (k + 2) % 3
+            a, b = min(a, b), max(a, b)
+            if moments[a] + moments[b] < moments[k] - tol:
+                where = "at the centre of mass" if diagonal else "in principal axes"
+                yield _finding(
+                    "error",
+                    "inertia",
+                    element,
+                    f"inertia violates the triangle inequality {where}: {names[a]} + "
+                    f"{names[b]} = {_g(moments[a] + moments[b])} < {names[k]} = "
+                    f"{_g(moments[k])} kg m^2",
+                )
+
+
+def _mimic(model: Model) -> Iterator[Finding]:
+    try:
+        mimic_map(model)
+    except MimicError as e:
+        element = ", ".join(repr(j) for j in e.joints)
+        yield _finding("error", "mimic", f"joint{'s' * (len(e.joints) > 1)} {element}", e.reason)
+
+
+def _axes(model: Model) -> Iterator[Finding]:
+    if model.n_links == 0:
+        return
+    for el in model.traversal():
+        if el.joint is None or el.parent is None:
+            continue
+        joint = model.joints[el.joint]
+        if isinstance(joint, FixedJoint):
+            continue
+        child = model.link_names[el.link]
+        distance = joint.axis(child).distance([0.0, 0.0, 0.0])
+        if distance > 1e-7:
+            yield _finding(
+                "warning",
+                "axis-through-origin",
+                f"joint {model.joint_names[el.joint]!r}",
+                f"its axis passes {_g(distance)} m from the origin of {child!r}; URDF export "
+                "needs make_urdf_compatible (robomodel rebase or urdf-compatible does it)",
+            )
+
+
+def _limits(model: Model) -> Iterator[Finding]:
+    for name, joint in zip(model.joint_names, model.joints, strict=True):
+        if isinstance(joint, FixedJoint) or not joint.limits.enabled:
+            continue
+        if joint.limits.lower == joint.limits.upper:
+            yield _finding(
+                "warning",
+                "limits",
+                f"joint {name!r}",
+                f"its position limits allow no motion: lower = upper = {_g(joint.limits.lower)}",
+            )
+
+
+def _meshes(model: Model) -> Iterator[Finding]:
+    # Per missing file one error; meshes that could not be checked (no --package-dir) are one
+    # warning per kind, not one per mesh.
+    from robomodel.model.mesh_files import check_meshes, grouped_problems
+
+    for severity, element, message in grouped_problems(check_meshes(model)):
+        yield _finding(severity, "meshes", element, message)
+
+
+CHECKS: tuple[Check, ...] = (
+    Check(name="not-empty", description="the model has at least one link", run=_not_empty),
+    Check(
+        name="connected",
+        description="every link is reachable from the default base",
+        run=_connected,
+    ),
+    Check(
+        name="sensors",
+        description="every sensor refers to existing links and joints consistently",
+        run=_sensors,
+    ),
+    Check(
+        name="mass",
+        description="masses are not negative; massless links are noted (error / warning / note)",
+        run=_mass,
+    ),
+    Check(
+        name="inertia",
+        description="the inertia at the centre of mass is positive semi-definite and obeys the "
+        "triangle inequalities",
+        run=_inertia,
+    ),
+    Check(
+        name="mimic",
+        description="mimic relations name moving joints and form no cycle",
+        run=_mimic,
+    ),
+    Check(
+        name="axis-through-origin",
+        description="each moving joint's axis passes through its child link's origin (URDF "
+        "can express the model)",
+        run=_axes,
+    ),
+    Check(
+        name="limits",
+        description="position limits allow some motion",
+        run=_limits,
+    ),
+)
+"""Every check of the value, in the order their findings are listed."""
+
+FILE_CHECKS: tuple[Check, ...] = (
+    Check(
+        name="meshes",
+        description="every mesh file can be resolved (package dirs, the URDF's directory), "
+        "found and read",
+        run=_meshes,
+    ),
+)
+"""The checks that read files the model refers to (its meshes).
+
+They are not part of :meth:`Model.problems() <robomodel.model.record.Model.problems>`: a value's
+validity cannot depend on what is on disk today, and a model's findings are computed once per
+value. ``robomodel validate`` and ``info`` run them too (``findings(model, files=True)``)."""
+
+
+def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
+
+
+def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
+    """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
+
+    Within a severity, findings keep the order of the checks and of the model's elements.
+
+    Args:
+        model: the model judged.
+        files: also run :data:`FILE_CHECKS` (mesh files on disk), as ``validate`` and ``info``
+            do.
+    """
+
+    def run() -> tuple[Finding, ...]:
+        return _by_severity(f for check in CHECKS for f in check.run(model))
+
+    # A model never changes, so its findings are computed once (is_valid() then problems()).
+    # The file checks are not memoized: the files can change while the value does not.
+    found = memoized(model, "findings", run)
+    if not files:
+        return found
+    return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model))])
+
+
+def errors(model: Model) -> tuple[Finding, ...]:
+    """Return the error findings of ``model``: empty when the model is valid."""
+    return tuple(f for f in findings(model) if f.severity == "error")
+
+
+def count_text(found: Iterable[Finding]) -> str:
+    """Return ``"1 error, 2 warnings, 0 notes"`` for ``found``."""
+    found = tuple(found)
+    parts = []
+    for severity in SEVERITIES:
+        n = sum(1 for f in found if f.severity == severity)
+        parts.append(f"{n} {severity}{'s' * (n != 1)}")
+    return ", ".join(parts)
+
+
+def verdict(model: Model, found: Iterable[Finding] | None = None) -> str:
+    """Return ``"valid (...)"`` or ``"not valid (...)"`` with the counts of :func:`count_text`.
+
+    Args:
+        model: the model judged.
+        found: its findings, when already computed.
+    """
+    found = findings(model) if found is None else tuple(found)
+    valid = not any(f.severity == "error" for f in found)
+    return f"{'valid' if valid else 'not valid'} ({count_text(found)})"
+
+
+_TAGS = {"link": "link", "joint": "joint", "joints": "joint"}
+_NAME = re.compile(r"'([^']*)'")
+
+
+def locate(found: Iterable[Finding], path: str | os.PathLike[str]) -> tuple[Finding, ...]:
+    """Return ``found`` with the line of each finding's element in the URDF file ``path``.
+
+    A model value does not remember where it was read from, so the lines come from the file:
+    the first ``<link>``, ``<joint>`` or ``<sensor>`` element with the finding's name. Findings
+    about the whole model, names the file does not spell out (xacro macros) and files that are
+    not URDF (JSON, MJCF) keep ``line=None``.
+
+    >>> import robomodel.formats.urdf
+    >>> from robomodel.data import example_path
+    >>> model = robomodel.formats.urdf.load(example_path())
+    >>> locate([Finding(severity="note", check="mass", element="link 'root_link'", message="m")],
+    ...        example_path())[0].line
+    25
+    """
+    found = tuple(found)
+    try:
+        root = etree.parse(os.fspath(path), etree.XMLParser(huge_tree=True)).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return found
+    if root.tag != "robot":
+        return found
+    lines: dict[tuple[str, str], int] = {}
+    for el in root.iter("link", "joint", "sensor"):
+        key = (str(el.tag), el.get("name", ""))
+        if key not in lines and el.sourceline is not None:
+            lines[key] = el.sourceline
+    out = []
+    for f in found:
+        name = _NAME.search(f.element)
+        tag = _TAGS.get(f.element.split(" ", 1)[0], "sensor")
+        line = lines.get((tag, name.group(1))) if name and f.element != "model" else None
+        out.append(f if line is None else attrs.evolve(f, line=line))
+    return tuple(out)

@@ -1,0 +1,596 @@
+"""Spatial algebra values: rigid transforms, axes and spatial inertias.
+
+Conventions (the same as iDynTree's):
+
+* ``A_H_B`` is the pose of frame B in frame A: a rotation ``A_R_B`` and the position of B's origin
+  written in A. It maps points as ``x_A = R @ x_B + p`` and composes as ``A_H_C = A_H_B @ B_H_C``.
+* Spatial vectors put the linear part first: a twist is ``[v; w]``, a wrench is ``[f; tau]``.
+* URDF roll-pitch-yaw angles mean ``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
+
+All values are frozen, and the numpy arrays they hold can never be made writable (see
+:mod:`robomodel._internal.arrays`). The public constructors check shapes and finiteness; the algebra
+(``@``, :meth:`Transform.inverse`, ``+``, :meth:`Axis.rotation`, ...) builds its results with the
+trusted constructors of :mod:`robomodel._internal.construct`, since products of valid values are
+arrays
+of the right shapes, finite barring float overflow (entries beyond ~1e150, which no rigid body
+has). Where a result could break an invariant, it is checked: ``T @ axis`` renormalises a
+direction that a non-rotation matrix took off the unit sphere, :meth:`SpatialInertia.from_com`
+checks what it computed, and angles and distances must be finite.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, overload
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from robomodel._internal.arrays import (
+    FloatArray as FloatArray,
+)  # re-exported: the array type of values
+from robomodel._internal.arrays import (
+    check_finite,
+    eye3,
+    finite_mass,
+    finite_number,
+    fresh,
+    frozen_array,
+    immutable,
+    mat33,
+    vec3,
+    zeros3,
+    zeros33,
+)
+from robomodel._internal.construct import trusted
+from robomodel.errors import ModelError
+
+__all__ = [
+    "Axis",
+    "SpatialInertia",
+    "Transform",
+    "cross",
+    "cross3",
+    "rotation_from_rpy",
+    "rpy_from_rotation",
+    "skew",
+    "twist_adjoint",
+    "wrench_adjoint",
+]
+
+ArrayLike = npt.ArrayLike
+
+
+def skew(v: ArrayLike) -> FloatArray:
+    """Return the 3x3 matrix ``S(v)`` such that ``S(v) @ x == cross(v, x)``."""
+    x, y, z = np.asarray(v, dtype=np.float64)
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def cross3(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Return the cross product of two 3-vectors (``np.cross`` costs microseconds per call)."""
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
+def cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Return row-wise cross products over the last axis of broadcastable ``(..., 3)`` arrays.
+
+    Callers stack many products into one call, since the per-call overhead dominates on
+    small inputs (``np.cross`` costs several times more there).
+    """
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
+def rotation_from_rpy(roll: float, pitch: float, yaw: float) -> FloatArray:
+    """Return ``Rz(yaw) @ Ry(pitch) @ Rx(roll)``, the URDF meaning of ``rpy``."""
+    cr, sr = math.cos(roll), math.sin(roll)
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    return np.array(
+        [
+            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+            [-sp, cp * sr, cp * cr],
+        ]
+    )
+
+
+def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
+    """Return ``(roll, pitch, yaw)`` of a rotation matrix with iDynTree's exact rule.
+
+    The generic case uses ``pitch = asin(-R20)``, so the identity gives ``pitch == -0.0`` (which is
+    why exported URDF reads ``rpy="0 -0 0"``). At the gimbal singularities roll is 0 and the whole
+    rotation about the vertical goes into yaw.
+
+    >>> rpy_from_rotation(np.eye(3))
+    (0.0, -0.0, 0.0)
+    """
+    m = np.asarray(R, dtype=np.float64)
+    r20 = float(m[2, 0])
+    if r20 < 1.0:
+        if r20 > -1.0:
+            return (
+                math.atan2(float(m[2, 1]), float(m[2, 2])),
+                math.asin(-r20),
+                math.atan2(float(m[1, 0]), float(m[0, 0])),
+            )
+        return (0.0, math.pi / 2, -math.atan2(-float(m[1, 2]), float(m[1, 1])))
+    return (0.0, -math.pi / 2, math.atan2(-float(m[1, 2]), float(m[1, 1])))
+
+
+@attrs.frozen(eq=False, repr=False)
+class Transform:
+    """A rigid transform ``A_H_B``: the rotation ``A_R_B`` and the position of B's origin in A.
+
+    Defaults to the identity. ``@`` composes transforms and maps points (shape ``(3,)`` or
+    ``(N, 3)``), wrenches are mapped with :meth:`apply_wrench`, inertias with ``T @ inertia``.
+
+    >>> T = Transform.from_rpy_xyz((0, 0, math.pi / 2), (1, 0, 0))
+    >>> (T @ np.array([1.0, 0, 0])).round(12).tolist()
+    [1.0, 1.0, 0.0]
+    >>> (T @ T.inverse()).is_identity()
+    True
+    """
+
+    rotation: FloatArray = attrs.field(factory=eye3, converter=mat33)
+    position: FloatArray = attrs.field(factory=zeros3, converter=vec3)
+
+    @classmethod
+    def _raw(cls, rotation: FloatArray, position: FloatArray) -> Transform:
+        # Internal constructor for float64 arrays of the right shapes that the caller computed
+        # itself from valid values (so finite), and owns: skips the copy and the checks of the
+        # public converter, which dominate the cost of composing transforms.
+        return _make_transform(immutable(rotation), immutable(position))
+
+    @classmethod
+    def identity(cls) -> Transform:
+        """Return the identity transform."""
+        return _IDENTITY
+
+    @classmethod
+    def from_matrix(cls, H: ArrayLike) -> Transform:
+        """Build a transform from a 4x4 homogeneous matrix (the last row is not checked)."""
+        m = np.asarray(H, dtype=np.float64)
+        if m.shape != (4, 4):
+            raise ModelError(f"a homogeneous matrix must have shape (4, 4), got {m.shape}")
+        return cls(m[:3, :3], m[:3, 3])
+
+    @classmethod
+    def from_rpy_xyz(
+        cls, rpy: Iterable[float] = (0.0, 0.0, 0.0), xyz: Iterable[float] = (0.0, 0.0, 0.0)
+    ) -> Transform:
+        """Build a transform from URDF ``<origin rpy xyz>`` values."""
+        r, p, y = (float(v) for v in rpy)
+        return cls(rotation_from_rpy(r, p, y), tuple(xyz))
+
+    @classmethod
+    def from_translation(cls, xyz: Iterable[float]) -> Transform:
+        """Return a pure translation."""
+        return cls(np.eye(3), tuple(xyz))
+
+    def rpy(self) -> tuple[float, float, float]:
+        """Return the roll-pitch-yaw angles of the rotation (iDynTree's ``asRPY`` rule)."""
+        return rpy_from_rotation(self.rotation)
+
+    @classmethod
+    def _raw_many(cls, rotations: FloatArray, positions: FloatArray) -> list[Transform]:
+        """Return one transform per row of stacked ``(N, 3, 3)`` rotations and ``(N, 3)`` positions.
+
+        Internal: the rows become read-only views of private copies, without per-row checks.
+        """
+        R = immutable(np.asarray(rotations, dtype=np.float64))
+        p = immutable(np.asarray(positions, dtype=np.float64))
+        make = _make_transform
+        return [make(R[k], p[k]) for k in range(R.shape[0])]
+
+    def inverse(self) -> Transform:
+        """Return ``B_H_A`` for this ``A_H_B``."""
+        # Finite entries give finite results here and in ``@`` (barring float overflow, which
+        # needs entries beyond ~1e150 that no rigid transform has): no check on this hot path.
+        Rt = self.rotation.T.copy()
+        return Transform._raw(Rt, -(Rt @ self.position))
+
+    def as_matrix(self) -> FloatArray:
+        """Return the 4x4 homogeneous matrix (a new, writable array)."""
+        H = np.eye(4)
+        H[:3, :3] = self.rotation
+        H[:3, 3] = self.position
+        return H
+
+    def is_identity(self, atol: float = 1e-12) -> bool:
+        """Return whether this transform is the identity within ``atol``."""
+        return bool(
+            np.allclose(self.rotation, np.eye(3), rtol=0.0, atol=atol)
+            and np.allclose(self.position, 0.0, rtol=0.0, atol=atol)
+        )
+
+    @overload
+    def __matmul__(self, other: Transform) -> Transform: ...
+    @overload
+    def __matmul__(self, other: SpatialInertia) -> SpatialInertia: ...
+    @overload
+    def __matmul__(self, other: Axis) -> Axis: ...
+    @overload
+    def __matmul__(self, other: FloatArray) -> FloatArray: ...
+
+    def __matmul__(self, other: Any) -> Any:
+        if isinstance(other, Transform):
+            return Transform._raw(
+                self.rotation @ other.rotation, self.rotation @ other.position + self.position
+            )
+        if isinstance(other, SpatialInertia):
+            return other.transformed(self)
+        if isinstance(other, Axis):
+            return Axis._raw(_rotated_unit(self.rotation, other.direction), self @ other.origin)
+        if isinstance(other, np.ndarray):
+            if other.shape == (3,):
+                return self.rotation @ other + self.position
+            if other.ndim == 2 and other.shape[1] == 3:
+                return other @ self.rotation.T + self.position
+            raise ModelError(f"a Transform maps points of shape (3,) or (N, 3), got {other.shape}")
+        return NotImplemented
+
+    def apply_wrench(self, f_B: ArrayLike) -> FloatArray:
+        """Map a wrench ``[f; tau]`` expressed in B (moments about B) to A (moments about A)."""
+        w = np.asarray(f_B, dtype=np.float64)
+        f = self.rotation @ w[:3]
+        return np.concatenate([f, self.rotation @ w[3:] + np.cross(self.position, f)])
+
+    def apply_twist(self, v_B: ArrayLike) -> FloatArray:
+        """Map a twist ``[v; w]`` expressed in B to A."""
+        t = np.asarray(v_B, dtype=np.float64)
+        w = self.rotation @ t[3:]
+        return np.concatenate([self.rotation @ t[:3] + np.cross(self.position, w), w])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transform):
+            return NotImplemented
+        return bool(
+            np.array_equal(self.rotation, other.rotation)
+            and np.array_equal(self.position, other.position)
+        )
+
+    def __hash__(self) -> int:
+        # ``+ 0.0`` folds -0.0 into 0.0, so that values equal under ``==`` hash alike.
+        return hash(((self.rotation + 0.0).tobytes(), (self.position + 0.0).tobytes()))
+
+    def __repr__(self) -> str:
+        if self.is_identity(0.0):
+            return "Transform.identity()"
+        rpy = tuple(round(a, 6) for a in self.rpy())
+        xyz = tuple(round(float(a), 6) for a in self.position)
+        return f"Transform.from_rpy_xyz(rpy={rpy}, xyz={xyz})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Transform, (self.rotation, self.position))
+
+
+_make_transform = trusted(Transform)
+_IDENTITY = Transform()
+
+
+def wrench_adjoint(A_H_B: Transform) -> FloatArray:
+    """Return the 6x6 matrix mapping wrenches in B to A: ``[[R, 0], [S(p) R, R]]``."""
+    R, p = A_H_B.rotation, A_H_B.position
+    M = np.zeros((6, 6))
+    M[:3, :3] = R
+    M[3:, 3:] = R
+    M[3:, :3] = skew(p) @ R
+    return M
+
+
+def twist_adjoint(A_H_B: Transform) -> FloatArray:
+    """Return the 6x6 matrix mapping twists in B to A: ``[[R, S(p) R], [0, R]]``."""
+    R, p = A_H_B.rotation, A_H_B.position
+    M = np.zeros((6, 6))
+    M[:3, :3] = R
+    M[3:, 3:] = R
+    M[:3, 3:] = skew(p) @ R
+    return M
+
+
+def _unit(v: ArrayLike) -> FloatArray:
+    arr = frozen_array(v, (3,), "Axis.direction")
+    with np.errstate(over="ignore"):
+        n = float(np.linalg.norm(arr))
+    if n == math.inf:  # |v|^2 overflowed (components above ~1e154): scale, then normalise
+        arr = arr / np.abs(arr).max()
+        n = float(np.linalg.norm(arr))
+    if n < 1e-12:
+        raise ModelError(
+            f"an axis direction must be a non-zero vector, got {arr.tolist()}; give e.g. (0, 0, 1)"
+        )
+    return immutable(arr / n)
+
+
+@attrs.frozen(eq=False, repr=False)
+class Axis:
+    """A directed line: a unit ``direction`` through the point ``origin``, both in one frame.
+
+    The direction is normalised on construction; a zero vector is an error (iDynTree silently
+    turns it into x).
+    """
+
+    direction: FloatArray = attrs.field(converter=_unit)
+    origin: FloatArray = attrs.field(factory=zeros3, converter=vec3)
+
+    @classmethod
+    def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
+        # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
+        return _make_axis(immutable(direction), immutable(origin))
+
+    def reversed(self) -> Axis:
+        """Return the same line with the opposite direction."""
+        return Axis._raw(-self.direction, self.origin.copy())
+
+    def rotation(self, angle: float) -> Transform:
+        """Return the transform rotating by ``angle`` about this line (Rodrigues)."""
+        u = self.direction
+        a = finite_number(angle, "a rotation angle")
+        c, s = math.cos(a), math.sin(a)
+        K = skew(u)
+        R = np.eye(3) + s * K + (1.0 - c) * (K @ K)
+        return Transform._raw(R, (np.eye(3) - R) @ self.origin)
+
+    def translation(self, distance: float) -> Transform:
+        """Return the transform translating by ``distance`` along this direction."""
+        d = finite_number(distance, "a translation distance")
+        return Transform._raw(np.eye(3), self.direction * d)
+
+    def closest_point(self, x: ArrayLike) -> FloatArray:
+        """Return the point of the line closest to ``x``."""
+        p = np.asarray(x, dtype=np.float64)
+        u = self.direction
+        return self.origin + u * float((p - self.origin) @ u)
+
+    def distance(self, x: ArrayLike) -> float:
+        """Return the distance from ``x`` to the line."""
+        return float(np.linalg.norm(self.closest_point(x) - np.asarray(x, dtype=np.float64)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Axis):
+            return NotImplemented
+        return bool(
+            np.array_equal(self.direction, other.direction)
+            and np.array_equal(self.origin, other.origin)
+        )
+
+    def __hash__(self) -> int:
+        return hash(((self.direction + 0.0).tobytes(), (self.origin + 0.0).tobytes()))
+
+    def __repr__(self) -> str:
+        d = [round(float(a), 6) for a in self.direction]
+        o = [round(float(a), 6) for a in self.origin]
+        return f"Axis(direction={d}, origin={o})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Not through the constructor: renormalising an already unit direction can change its
+        # last bit, and an unpickled axis must be == to the original.
+        return (_axis_from_state, (self.direction.tolist(), self.origin.tolist()))
+
+
+_make_axis = trusted(Axis)
+
+
+def _axis_from_state(direction: list[float], origin: list[float]) -> Axis:
+    # Pickled state is data from outside: check it as the constructor does, but keep the unit
+    # direction's bits (renormalising could change its last bit).
+    d = frozen_array(direction, (3,), "Axis.direction")
+    if abs(float(np.linalg.norm(d)) - 1.0) > 1e-9:
+        d = _unit(d)
+    return _make_axis(d, vec3(origin))
+
+
+def _rotated_unit(R: FloatArray, u: FloatArray) -> FloatArray:
+    """Return ``R @ u`` for a unit ``u``: unit itself when ``R`` is a rotation, else normalised.
+
+    A Transform's rotation is only checked to be finite, so its product with a unit direction is
+    renormalised when it is not unit (a proper rotation keeps the product's bits unchanged).
+    """
+    d = R @ u
+    if abs(float(d @ d) - 1.0) > 1e-9:
+        return _unit(d)
+    return d
+
+
+def _sym3(v: ArrayLike) -> FloatArray:
+    arr = frozen_array(v, (3, 3), "rotational inertia")
+    if not np.allclose(arr, arr.T, rtol=0.0, atol=1e-12 * max(1.0, float(np.abs(arr).max()))):
+        raise ModelError(f"a rotational inertia must be symmetric, got {arr.tolist()}")
+    return arr
+
+
+@attrs.frozen(eq=False, repr=False)
+class SpatialInertia:
+    """The inertia of a rigid body, stored as iDynTree stores it.
+
+    Attributes:
+        mass: the mass ``m`` (kg).
+        first_moment: ``h = m * c``, with ``c`` the centre of mass in the body frame.
+        rotational_inertia: the 3x3 inertia **about the frame origin**, in frame axes.
+
+    Defaults to zero (iDynTree leaves it uninitialised). Use :meth:`from_com` for URDF-style data
+    (inertia about the centre of mass). ``a + b`` adds two inertias expressed in the same frame;
+    ``A_H_B @ inertia_B`` re-expresses one in A.
+
+    >>> I = SpatialInertia.from_com(2.0, (0.1, 0, 0), np.eye(3))
+    >>> I.as_vector().round(12).tolist()
+    [2.0, 0.2, 0.0, 0.0, 1.0, 0.0, 0.0, 1.02, 0.0, 1.02]
+    """
+
+    mass: float = attrs.field(default=0.0, converter=float)
+    first_moment: FloatArray = attrs.field(factory=zeros3, converter=vec3)
+    rotational_inertia: FloatArray = attrs.field(factory=zeros33, converter=_sym3)
+
+    @mass.validator
+    def _check_mass(self, _: attrs.Attribute[float], value: float) -> None:
+        finite_mass(value)
+
+    @classmethod
+    def _raw(cls, mass: float, h: FloatArray, I_O: FloatArray) -> SpatialInertia:
+        # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
+        return _make_inertia(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
+
+    @classmethod
+    def zero(cls) -> SpatialInertia:
+        """Return the zero inertia (a massless body)."""
+        return _ZERO_INERTIA
+
+    @classmethod
+    def from_com(
+        cls, mass: float, com: ArrayLike, inertia_com: ArrayLike | None = None
+    ) -> SpatialInertia:
+        """Build from the mass, the centre of mass and the inertia **about the centre of mass**.
+
+        ``inertia_com`` is in the body frame's axes (rotate a URDF inertia first). Massless bodies
+        keep the given inertia about the origin unchanged.
+        """
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
+        I_C = _sym3(np.zeros((3, 3)) if inertia_com is None else inertia_com)
+        if m == 0.0:
+            return cls._raw(0.0, m * c, I_C.copy())
+        # Products of finite numbers can still overflow: check what the trusted path receives
+        # (and raise that, rather than numpy's overflow warning).
+        with np.errstate(over="ignore", invalid="ignore"):
+            h = m * c
+            I_O = I_C - _skew_sq(h) / m
+        check_finite(h, "the first moment (mass * centre of mass)")
+        check_finite(I_O, "the rotational inertia about the origin")
+        return cls._raw(m, h, I_O)
+
+    @classmethod
+    def from_origin(
+        cls, mass: float, com: ArrayLike, inertia_origin: ArrayLike | None = None
+    ) -> SpatialInertia:
+        """Build from the mass, the centre of mass and the inertia **about the frame origin**."""
+        m = finite_mass(mass)
+        c = frozen_array(com, (3,), "centre of mass")
+        I_O = _sym3(np.zeros((3, 3)) if inertia_origin is None else inertia_origin)
+        with np.errstate(over="ignore"):
+            h = m * c  # the constructor refuses it if it overflowed
+        return cls(m, h, I_O)
+
+    @classmethod
+    def from_vector(cls, v: ArrayLike) -> SpatialInertia:
+        """Build from iDynTree's 10 parameters ``[m, hx, hy, hz, Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``.
+
+        The six inertia entries are about the frame origin.
+        """
+        p = frozen_array(v, (10,), "inertial parameter vector")
+        _, _, _, _, ixx, ixy, ixz, iyy, iyz, izz = p
+        I_O = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        return cls(float(p[0]), p[1:4], I_O)
+
+    @property
+    def com(self) -> FloatArray:
+        """The centre of mass ``h / m`` (zero for a massless body)."""
+        if self.mass == 0.0:
+            return fresh(np.zeros(3))
+        return fresh(self.first_moment / self.mass)
+
+    @property
+    def inertia_com(self) -> FloatArray:
+        """The rotational inertia about the centre of mass, in frame axes."""
+        if self.mass == 0.0:
+            return self.rotational_inertia
+        return fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
+
+    def as_vector(self) -> FloatArray:
+        """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
+        J = self.rotational_inertia
+        return np.array(
+            [
+                self.mass,
+                *self.first_moment,
+                J[0, 0],
+                J[0, 1],
+                J[0, 2],
+                J[1, 1],
+                J[1, 2],
+                J[2, 2],
+            ]
+        )
+
+    def as_matrix(self) -> FloatArray:
+        """Return the 6x6 spatial inertia matrix ``[[m I, -S(h)], [S(h), I_O]]`` (linear first)."""
+        M = np.zeros((6, 6))
+        S = skew(self.first_moment)
+        M[:3, :3] = self.mass * np.eye(3)
+        M[:3, 3:] = -S
+        M[3:, :3] = S
+        M[3:, 3:] = self.rotational_inertia
+        return M
+
+    def transformed(self, A_H_B: Transform) -> SpatialInertia:
+        """Return this inertia (expressed in B) expressed in A."""
+        R, p = A_H_B.rotation, A_H_B.position
+        m = self.mass
+        if m == 0.0:
+            # A massless body with a rotational inertia is non-physical; rotate it and keep it.
+            return SpatialInertia._raw(0.0, np.zeros(3), R @ self.rotational_inertia @ R.T)
+        c_A = R @ self.com + p
+        h_A = m * c_A
+        return SpatialInertia._raw(m, h_A, R @ self.inertia_com @ R.T - _skew_sq(h_A) / m)
+
+    def __add__(self, other: SpatialInertia) -> SpatialInertia:
+        if not isinstance(other, SpatialInertia):
+            return NotImplemented
+        return SpatialInertia._raw(
+            self.mass + other.mass,
+            self.first_moment + other.first_moment,
+            self.rotational_inertia + other.rotational_inertia,
+        )
+
+    def is_physically_consistent(self) -> bool:
+        """Return whether ``m > 0`` and the central inertia's eigenvalues obey the triangle rule."""
+        if not self.mass > 0.0:
+            return False
+        ev = np.linalg.eigvalsh(self.inertia_com)
+        tol = 1e-12 * max(1.0, float(np.abs(ev).max()))
+        if ev.min() < -tol:
+            return False
+        a, b, c = ev
+        return bool(a + b >= c - tol and a + c >= b - tol and b + c >= a - tol)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SpatialInertia):
+            return NotImplemented
+        return bool(
+            self.mass == other.mass
+            and np.array_equal(self.first_moment, other.first_moment)
+            and np.array_equal(self.rotational_inertia, other.rotational_inertia)
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.mass,
+                (self.first_moment + 0.0).tobytes(),
+                (self.rotational_inertia + 0.0).tobytes(),
+            )
+        )
+
+    def __repr__(self) -> str:
+        c = [round(float(a), 6) for a in self.com]
+        return f"SpatialInertia(mass={self.mass!r}, com={c})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SpatialInertia, (self.mass, self.first_moment, self.rotational_inertia))
+
+
+_make_inertia = trusted(SpatialInertia)
+_ZERO_INERTIA = SpatialInertia()
+
+
+def _skew_sq(h: FloatArray) -> FloatArray:
+    """Return ``S(h) @ S(h) == h h^T - |h|^2 I``."""
+    return np.outer(h, h) - float(h @ h) * np.eye(3)

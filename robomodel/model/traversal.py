@@ -1,0 +1,122 @@
+"""Traversals: a model's links in depth-first order from a base, each with its parent and joint."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from robomodel._internal.construct import set_derived
+from robomodel.errors import ModelError, TopologyError
+
+__all__ = ["Traversal", "TraversalElement"]
+
+
+@attrs.frozen
+class TraversalElement:
+    """One traversal step: a link, its parent and the joint to it (``None`` at the base)."""
+
+    link: int
+    parent: int | None
+    joint: int | None
+
+
+@attrs.frozen(repr=False)
+class Traversal:
+    """A depth-first traversal of a model from ``base``, as immutable tuples of link indices.
+
+    Attributes:
+        links: visited link indices, in traversal order (``links[0]`` is the base).
+        parents: parent link index of each element (``None`` for the base).
+        joints: joint index to the parent of each element (``None`` for the base).
+    """
+
+    links: tuple[int, ...]
+    parents: tuple[int | None, ...]
+    joints: tuple[int | None, ...]
+    _position: dict[int, int] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Derived from ``links`` (and excluded from ``==``): a lookup table for ``position``.
+        set_derived(self, "_position", {link: k for k, link in enumerate(self.links)})
+
+    @property
+    def base(self) -> int:
+        """The base link index."""
+        return self.links[0]
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def __iter__(self) -> Iterator[TraversalElement]:
+        return (
+            TraversalElement(lk, p, j)
+            for lk, p, j in zip(self.links, self.parents, self.joints, strict=True)
+        )
+
+    def __getitem__(self, k: int) -> TraversalElement:
+        return TraversalElement(self.links[k], self.parents[k], self.joints[k])
+
+    def contains(self, link: int) -> bool:
+        """Whether ``link`` was visited."""
+        return link in self._position
+
+    def position(self, link: int) -> int:
+        """Return the traversal position of ``link``."""
+        try:
+            return self._position[link]
+        except KeyError:
+            raise ModelError(
+                f"link {link} is not reachable from the traversal base {self.base}"
+            ) from None
+
+    def parent_of(self, link: int) -> int | None:
+        """Return the traversal parent of ``link`` (``None`` for the base)."""
+        return self.parents[self.position(link)]
+
+    def parent_joint_of(self, link: int) -> int | None:
+        """Return the joint between ``link`` and its traversal parent (``None`` for the base)."""
+        return self.joints[self.position(link)]
+
+    def is_parent_of(self, parent: int, child: int) -> bool:
+        """Whether ``child`` was visited with ``parent`` as its parent."""
+        k = self._position.get(child)
+        return k is not None and self.parents[k] == parent
+
+    def __repr__(self) -> str:
+        return f"Traversal(base={self.base}, links={list(self.links)})"
+
+
+def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links: int) -> Traversal:
+    """Return iDynTree's depth-first traversal over an adjacency list.
+
+    A link is appended when it is discovered; the stack is popped from the end, so the last
+    child's subtree is expanded first. Every model is a forest (``robomodel.model.topology``
+    refuses
+    the joint that would make it otherwise), so a link is never reached twice; if an adjacency
+    list given here had a loop anyway, that is reported instead of looped over.
+    """
+    if not 0 <= base < n_links:
+        raise ModelError(f"traversal base {base} is out of range [0, {n_links})")
+    links = [base]
+    parents: list[int | None] = [None]
+    joints: list[int | None] = [None]
+    seen = {base}
+    stack: list[tuple[int, int | None]] = [(base, None)]
+    while stack:
+        link, parent = stack.pop()
+        for nb in neighbors[link]:
+            n, j = nb.link, nb.joint  # type: ignore[attr-defined]
+            if parent is not None and n == parent:
+                continue
+            if n in seen:
+                raise TopologyError(
+                    f"link {n} is reached twice from base {base}: the model has a loop or two "
+                    "joints between the same links"
+                )
+            seen.add(n)
+            links.append(n)
+            parents.append(link)
+            joints.append(j)
+            stack.append((n, link))
+    return Traversal(tuple(links), tuple(parents), tuple(joints))

@@ -1,0 +1,1 @@
+"""Views of models for people: differences, drawings, plots and text views."""
