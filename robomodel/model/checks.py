@@ -38,8 +38,9 @@ import numpy as np
 from lxml import etree
 
 from robomodel._internal.memo import memoized
-from robomodel.model.joints import FixedJoint
+from robomodel.model.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model.mimic import MimicError, mimic_map
+from robomodel.model.spatial import SpatialInertia
 from robomodel.model.topology import sensor_kind, sensor_problems
 
 if TYPE_CHECKING:
@@ -210,60 +211,99 @@ def _mass(model: Model) -> Iterator[Finding]:
 
 
 def _inertia(model: Model) -> Iterator[Finding]:
-    for name, link in zip(model.link_names, model.links, strict=True):
-        inertia = link.inertia
-        if not inertia.mass > 0:
-            continue  # the mass check covers massless and negative masses
-        element = f"link {name!r}"
-        # A centre of mass ~1e154 m or more from the link origin overflows the parallel-axis
-        # term: the inertia at the centre of mass cannot be computed in doubles at all.
-        with np.errstate(all="ignore"):
-            central = inertia.inertia_com
-            h = inertia.first_moment
-            shift = float(h @ h) / inertia.mass
-            finite = bool(np.isfinite(central).all()) and math.isfinite(shift)
-            ev = np.linalg.eigvalsh(central) if finite else None
-        if ev is None:
-            yield _finding(
-                "error",
-                "inertia",
-                element,
-                f"the centre of mass {_g(float(np.abs(h).max()) / inertia.mass)} m from the link "
-                "origin overflows the inertia at the centre of mass",
-            )
-            continue
-        # The central inertia is computed from the inertia about the link origin minus the
-        # parallel-axis term m |c|^2: its round-off scales with the larger of those, which
-        # dwarfs the result for a heavy body far from its origin.
-        scale = max(
-            1.0, float(np.abs(ev).max()), float(np.abs(inertia.rotational_inertia).max()), shift
+    for i in _inertia_suspects(model):
+        yield from _link_inertia(model.link_names[i], model.links[i].inertia)
+
+
+def _inertia_suspects(model: Model) -> list[int]:
+    """The links whose inertia :func:`_link_inertia` must judge: all links, screened at once.
+
+    The screen computes the same quantities as the judge for every link in a few stacked
+    numpy calls (validating a 100,000-link model one 3x3 eigenproblem at a time takes
+    minutes), with half the judge's tolerance, so that round-off between the stacked and the
+    single computation can only add suspects, never hide one.
+    """
+    masses = np.array([link.inertia.mass for link in model.links])
+    # The mass check covers massless and negative masses.
+    heavy = [i for i, mass in enumerate(masses.tolist()) if mass > 0]
+    if not heavy:
+        return []
+    m = masses[heavy]
+    h = np.array([model.links[i].inertia.first_moment for i in heavy])
+    origin = np.array([model.links[i].inertia.rotational_inertia for i in heavy])
+    with np.errstate(all="ignore"):
+        hh = np.einsum("ni,ni->n", h, h)
+        skew_sq = np.einsum("ni,nj->nij", h, h) - hh[:, None, None] * np.eye(3)
+        central = origin + skew_sq / m[:, None, None]
+        shift = hh / m
+        finite = np.isfinite(central).all(axis=(1, 2)) & np.isfinite(shift)
+        ev = np.linalg.eigvalsh(np.where(finite[:, None, None], central, 0.0))
+        scale = np.maximum.reduce(
+            [np.ones_like(m), np.abs(ev).max(axis=1), np.abs(origin).max(axis=(1, 2)), shift]
         )
-        tol = _TOL * scale
-        if ev.min() < -tol:
+        tol = 0.5 * _TOL * scale
+        diagonal = np.diagonal(central, axis1=1, axis2=2)
+        triangle = np.zeros_like(finite)
+        for moments in (ev, diagonal):
+            for k in range(3):
+                others = moments[:, (k + 1) % 3] + moments[:, (k + 2) % 3]
+                triangle |= others < moments[:, k] - tol
+        suspect = ~finite | (ev.min(axis=1) < -tol) | triangle
+    return [i for i, s in zip(heavy, suspect.tolist(), strict=True) if s]
+
+
+def _link_inertia(name: str, inertia: SpatialInertia) -> Iterator[Finding]:
+    """The findings of one link's inertia (of positive mass)."""
+    element = f"link {name!r}"
+    # A centre of mass ~1e154 m or more from the link origin overflows the parallel-axis
+    # term: the inertia at the centre of mass cannot be computed in doubles at all.
+    with np.errstate(all="ignore"):
+        central = inertia.inertia_com
+        h = inertia.first_moment
+        shift = float(h @ h) / inertia.mass
+        finite = bool(np.isfinite(central).all()) and math.isfinite(shift)
+        ev = np.linalg.eigvalsh(central) if finite else None
+    if ev is None:
+        yield _finding(
+            "error",
+            "inertia",
+            element,
+            f"the centre of mass {_g(float(np.abs(h).max()) / inertia.mass)} m from the link "
+            "origin overflows the inertia at the centre of mass",
+        )
+        return
+    # The central inertia is computed from the inertia about the link origin minus the
+    # parallel-axis term m |c|^2: its round-off scales with the larger of those, which
+    # dwarfs the result for a heavy body far from its origin.
+    scale = max(
+        1.0, float(np.abs(ev).max()), float(np.abs(inertia.rotational_inertia).max()), shift
+    )
+    tol = _TOL * scale
+    if ev.min() < -tol:
+        yield _finding(
+            "error",
+            "inertia",
+            element,
+            "the inertia at the centre of mass is not positive semi-definite: principal "
+            f"moments {', '.join(_g(e) for e in ev)} kg m^2",
+        )
+        return
+    diagonal = bool(np.allclose(central, np.diag(np.diag(central)), rtol=0, atol=tol))
+    moments = np.diag(central) if diagonal else ev
+    names = ("ixx", "iyy", "izz") if diagonal else ("I1", "I2", "I3")
+    for k in range(3):
+        a, b = (k + 1) % 3, (k + 2) % 3
+        a, b = min(a, b), max(a, b)
+        if moments[a] + moments[b] < moments[k] - tol:
+            where = "at the centre of mass" if diagonal else "in principal axes"
             yield _finding(
                 "error",
                 "inertia",
                 element,
-                "the inertia at the centre of mass is not positive semi-definite: principal "
-                f"moments {', '.join(_g(e) for e in ev)} kg m^2",
+                f"inertia violates the triangle inequality {where}: {names[a]} + "
+                f"{names[b]} = {_g(moments[a] + moments[b])} < {names[k]} = "
+                f"{_g(moments[k])} kg m^2",
             )
-            continue
-        diagonal = bool(np.allclose(central, np.diag(np.diag(central)), rtol=0, atol=tol))
-        moments = np.diag(central) if diagonal else ev
-        names = ("ixx", "iyy", "izz") if diagonal else ("I1", "I2", "I3")
-        for k in range(3):
-            a, b = (k + 1) % 3, (k + 2) % 3
-            a, b = min(a, b), max(a, b)
-            if moments[a] + moments[b] < moments[k] - tol:
-                where = "at the centre of mass" if diagonal else "in principal axes"
-                yield _finding(
-                    "error",
-                    "inertia",
-                    element,
-                    f"inertia violates the triangle inequality {where}: {names[a]} + "
-                    f"{names[b]} = {_g(moments[a] + moments[b])} < {names[k]} = "
-                    f"{_g(moments[k])} kg m^2",
-                )
 
 
 def _mimic(model: Model) -> Iterator[Finding]:
@@ -274,22 +314,59 @@ def _mimic(model: Model) -> Iterator[Finding]:
         yield _finding("error", "mimic", f"joint{'s' * (len(e.joints) > 1)} {element}", e.reason)
 
 
-def _axes(model: Model) -> Iterator[Finding]:
+_AXIS_OFF_ORIGIN = 1e-7
+"""How far (m) a moving joint's axis may pass from its child link's origin without a warning."""
+
+
+def _axis_suspects(model: Model) -> list[tuple[int, str]]:
+    """The moving joints (and child links) whose axis :func:`_axes` must judge, in traversal order.
+
+    Every joint's axis is expressed in its child's frame at once, in stacked numpy calls (a
+    transform inverse per joint dominates validating a long chain otherwise), and screened with
+    half the judge's distance, so that round-off can only add suspects.
+    """
     if model.n_links == 0:
-        return
+        return []
+    moving: list[tuple[int, str]] = []
+    joints: list[RevoluteJoint | PrismaticJoint] = []
     for el in model.traversal():
-        if el.joint is None or el.parent is None:
+        if el.parent is None or el.joint is None:
             continue
         joint = model.joints[el.joint]
-        if isinstance(joint, FixedJoint):
+        if not isinstance(joint, FixedJoint):
+            moving.append((el.joint, model.link_names[el.link]))
+            joints.append(joint)
+    if not moving:
+        return []
+    forward = np.array(
+        [child == joint.link2 for (_, child), joint in zip(moving, joints, strict=True)]
+    )
+    rotation = np.array([joint.link1_H_link2.rotation for joint in joints])
+    position = np.array([joint.link1_H_link2.position for joint in joints])
+    direction = np.array([joint.axis_in_link1.direction for joint in joints])
+    origin = np.array([joint.axis_in_link1.origin for joint in joints])
+    # In link2's frame: R^T (x - p); a reversed axis (child == link1) is the same line.
+    in_child = np.where(
+        forward[:, None], np.einsum("nji,nj->ni", rotation, origin - position), origin
+    )
+    u = np.where(forward[:, None], np.einsum("nji,nj->ni", rotation, direction), direction)
+    along = np.einsum("ni,ni->n", in_child, u)
+    distance = np.linalg.norm(in_child - u * along[:, None], axis=1)
+    keep = (distance > 0.5 * _AXIS_OFF_ORIGIN) | ~np.isfinite(distance)
+    return [m for m, k in zip(moving, keep.tolist(), strict=True) if k]
+
+
+def _axes(model: Model) -> Iterator[Finding]:
+    for index, child in _axis_suspects(model):
+        joint = model.joints[index]
+        if isinstance(joint, FixedJoint):  # pragma: no cover - the suspects are moving joints
             continue
-        child = model.link_names[el.link]
         distance = joint.axis(child).distance([0.0, 0.0, 0.0])
-        if distance > 1e-7:
+        if distance > _AXIS_OFF_ORIGIN:
             yield _finding(
                 "warning",
                 "axis-through-origin",
-                f"joint {model.joint_names[el.joint]!r}",
+                f"joint {model.joint_names[index]!r}",
                 f"its axis passes {_g(distance)} m from the origin of {child!r}; URDF export "
                 "needs make_urdf_compatible (robomodel rebase or urdf-compatible does it)",
             )

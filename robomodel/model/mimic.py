@@ -40,6 +40,7 @@ is one call away from forward kinematics:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -86,6 +87,12 @@ class MimicError(ModelError):
 def _readonly(values: Any) -> FloatArray:
     # Over immutable bytes: a map is memoized per model, shared by every caller.
     return immutable(np.array(values, dtype=np.float64))
+
+
+def _readonly_index(values: Any) -> npt.NDArray[np.intp]:
+    # Over immutable bytes, as the float fields.
+    arr = np.ascontiguousarray(values, dtype=np.intp)
+    return np.frombuffer(arr.tobytes(), dtype=np.intp).reshape(arr.shape)
 
 
 def _g(x: float) -> str:
@@ -143,13 +150,19 @@ class MimicMap:
     ``full = matrix @ actuated + offset`` for positions, ``matrix @ actuated`` for velocities;
     going back keeps the actuated entries of a full vector. Build it with :func:`mimic_map`.
 
+    Every row of ``matrix`` has exactly one non-zero entry (a joint follows one actuated joint,
+    or is one), so the map is stored as one leader column and one multiplier per row: its size,
+    and the cost of applying it, grow linearly with the number of joints. :attr:`matrix` is the
+    dense form, made on request.
+
     Attributes:
         full_names: the moving joints, in coordinate order (the rows of ``matrix``).
         actuated_names: the joints without a mimic relation (the columns of ``matrix``).
         mimic_names: the mimic joints, in coordinate order.
         relations: one relation per mimic joint, chains resolved: each leader is actuated.
-        matrix: ``(len(full_names), len(actuated_names))``; a row of an actuated joint is a unit
-            vector, a row of a mimic joint holds its (resolved) multiplier.
+        leaders: ``(len(full_names),)``: the column (actuated joint) each row follows.
+        multipliers: ``(len(full_names),)``: 1 on actuated rows, the resolved multiplier on a
+            mimic joint's row.
         offset: ``(len(full_names),)``; zero on actuated rows.
     """
 
@@ -157,9 +170,24 @@ class MimicMap:
     actuated_names: tuple[str, ...]
     mimic_names: tuple[str, ...]
     relations: tuple[MimicRelation, ...]
-    matrix: FloatArray = attrs.field(converter=_readonly)
+    leaders: npt.NDArray[np.intp] = attrs.field(converter=_readonly_index)
+    multipliers: FloatArray = attrs.field(converter=_readonly)
     offset: FloatArray = attrs.field(converter=_readonly)
-    _actuated_rows: npt.NDArray[np.intp] = attrs.field(alias="actuated_rows", repr=False)
+    _actuated_rows: npt.NDArray[np.intp] = attrs.field(
+        alias="actuated_rows", converter=_readonly_index, repr=False
+    )
+    _columns: Mapping[str, int] = attrs.field(alias="columns", repr=False)
+
+    @property
+    def matrix(self) -> FloatArray:
+        """The dense ``(len(full_names), len(actuated_names))`` matrix of the map (read-only).
+
+        A row of an actuated joint is a unit vector, a row of a mimic joint holds its (resolved)
+        multiplier. Its size is quadratic in the number of joints: prefer :meth:`full_positions`.
+        """
+        dense = np.zeros((self.n_full, self.n_actuated))
+        dense[np.arange(self.n_full), self.leaders] = self.multipliers
+        return _readonly(dense)
 
     @property
     def n_full(self) -> int:
@@ -180,14 +208,14 @@ class MimicMap:
         if isinstance(values, Mapping):
             out = np.zeros(self.n_actuated)
             for name, value in values.items():
-                if name not in self.actuated_names:
+                if name not in self._columns:
                     hint = (
                         f"; {name!r} follows another joint, give its leader's value"
                         if name in self.mimic_names
                         else suggest(name, self.actuated_names)
                     )
                     raise ModelError(f"{what}: {name!r} is not an actuated joint{hint}")
-                out[self.actuated_names.index(name)] = float(value)
+                out[self._columns[name]] = float(value)
             return out
         return self._vector(values, what, self.n_actuated, "actuated joints")
 
@@ -216,14 +244,19 @@ class MimicMap:
             ArgumentError: values that are not finite real numbers.
         """
         a = self._actuated(actuated, "actuated positions")
-        return a @ self.matrix.T + self.offset
+        return self._spread(a) + self.offset
 
     def full_velocities(self, actuated: object) -> FloatArray:
         """Return every moving joint's velocity (or acceleration) from the actuated joints'.
 
         As :meth:`full_positions`, without the offset.
         """
-        return self._actuated(actuated, "actuated velocities") @ self.matrix.T
+        return self._spread(self._actuated(actuated, "actuated velocities"))
+
+    def _spread(self, actuated: FloatArray) -> FloatArray:
+        """``matrix @ actuated`` (per row of a batch), without the dense matrix."""
+        out: FloatArray = actuated[..., self.leaders] * self.multipliers
+        return out
 
     def actuated_positions(self, full: object, *, atol: float | None = None) -> FloatArray:
         """Return the actuated joints' entries of a full position vector (or batch).
@@ -248,7 +281,7 @@ class MimicMap:
     ) -> FloatArray:
         actuated: FloatArray = full[..., self._actuated_rows]
         if atol is not None:
-            expected = actuated @ self.matrix.T + offset
+            expected = self._spread(actuated) + offset
             error = np.abs(full - expected)
             worst = np.unravel_index(int(np.argmax(error)), error.shape)
             if error[worst] > atol:
@@ -348,26 +381,30 @@ def _build(model: Model) -> MimicMap:
             m, o = d.multiplier * m, d.multiplier * o + d.offset
             resolved[name] = MimicRelation(follower=name, leader=root, multiplier=m, offset=o)
 
-    # Assemble the matrix.
+    # Assemble the map: one leader column and one multiplier per row.
     actuated = tuple(n for n in full_names if n not in direct)
     column = {n: k for k, n in enumerate(actuated)}
-    matrix = np.zeros((len(full_names), len(actuated)))
+    leaders = np.zeros(len(full_names), dtype=np.intp)
+    multipliers = np.ones(len(full_names))
     offset = np.zeros(len(full_names))
     rows = np.zeros(len(actuated), dtype=np.intp)
     for i, name in enumerate(full_names):
         if name in resolved:
             r = resolved[name]
-            matrix[i, column[r.leader]] = r.multiplier
+            leaders[i] = column[r.leader]
+            multipliers[i] = r.multiplier
             offset[i] = r.offset
         else:
-            matrix[i, column[name]] = 1.0
+            leaders[i] = column[name]
             rows[column[name]] = i
     return MimicMap(
         full_names=full_names,
         actuated_names=actuated,
         mimic_names=tuple(n for n in full_names if n in direct),
         relations=tuple(resolved[n] for n in full_names if n in resolved),
-        matrix=matrix,
+        leaders=leaders,
+        multipliers=multipliers,
         offset=offset,
         actuated_rows=rows,
+        columns=MappingProxyType(column),
     )
