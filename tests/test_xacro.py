@@ -475,6 +475,53 @@ def test_env_substitutions_work_in_a_requested_expansion(
     assert list(model.link_names) == ["left_a", "b"]
 
 
+@pytest.mark.parametrize(
+    ("pkg", "why"),
+    [
+        ("$(find /etc)", "not a package name"),
+        ("$(find ..)", "not a package name"),
+        ("$(find .)", "not a package name"),
+        ("$(find good/..)", "not a package name"),
+        ("$(find good/../..)", "not a package name"),
+        ("$(find a\\b)", "not a package name"),
+        ("$(find out)", "leaves the package directory"),
+    ],
+)
+def test_find_answers_only_with_folders_inside_the_package_dirs(
+    tmp_path: Path, pkg: str, why: str
+) -> None:
+    pkgs = tmp_path / "pkgs"
+    (pkgs / "good" / "meshes").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (pkgs / "out").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    text = (
+        f'<robot name="r" xmlns:xacro="{NS}"><link name="a"><visual><geometry>'
+        f'<mesh filename="{pkg}/x.stl"/></geometry></visual></link></robot>'
+    )
+    path = write(tmp_path, "r.urdf.xacro", text)
+    with pytest.raises(URDFXacroError, match=why) as info:
+        ru.load(path, package_dirs=[pkgs])
+    assert info.value.file == str(path) and "$(find" in str(info.value)
+    # A package folder inside the directory is found, also through a link that stays inside.
+    (pkgs / "alias").symlink_to(pkgs / "good", target_is_directory=True)
+    for name in ("good", "alias"):
+        ok = text.replace(pkg, f"$(find {name})")
+        model = ru.loads(ok, filename="ok.xacro", package_dirs=[pkgs])
+        mesh = model.visuals[0][0].geometry
+        assert mesh.filename == f"{pkgs / name}/x.stl"  # type: ignore[union-attr]
+
+
+def test_find_refuses_what_is_not_one_path_component(tmp_path: Path) -> None:
+    """What ``$(find)`` cannot pass through xacro's parser (an empty name, a non-string)."""
+    from robomodel.urdf._xacro import _package_dir
+
+    (tmp_path / "pkg").mkdir()
+    assert _package_dir("pkg", [str(tmp_path)]) == str(tmp_path / "pkg")
+    for bad in ("", ".", "..", "/", "/etc", "a/b", "a\\b", "pkg\0", 1, None):
+        with pytest.raises(LookupError, match="not a package name"):
+            _package_dir(bad, [str(tmp_path)])
+
+
 def test_xacro_written_with_references_or_in_utf16_is_found(xacro_calls: list[str]) -> None:
     """xacro sees a character reference as its character, and reads any XML encoding."""
     reference = '<robot name="r">\n<link name="&#36;{1 + 1}"/></robot>'

@@ -21,10 +21,12 @@ lock. What xacro prints on standard error (its warnings) becomes
 
 What an expansion may reach. Its ``$(find pkg)`` normally asks ROS (``ament_index_python``);
 here it is answered from the package directories given to the loader (``DIR/pkg`` for the
-first ``DIR`` holding a folder ``pkg``), so that a model loads the same on every machine.
-``$(env VAR)`` and ``$(optenv VAR)`` read environment variables and ``<xacro:include>``
-reads any file the document names, as with the ``xacro`` command: these stay, since an
-expansion is only made of a trusted document.
+first ``DIR`` holding a folder ``pkg``), so that a model loads the same on every machine. ``pkg``
+must be one plain path component (no slash or backslash, not ``.``, ``..`` or an absolute
+path), and the folder found, symbolic links resolved, must lie inside ``DIR``; anything else is
+a ``URDFXacroError``. ``$(env VAR)`` and ``$(optenv VAR)`` read environment variables and
+``<xacro:include>`` reads any file the document names, as with the ``xacro`` command: these
+stay, since an expansion is only made of a trusted document.
 """
 
 from __future__ import annotations
@@ -281,15 +283,16 @@ def expand(
         package_dirs: where ``$(find pkg)`` looks for ``pkg``.
 
     Raises:
-        URDFXacroError: the document cannot be expanded (naming ``file``).
+        URDFXacroError: the document cannot be expanded (naming ``file``), among others for a
+            ``$(find pkg)`` that no package directory answers or that would leave it.
         XacroNotInstalledError: the xacro package is not installed.
     """
     mappings = _mappings(xacro_args)
     xacro = _xacro_module()
     dirs = [os.fspath(d) for d in package_dirs]
-    missing: list[str] = []
+    refused: list[str] = []
     err = io.StringIO()
-    with _lock, _find_in(xacro, dirs, missing), contextlib.redirect_stderr(err):
+    with _lock, _find_in(dirs, refused), contextlib.redirect_stderr(err):
         try:
             if data is None:
                 doc = xacro.process_file(path, mappings=mappings)
@@ -299,7 +302,7 @@ def expand(
                 xacro.process_doc(doc, mappings=mappings)
             text: str = doc.toprettyxml(indent="  ")
         except Exception as e:  # xacro raises its own and Python's errors alike
-            raise _error(e, xacro, file, dirs, missing) from e
+            raise _error(e, xacro, file, refused) from e
     # xacro prints a warning and then where it was ("when processing file: ..."): one warning.
     said = " ".join(line.strip() for line in err.getvalue().splitlines() if line.strip())
     if said:
@@ -308,17 +311,20 @@ def expand(
 
 
 @contextlib.contextmanager
-def _find_in(xacro: Any, dirs: list[str], missing: list[str]) -> Iterator[None]:
-    """Answer xacro's ``$(find pkg)`` from ``dirs`` while the block runs."""
+def _find_in(dirs: list[str], refused: list[str]) -> Iterator[None]:
+    """Answer xacro's ``$(find pkg)`` from ``dirs`` while the block runs.
+
+    Why a ``pkg`` is refused goes to ``refused`` (xacro wraps the exception it is told in its
+    own), for ``_error``.
+    """
     sub: Any = importlib.import_module("xacro.substitution_args")
 
-    def find(pkg: str) -> str:
-        for d in dirs:
-            cand = os.path.join(d, pkg)
-            if os.path.isdir(cand):
-                return cand
-        missing.append(pkg)
-        raise LookupError(f"package {pkg!r} not found")
+    def find(pkg: object) -> str:
+        try:
+            return _package_dir(pkg, dirs)
+        except LookupError as e:
+            refused.append(str(e))
+            raise
 
     saved = sub._eval_find, sub._eval_dict.get("find")
     sub._eval_find = find
@@ -330,15 +336,53 @@ def _find_in(xacro: Any, dirs: list[str], missing: list[str]) -> Iterator[None]:
         sub._eval_dict["find"] = saved[1]
 
 
-def _error(e: Exception, xacro: Any, file: str, dirs: list[str], missing: list[str]) -> URDFError:
-    if missing:
-        return URDFXacroError(
-            f"$(find {missing[-1]}): no package directory holds a folder {missing[-1]!r} "
-            f"(searched {dirs!r}); pass package_dirs=[DIR] (--package-dir DIR), DIR holding "
-            "the package folder",
-            file=file,
-            element="xacro",
+def _package_dir(pkg: object, dirs: list[str]) -> str:
+    """``DIR/pkg`` for the first ``DIR`` of ``dirs`` holding a folder ``pkg``.
+
+    ``pkg`` must be one plain path component, and the folder (symbolic links resolved) must
+    lie inside ``DIR``: ``$(find pkg)`` never answers with a directory outside the package
+    directories.
+
+    Raises:
+        LookupError: ``pkg`` is not a package name, or no ``DIR`` holds it, or its folder
+            leaves ``DIR``; the message says which and what to do.
+    """
+    if (
+        not isinstance(pkg, str)
+        or pkg in ("", ".", "..")
+        or "/" in pkg
+        or "\\" in pkg
+        or "\0" in pkg
+        or os.path.isabs(pkg)
+        or os.path.basename(pkg) != pkg
+    ):
+        raise LookupError(
+            f"$(find {pkg!r}): not a package name; $(find) takes one package folder name (no "
+            "'/', '\\', '.', '..' or absolute path) and answers only from the package "
+            "directories; refer to the package as $(find NAME)/path"
         )
+    for d in dirs:
+        cand = os.path.join(d, pkg)
+        if not os.path.isdir(cand):
+            continue
+        real_d, real = os.path.realpath(d), os.path.realpath(cand)
+        if real == real_d or os.path.commonpath([real_d, real]) != real_d:
+            raise LookupError(
+                f"$(find {pkg}): {cand!r} leaves the package directory {d!r} (it is a "
+                f"symbolic link to {real!r}); $(find) answers only with folders inside the "
+                "package directories: give the directory that holds the package itself as "
+                "--package-dir"
+            )
+        return cand
+    raise LookupError(
+        f"$(find {pkg}): no package directory holds a folder {pkg!r} (searched {dirs!r}); "
+        "pass package_dirs=[DIR] (--package-dir DIR), DIR holding the package folder"
+    )
+
+
+def _error(e: Exception, xacro: Any, file: str, refused: list[str]) -> URDFError:
+    if refused:
+        return URDFXacroError(refused[-1], file=file, element="xacro")
     text = " ".join(str(e).split()) or type(e).__name__
     where = []
     for m in reversed(getattr(xacro, "macrostack", None) or []):
