@@ -226,6 +226,28 @@ def test_cli_xacro_args_and_package_dirs(
     assert f"error: {broken}: xacro: expansion failed" in capsys.readouterr().out
 
 
+def test_cli_expands_a_urdf_using_xacro_with_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "arm.urdf", ARM.format(ns=NS))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"robomodel validate: error: {path}:3: <xacro:arg>: ")
+    assert "If and only if you trust this file" in err and err.count("\n") == 1
+    assert main(["validate", str(path), "--xacro"]) == 0
+    out = tmp_path / "out.urdf"
+    args = ["convert", str(path), str(out), "--xacro", "--xacro-arg", "prefix:=r_"]
+    assert main(args) == 0
+    assert ru.load(out) == ru.loads(arm_urdf("r_", 0.5))
+    capsys.readouterr()
+    # attach: --xacro is for the other model too.
+    attached = tmp_path / "attached.json"
+    args = ["attach", "--other", str(path), "--at", "l_hand_frame", "--prefix", "arm_", "-o"]
+    assert main([*args, str(attached)]) == 2
+    assert main([*args, str(attached), "--xacro"]) == 0
+    assert "arm_left_elbow" in attached.read_text()
+
+
 def test_icub_urdf_is_not_xacro() -> None:
     """The icub-models URDFs declare no xacro namespace: they load as plain URDF, unchanged."""
     path = icub_models.get_model_file("iCubGazeboV2_5")
