@@ -612,3 +612,60 @@ def test_scene_has_help_and_refuses_unknown_joints(
     assert main(["scene", "-o", str(out), "--q", "l_knea=1"]) == 2
     assert "did you mean 'l_knee'" in capsys.readouterr().err and not out.exists()
     assert main(["scene", "-o", str(tmp_path / "x.fbx")]) == 2
+
+
+def test_xacro_in_a_urdf_is_refused_in_one_line_without_running_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28: a .urdf using xacro is neither expanded nor read without --xacro, whatever
+    the command; the payload (a shell command escaping xacro's restricted names, live on
+    xacro 2.1.1) never runs, and the error is one line saying to pass --xacro if trusted."""
+    sentinel = tmp_path / "pwned"
+    payload = (
+        "${[c for c in python.vars(python.type)['__subclasses__'](python.type(1).mro()[-1]) "
+        "if 'catch_warnings' in str(c)][0]()._module.sys.modules['os']"
+        f".system('touch {sentinel}')}}"
+    )
+    evil = tmp_path / "evil.urdf"
+    evil.write_text(
+        '<?xml version="1.0"?>\n<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        f'  <link name="a"/>\n  <link name="{payload}"/>\n</robot>\n'
+    )
+    out = tmp_path / "out.urdf"
+    words = (f"{evil}:4: <link>: this document uses xacro", "If and only if you trust", "--xacro")
+    for args in (["validate", str(evil)], ["info", str(evil)], ["convert", str(evil), str(out)]):
+        p = run(*args)
+        assert_one_line_error(p, f"robomodel {args[0]}: error: ", *words)
+        assert len(p.stderr.strip().splitlines()) == 1 and p.stdout == ""
+    assert not sentinel.exists() and not out.exists()
+    in_process = (
+        ["tree", str(evil)],
+        ["validate", str(evil), "--strict"],
+        ["reduce", str(evil), "--joints", "j"],
+        ["diff", str(evil), str(evil)],
+        ["attach", "--other", str(evil), "--at", "l_hand_frame"],
+        ["convert", str(evil), str(out), "--xacro-arg", "a:=b"],
+    )
+    for args in in_process:
+        assert main(args) == 2, args
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1, captured
+        assert f"robomodel {args[0]}: error: {evil}:4: <link>: " in captured.err
+    assert not sentinel.exists() and not out.exists()
+
+
+def test_every_command_that_reads_a_model_offers_xacro(capsys: pytest.CaptureFixture[str]) -> None:
+    """--xacro on every subcommand that reads a model; its help says xacro runs Python code."""
+    import argparse
+
+    from robomodel.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = sorted(set(sub.choices) - {"demo", "from-dh"})  # the two that read no model file
+    assert {"info", "validate", "convert", "diff", "attach", "to-dh", "scene"} <= set(commands)
+    for command in commands:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "--xacro " in text and "xacro runs the Python code in a file" in text, command
+        assert "only for files you trust" in text, command

@@ -2,6 +2,8 @@
 
 Every subcommand reads a model (a URDF file, a robomodel JSON file, or ``example`` for the
 bundled humanoid, the default), and writes its result to ``-o FILE`` or to standard output.
+A ``.xacro`` file is expanded through xacro; another file using xacro is expanded only with
+``--xacro``, and refused without it, since xacro runs the Python code in the file.
 Bad input (a missing file, a malformed URDF, an unknown link or joint name) is reported as one
 line on standard error with exit status 2; ``validate`` exits with 1 when the model has errors
 and ``diff`` with 1 when the models differ, like ``diff(1)``.
@@ -79,13 +81,20 @@ def _add_loading(p: argparse.ArgumentParser) -> None:
         "and GAZEBO_MODEL_PATH name (by default the environment is not read)",
     )
     p.add_argument(
+        "--xacro",
+        action="store_true",
+        help="expand xacro in URDF files of any name (by default only .xacro files are "
+        "expanded, and other files using xacro are refused). xacro runs the Python code in a "
+        "file: give --xacro only for files you trust",
+    )
+    p.add_argument(
         "--xacro-arg",
         dest="xacro_args",
         action="append",
         default=[],
         metavar="NAME:=VALUE",
-        help="the value of a xacro document's <xacro:arg> (.xacro files and files in the "
-        "xacro namespace are expanded with the xacro package); repeat for more",
+        help="the value of a xacro document's <xacro:arg> (.xacro files, and with --xacro any "
+        "file using xacro, are expanded with the xacro package); repeat for more",
     )
 
 

@@ -44,6 +44,7 @@ def read_model(
     keep_fake_links: bool = False,
     package_dirs: Sequence[str] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro: bool | None = None,
     inertia: str = "warn",
 ) -> Model:
     """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
@@ -54,13 +55,16 @@ def read_model(
         keep_fake_links: keep massless leaf links as links instead of frames.
         package_dirs: directories searched for ``package://`` meshes (``--package-dir``).
         xacro_args: the arguments of a xacro document (``--xacro-arg NAME:=VALUE``).
+        xacro: ``True`` to expand a URDF file using xacro whatever its name (``--xacro``; xacro
+            runs the Python code in the file); ``None`` expands only ``.xacro`` files.
         inertia: what a URDF's inconsistent inertias do (``LoadOptions.inertia``).
 
     Raises:
         CLIError: the file does not exist or is a directory.
         UnreadableModelError: a reader failed on the file outside its own checks (invalid
             UTF-8, nesting too deep, a number too large, ...).
-        URDFError: the URDF is malformed.
+        URDFError: the URDF is malformed, or uses xacro and is not expanded
+            (``XacroNotExpandedError``).
         RobomodelError: the JSON is not a robomodel model.
     """
     from robomodel.data import BUNDLED_MODELS, example_path
@@ -83,6 +87,7 @@ def read_model(
             keep_fake_links=keep_fake_links,
             package_dirs=package_dirs,
             xacro_args=xacro_args,
+            xacro=xacro,
             inertia=inertia,
         )
     except (RobomodelError, OSError, SyntaxError) as e:

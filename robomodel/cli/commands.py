@@ -63,7 +63,7 @@ def _model_source(args: argparse.Namespace) -> str:
 
 
 def _loading(args: argparse.Namespace) -> dict[str, Any]:
-    """The options for :func:`read_model` of ``--package-dir``, ``--xacro-arg`` and friends."""
+    """The options for :func:`read_model` of ``--package-dir``, ``--xacro`` and friends."""
     dirs = list(getattr(args, "package_dirs", None) or ())
     if getattr(args, "env_package_dirs", False):
         from robomodel.formats.meshes import env_package_dirs
@@ -75,7 +75,8 @@ def _loading(args: argparse.Namespace) -> dict[str, Any]:
         if not sep or not name:
             raise CLIError(f"--xacro-arg expects NAME:=VALUE, got {item!r}")
         xacro[name] = value
-    return {"package_dirs": dirs, "xacro_args": xacro or None}
+    trusted = True if getattr(args, "xacro", False) else None  # None: only .xacro files
+    return {"package_dirs": dirs, "xacro_args": xacro or None, "xacro": trusted}
 
 
 def _load(args: argparse.Namespace) -> Model:
@@ -202,6 +203,10 @@ def run_validate(args: argparse.Namespace) -> int:
                 source, keep_fake_links=args.keep_fake_links, inertia=inertia, **_loading(args)
             )
         except (RobomodelError, SyntaxError, UnreadableModelError) as e:
+            from robomodel.formats.urdf import XacroNotExpandedError
+
+            if isinstance(e, XacroNotExpandedError):
+                raise  # the file needs --xacro (if trusted): a usage error, status 2
             # The file was read but is not a valid model: that is a finding, not a usage error.
             text = one_line(e)
             print(f"error: {text if source in text else f'{source}: {text}'} [load]")
@@ -308,7 +313,8 @@ def run_attach(args: argparse.Namespace) -> int:
     from robomodel.transformers.attach import attach
 
     model = _load(args)
-    other = read_model(args.other, package_dirs=_loading(args)["package_dirs"])
+    loading = _loading(args)
+    other = read_model(args.other, package_dirs=loading["package_dirs"], xacro=loading["xacro"])
     xyz = [_number(v, "--xyz") for v in args.xyz]
     rpy = [_number(v, "--rpy") for v in args.rpy]
     pose = Transform.from_rpy_xyz(rpy, xyz)

@@ -33,7 +33,7 @@ from typing import Any, cast
 import attrs
 
 from robomodel.errors import CLIError
-from robomodel.model.record import Model
+from robomodel.model import Model
 
 __all__ = ["FORMATS", "ModelFormat", "format_for_input", "format_for_output", "format_named"]
 
@@ -73,6 +73,7 @@ class ModelFormat:
         keep_fake_links: bool = False,
         package_dirs: Sequence[str] = (),
         xacro_args: Mapping[str, str] | None = None,
+        xacro: bool | None = None,
         inertia: str = "warn",
     ) -> Model:
         """Read the model in the file ``path``.
@@ -82,6 +83,8 @@ class ModelFormat:
             keep_fake_links: URDF only: keep massless leaf links as links instead of frames.
             package_dirs: directories for ``package://`` meshes, after the model's own.
             xacro_args: URDF only: the arguments of a xacro document.
+            xacro: URDF only: the loader's ``xacro`` (``True`` expands xacro in a file of any
+                name; xacro runs the Python code in the file).
             inertia: URDF only: the :class:`~robomodel.formats.urdf.LoadOptions` ``inertia`` policy.
 
         Raises:
@@ -95,7 +98,11 @@ class ModelFormat:
                 inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
             )
             return urdf.load(
-                path, options=options, package_dirs=package_dirs, xacro_args=xacro_args
+                path,
+                options=options,
+                package_dirs=package_dirs,
+                xacro_args=xacro_args,
+                xacro=xacro,
             )
         if xacro_args:
             raise CLIError(

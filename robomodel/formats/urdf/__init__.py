@@ -11,8 +11,9 @@ that the round trip of a field can be checked on one screen:
   ``<collision>``, ``<geometry>``, ``<material>``; ``_joint``: ``<joint>`` with ``<axis>``,
   ``<limit>``, ``<dynamics>``, ``<mimic>``; ``_sensor``: iDynTree's ``<sensor>`` dialect;
   ``_origin``: ``<origin>``; ``_extensions``: the elements kept verbatim;
-* ``_xacro``: xacro documents, recognised and expanded through the ``xacro`` package before
-  they are read;
+* ``_xacro``: xacro documents, expanded through the ``xacro`` package before they are read
+  when the caller asks or the file is named ``.xacro`` (xacro runs Python code from the
+  document), refused otherwise;
 * ``_tree``: the links and joints as one tree (fake links, traversal order) and its layout;
 * ``_document``: the state of one load or export and the attribute codecs all elements share;
   ``_sourced``: the values that remember the numbers they were read from.
@@ -28,6 +29,7 @@ states in which steps its elements are read.
 from robomodel.errors import URDFError as URDFError
 from robomodel.formats.meshes import check_meshes as check_meshes
 from robomodel.formats.urdf._xacro import URDFXacroError as URDFXacroError
+from robomodel.formats.urdf._xacro import XacroNotExpandedError as XacroNotExpandedError
 from robomodel.formats.urdf._xacro import XacroNotInstalledError as XacroNotInstalledError
 from robomodel.formats.urdf.dump import dump as dump
 from robomodel.formats.urdf.dump import dumps as dumps

@@ -14,11 +14,10 @@ grouped by link in traversal order: on each link the frames of its fake links (a
 first, then document order), then its sensor frames (F/T, accelerometers, gyroscopes).
 
 A load has three steps: the element pass reads each element with its module's reader
-(:mod:`robomodel.formats.urdf._link`, ``_joint``, ``_sensor``, ...), which checks it and registers
-its
-origins, inertials and axes; :func:`_read_numbers` reads those numbers for the whole document at
-once and hands each record its values; :func:`robomodel.formats.urdf._tree.assemble` builds the
-model.
+(:mod:`robomodel.formats.urdf._link`, ``_joint``, ``_sensor``, ...), which checks it and
+registers its origins, inertials and axes; :func:`_read_numbers` reads those numbers for the
+whole document at once and hands each record its values;
+:func:`robomodel.formats.urdf._tree.assemble` builds the model.
 """
 
 from __future__ import annotations
@@ -50,14 +49,14 @@ from robomodel.formats.urdf._link import RawLink, read_link
 from robomodel.formats.urdf._origin import origin_values
 from robomodel.formats.urdf._sensor import RawSensor, read_sensor
 from robomodel.formats.urdf._tree import Elements, assemble
-from robomodel.formats.urdf._xacro import expand, is_xacro, xacro_label
+from robomodel.formats.urdf._xacro import expand, should_expand, xacro_label
 from robomodel.formats.urdf.errors import (
     URDFReferenceError,
     URDFSyntaxError,
     URDFValueError,
 )
 from robomodel.formats.urdf.options import LoadOptions
-from robomodel.model.record import Model
+from robomodel.model import Model
 from robomodel.model.shapes import Mesh
 
 __all__ = ["load", "loads", "resolve_uri"]
@@ -90,14 +89,16 @@ def load(
     package_dirs: Iterable[str | os.PathLike[str]] = (),
     resolver: Callable[[str], str] | None = None,
     xacro_args: Mapping[str, str] | None = None,
-    xacro: bool = True,
+    xacro: bool | None = None,
 ) -> Model:
     """Read the URDF (or xacro) file ``path`` and return its model.
 
-    A xacro document (a ``.xacro`` file, or one declaring the xacro namespace) is expanded
-    through the ``xacro`` package first (:mod:`robomodel.formats.urdf._xacro`); it is never read as
-    plain URDF. Meshes remember the file's directory, against which relative mesh filenames
-    resolve (:func:`robomodel.formats.meshes.resolve_mesh`).
+    A ``.xacro`` file, or any file when ``xacro=True``, is expanded through the ``xacro``
+    package first (:mod:`robomodel.formats.urdf._xacro`). xacro runs Python code from the file, so
+    expand only files you trust. A file that uses xacro and is not expanded is refused, never
+    read as plain URDF; one that only declares the xacro namespace is plain URDF. Meshes
+    remember the file's directory, against which relative mesh filenames resolve
+    (:func:`robomodel.formats.meshes.resolve_mesh`).
 
     Args:
         path: the URDF or xacro file.
@@ -110,13 +111,17 @@ def load(
             example ``functools.partial(resolve_uri, dirs)``). Without it nothing is resolved.
         xacro_args: values of a xacro document's ``<xacro:arg>`` elements (``name:=value`` on
             the xacro command line).
-        xacro: ``False`` refuses xacro documents (xacro evaluates expressions) instead of
-            expanding them.
+        xacro: ``True`` expands the document through xacro when it uses xacro (or declares
+            its namespace): only for a trusted file, since xacro runs the Python code in it.
+            ``None`` (the default) expands only a file whose name ends in ``.xacro``;
+            ``False`` expands nothing and refuses ``.xacro`` files too.
 
     Raises:
         URDFError: a subclass naming ``file:line: element`` for every malformed document;
             ``URDFXacroError`` when a xacro document cannot be expanded,
-            ``XacroNotInstalledError`` when the ``xacro`` package is missing.
+            ``XacroNotExpandedError`` when it uses xacro and is not expanded (naming the line
+            and the first use), ``XacroNotInstalledError`` when the ``xacro`` package is
+            missing.
         OSError: the file cannot be read.
     """
     name = os.fspath(path)
@@ -124,10 +129,8 @@ def load(
         data = fh.read()
     dirs = [os.fspath(d) for d in package_dirs]
     base_dir = os.path.dirname(os.path.abspath(name))
-    if is_xacro(data, name):
-        text = expand(
-            None, path=name, file=name, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
-        )
+    if should_expand(data, name, xacro=xacro):
+        text = expand(None, path=name, file=name, xacro_args=xacro_args, package_dirs=dirs)
         label = xacro_label(name)
         return _load_bytes(text.encode("utf-8"), label, options, dirs, resolver, base_dir)
     _no_xacro_args(xacro_args, name)
@@ -143,11 +146,13 @@ def loads(
     resolver: Callable[[str], str] | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     xacro_args: Mapping[str, str] | None = None,
-    xacro: bool = True,
+    xacro: bool | None = None,
 ) -> Model:
     """Read a URDF (or xacro) document from ``text`` and return its model (see :func:`load`).
 
-    ``filename`` is only used in error messages. ``base_dir`` is the directory relative mesh
+    ``filename`` is used in error messages, and a name ending in ``.xacro`` has the document
+    expanded as for :func:`load` (xacro runs the Python code in it: only for trusted text).
+    ``base_dir`` is the directory relative mesh
     filenames (and a xacro document's includes) are relative to; without it relative meshes
     cannot be resolved and includes are relative to the current directory.
 
@@ -167,12 +172,10 @@ def loads(
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     dirs = [os.fspath(d) for d in package_dirs]
     base = None if base_dir is None else os.path.abspath(os.fspath(base_dir))
-    if is_xacro(data, filename):
+    if should_expand(data, filename, xacro=xacro):
         # xacro resolves includes against the directory of the file it is told it reads.
         where = None if base is None else os.path.join(base, os.path.basename(filename))
-        expanded = expand(
-            data, path=where, file=filename, xacro_args=xacro_args, package_dirs=dirs, allowed=xacro
-        )
+        expanded = expand(data, path=where, file=filename, xacro_args=xacro_args, package_dirs=dirs)
         label = xacro_label(filename)
         return _load_bytes(expanded.encode("utf-8"), label, options, dirs, resolver, base)
     _no_xacro_args(xacro_args, filename)
@@ -183,7 +186,8 @@ def _no_xacro_args(xacro_args: Mapping[str, str] | None, file: str) -> None:
     if xacro_args:
         raise URDFValueError(
             f"xacro_args {sorted(xacro_args)} were given, but this is not a xacro document "
-            "(no .xacro suffix, no xacro namespace); leave them out",
+            "(no .xacro name, no xacro elements, ${...} or $(...)) and is not expanded; "
+            "leave them out",
             file=file,
             element="robot",
         )
@@ -414,9 +418,8 @@ def _read_numbers(r: Reader) -> Any:
     Per element, building small arrays costs far more than the arithmetic: the texts are parsed
     in one pass and the arrays computed in one vectorised pass per kind
     (:func:`~robomodel.formats.urdf._origin.origin_values`,
-    :func:`~robomodel.formats.urdf._inertial.inertial_values`), each value getting read-only views
-    into
-    a few shared arrays.
+    :func:`~robomodel.formats.urdf._inertial.inertial_values`), each value getting read-only
+    views into a few shared arrays.
 
     Raises:
         DoubtError: a deferred text is not three finite decimal numbers.
