@@ -1,0 +1,1 @@
+"""Golden outputs of today's robomodel, to prove that a restructure changes none of them."""
