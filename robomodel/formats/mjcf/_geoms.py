@@ -10,6 +10,7 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from robomodel._internal.files import atomic_path
 from robomodel.formats.mjcf._common import FloatArray, num, nums, pose, pose_attrs
 from robomodel.formats.mjcf.options import ExportOptions, ImportOptions
 from robomodel.formats.mjcf.report import LossAction
@@ -201,7 +202,8 @@ class GeomWriter:
 
             mesh: Any = trimesh.load(path, force="mesh")
             os.makedirs(out_dir, exist_ok=True)
-            mesh.export(target)
+            with atomic_path(target) as tmp:
+                mesh.export(tmp)
         except Exception as exc:  # trimesh raises many kinds; any of them means "not converted"
             self.note("dropped", kind, label, f"mesh {uri!r} could not be converted: {exc}")
             return None

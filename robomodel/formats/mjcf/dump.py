@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import xml.etree.ElementTree as ET
 from typing import Any, TypeAlias
 
 import numpy as np
 
+from robomodel._internal.files import atomic_write
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     SAME_FRAME,
@@ -89,21 +89,11 @@ def dump(
 ) -> ConversionReport:
     """Write ``model`` as an MJCF file and return the report (see :func:`export`).
 
-    The text goes to a temporary file in the same directory, then replaces ``path`` in one
-    step, so a failed export never leaves a half-written file behind.
+    The file is written whole or not at all (:func:`robomodel._internal.files.atomic_write`):
+    a failed export never leaves a half-written file behind.
     """
     text, report = export(model, options=options)
-    target = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(
-        dir=os.path.dirname(os.path.abspath(target)), prefix=".robomodel-", suffix=".xml"
-    )
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write(path, text)
     return report
 
 
