@@ -97,6 +97,18 @@ def _frozen(shape: tuple[int, ...], data: bytes) -> FrozenArray:
     return FrozenArray(shape, _F64, data)
 
 
+def frozen_copy(arr: npt.ArrayLike) -> npt.NDArray[Any]:
+    """Return a read-only copy of a numeric array of any dtype, over an immutable buffer.
+
+    For results that are handed out more than once (memoised, or held by a frozen record):
+    ``setflags(write=True)`` fails on the copy, as on every value's own arrays.
+    """
+    a = np.ascontiguousarray(arr)
+    if a.dtype.hasobject:
+        raise TypeError(f"cannot freeze an array of dtype {a.dtype}")
+    return np.frombuffer(a.tobytes(), dtype=a.dtype).reshape(a.shape)
+
+
 def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
     """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, no copy."""
     out: FloatArray = FrozenArray(shape, _F64, data)

@@ -8,6 +8,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.arrays import frozen_copy
 from robomodel.errors import ModelError
 from robomodel.identification.identifiability import BaseParameters, base_parameters
 from robomodel.identification.regressors import FloatArray
@@ -40,11 +41,11 @@ class Identification:
     """
 
     model: Model
-    parameters: FloatArray
+    parameters: FloatArray = attrs.field(converter=frozen_copy)
     base: BaseParameters
-    beta: FloatArray
-    covariance: FloatArray | None
-    residuals: FloatArray
+    beta: FloatArray = attrs.field(converter=frozen_copy)
+    covariance: FloatArray | None = attrs.field(converter=attrs.converters.optional(frozen_copy))
+    residuals: FloatArray = attrs.field(converter=frozen_copy)
     row_names: tuple[str, ...]
 
     @property

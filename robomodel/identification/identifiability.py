@@ -24,6 +24,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.arrays import frozen_copy
 from robomodel.errors import ModelError
 from robomodel.identification.regressors import FloatArray, IntArray, regressor_batch
 from robomodel.model.record import Model, memoized
@@ -48,10 +49,10 @@ class BaseParameters:
     """
 
     n_parameters: int
-    independent: IntArray
-    dependent: IntArray
-    coefficients: FloatArray
-    singular_values: FloatArray
+    independent: IntArray = attrs.field(converter=frozen_copy)
+    dependent: IntArray = attrs.field(converter=frozen_copy)
+    coefficients: FloatArray = attrs.field(converter=frozen_copy)
+    singular_values: FloatArray = attrs.field(converter=frozen_copy)
 
     @property
     def count(self) -> int:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.arrays import frozen_copy
 from robomodel.errors import ModelError
 from robomodel.identification.regressors import FloatArray, regressor_batch
 from robomodel.model.record import Model
@@ -17,44 +19,51 @@ __all__ = ["Samples", "row_names", "row_weights", "stack"]
 
 
 def _q(value: npt.ArrayLike) -> FloatArray:
-    return real_array(value, "Samples.q", shape=(None, None))
+    return frozen_copy(real_array(value, "Samples.q", shape=(None, None)))
 
 
 def _dq(value: npt.ArrayLike) -> FloatArray:
-    return real_array(value, "Samples.dq", shape=(None, None))
+    return frozen_copy(real_array(value, "Samples.dq", shape=(None, None)))
 
 
 def _ddq(value: npt.ArrayLike) -> FloatArray:
-    return real_array(value, "Samples.ddq", shape=(None, None))
+    return frozen_copy(real_array(value, "Samples.ddq", shape=(None, None)))
 
 
 def _torques(value: npt.ArrayLike | None) -> FloatArray | None:
-    return None if value is None else real_array(value, "Samples.torques", shape=(None, None))
+    if value is None:
+        return None
+    return frozen_copy(real_array(value, "Samples.torques", shape=(None, None)))
 
 
 def _base_velocity(value: npt.ArrayLike | None) -> FloatArray | None:
-    return None if value is None else real_array(value, "Samples.base_velocity", shape=(None, 6))
+    if value is None:
+        return None
+    return frozen_copy(real_array(value, "Samples.base_velocity", shape=(None, 6)))
 
 
 def _base_acceleration(value: npt.ArrayLike | None) -> FloatArray | None:
     if value is None:
         return None
-    return real_array(value, "Samples.base_acceleration", shape=(None, 6))
+    return frozen_copy(real_array(value, "Samples.base_acceleration", shape=(None, 6)))
 
 
-def _wrench_table(value: Mapping[str, npt.ArrayLike] | None) -> dict[str, FloatArray]:
+def _wrench_table(value: Mapping[str, npt.ArrayLike] | None) -> Mapping[str, FloatArray]:
+    # A read-only view over a dict only the view holds: the samples' order, no way to change it.
     if value is None:
-        return {}
+        return MappingProxyType({})
     if not isinstance(value, Mapping):
         raise ModelError(
             f"Samples.wrenches must map sensor names to (N, 6) arrays, but got {value!r:.80}"
         )
-    return {
-        check_name_list([k], "sensors")[0]: real_array(
-            v, f"Samples.wrenches[{k!r}]", shape=(None, 6)
-        )
-        for k, v in value.items()
-    }
+    return MappingProxyType(
+        {
+            check_name_list([k], "sensors")[0]: frozen_copy(
+                real_array(v, f"Samples.wrenches[{k!r}]", shape=(None, 6))
+            )
+            for k, v in value.items()
+        }
+    )
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -80,7 +89,7 @@ class Samples:
     dq: FloatArray = attrs.field(converter=_dq)
     ddq: FloatArray = attrs.field(converter=_ddq)
     torques: FloatArray | None = attrs.field(default=None, converter=_torques)
-    wrenches: Mapping[str, FloatArray] = attrs.field(factory=dict, converter=_wrench_table)
+    wrenches: Mapping[str, FloatArray] = attrs.field(default=None, converter=_wrench_table)
     base_velocity: FloatArray | None = attrs.field(default=None, converter=_base_velocity)
     base_acceleration: FloatArray | None = attrs.field(default=None, converter=_base_acceleration)
 
