@@ -121,3 +121,25 @@ def test_the_check_itself_finds_a_writable_array() -> None:
         assert_deeply_immutable(Leaky(np.zeros(3)))
     with pytest.raises(AssertionError):
         assert_deeply_immutable((1, [2]))
+
+
+def test_reports_findings_and_queries_are_immutable(model: Model) -> None:
+    from functools import partial
+
+    from robomodel.formats import meshes, mjcf
+    from robomodel.physics.kinematics import forward_kinematics
+    from robomodel.tools.diff import diff
+    from robomodel.transformers import explain, reduce_model
+
+    legs = [j for j in model.joint_names if "knee" in j or "hip" in j]
+    reduced, report = explain(partial(reduce_model, keep_joints=legs, lumped_sensors="drop"), model)
+    assert_deeply_immutable(report)
+    assert_deeply_immutable(diff(model, reduced))
+    assert_deeply_immutable(model.problems())
+    q = np.zeros(model.n_pos_coords)
+    assert_deeply_immutable(forward_kinematics(model, q))
+    assert_deeply_immutable(meshes.check_meshes(model))
+    pytest.importorskip("mujoco")
+    text, written = mjcf.export(model)
+    assert_deeply_immutable(written)
+    assert_deeply_immutable(mjcf.parse(text)[1])
