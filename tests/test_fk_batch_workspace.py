@@ -59,12 +59,12 @@ def test_workspace_results_equal_fresh_results_bit_for_bit(req):
     fresh results taken before stay untouched."""
     m, base, frames, Q1, Q2 = req
     ws = BatchPoses(m, len(Q1), frames, base=base)
-    fresh1 = forward_kinematics_batch(m, Q1, frames, base=base)
+    fresh1 = forward_kinematics_batch(m, Q1, frames=frames, base=base)
     kept = {k: v.copy() for k, v in fresh1.items()}
-    first = forward_kinematics_batch(m, Q1, frames, base=base, out=ws)
+    first = forward_kinematics_batch(m, Q1, frames=frames, base=base, out=ws)
     assert_same_bits(first, fresh1)
-    second = forward_kinematics_batch(m, Q2, frames, base=base, out=ws)
-    assert_same_bits(second, forward_kinematics_batch(m, Q2, frames, base=base))
+    second = forward_kinematics_batch(m, Q2, frames=frames, base=base, out=ws)
+    assert_same_bits(second, forward_kinematics_batch(m, Q2, frames=frames, base=base))
     assert all(first[k] is second[k] for k in second)
     for k, v in fresh1.items():
         np.testing.assert_array_equal(v, kept[k])
@@ -89,8 +89,8 @@ def test_workspace_on_icub_matches_fresh_and_is_reused():
         if previous is not None:
             assert all(got[k] is previous[k] for k in got)
         previous = got
-        sub = forward_kinematics_batch(model, Q, subset, base="l_foot", out=ws_sub)
-        assert_same_bits(sub, forward_kinematics_batch(model, Q, subset, base="l_foot"))
+        sub = forward_kinematics_batch(model, Q, frames=subset, base="l_foot", out=ws_sub)
+        assert_same_bits(sub, forward_kinematics_batch(model, Q, frames=subset, base="l_foot"))
     assert len(ws.frames) == model.n_frames == 273
 
 
@@ -113,13 +113,13 @@ def test_equivalent_requests_are_accepted():
     Q = np.random.default_rng(1).uniform(-1, 1, (3, 1))
     twin = _chain()
     assert twin == m and twin is not m
-    want = forward_kinematics_batch(m, Q, ["tip", "arm"])
+    want = forward_kinematics_batch(m, Q, frames=["tip", "arm"])
     for frames, model, base in (
         ([2, 1], m, 0),
         (("tip", "arm", "tip"), m, None),
         (["tip", 1], twin, "base"),
     ):
-        assert_same_bits(forward_kinematics_batch(model, Q, frames, base=base, out=ws), want)
+        assert_same_bits(forward_kinematics_batch(model, Q, frames=frames, base=base, out=ws), want)
 
 
 def test_mismatched_workspaces_are_refused_with_what_to_do():
@@ -128,7 +128,7 @@ def test_mismatched_workspaces_are_refused_with_what_to_do():
     Q = np.zeros((2, 1))
     cases = [
         (dict(out="workspace"), "out must be a BatchPoses"),
-        (dict(out=forward_kinematics_batch(m, Q, ["tip"])), "out must be a BatchPoses"),
+        (dict(out=forward_kinematics_batch(m, Q, frames=["tip"])), "out must be a BatchPoses"),
         (dict(frames=None), "frames"),
         (dict(frames=["arm"]), "frames"),
         (dict(frames=["tip", "arm"]), "frames"),
@@ -140,20 +140,20 @@ def test_mismatched_workspaces_are_refused_with_what_to_do():
         args = dict(model=m, Q=Q, frames=["tip"], base=None, out=ws) | change
         with pytest.raises(ArgumentError, match=message) as info:
             forward_kinematics_batch(
-                args["model"], args["Q"], args["frames"], base=args["base"], out=args["out"]
+                args["model"], args["Q"], frames=args["frames"], base=args["base"], out=args["out"]
             )
         if change.get("out") is None:
             assert "BatchPoses(model, n, frames, base=...)" in str(info.value)
     # The request itself is checked first, as without a workspace.
     with pytest.raises(UnknownNameError):
-        forward_kinematics_batch(m, Q, ["nope"], out=ws)
+        forward_kinematics_batch(m, Q, frames=["nope"], out=ws)
     with pytest.raises(ArgumentError, match="wrap a single name"):
-        forward_kinematics_batch(m, Q, "tip", out=ws)
+        forward_kinematics_batch(m, Q, frames="tip", out=ws)
     # Memory a caller made read-only through a result's base is refused, not half written.
-    out = forward_kinematics_batch(m, Q, ["tip"], out=ws)
+    out = forward_kinematics_batch(m, Q, frames=["tip"], out=ws)
     out["tip"].base.setflags(write=False)
     with pytest.raises(ArgumentError, match="read-only"):
-        forward_kinematics_batch(m, Q, ["tip"], out=ws)
+        forward_kinematics_batch(m, Q, frames=["tip"], out=ws)
 
 
 def test_bad_workspace_arguments():

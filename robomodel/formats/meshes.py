@@ -273,7 +273,7 @@ def export_scene(
         model: the model.
         path: the output file.
         q: joint positions (vector, mapping or :class:`~robomodel.physics.joint_state.JointState`);
-            ``None`` for all zeros.
+            ``None`` for all zeros, and the joints a mapping leaves out are at zero.
         kind: ``"visual"`` or ``"collision"`` shapes.
         base: the link at the origin (default: the default base).
         package_dirs: more package directories for ``package://`` meshes (the model's first).
@@ -287,6 +287,7 @@ def export_scene(
         MeshesNotInstalledError: trimesh is not installed.
     """
     from robomodel._internal.files import atomic_write
+    from robomodel.physics.joint_state import positions_of
     from robomodel.physics.kinematics import forward_kinematics
 
     out = Path(path)
@@ -297,9 +298,7 @@ def export_scene(
             f"file with one of {', '.join(_SCENE_TYPES)}"
         )
     trimesh = _trimesh()
-    if q is None:
-        q = np.zeros(model.n_pos_coords)
-    fk = forward_kinematics(model, q, base=base)
+    fk = forward_kinematics(model, positions_of(model, q, required=False), base=base)
     dirs = [*model.package_dirs, *package_dirs]
     scene = trimesh.Scene()
     for i, name in enumerate(model.link_names):

@@ -14,17 +14,16 @@ from the model's kinematics alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from robomodel.errors import TopologyError
 from robomodel.identification.regressors import FloatArray
 from robomodel.model.record import Model
 from robomodel.model.spatial import Transform, skew
-from robomodel.model.validation import check_name_list
-from robomodel.physics.joint_state import joint_values
+from robomodel.model.validation import check_name_list, keyword_options
+from robomodel.physics.joint_state import JointState, JointValues, joint_values
 from robomodel.physics.kinematics import forward_kinematics
 
 __all__ = ["lumping_matrix", "parameter_transform"]
@@ -70,10 +69,12 @@ def parameter_transform(A_H_B: Transform) -> FloatArray:
     return out
 
 
+@keyword_options("keep_joints", "locked_positions")
 def lumping_matrix(
     model: Model,
+    *,
     keep_joints: Sequence[str],
-    locked_positions: Mapping[str, float | Sequence[float]] | npt.ArrayLike | None = None,
+    locked_positions: JointValues | JointState | None = None,
 ) -> FloatArray:
     """Return ``L`` with ``reduce_model(m_p, ...).inertial_parameters() == L @ p``.
 
@@ -88,8 +89,12 @@ def lumping_matrix(
     Args:
         model: the full model; every link must be connected to the default base.
         keep_joints: the joints the reduced model keeps (their order does not matter here).
-        locked_positions: positions of the removed joints, as for ``reduce_model`` (by name;
-            0 when absent), or a full position vector. Values of kept joints are ignored.
+        locked_positions: positions of the removed joints, as for ``reduce_model``: by name
+            (joints left out are at 0), a full position vector, a :class:`JointState` (its
+            ``q``) or ``None`` (all at 0). Values of kept joints are ignored.
+
+    ``keep_joints`` and ``locked_positions`` are keyword-only, as for ``reduce_model``;
+    passing them by position still works for one release, with a :class:`DeprecationWarning`.
 
     Raises:
         UnknownNameError: a kept or locked joint does not exist.
@@ -97,7 +102,7 @@ def lumping_matrix(
         TopologyError: a link is not connected to the default base.
     """
     kept = {model.joint_index(name) for name in check_name_list(keep_joints, "keep_joints")}
-    q = joint_values(model, locked_positions, where="locked_positions")
+    q = joint_values(model, locked_positions, missing="zero", what="locked_positions")
     t = model.traversal()
     if len(t) != model.n_links:
         missing = [model.link_names[i] for i in range(model.n_links) if not t.contains(i)]

@@ -28,8 +28,8 @@ from robomodel.model.record import Model, memoized
 from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import wrench_adjoint
 from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array
-from robomodel.physics.joint_state import link_index_of
-from robomodel.physics.kinematics import JointState, forward_kinematics, forward_kinematics_batch
+from robomodel.physics.joint_state import Configuration, link_index_of, state_of
+from robomodel.physics.kinematics import forward_kinematics, forward_kinematics_batch
 
 __all__ = ["regressor", "regressor_batch"]
 
@@ -359,7 +359,7 @@ def _core(
 
 def regressor(
     model: Model,
-    state: JointState,
+    state: Configuration,
     *,
     gravity: npt.ArrayLike = STANDARD_GRAVITY,
     base: str | int | None = None,
@@ -386,7 +386,9 @@ def regressor(
 
     Args:
         model: the model; every link must be connected to the base.
-        state: joint positions, velocities and accelerations.
+        state: joint positions, velocities and accelerations (a :class:`JointState`); joint
+            positions alone (a vector, or a mapping naming every moving joint) mean the model
+            at rest there, as for :func:`~robomodel.physics.dynamics.inverse_dynamics`.
         gravity: gravity acceleration in the base frame.
         base: the base link (name or index); the model's default base if ``None``.
         floating: also return the base wrench: ``6 + n_dofs`` rows, the wrench ``[f; tau]``
@@ -404,19 +406,19 @@ def regressor(
         with ``6 len(sensors)`` more rows at the end.
 
     Raises:
-        ModelError: a size does not match the model, a link is not connected to the base, or
-            a sensor is not a force/torque sensor across a joint of the traversal.
-        ArgumentError: an argument is not a finite array of the right shape.
-        UnknownNameError: a sensor does not exist.
+        ModelError: a size does not match the model, a mapping leaves out a moving joint, a
+            link is not connected to the base, or a sensor is not a force/torque sensor
+            across a joint of the traversal.
+        ArgumentError: an argument is not a finite array of the right shape (``state=None``
+            included).
+        UnknownNameError: a sensor, or a joint named in ``state``, does not exist.
     """
-    if not isinstance(state, JointState):
-        raise ModelError(f"state must be a JointState, but got {type(state).__name__}")
-    state.check(model)
+    st = state_of(model, state)
     Y = _core(
         model,
-        state.q[None],
-        state.dq[None],
-        state.ddq[None],
+        st.q[None],
+        st.dq[None],
+        st.ddq[None],
         base=base,
         gravity=gravity,
         floating=floating,
@@ -462,7 +464,8 @@ def regressor_batch(
 
     Args:
         model: the model.
-        Q: (N, n_pos_coords) joint positions, one sample per row.
+        Q: (N, n_pos_coords) joint positions, one sample per row in coordinate order (arrays
+            only, as for every batch function).
         DQ: (N, n_dofs) joint velocities.
         DDQ: (N, n_dofs) joint accelerations.
         gravity: gravity in the base frame, shared by all samples.

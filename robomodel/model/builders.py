@@ -59,7 +59,7 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
     The name must not be used by a link or an additional frame. The first link becomes the
     default base. Every additional frame's index shifts by one.
     """
-    check_name(name, "link")
+    name = check_name(name, "link")
     if model.is_frame_name_used(name):
         kind = "link" if model.is_link_name_used(name) else "additional frame"
         raise DuplicateNameError(kind, name, "links and frames share one namespace")
@@ -96,7 +96,7 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     Raises if the name is used by another joint, if a link is missing, or if the joint would
     connect two links that are already connected (a second joint or a loop).
     """
-    check_name(name, "joint")
+    name = check_name(name, "joint")
     if not isinstance(joint, JOINT_KINDS):
         raise ModelError(
             f"add_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}"
@@ -281,9 +281,9 @@ def add_joint_and_link(
             "mimic": mimic,
         }
         if type(existing_link) is not str or not existing_link:
-            check_name(existing_link, "link")
+            existing_link = check_name(existing_link, "link")
         if type(joint) is not str or not joint:
-            check_name(joint, "link")
+            joint = check_name(joint, "link")
         spec = _spec_joint(
             "add_joint_and_link", kind, existing_link, joint, parent_H_child, axis, moving
         )
@@ -324,14 +324,14 @@ def _add_joint_and_link(
             "link", existing_link, model.link_names, hint=f"joint {joint_name!r} needs it"
         )
     if type(joint_name) is not str or not joint_name:
-        check_name(joint_name, "joint")
+        joint_name = check_name(joint_name, "joint")
     if joint_name in index.joints:
         raise DuplicateNameError("joint", joint_name)
     place = _PLACE.get(type(joint))
     if place is None:
         raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
     if type(new_link_name) is not str or not new_link_name:
-        check_name(new_link_name, "link")
+        new_link_name = check_name(new_link_name, "link")
     if new_link_name in lmap or new_link_name in index.frames:
         raise DuplicateNameError("link or frame", new_link_name, "links and frames share names")
     lk = _DEFAULT_LINK if new_link is None else new_link
@@ -444,8 +444,8 @@ def insert_link_to_existing_joint(
                 "the link as link=... and the joint as kind=..., not positionally"
             )
         old = model.joint(existing_joint)
-        if not joint:
-            check_name(joint, "link")
+        if type(joint) is not str or not joint:
+            joint = check_name(joint, "link")
         spec = _spec_joint(
             "insert_link_to_existing_joint",
             kind,
@@ -512,7 +512,7 @@ def _insert_link(
         )
     displaced = old.other_link(unmovable_link)
     m = add_link(model, new_link_name, new_link)
-    check_name(joint_name, "joint")
+    joint_name = check_name(joint_name, "joint")
     if m.is_joint_name_used(joint_name):
         raise DuplicateNameError("joint", joint_name)
     if not isinstance(joint, JOINT_KINDS):
@@ -541,7 +541,7 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
     Frames attach to links only (not to other frames). The name must not be used by a link or
     frame. The frame gets index ``n_frames`` of the result.
     """
-    check_name(name, "frame")
+    name = check_name(name, "frame")
     if not model.is_link_name_used(link):
         hint = (
             "; frames attach to links, not to other frames"

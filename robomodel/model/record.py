@@ -231,6 +231,7 @@ class Model:
         try:
             return self._l[name]
         except KeyError:
+            name = _plain(name)
             if name in self._f:
                 raise UnknownNameError(
                     "link", name, (), hint=f"{name!r} is an additional frame, not a link"
@@ -250,7 +251,7 @@ class Model:
         try:
             return self._j[name]
         except KeyError:
-            raise UnknownNameError("joint", name, self.joint_names) from None
+            raise UnknownNameError("joint", _plain(name), self.joint_names) from None
 
     def joint_name(self, index: int) -> str:
         """Return the name of joint ``index``."""
@@ -270,7 +271,7 @@ class Model:
         k = self._f.get(name)
         if k is not None:
             return len(self.links) + k
-        raise UnknownNameError("frame", name, list(self.link_names) + self.frame_names)
+        raise UnknownNameError("frame", _plain(name), list(self.link_names) + self.frame_names)
 
     def frame_name(self, index: int) -> str:
         """Return the name of frame ``index`` (a link name for ``index < n_links``)."""
@@ -415,7 +416,7 @@ class Model:
         try:
             return self.sensors[self._s[name]]
         except KeyError:
-            raise UnknownNameError("sensor", name, [s.name for s in self.sensors]) from None
+            raise UnknownNameError("sensor", _plain(name), [s.name for s in self.sensors]) from None
 
     def sensors_of_type(self, kind: type) -> tuple[Sensor, ...]:
         """Return the sensors of one kind (e.g. ``Accelerometer``), in insertion order."""
@@ -515,6 +516,12 @@ _evolve: Callable[..., Model] = replacer(Model, reset={"_memo": None})
 For the builders, which hand over persistent values consistent with each other and the model's
 new index (``_index=``); the hash cache and the memo are reset.
 """
+
+
+def _plain(name: str) -> str:
+    # Lookups take any str (np.str_ hashes and compares as the str it equals); a message shows
+    # the plain name, not numpy's repr of it.
+    return str.__str__(name) if isinstance(name, str) else name
 
 
 def _is_index(index: object) -> bool:

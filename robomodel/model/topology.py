@@ -60,10 +60,15 @@ def pv(v: Any) -> PVector:  # type: ignore[type-arg]
     return v if isinstance(v, PVector) else pvector(v)
 
 
-def check_name(name: str, what: str) -> None:
-    """Raise :class:`ModelError` unless ``name`` is a non-empty string."""
+def check_name(name: str, what: str) -> str:
+    """Return ``name`` as a plain ``str``; raise :class:`ModelError` unless a non-empty string.
+
+    Subclasses of ``str`` (``np.str_`` from an array of names) are names too, stored as the
+    plain ``str`` they equal.
+    """
     if not isinstance(name, str) or not name:
         raise ModelError(f"a {what} name must be a non-empty string, got {name!r}")
+    return name if type(name) is str else str.__str__(name)
 
 
 class Neighbor(NamedTuple):

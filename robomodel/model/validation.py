@@ -1,4 +1,4 @@
-"""Argument checks shared by every public function, and the one rule for joint values.
+"""Argument checks shared by every public function: one kind of mistake, one kind of error.
 
 Each check returns the value in the form the caller needs (an ``int``, a read-only float64
 vector, a list of names) or raises a :class:`~robomodel.errors.RobomodelError` whose message
@@ -10,37 +10,22 @@ float, ``base=1.0``) is an :class:`~robomodel.errors.ArgumentError` (also a ``Ty
 ``ValueError``), a size that does not fit the model a :class:`~robomodel.errors.ModelError`,
 and a name or index the model does not have an :class:`~robomodel.errors.UnknownNameError`.
 
-Joint values (positions, velocities, accelerations, locked positions) are accepted in one of
-two forms wherever a function takes them:
-
-* a vector in the model's coordinate order (``joint.pos_coord_offset`` for positions,
-  ``joint.dof_offset`` for velocities and accelerations), of exactly the right size;
-* a mapping from joint names to numbers (or to a sequence with one number per coordinate).
-  Fixed joints have no coordinates and may not be named. What the joints left out get is the
-  ``missing`` rule: ``"raise"`` (an error naming them) or ``"zero"``.
-
-Which ``missing`` rule applies is part of each function's meaning, and there are two:
-
-* a *configuration* (the ``q`` of forward kinematics and the centre of mass, the joint state
-  of dynamics and sensor predictions, and
-  :meth:`robomodel.physics.joint_state.JointState.from_names`
-  by default) uses ``missing="raise"``: a joint forgotten in a mapping would silently sit at
-  zero and give a plausible but wrong pose, so every moving joint must be named. Build a
-  state with ``JointState.from_names(model, positions=..., missing="zero")`` to mean zeros.
-  Those functions also take a :class:`~robomodel.physics.joint_state.JointState`, whose vectors were
-  checked when it was built (:func:`robomodel.physics.joint_state.positions_of` and
-  :func:`~robomodel.physics.joint_state.state_of` are this rule);
-* *options that pick out some joints* (the positions at which a transformer locks the joints it
-  removes) use ``missing="zero"``: leaving a joint out means its zero position, as in
-  iDynTree.
+Names are any ``str`` (``np.str_`` included, kept as the plain ``str`` it equals). Joint values
+(positions, velocities, accelerations, locked positions) follow one rule, that of
+:mod:`robomodel.physics.joint_state`: a vector in coordinate order, a mapping from joint names, or
+a ``JointState``; ``None`` and the joints a mapping leaves out are zero exactly where the
+argument itself may be left out.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-from collections.abc import Collection, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Collection, Mapping, Sequence
 from numbers import Integral, Real
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +42,7 @@ __all__ = [
     "check_tolerance",
     "check_type",
     "fixed_vector",
+    "keyword_options",
     "read_only",
     "real_array",
     "real_number",
@@ -67,6 +53,7 @@ __all__ = [
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 T = TypeVar("T")
+P = ParamSpec("P")
 
 STANDARD_GRAVITY: tuple[float, float, float] = (0.0, 0.0, -9.81)
 """The default gravity of every kinematics, dynamics and sensing function (m/s^2, z up)."""
@@ -96,9 +83,20 @@ def check_type(value: T, cls: type | tuple[type, ...], what: str) -> T:
 
 
 def check_name(name: object, what: str, *, where: str = "") -> str:
-    """Return ``name`` if it is a non-empty string, else raise :class:`ArgumentError`."""
+    """Return ``name`` as a plain ``str`` if it is a non-empty string; else :class:`ArgumentError`.
+
+    Any ``str`` is a name, subclasses included: indexing a numpy array of names gives
+    ``np.str_``, which is stored as the plain ``str`` it equals (so reprs and pickles of the
+    model do not depend on numpy).
+
+    >>> import numpy as np
+    >>> type(check_name(np.array(["arm"])[0], "link"))
+    <class 'str'>
+    """
     if type(name) is str and name:
         return name
+    if isinstance(name, str) and name:
+        return str.__str__(name)
     raise ArgumentError(
         f"{where_prefix(where)}a {what} name must be a non-empty string, but got {shown(name)}"
     )
@@ -118,9 +116,9 @@ def check_name_list(names: object, what: str, *, where: str = "") -> list[str]:
         )
     out = list(names)
     seen: set[str] = set()
-    for name in out:
+    for k, name in enumerate(out):
         if type(name) is not str or not name:  # check_name's test inline: it is called per name
-            check_name(name, what.removesuffix("s"), where=where)
+            name = out[k] = check_name(name, what.removesuffix("s"), where=where)
         if name in seen:
             raise ModelError(f"{where_prefix(where)}{name!r} is listed twice in {what}")
         seen.add(name)
@@ -340,3 +338,55 @@ def read_only(arr: FloatArray) -> FloatArray:
     """
     arr.setflags(write=False)
     return arr
+
+
+def keyword_options(*names: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
+    """Make the options ``names`` of a function keyword-only, still taking them by position.
+
+    The decorated function declares ``names`` after ``*``; for one release a call that passes
+    them by position still works, in that order, with a :class:`DeprecationWarning` that shows
+    the keyword form. A call that gives more positional arguments than that, or one option
+    both ways, is a ``TypeError`` as for any function.
+
+    >>> @keyword_options("frames")
+    ... def poses(model, Q, *, frames=None):
+    ...     return frames
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     poses("m", "Q", ["hand"]), str(caught[0].message)
+    (['hand'], 'poses: pass frames by keyword (frames=...); positional options are deprecated')
+    """
+
+    def decorate(func: Callable[P, T]) -> Callable[P, T]:
+        params = inspect.signature(func).parameters.values()
+        n_positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        name = func.__name__
+
+        @functools.wraps(func)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+            if len(args) > n_positional:
+                extra = args[n_positional:]
+                if len(extra) > len(names):
+                    raise TypeError(
+                        f"{name}() takes {n_positional} positional arguments but "
+                        f"{len(args)} were given"
+                    )
+                moved = names[: len(extra)]
+                for option, value in zip(moved, extra, strict=True):
+                    if option in kwargs:
+                        raise TypeError(f"{name}() got multiple values for argument {option!r}")
+                    kwargs[option] = value
+                keywords = ", ".join(f"{option}=..." for option in moved)
+                warnings.warn(
+                    f"{name}: pass {', '.join(moved)} by keyword ({keywords}); positional "
+                    "options are deprecated",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                args = args[:n_positional]  # type: ignore[assignment]
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -243,8 +243,8 @@ class BatchPoses:
     >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 0, 1)))
     >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", rm.Link())
     >>> ws = rm.BatchPoses(m, 2, ["arm"])
-    >>> first = rm.forward_kinematics_batch(m, np.zeros((2, 1)), ["arm"], out=ws)
-    >>> second = rm.forward_kinematics_batch(m, np.ones((2, 1)), ["arm"], out=ws)
+    >>> first = rm.forward_kinematics_batch(m, np.zeros((2, 1)), frames=["arm"], out=ws)
+    >>> second = rm.forward_kinematics_batch(m, np.ones((2, 1)), frames=["arm"], out=ws)
     >>> first["arm"] is second["arm"]  # the same memory, now holding the second batch
     True
     """

@@ -1,11 +1,28 @@
-"""Joint states, and how every kinematics, dynamics and sensing call reads its joint values.
+"""Joint states, and the one rule by which every function reads joint values.
 
 A :class:`JointState` carries ``q``, ``dq`` and ``ddq`` as read-only vectors, checked once when
-it is built. Wherever a function takes joint values it also takes them in the forms of
-:func:`robomodel.model.validation.joint_values` (a vector in coordinate order, or a mapping from
-joint
-names with every moving joint named); :func:`positions_of` and :func:`state_of` are that rule
-for positions and for a whole state, so that no function reads joint values its own way.
+it is built. Every function that takes joint values takes them in three forms
+(:func:`joint_values`):
+
+* a vector in coordinate order (``joint.pos_coord_offset`` for positions,
+  ``joint.dof_offset`` for velocities and accelerations), of exactly the model's size;
+* a mapping from joint names (any ``str``, ``np.str_`` included) to a number, or to a
+  sequence with one number per coordinate; fixed joints have no coordinates and may not be
+  named;
+* a :class:`JointState` (its ``q``, ``dq`` or ``ddq``).
+
+What ``None`` and the joints a mapping leaves out mean follows from whether the argument can
+be left out:
+
+* a *required* value (the configuration of kinematics, dynamics, sensing and the regressor:
+  :func:`positions_of`, :func:`state_of`) refuses ``None`` and a mapping that leaves out a
+  moving joint: a forgotten joint would silently sit at zero and give a plausible but wrong
+  answer;
+* an *optional* value (a transformer's ``locked_positions``, the pose of a drawing or a scene:
+  ``positions_of(..., required=False)``) means zero when left out, so ``None`` is all zeros
+  and the joints a mapping leaves out are zero, as in iDynTree.
+
+Batch functions take an ``(N, n)`` array, one configuration per row, and nothing else.
 
 >>> import robomodel as rm
 >>> m = rm.add_link(rm.Model(), "base")
@@ -13,6 +30,8 @@ for positions and for a whole state, so that no function reads joint values its 
 >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", rm.Link())
 >>> positions_of(m, {"j": 0.5}).tolist()
 [0.5]
+>>> positions_of(m, None, required=False).tolist()
+[0.0]
 >>> JointState.from_names(m, positions={"j": 0.5}, velocities={"j": 1.0}).dq.tolist()
 [1.0]
 """
@@ -118,19 +137,19 @@ class JointState:
         cls,
         model: Model,
         *,
-        positions: JointValues,
-        velocities: JointValues | None = None,
-        accelerations: JointValues | None = None,
+        positions: JointValues | JointState | None = None,
+        velocities: JointValues | JointState | None = None,
+        accelerations: JointValues | JointState | None = None,
         missing: Missing = "raise",
     ) -> JointState:
         """Build a state from joint-name mappings (or vectors), with the rule of ``missing``.
 
         Each of ``positions``, ``velocities`` and ``accelerations`` is read by
-        :func:`robomodel.model.validation.joint_values`: a mapping from joint names to values, or a
-        vector in coordinate order; ``None`` (velocities and accelerations only) means all
-        zero. With ``missing="raise"`` (the default) a mapping must name every moving joint;
-        with ``missing="zero"`` the joints it leaves out are zero. Fixed joints have no
-        coordinates and must not appear.
+        :func:`joint_values`: a mapping from joint names to values, a vector in coordinate
+        order, or a :class:`JointState` (its vector of that kind); ``None`` (the default of
+        each) means all zero. With ``missing="raise"`` (the default) a mapping must name
+        every moving joint; with ``missing="zero"`` the joints it leaves out are zero. Fixed
+        joints have no coordinates and must not appear.
 
         Raises:
             UnknownNameError: a name is not a joint of the model.
@@ -197,16 +216,20 @@ Configuration: TypeAlias = "JointState | npt.ArrayLike | Mapping[str, float]"
 """Joint positions as a function takes them: a state, a vector, or a joint-name mapping."""
 
 
-def positions_of(model: Model, q: Configuration, *, what: str = "q") -> FloatArray:
+def positions_of(
+    model: Model, q: Configuration | None, *, what: str = "q", required: bool = True
+) -> FloatArray:
     """Return the joint positions meant by ``q`` as a read-only vector in coordinate order.
 
     ``q`` is a :class:`JointState` (its ``q``), a vector of ``model.n_pos_coords`` positions,
-    or a mapping from joint names to positions naming every moving joint
-    (:func:`robomodel.model.validation.joint_values` with ``missing="raise"``).
+    or a mapping from joint names to positions (:func:`joint_values`). With ``required`` (a
+    configuration) the mapping must name every moving joint and ``None`` is refused; without
+    (an optional pose) ``None`` is all zeros and the joints a mapping leaves out are zero.
 
     Raises:
-        ArgumentError: ``q`` is not real numbers (a string, a ragged list, complex, NaN ...).
-        ModelError: the wrong size, or a mapping leaves out a moving joint.
+        ArgumentError: ``q`` is not real numbers (a string, a ragged list, complex, NaN ...),
+            or ``None`` where it is required.
+        ModelError: the wrong size, or a mapping leaves out a moving joint (``required``).
         UnknownNameError: a mapping names a joint the model does not have.
     """
     check_type(model, Model, "model")
@@ -225,13 +248,14 @@ def positions_of(model: Model, q: Configuration, *, what: str = "q") -> FloatArr
     if isinstance(q, JointState):
         check_length(q.q, model.n_pos_coords, what, count="n_pos_coords")
         return q.q
-    if q is None:
+    if q is None and required:
         # joint_values reads None as all zero; a configuration must be given (JointState.zeros).
         raise ArgumentError(
             f"{what} must be joint positions (a vector, a joint-name mapping or a JointState), "
             "but got None; use JointState.zeros(model) for the zero configuration"
         )
-    return joint_values(model, q, kind="positions", missing="raise", what=what)
+    missing: Missing = "raise" if required else "zero"
+    return joint_values(model, q, kind="positions", missing=missing, what=what)
 
 
 def state_of(model: Model, state: Configuration, *, what: str = "state") -> JointState:
@@ -315,7 +339,7 @@ def joint_vector_permutation(
 
 def joint_values(
     model: Model,
-    values: JointValues | None,
+    values: JointValues | JointState | None,
     *,
     kind: Coordinates = "positions",
     missing: Missing = "zero",
@@ -327,7 +351,8 @@ def joint_values(
     Args:
         model: the model the values belong to.
         values: a vector of the right size, a mapping ``joint name -> value`` (a number, or a
-            sequence with one number per coordinate), or ``None`` (all zero).
+            sequence with one number per coordinate), a :class:`JointState` (its vector of
+            ``kind``), or ``None`` (all zero).
         kind: ``"positions"`` (size ``n_pos_coords``, ``pos_coord_offset``) or ``"velocities"``
             / ``"accelerations"`` (size ``n_dofs``, ``dof_offset``).
         missing: for a mapping, what the moving joints it leaves out get: ``"zero"`` or
@@ -347,6 +372,10 @@ def joint_values(
     label = f"{where_prefix(where)}{what or kind}"
     if values is None:
         return real_vector(np.zeros(n), label)
+    if isinstance(values, JointState):
+        vector = values.q if pos else values.dq if kind == "velocities" else values.ddq
+        check_length(vector, n, label, count="n_pos_coords" if pos else "n_dofs")
+        return vector
     if not isinstance(values, Mapping):
         return real_vector(values, label, size=n, count="n_pos_coords" if pos else "n_dofs")
     out = np.zeros(n)
@@ -354,6 +383,8 @@ def joint_values(
     for name, value in values.items():
         if not isinstance(name, str):
             raise ArgumentError(f"{label}: keys must be joint names, but got {shown(name)}")
+        if type(name) is not str:
+            name = str.__str__(name)  # np.str_ and other str subclasses: messages show a name
         joint = model.joint(name)
         width = joint.n_pos_coords if pos else joint.n_dofs
         if width == 0:

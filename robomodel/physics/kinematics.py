@@ -38,7 +38,7 @@ from robomodel._internal.arrays import immutable
 from robomodel.errors import ModelError
 from robomodel.model.record import Model
 from robomodel.model.spatial import SpatialInertia, Transform
-from robomodel.model.validation import check_type, real_array
+from robomodel.model.validation import check_type, keyword_options, real_array
 from robomodel.physics._batch_poses import (
     BatchPoses,
     fill,
@@ -160,11 +160,12 @@ def relative_transform(
     return model.frame_transform(fa).inverse() @ T
 
 
+@keyword_options("frames")
 def forward_kinematics_batch(
     model: Model,
     Q: npt.ArrayLike,
-    frames: Sequence[str | int] | None = None,
     *,
+    frames: Sequence[str | int] | None = None,
     base: str | int | None = None,
     out: BatchPoses | None = None,
 ) -> dict[str, FloatArray]:
@@ -175,8 +176,11 @@ def forward_kinematics_batch(
 
     Args:
         model: the model.
-        Q: (N, n_pos_coords) joint positions, one configuration per row.
+        Q: (N, n_pos_coords) joint positions, one configuration per row in coordinate order
+            (an array only: no joint-name mapping, no ``JointState``, no ``None``).
         frames: frame names or indices (links or additional frames); all frames if ``None``.
+            Keyword-only; passing it by position still works for one release, with a
+            :class:`DeprecationWarning`.
         base: the base link; the model's default base if ``None``.
         out: a :class:`BatchPoses` made for this model, N, ``frames`` and ``base``, whose
             memory the call writes into instead of allocating new arrays; ``None``: fresh arrays.

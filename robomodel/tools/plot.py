@@ -16,17 +16,20 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from robomodel._internal.files import atomic_path
-from robomodel.errors import ModelError
+from robomodel.errors import ArgumentError, ModelError
 from robomodel.model.record import Model
 from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 from robomodel.tools._plot_shapes import MeshSkippedError, geometry_polygons
+
+if TYPE_CHECKING:
+    from robomodel.physics.joint_state import JointState
 
 __all__ = ["Labels", "Position", "Shapes", "pose_figure", "save_pose"]
 
@@ -62,29 +65,44 @@ def _value(name: str, value: Position) -> float:
             return math.radians(float(text[: -len("deg")]))
         return float(text)
     except ValueError:
-        raise ModelError(
+        # ArgumentError, as for any joint value that is not a number (still a ModelError).
+        raise ArgumentError(
             f"joint {name!r}: position {value!r} is not a number; write e.g. 0.5 or '30deg'"
         ) from None
 
 
-def _positions(model: Model, positions: Mapping[str, Position] | None) -> npt.NDArray[np.float64]:
-    from robomodel.model.joints import FixedJoint
-
-    q = np.zeros(model.n_pos_coords)
-    for name, value in (positions or {}).items():
-        joint = model.joint(name)
-        if isinstance(joint, FixedJoint):
-            raise ModelError(f"joint {name!r} is fixed and has no position; leave it out")
-        q[joint.pos_coord_offset] = _value(name, value)
-    return q
+Positions: TypeAlias = "Mapping[str, Position] | npt.ArrayLike | JointState | None"
+"""Joint positions of a drawing: a mapping from joint names (numbers or text, joints left out
+at 0), a vector in coordinate order, a :class:`~robomodel.JointState`, or ``None`` (all 0)."""
 
 
-def _typed(positions: Mapping[str, Position] | None) -> str:
+def _positions(model: Model, positions: Positions) -> npt.NDArray[np.float64]:
+    from robomodel.physics.joint_state import positions_of
+
+    if isinstance(positions, Mapping):
+        # Text values ("30deg") are this module's addition to the joint-value rule.
+        numbers: dict[str, Any] = {
+            name: _value(name, value) if isinstance(value, str) else value
+            for name, value in positions.items()
+        }
+        return positions_of(model, numbers, what="positions", required=False)
+    return positions_of(model, positions, what="positions", required=False)
+
+
+def _typed(model: Model, positions: Positions, q: npt.NDArray[np.float64]) -> str:
     """The non-zero positions as the user gave them: ``"l_knee=1, r_elbow=-30deg"``."""
     shown = []
-    for name, value in (positions or {}).items():
-        if _value(name, value) != 0:
-            shown.append(f"{name}={value.strip() if isinstance(value, str) else f'{value:g}'}")
+    named: Iterable[tuple[str, object]] = (
+        positions.items()
+        if isinstance(positions, Mapping)
+        else ((name, None) for name in model.joint_names)
+    )
+    for name, value in named:
+        joint = model.joint(name)
+        x = q[joint.pos_coord_offset : joint.pos_coord_offset + joint.n_pos_coords]
+        if x.any():
+            text = value.strip() if isinstance(value, str) else ", ".join(f"{v:g}" for v in x)
+            shown.append(f"{name}={text}")
     return ", ".join(shown)
 
 
@@ -185,7 +203,7 @@ def _draw_shapes(
 
 def pose_figure(
     model: Model,
-    positions: Mapping[str, Position] | None = None,
+    positions: Positions = None,
     *,
     base: str | None = None,
     frames: bool = True,
@@ -202,8 +220,9 @@ def pose_figure(
     Args:
         model: the model to draw.
         positions: joint name to position: a number (rad or m) or text with a ``deg`` suffix
-            for degrees (``{"r_elbow": "-30deg"}``); joints not named stay at 0. The default
-            title shows the positions as given.
+            for degrees (``{"r_elbow": "-30deg"}``); joints not named stay at 0. Or, as
+            everywhere, a vector in coordinate order or a :class:`~robomodel.JointState`;
+            ``None`` is all 0. The default title shows the non-zero positions.
         base: the link drawn at the origin; the default base by default.
         frames: draw the additional frames.
         sensors: draw the sensor frames.
@@ -229,14 +248,17 @@ def pose_figure(
 
     Raises:
         UnknownNameError: a joint in ``positions`` or ``base`` is not in the model.
-        ModelError: a named joint is fixed, the model is empty, or matplotlib is missing.
+        ModelError: a named joint is fixed, a vector has the wrong size, the model is empty,
+            or matplotlib is missing.
+        ArgumentError: a position is not a finite number.
     """
     from robomodel.physics.kinematics import forward_kinematics
 
     if model.n_links == 0:
         raise ModelError("cannot draw an empty model; add a link first")
     Figure = _import_figure()
-    fk = forward_kinematics(model, _positions(model, positions), base=base)
+    q = _positions(model, positions)
+    fk = forward_kinematics(model, q, base=base)
     trav = model.traversal(base)
     poses = {link: fk.base_H_frame(link) for link in trav.links}
     points = np.array([T.position for T in poses.values()])
@@ -300,7 +322,7 @@ def pose_figure(
     ax.set_ylabel("y [m]")
     ax.set_zlabel("z [m]")
     if title is None:
-        moved = _typed(positions)
+        moved = _typed(model, positions, q)
         title = (
             f"{model.name or 'model'} in {model.link_name(trav.base)} frame"
             f"{': ' + moved if moved else ' at q = 0'}"
@@ -315,7 +337,7 @@ def pose_figure(
 def save_pose(
     model: Model,
     path: str | Path,
-    positions: Mapping[str, Position] | None = None,
+    positions: Positions = None,
     *,
     dpi: int = 120,
     **options: Any,
@@ -329,7 +351,7 @@ def save_pose(
     Args:
         model: the model to draw.
         path: the output file.
-        positions: joint name to position; joints not named stay at 0.
+        positions: joint positions, as for :func:`pose_figure`; joints not named stay at 0.
         dpi: resolution of raster formats.
         **options: keyword options of :func:`pose_figure`.
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from robomodel.model.record import Model
 from robomodel.model.validation import check_choice, check_name_list
-from robomodel.physics.joint_state import JointValues, joint_values
+from robomodel.physics.joint_state import JointState, JointValues, joint_values
 from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, lump
 from robomodel.transformers.report import record, recording
 
@@ -19,7 +19,7 @@ def reduce_model(
     model: Model,
     *,
     keep_joints: Sequence[str],
-    locked_positions: JointValues | None = None,
+    locked_positions: JointValues | JointState | None = None,
     lumped_sensors: LumpedSensors = "warn",
 ) -> Model:
     """Return ``model`` with only the joints ``keep_joints``, in that order; lump the others.
@@ -51,9 +51,9 @@ def reduce_model(
         keep_joints: the joints of the result, in the order they get (joint, DOF and position
             indices follow it). Fixed joints may be kept too.
         locked_positions: positions of removed joints, by name (a number, or a list with one
-            number per position coordinate; joints left out are at 0), or a vector of every
-            joint position in coordinate order (see
-            :func:`robomodel.physics.joint_state.joint_values`).
+            number per position coordinate; joints left out are at 0), a vector of every
+            joint position in coordinate order, a :class:`~robomodel.JointState` (its ``q``),
+            or ``None`` (all at 0); see :mod:`robomodel.physics.joint_state`.
             Values for kept joints are ignored.
         lumped_sensors: for force/torque sensors in removed joints: ``"warn"`` (default: drop
             them and emit a :class:`~robomodel.errors.RobomodelWarning` naming each), ``"raise"``
