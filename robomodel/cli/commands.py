@@ -1,9 +1,10 @@
 """The subcommands of the ``robomodel`` command, one ``run_<command>(args)`` function each.
 
-:mod:`robomodel.cli` builds the argument parser and calls one of these functions with the
-parsed arguments; each returns the exit status (0 on success) and raises on bad input, which
-:func:`robomodel.cli.main` reports as one line with status 2. Models are read and written
-through :mod:`robomodel.cli._shell`, which :mod:`robomodel.cli.demo` shares.
+``robomodel.cli.parser`` names one of these functions for each subcommand, and
+:func:`robomodel.cli.main` calls it with the parsed arguments; each returns the exit status (0
+on success) and raises on bad input, which :func:`robomodel.cli.main` reports as one line with
+status 2. Models are read and written through :mod:`robomodel.cli._shell`, which
+:mod:`robomodel.cli.demo` shares.
 """
 
 from __future__ import annotations
