@@ -9,9 +9,9 @@ and ``diff`` with 1 when the models differ, like ``diff(1)``.
 Run ``robomodel --help`` or ``robomodel <command> --help`` for the options; ``robomodel demo``
 runs a typical pipeline on the bundled model and says what each step did.
 
-The layers, from the top: this module (the entry point), ``robomodel.cli.parser`` (the table
-of subcommands and the argument parser built from it), ``robomodel.cli.commands`` (one
-``run_<command>`` function per subcommand) and ``robomodel.cli.demo``, both on
+The layers, from the top: this module (the entry point), ``robomodel.cli._parser`` (the table
+of subcommands and the argument parser built from it), ``robomodel.cli._commands`` (one
+``run_<command>`` function per subcommand) and ``robomodel.cli._demo``, both on
 ``robomodel.cli._shell`` (reading and writing the models named on a command line), which writes
 files through ``robomodel._internal.files.atomic_write``. Only :func:`main` is public: the
 console script and ``python -m robomodel`` call it.
@@ -29,8 +29,8 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from robomodel.cli._parser import build_parser
 from robomodel.cli._shell import BAD_INPUT, CLIError, format_of, one_line
-from robomodel.cli.parser import build_parser
 
 __all__ = ["main"]
 

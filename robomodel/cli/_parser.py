@@ -2,7 +2,7 @@
 
 Each subcommand is one :class:`Command` entry of the table :func:`subcommands` returns: its
 name, its one-line help, its arguments in the order ``--help`` lists them, and the
-``run_<command>`` function of :mod:`robomodel.cli.commands` that carries it out. Options several
+``run_<command>`` function of ``robomodel.cli._commands`` that carries it out. Options several
 subcommands share (the model to read, how to load it, the output file and format,
 ``--explain``) are declared once below and named in the entries; :func:`build_parser` only
 walks the table.
@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from robomodel.cli import commands
+from robomodel.cli import _commands as commands
 from robomodel.cli._shell import BAD_INPUT
 from robomodel.formats import table
 
