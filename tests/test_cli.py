@@ -499,6 +499,13 @@ def test_a_failing_write_leaves_the_input_byte_identical(
     model = tmp_path / "a.urdf"
     shutil.copy(EXAMPLE, model)
     before = model.read_bytes()
+
+    def half_then_full(fd: int, payload: bytes, mode: int) -> None:
+        os.write(fd, payload[: len(payload) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # Both ways the writer has: an unnamed file (Linux) and a named temporary file.
+    monkeypatch.setattr(robomodel._internal.files, "_write_fd", half_then_full)
     monkeypatch.setattr(robomodel._internal.files, "open", _DiskFull, raising=False)
     assert main(["prefix", str(model), "--prefix", "left_", "-o", str(model)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -4,9 +4,11 @@
   one page share their names, in page order; blocks with ``>>>`` prompts are doctests.
 * ``mkdocs build --strict`` (Material theme, mkdocstrings) must pass; it needs the ``docs``
   extra and is skipped without it.
-* The built API page, opened in headless Chromium (Debian's ``chromium`` package), must list
-  ``reduce_model``; skipped when no Chromium is installed.
-* The docstrings' Sphinx roles (``:class:`Model```) become links on the API page
+* The API reference is one page per public package (``docs/api/``), generated from the
+  package's ``__all__``: every exported name has its entry there.
+* The built transformers page, opened in headless Chromium (Debian's ``chromium`` package), must
+  list ``reduce_model``; skipped when no Chromium is installed.
+* The docstrings' Sphinx roles (``:class:`Model```) become links on the API pages
   (``docs/griffe_roles.py``); none is left as text.
 """
 
@@ -34,7 +36,7 @@ FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 def test_docs_exist() -> None:
     assert (DOCS / "index.md").is_file() and (ROOT / "mkdocs.yml").is_file()
-    nav = re.findall(r":\s*([\w-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    nav = re.findall(r":\s*([\w./-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
     missing = [page for page in nav if not (DOCS / page).is_file()]
     assert not missing, f"pages in the mkdocs nav that do not exist: {missing}"
 
@@ -122,38 +124,89 @@ def _text(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", html)
 
 
+#: The public packages, each with its API page (``docs/api/<page>.md``).
+API_PAGES = {
+    "robomodel.model": "model",
+    "robomodel.physics": "physics",
+    "robomodel.transformers": "transformers",
+    "robomodel.identification": "identification",
+    "robomodel.formats": "formats",
+    "robomodel.formats.urdf": "formats.urdf",
+    "robomodel.formats.mjcf": "formats.mjcf",
+    "robomodel.formats.dh": "formats.dh",
+    "robomodel.tools": "tools",
+    "robomodel.errors": "errors",
+    "robomodel.testing": "testing",
+    "robomodel.cli": "cli",
+}
+
+
+def _api_pages(site: Path) -> dict[str, str]:
+    return {
+        page.parent.name: page.read_text(encoding="utf-8")
+        for page in sorted((site / "api").glob("*/index.html"))
+    }
+
+
 def test_mkdocs_build_strict(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "robomodel" in index
-    api = (site / "api" / "index.html").read_text(encoding="utf-8")
-    assert 'id="robomodel.transformers.reduce.reduce_model"' in api
+    api = (site / "api" / "transformers" / "index.html").read_text(encoding="utf-8")
+    assert 'id="robomodel.transformers.reduce_model"' in api
+
+
+def test_api_pages_show_every_export(site: Path) -> None:
+    """Each public package's page has an entry for every name of its ``__all__``; the top
+    package's names are each exported by one of the packages whose page documents them."""
+    import importlib
+
+    import robomodel
+
+    pages = _api_pages(site)
+    assert set(pages) == {*API_PAGES.values(), "robomodel"}
+    for package, page in API_PAGES.items():
+        module = importlib.import_module(package)
+        missing = []
+        for name in module.__all__:
+            obj = getattr(module, name)
+            # A function sharing its name with a module of the package is shown at its home.
+            home = f"{getattr(obj, '__module__', package)}.{name}"
+            if f'id="{package}.{name}"' not in pages[page] and f'id="{home}"' not in pages[page]:
+                missing.append(name)
+        assert not missing, f"docs/api/{page}.md does not show {package}'s {missing}"
+    homes = {
+        name
+        for package in ("robomodel.model", "robomodel.physics", "robomodel.errors")
+        for name in importlib.import_module(package).__all__
+    }
+    assert set(robomodel.__all__) <= homes, set(robomodel.__all__) - homes
 
 
 def test_api_roles_are_links(site: Path) -> None:
     """No Sphinx role is left as text; roles in prose became autorefs links to their target."""
-    api = (site / "api" / "index.html").read_text(encoding="utf-8")
-    assert not RAW_ROLE.findall(_text(api)), RAW_ROLE.findall(_text(api))[:5]
+    for name, html in _api_pages(site).items():
+        assert not RAW_ROLE.findall(_text(html)), (name, RAW_ROLE.findall(_text(html))[:5])
+    api = (site / "api" / "transformers" / "index.html").read_text(encoding="utf-8")
     # ":func:`pipeline`" in robomodel/transformers/pipeline.py's docstring, resolved in its module.
     assert re.search(
         r'<a class="autorefs autorefs-internal"[^>]*href="#robomodel\.transformers\.pipeline'
         r'\.pipeline"[^>]*><code>pipeline\(\)</code></a>',
         api,
     )
-    # ":class:`~robomodel.model.record.Model`": the tilde shows the last component only.
+    # ":class:`~robomodel.model.record.Model`": the tilde shows the last component only; the
+    # link leads to the model page, where robomodel.model exports it.
     assert re.search(
-        r'<a class="autorefs autorefs-internal"[^>]*href="#robomodel\.model\.Model"[^>]*>'
-        r"<code>Model</code></a>",
-        api,
-    )
-    source_roles = sum(
-        len(RAW_ROLE.findall(path.read_text(encoding="utf-8")))
-        for path in (ROOT / "robomodel").rglob("*.py")
+        r'<a class="autorefs autorefs-internal"[^>]*href="\.\./model/#robomodel\.model\.Model"'
+        r"[^>]*><code>Model</code></a>",
+        _api_pages(site)["formats"],
     )
     log = (site / "build.log").read_text(encoding="utf-8")
-    unlinked = re.search(r"griffe_roles: (\d+) reference\(s\) shown as code", log)
-    shown_as_code = int(unlinked[1]) if unlinked else 0
-    # Most roles name public, rendered objects; only private helpers and the stdlib stay code.
-    assert shown_as_code < source_roles / 3, (shown_as_code, source_roles)
+    counts = re.search(r"griffe_roles: (\d+) of the (\d+) reference\(s\) in rendered", log)
+    assert counts, log[-2000:]
+    shown_as_code, rendered = int(counts[1]), int(counts[2])
+    # Most roles the pages show name public, rendered objects; only private helpers, modules
+    # without a page of their own and the standard library stay code.
+    assert rendered > 100 and shown_as_code < rendered / 4, (shown_as_code, rendered)
 
 
 def test_role_rewriting_rules() -> None:
@@ -171,7 +224,7 @@ def test_role_rewriting_rules() -> None:
     fn.docstring = griffe.Docstring(
         ":func:`explain` :class:`~robomodel.model.record.Model` :func:`functools.partial` "
         ":meth:`the problems <robomodel.model.record.Model.problems>` "
-        ":mod:`robomodel.formats.urdf.errors` "
+        ":mod:`robomodel.formats.urdf` :mod:`robomodel.formats.urdf.errors` "
         ":class:`robomodel.model.topology.ModelIndex` :class:`ModelError`",
         parent=fn,
     )
@@ -181,13 +234,15 @@ def test_role_rewriting_rules() -> None:
         "[`explain()`][robomodel.transformers.pipeline.explain] "
         "[`Model`][robomodel.model.record.Model] "
         "`functools.partial()` [`the problems`][robomodel.model.record.Model.problems] "
-        "[`robomodel.formats.urdf.errors`][robomodel.formats.urdf.errors] "
+        "[`robomodel.formats.urdf`][robomodel.formats.urdf] `robomodel.formats.urdf.errors` "
         "`robomodel.model.topology.ModelIndex` "
         "[`ModelError`][robomodel.errors.ModelError]"
     )
     # Counted (the package's own docstrings add their references to the same counter).
     assert griffe_roles.UNRESOLVED["functools.partial"] >= 1
     assert griffe_roles.UNRESOLVED["robomodel.model.topology.ModelIndex"] >= 1
+    # A module that only defines what its package exports has no page of its own.
+    assert griffe_roles.UNRESOLVED["robomodel.formats.urdf.errors"] >= 1
     assert "robomodel.model.record.Model" not in griffe_roles.UNRESOLVED
 
 
@@ -196,7 +251,7 @@ def test_api_page_in_headless_chromium(site: Path, tmp_path: Path) -> None:
     if browser is None:
         pytest.skip("no Chromium (apt-get install chromium)")
     dom: dict[str, str] = {}
-    for page in ("index.html", "api/index.html"):
+    for page in ("index.html", "api/transformers/index.html"):
         p = subprocess.run(
             [
                 browser,
@@ -220,8 +275,8 @@ def test_api_page_in_headless_chromium(site: Path, tmp_path: Path) -> None:
     # The browser ran the page: Material's script fills the header and the search box.
     assert "<title>robomodel</title>" in dom["index.html"]
     assert "Getting started" in dom["index.html"]
-    api = dom["api/index.html"]
-    assert 'id="robomodel.transformers.reduce.reduce_model"' in api
+    api = dom["api/transformers/index.html"]
+    assert 'id="robomodel.transformers.reduce_model"' in api
     assert "reduce_model" in _text(api)
     assert not RAW_ROLE.findall(_text(api))
 

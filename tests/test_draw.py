@@ -20,6 +20,7 @@ import robomodel.formats.urdf
 from robomodel.data import example_path
 from robomodel.errors import ArgumentError
 from robomodel.tools.draw import tree_svg
+from robomodel.transformers import reduce_model
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -74,6 +75,26 @@ def test_other_base_and_options() -> None:
     assert "l_sole" in texts(tree_svg(m, base="l_foot"))
     assert set(m.link_names) <= set(words)
     assert "l_sole" not in words and "F/T l_leg_ft" not in words
+
+
+def test_without_the_legend_a_small_tree_is_narrow() -> None:
+    """``legend=False`` leaves out the explaining line and only it: the same boxes and edges,
+    in a picture as wide as the drawing and the title need (the legend line alone is wider)."""
+    m = robomodel.formats.urdf.load(example_path())
+    leg = ["l_hip_pitch", "l_hip_roll", "l_hip_yaw", "l_knee", "l_ankle_pitch", "l_ankle_roll"]
+    small = reduce_model(m, keep_joints=leg, lumped_sensors="drop")
+    with_legend = tree_svg(small, frames=False, sensors=False, title="leg")
+    without = tree_svg(small, frames=False, sensors=False, title="leg", legend=False)
+    width = re.compile(r'<svg [^>]*width="(\d+)"')
+    assert int(width.search(without)[1]) < 600 < int(width.search(with_legend)[1])
+    assert 'class="subtitle"' not in without
+
+    def body(svg: str, *, drop: tuple[str, ...]) -> list[str]:
+        # Everything but the picture's size (the <svg> element and its background).
+        size = ("<svg ", '<rect x="0" y="0"', *drop)
+        return [line for line in svg.splitlines() if not line.startswith(size)]
+
+    assert body(without, drop=()) == body(with_legend, drop=('<text class="subtitle"',))
 
 
 def test_empty_model_is_refused() -> None:

@@ -36,8 +36,8 @@ SECTIONS = {
     "model.txt": "### `iDynTree::Model`",
     "model-transformers.txt": "## ModelTransformers",
     "model-exporter.txt": "## ModelExporter",
-    "six-axis-ft-sensor.txt": "### SixAxisForceTorqueSensor (seed)",
-    "kinematic-link-info.txt": "### KinematicLinkInfo (seed)",
+    "six-axis-ft-sensor.txt": "### SixAxisForceTorqueSensor",
+    "kinematic-link-info.txt": "### KinematicLinkInfo",
 }
 
 # Robomodel names the mapping page may use before they exist (a change that documents a function
@@ -199,8 +199,8 @@ _SUBJECT: dict[str, Any] = {
     "### `iDynTree::Model`": robomodel.Model,
     "## ModelTransformers": robomodel.Model,
     "## ModelExporter": robomodel.Model,
-    "### SixAxisForceTorqueSensor (seed)": SixAxisForceTorqueSensor,
-    "### KinematicLinkInfo (seed)": LinkGeometry,
+    "### SixAxisForceTorqueSensor": SixAxisForceTorqueSensor,
+    "### KinematicLinkInfo": LinkGeometry,
 }
 _NAMESPACES = [
     "robomodel",

@@ -58,6 +58,18 @@ def main() -> None:
     for name, (m, title) in pictures.items():
         (HERE / f"{name}.svg").write_text(tree_svg(m, title=title), encoding="utf-8")
         print(f"wrote docs/img/{name}.svg")
+    # The home page's picture: the legs of its example, without frames, sensors and the legend
+    # line (the page explains the drawing), so that it is narrow enough to be read at the
+    # page's width.
+    home = tree_svg(
+        reduce_model(model, keep_joints=LEGS, lumped_sensors="drop"),
+        frames=False,
+        sensors=False,
+        legend=False,
+        title="legs = reduce_model(model, keep_joints=legs)",
+    )
+    (HERE / "home-legs.svg").write_text(home, encoding="utf-8")
+    print("wrote docs/img/home-legs.svg")
 
 
 if __name__ == "__main__":

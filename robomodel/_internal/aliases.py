@@ -49,8 +49,8 @@ MOVED: dict[str, str] = {
     "draw": "tools.draw",
     "plot": "tools.plot",
     "textview": "tools.textview",
-    "commands": "cli.commands",
-    "demo": "cli.demo",
+    "commands": "cli._commands",
+    "demo": "cli._demo",
     # Named by pickles made before the move (Model's reduce function, the values' classes).
     "_pickling": "model._pickling",
     "_construct": "_internal.construct",

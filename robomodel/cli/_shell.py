@@ -2,9 +2,8 @@
 
 Reading a model from a file name or a bundled model name, the one-line model summary, writing
 text to a file (atomically) or to standard output, and turning an error into one line. The
-command (:mod:`robomodel.cli`, :mod:`robomodel.cli.commands`) and the demo
-(:mod:`robomodel.cli.demo`)
-both build on this module; it imports neither.
+command (:mod:`robomodel.cli`, ``robomodel.cli._commands``) and the demo
+(``robomodel.cli._demo``) both build on this module; it imports neither.
 """
 
 from __future__ import annotations

@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel._internal.arrays import frozen_copy
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError
 from robomodel.identification.regressors import FloatArray, IntArray, regressor_batch
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array, real_vector
 from robomodel.physics.joint_state import link_index_of
 

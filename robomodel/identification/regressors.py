@@ -22,9 +22,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import wrench_adjoint
 from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array

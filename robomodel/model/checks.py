@@ -63,6 +63,8 @@ __all__ = [
 ]
 
 Severity = Literal["error", "warning", "note"]
+"""How grave a finding is: an error makes the model unusable, a warning is probably a mistake,
+a note is worth knowing."""
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 """The severities, gravest first."""
 

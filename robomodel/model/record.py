@@ -43,7 +43,7 @@ from robomodel.model.joints import Joint, joint_type_name
 from robomodel.model.sensors import Sensor
 from robomodel.model.shapes import Material, SolidShape
 from robomodel.model.spatial import FloatArray, SpatialInertia, Transform
-from robomodel.model.topology import Adjacency, ModelIndex, Neighbor, derive, sensor_kind
+from robomodel.model.topology import Adjacency, ModelIndex, Neighbor, derive
 from robomodel.model.topology import pv as _pv
 from robomodel.model.traversal import Traversal, compute_traversal
 from robomodel.model.validation import check_index
@@ -55,8 +55,6 @@ __all__ = [
     "Model",
     "Neighbor",
     "check_model",
-    "memoized",
-    "sensor_kind",
 ]
 
 

@@ -16,7 +16,7 @@ step is a handful of whole-array operations whatever N is. Three choices keep th
   and the y components a rotation about z mixes are then two contiguous blocks.
 
 Per model and base, the constants are computed once into a :class:`BatchPlan`, cached on the
-model with :func:`robomodel.model.record.memoized`.
+model with ``robomodel._internal.memo.memoized``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.model.record import Model, memoized
+from robomodel._internal.memo import memoized
+from robomodel.model.record import Model
 from robomodel.physics._kinematic_tree import KinematicTree, skew_stack
 
 __all__ = ["BatchPlan", "batch_plan", "batch_rnea", "scratch"]

@@ -3,7 +3,7 @@
 Kinematics, dynamics and sensing all walk a model's tree from a base. The joint data their
 loops need (rest transforms, axes in the child frame, coordinate offsets, inertias, the
 ancestor matrix) is gathered once per model and base into a :class:`KinematicTree` and kept in
-the model's own cache (:func:`robomodel.model.record.memoized`, keyed by the base's link index, so a
+the model's own cache (``robomodel._internal.memo.memoized``, keyed by the base's link index, so a
 base given by name and by index share one plan, and the plan dies with the model). A call then
 does no per-joint attribute lookups and builds no :class:`~robomodel.model.spatial.Transform` values
 in its inner loop.
@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError
 from robomodel.model.joints import FixedJoint, RevoluteJoint
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.spatial import cross
 from robomodel.model.validation import check_type
 from robomodel.physics._pose_columns import ColumnStep, batch_step

@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.model.record import Model, memoized
+from robomodel._internal.memo import memoized
+from robomodel.model.record import Model
 from robomodel.physics._kinematic_tree import FORCE_CROSS, MOTION_CROSS, KinematicTree, poses
 
 __all__ = ["WorldPlan", "world_plan", "world_rnea"]

@@ -44,8 +44,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.memo import memoized
 from robomodel.errors import ArgumentError, ModelError
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.sensors import (
     Accelerometer,
     Gyroscope,

@@ -1,1 +1,27 @@
-"""Views of models for people: differences, drawings, plots and text views."""
+"""Views of models for people: differences, drawings, plots and text views.
+
+matplotlib (for :func:`save_pose` and :func:`pose_figure`) is imported only when a pose is
+plotted.
+"""
+
+from robomodel.tools.diff import Difference as Difference
+from robomodel.tools.diff import ModelDiff as ModelDiff
+from robomodel.tools.diff import diff as diff
+from robomodel.tools.draw import tree_svg as tree_svg
+from robomodel.tools.plot import pose_figure as pose_figure
+from robomodel.tools.plot import save_pose as save_pose
+from robomodel.tools.textview import find_problems as find_problems
+from robomodel.tools.textview import info_text as info_text
+from robomodel.tools.textview import tree_lines as tree_lines
+
+__all__ = [
+    "Difference",
+    "ModelDiff",
+    "diff",
+    "find_problems",
+    "info_text",
+    "pose_figure",
+    "save_pose",
+    "tree_lines",
+    "tree_svg",
+]

@@ -380,6 +380,7 @@ def tree_svg(
     depth: int | None = None,
     collapse: Literal["fixed"] | None = None,
     max_aspect: float = 3.0,
+    legend: bool = True,
 ) -> str:
     """Return the kinematic tree of ``model`` as an SVG document, top-down from ``base``.
 
@@ -396,6 +397,9 @@ def tree_svg(
             card (their mass added, their frames and sensors listed there).
         max_aspect: wrap wide families of children onto rows until the picture is at most this
             many times wider than tall.
+        legend: write the line that explains the drawing under the title; without it a small
+            tree makes a narrow picture (the legend is about 1,100 pixels wide), for a page
+            that explains the drawing in its own text.
 
     Returns:
         The SVG text (UTF-8, with an XML declaration), ready to be written to a ``.svg`` file.
@@ -460,7 +464,7 @@ def tree_svg(
     width = max(
         cards[0].block_w + 2 * _MARGIN,
         _text_width(title, 15.0) + 2 * _MARGIN,
-        _text_width(subtitle, _SMALL) + 2 * _MARGIN,
+        _text_width(subtitle, _SMALL) + 2 * _MARGIN if legend else 0.0,
     )
     height = cards[0].block_h + _HEADER + 2 * _MARGIN
     top = _MARGIN + _HEADER
@@ -471,8 +475,11 @@ def tree_svg(
         f"<style>{_STYLE}</style>",
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
         f'<text class="title" x="{_MARGIN}" y="{_MARGIN + 10}">{escape(title)}</text>',
-        f'<text class="subtitle" x="{_MARGIN}" y="{_MARGIN + 30}">{escape(subtitle)}</text>',
     ]
+    if legend:
+        out.append(
+            f'<text class="subtitle" x="{_MARGIN}" y="{_MARGIN + 30}">{escape(subtitle)}</text>'
+        )
     out += _edges(cards, _MARGIN, top)
     for card in cards:
         out += _card_svg(card, card.left + _MARGIN, card.y + top)

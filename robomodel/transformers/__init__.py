@@ -34,3 +34,33 @@ from robomodel.transformers.report import Report as Report
 from robomodel.transformers.shapes import name_solid_shapes as name_solid_shapes
 from robomodel.transformers.submodel import extract_submodel as extract_submodel
 from robomodel.transformers.submodel import submodel_traversals as submodel_traversals
+
+__all__ = [
+    "URDF_AXIS_TOLERANCE",
+    "AttachMaps",
+    "Change",
+    "IndexMaps",
+    "LumpedSensors",
+    "Permutation",
+    "Pipeline",
+    "Report",
+    "Transformer",
+    "attach",
+    "change_base",
+    "explain",
+    "extract_submodel",
+    "fake_links",
+    "index_maps",
+    "make_urdf_compatible",
+    "name_solid_shapes",
+    "normalize_joint_order",
+    "pipeline",
+    "prefix",
+    "reduce_model",
+    "remove_additional_frames",
+    "remove_fake_links",
+    "rename",
+    "reorder_joints",
+    "reorder_like",
+    "submodel_traversals",
+]

@@ -23,8 +23,9 @@ from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
 from robomodel._internal.construct import replacer, trusted
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError, warn
-from robomodel.model.record import Frame, Model, memoized
+from robomodel.model.record import Frame, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
 from robomodel.model.spatial import FloatArray, Transform

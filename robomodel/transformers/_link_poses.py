@@ -19,8 +19,9 @@ import numpy.typing as npt
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import trusted
+from robomodel._internal.memo import memoized
 from robomodel.model.joints import FixedJoint, Joint
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 

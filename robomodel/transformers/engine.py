@@ -39,10 +39,11 @@ from typing import Literal, TypeAlias
 import numpy as np
 
 from robomodel._internal.construct import gc_paused, replacer
+from robomodel._internal.memo import memoized
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.model.assembly import assemble
 from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
-from robomodel.model.record import Extension, Frame, Link, Model, memoized
+from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import FloatArray, Transform
 from robomodel.model.traversal import Traversal

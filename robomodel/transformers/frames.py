@@ -10,9 +10,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError, UnknownNameError
 from robomodel.model.joints import FixedJoint
-from robomodel.model.record import Model, memoized
+from robomodel.model.record import Model
 from robomodel.model.spatial import Transform
 from robomodel.model.traversal import Traversal
 from robomodel.model.validation import check_name_list

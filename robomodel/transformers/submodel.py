@@ -5,10 +5,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Sequence
 
+from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError, warn
 from robomodel.model.assembly import assemble
 from robomodel.model.joints import Joint
-from robomodel.model.record import Extension, Model, memoized
+from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.traversal import Traversal
 from robomodel.model.validation import check_name_list

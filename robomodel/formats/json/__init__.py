@@ -24,7 +24,7 @@ import numpy as np
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import gc_paused, trusted
-from robomodel.errors import ArgumentError
+from robomodel.errors import ArgumentError, suggest
 from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
     _EXACT,
@@ -37,7 +37,6 @@ from robomodel.formats.json._document import (
     AXIS_TOLERANCE,
     ROTATION_TOLERANCE,
     JSONFormatError,
-    _check_mimics,
     _floats,
     _made,
     _pairs,
@@ -467,6 +466,43 @@ def _shapes(r: _Reader, key: str) -> list[Any]:
             raise JSONFormatError(f"{at}[{k}]", f"expected a list of shapes, got {_type_name(v)}")
         out.append([_read_shape(_Reader(s, f"{at}[{k}][{i}]")) for i, s in enumerate(v)])
     return out
+
+
+def _check_mimics(names: list[str], joints: list[Joint]) -> None:
+    """Refuse a mimic naming an unknown, a fixed or its own joint, and mimic cycles."""
+    index = {n: k for k, n in enumerate(names)}
+    leader: dict[int, int] = {}
+    for k, j in enumerate(joints):
+        mimic = getattr(j, "mimic", None)
+        if mimic is None:
+            continue
+        path = f"$.joints[{k}].mimic.joint"
+        other = index.get(mimic.joint)
+        if other is None:
+            raise JSONFormatError(
+                path, f"the model has no joint named {mimic.joint!r}{suggest(mimic.joint, names)}"
+            )
+        if other == k:
+            raise JSONFormatError(path, f"joint {names[k]!r} cannot mimic itself")
+        if isinstance(joints[other], FixedJoint):
+            raise JSONFormatError(
+                path, f"joint {mimic.joint!r} is fixed: a mimic needs a moving leader"
+            )
+        leader[k] = other
+    done: set[int] = set()
+    for start in leader:
+        trail: list[int] = []
+        at: int | None = start
+        while at is not None and at not in done:
+            if at in trail:
+                cycle = [*trail[trail.index(at) :], at]
+                raise JSONFormatError(
+                    f"$.joints[{at}].mimic.joint",
+                    "mimic joints form a cycle: " + " -> ".join(repr(names[i]) for i in cycle),
+                )
+            trail.append(at)
+            at = leader.get(at)
+        done.update(trail)
 
 
 def from_dict(data: Any) -> Model:

@@ -14,8 +14,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from robomodel.errors import ModelError, RobomodelError, suggest
-from robomodel.model.joints import FixedJoint, Joint
+from robomodel.errors import ModelError, RobomodelError
 from robomodel.model.spatial import FloatArray, Transform
 
 _V = TypeVar("_V")
@@ -298,40 +297,3 @@ def _made(path: str, make: Callable[..., _V], *args: Any, **kwargs: Any) -> _V:
         # a loop, ...).
         reason = f"the model it describes is not valid: {err}" if path == "$" else str(err)
         raise JSONFormatError(path, reason) from None
-
-
-def _check_mimics(names: list[str], joints: list[Joint]) -> None:
-    """Refuse a mimic naming an unknown, a fixed or its own joint, and mimic cycles."""
-    index = {n: k for k, n in enumerate(names)}
-    leader: dict[int, int] = {}
-    for k, j in enumerate(joints):
-        mimic = getattr(j, "mimic", None)
-        if mimic is None:
-            continue
-        path = f"$.joints[{k}].mimic.joint"
-        other = index.get(mimic.joint)
-        if other is None:
-            raise JSONFormatError(
-                path, f"the model has no joint named {mimic.joint!r}{suggest(mimic.joint, names)}"
-            )
-        if other == k:
-            raise JSONFormatError(path, f"joint {names[k]!r} cannot mimic itself")
-        if isinstance(joints[other], FixedJoint):
-            raise JSONFormatError(
-                path, f"joint {mimic.joint!r} is fixed: a mimic needs a moving leader"
-            )
-        leader[k] = other
-    done: set[int] = set()
-    for start in leader:
-        trail: list[int] = []
-        at: int | None = start
-        while at is not None and at not in done:
-            if at in trail:
-                cycle = [*trail[trail.index(at) :], at]
-                raise JSONFormatError(
-                    f"$.joints[{at}].mimic.joint",
-                    "mimic joints form a cycle: " + " -> ".join(repr(names[i]) for i in cycle),
-                )
-            trail.append(at)
-            at = leader.get(at)
-        done.update(trail)

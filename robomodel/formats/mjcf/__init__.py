@@ -20,3 +20,20 @@ from robomodel.formats.mjcf.options import ExportOptions as ExportOptions
 from robomodel.formats.mjcf.options import ImportOptions as ImportOptions
 from robomodel.formats.mjcf.report import ConversionReport as ConversionReport
 from robomodel.formats.mjcf.report import Loss as Loss
+
+__all__ = [
+    "ConversionReport",
+    "ExportOptions",
+    "ImportOptions",
+    "Loss",
+    "MJCFError",
+    "MujocoNotInstalledError",
+    "compile_mjcf",
+    "convert",
+    "dump",
+    "dumps",
+    "export",
+    "load",
+    "loads",
+    "parse",
+]

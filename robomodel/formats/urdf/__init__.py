@@ -46,3 +46,25 @@ from robomodel.formats.urdf.load import loads as loads
 from robomodel.formats.urdf.load import resolve_uri as resolve_uri
 from robomodel.formats.urdf.options import ExportOptions as ExportOptions
 from robomodel.formats.urdf.options import LoadOptions as LoadOptions
+
+__all__ = [
+    "ExportOptions",
+    "LoadOptions",
+    "URDFError",
+    "URDFExportError",
+    "URDFReferenceError",
+    "URDFSensorError",
+    "URDFSyntaxError",
+    "URDFTopologyError",
+    "URDFUnsupportedError",
+    "URDFValueError",
+    "URDFXacroError",
+    "XacroNotInstalledError",
+    "check_meshes",
+    "dump",
+    "dumps",
+    "export_problems",
+    "load",
+    "loads",
+    "resolve_uri",
+]

@@ -1,9 +1,10 @@
 """The subcommands of the ``robomodel`` command, one ``run_<command>(args)`` function each.
 
-:mod:`robomodel.cli` builds the argument parser and calls one of these functions with the
-parsed arguments; each returns the exit status (0 on success) and raises on bad input, which
-:func:`robomodel.cli.main` reports as one line with status 2. Models are read and written
-through :mod:`robomodel.cli._shell`, which :mod:`robomodel.cli.demo` shares.
+``robomodel.cli._parser`` names one of these functions for each subcommand, and
+:func:`robomodel.cli.main` calls it with the parsed arguments; each returns the exit status (0
+on success) and raises on bad input, which :func:`robomodel.cli.main` reports as one line with
+status 2. Models are read and written through ``robomodel.cli._shell``, which
+``robomodel.cli._demo`` shares.
 """
 
 from __future__ import annotations
@@ -499,6 +500,6 @@ def run_scene(args: argparse.Namespace) -> int:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Run ``robomodel demo``."""
-    from robomodel.cli.demo import run_demo
+    from robomodel.cli._demo import run_demo
 
     return run_demo(_model_source(args), args.output, svg=args.svg, out_dir=args.out)
