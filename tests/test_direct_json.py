@@ -133,3 +133,49 @@ def test_mimic_cycles_and_non_moving_leaders_are_refused(spell) -> None:
     d["joints"][0]["mimic"] = {"joint": "nope", "multiplier": 1.0, "offset": 0.0}
     with pytest.raises(JSONFormatError):
         from_json(json.dumps(spell(d)))
+
+
+@pytest.mark.parametrize(
+    ("stretch", "outcome"),
+    [(0.4e-12, "kept"), (0.4e-10, "nearest"), (0.45e-9, "nearest"), (0.55e-9, "refused")],
+)
+def test_rotation_tolerances_of_the_schema(stretch: float, outcome: str) -> None:
+    """R = diag(1, 1, 1 + s): max |R^T R - I| = 2 s + s^2. Within 1e-12 the bits are kept,
+    up to 1e-9 (ROTATION_TOLERANCE) the nearest rotation (the identity) replaces it, beyond
+    it the document is refused."""
+    d = _document()
+    d["joints"][0]["link1_H_link2"]["rotation"] = [
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0, 0, 1 + stretch],
+    ]
+    text = json.dumps(d)
+    if outcome == "refused":
+        with pytest.raises(JSONFormatError) as err:
+            from_json(text)
+        assert err.value.path == "$.joints[0].link1_H_link2.rotation"
+        return
+    R = from_json(text).joint("j").link1_H_link2.rotation
+    expected = np.diag([1.0, 1.0, 1 + stretch]) if outcome == "kept" else np.eye(3)
+    if outcome == "kept":
+        np.testing.assert_array_equal(R, expected)
+    else:
+        np.testing.assert_allclose(R, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("stretch", "outcome"),
+    [(0.9e-12, "kept"), (0.5e-9, "normalised"), (0.9e-9, "normalised"), (1.1e-9, "refused")],
+)
+def test_axis_tolerances_of_the_schema(stretch: float, outcome: str) -> None:
+    """A direction (0, 0, 1 + s): | |d| - 1 | = s, against 1e-12 (kept) and 1e-9 (AXIS_TOLERANCE)."""
+    d = _document()
+    d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 1.0 + stretch]
+    text = json.dumps(d)
+    if outcome == "refused":
+        with pytest.raises(JSONFormatError) as err:
+            from_json(text)
+        assert err.value.path.startswith("$.joints[0].axis")
+        return
+    direction = from_json(text).joint("j").axis_in_link1.direction
+    assert direction[2] == (1.0 + stretch if outcome == "kept" else 1.0)
