@@ -121,3 +121,50 @@ def test_no_covariance_without_redundant_rows() -> None:
     samples = _samples(model, n_rows // 3, seed=2)
     result = identify(model, samples, structure=structure)
     assert result.covariance is None
+
+
+def test_a_sensors_weight_applies_to_its_six_rows_in_every_sample() -> None:
+    """Torques and a force/torque sensor's wrench: rows per sample are the 3 joints, then the
+    sensor's fx .. tz; the sensor's weight multiplies those six rows of every sample."""
+    model = rm.add_sensor(
+        _arm(),
+        rm.SixAxisForceTorqueSensor(
+            name="ft",
+            parent_joint="j2",
+            first_link="l1",
+            second_link="l2",
+            applied_wrench_link="l2",
+        ),
+    )
+    rng = np.random.default_rng(7)
+    n = 6
+    q, dq, ddq = (rng.uniform(-1, 1, (n, 3)) for _ in range(3))
+    full = [regressor(model, JointState(q[i], dq[i], ddq[i]), sensors=["ft"]) for i in range(n)]
+    p = model.inertial_parameters()
+    tau = np.array([Y[:3] @ p for Y in full]) + rng.normal(size=(n, 3)) * 0.1
+    wrench = np.array([Y[3:] @ p for Y in full]) + rng.normal(size=(n, 6)) * 0.3
+    samples = Samples(q=q, dq=dq, ddq=ddq, torques=tau, wrenches={"ft": wrench})
+    structure = base_parameters(model, sensors=["ft"])
+    result = identify(model, samples, weights={"ft": 0.2, "j3": 5.0}, structure=structure)
+    w = np.array([1.0, 1.0, 5.0] + [0.2] * 6)
+    A = np.vstack([w[:, None] * Y[:, structure.independent] for Y in full])
+    b = np.concatenate([w * np.concatenate([tau[i], wrench[i]]) for i in range(n)])
+    beta = np.linalg.lstsq(A, b, rcond=None)[0]
+    r = A @ beta - b
+    sigma2 = float(r @ r) / (A.shape[0] - np.linalg.matrix_rank(A))
+    np.testing.assert_allclose(result.beta, beta, rtol=1e-8, atol=1e-10)
+    assert result.covariance is not None
+    np.testing.assert_allclose(
+        result.covariance, sigma2 * np.linalg.inv(A.T @ A), rtol=1e-6, atol=1e-14
+    )
+    assert result.row_names == (
+        "j1",
+        "j2",
+        "j3",
+        "ft_fx",
+        "ft_fy",
+        "ft_fz",
+        "ft_tx",
+        "ft_ty",
+        "ft_tz",
+    )
