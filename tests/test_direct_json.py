@@ -168,7 +168,7 @@ def test_rotation_tolerances_of_the_schema(stretch: float, outcome: str) -> None
     [(0.9e-12, "kept"), (0.5e-9, "normalised"), (0.9e-9, "normalised"), (1.1e-9, "refused")],
 )
 def test_axis_tolerances_of_the_schema(stretch: float, outcome: str) -> None:
-    """A direction (0, 0, 1 + s): | |d| - 1 | = s, against 1e-12 (kept) and 1e-9 (AXIS_TOLERANCE)."""
+    """A direction (0, 0, 1 + s): | |d| - 1 | = s, against 1e-12 (kept) and AXIS_TOLERANCE 1e-9."""
     d = _document()
     d["joints"][0]["axis"]["direction"] = [0.0, 0.0, 1.0 + stretch]
     text = json.dumps(d)
