@@ -154,3 +154,25 @@ def test_zero_sized_shapes_are_reported_not_written() -> None:
     text, report = mjcf.export(m)
     assert mujoco.MjModel.from_xml_string(text).ngeom == 0
     assert [x.name for x in report.of("dropped")] == ["flat"]
+
+
+_SECTIONS = """<mujoco><worldbody><body name="b"><joint name="h" type="hinge"/>
+  <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+  <geom name="g1" type="sphere" size="0.1"/><geom name="g2" type="box" size="0.1 0.1 0.1"
+  contype="0" conaffinity="0"/></body></worldbody>
+  <actuator><motor joint="h"/></actuator></mujoco>"""
+
+
+def test_import_options_report_what_they_leave_out() -> None:
+    """ImportOptions' other values: shapes=False and keep_sections=False each list, in the
+    report, every element they leave out (the geoms, the actuator)."""
+    m, report = mjcf.parse(_SECTIONS, options=mjcf.ImportOptions(shapes=False))
+    assert not any(m.visuals) and not any(m.collisions)
+    assert {x.name for x in report.of("dropped") if x.kind == "geom"} == {"g1", "g2"}
+    m, report = mjcf.parse(_SECTIONS, options=mjcf.ImportOptions(keep_sections=False))
+    assert not m.extensions
+    assert [x.kind for x in report.of("dropped")] == ["actuator"]
+    m, report = mjcf.parse(_SECTIONS)
+    assert [x.tag for x in m.extensions] == ["mjcf:actuator"]
+    assert {s.name for s in m.collisions[m.link_index("b")]} == {"g1"}
+    assert not report.of("dropped")

@@ -250,6 +250,10 @@ class _Reader(GeomReader):
         self._sensors()
         if self.o.shapes:
             self._shapes(skip_world=floating)
+        else:
+            for g in range(self.mm.ngeom):
+                label = self.name(self.mj.mjtObj.mjOBJ_GEOM, g) or f"geom{g}"
+                self.note("dropped", "geom", label, "ImportOptions.shapes is False")
         self._unsupported()
         meta_name = self.meta.get("name")
         if isinstance(meta_name, str):
