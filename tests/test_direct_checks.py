@@ -243,3 +243,60 @@ def test_mimic_cycles_named_exactly(raw: list[int | None]) -> None:
     shown = set(str(err.value).replace("'", " ").replace(",", " ").replace("(", " ").split())
     others = {f"j{k}" for k in range(len(leaders))} - named
     assert not (shown & others)
+
+
+# ---------------------------------------------------------------------- mass and limits
+def _mass_findings(model: rm.Model) -> dict[str, str]:
+    return {f.element: f.severity for f in findings(model) if f.check == "mass"}
+
+
+def test_mass_check_severities_follow_the_module_doc() -> None:
+    """Negative mass: error. Massless leaf on a moving joint: warning (singular mass matrix).
+    Massless leaf on a fixed joint, massless middle link, massless base: notes. Zero mass with
+    rotational inertia: warning. The smallest positive mass: nothing."""
+    heavy = rm.Link(_inertia(1.0, (0, 0, 0), np.eye(3)))
+    m = rm.add_link(rm.Model(), "base")
+    m = rm.add_joint_and_link(
+        m, "base", "j", rm.RevoluteJoint(link1="base", link2="mid"), "mid", rm.Link()
+    )
+    m = rm.add_joint_and_link(
+        m, "mid", "k", rm.RevoluteJoint(link1="mid", link2="arm"), "arm", heavy
+    )
+    m = rm.add_joint_and_link(
+        m, "arm", "f", rm.FixedJoint(link1="arm", link2="tool"), "tool", rm.Link()
+    )
+    m = rm.add_joint_and_link(
+        m, "arm", "s", rm.RevoluteJoint(link1="arm", link2="tip"), "tip", rm.Link()
+    )
+    spin = rm.Link(rm.SpatialInertia(0.0, (0, 0, 0), 0.1 * np.eye(3)))
+    m = rm.add_joint_and_link(
+        m, "arm", "w", rm.FixedJoint(link1="arm", link2="wheel"), "wheel", spin
+    )
+    tiny = rm.Link(rm.SpatialInertia.from_com(5e-324, (0, 0, 0), np.zeros((3, 3))))
+    m = rm.add_joint_and_link(
+        m, "arm", "t", rm.RevoluteJoint(link1="arm", link2="dust"), "dust", tiny
+    )
+    assert _mass_findings(m) == {
+        "link 'base'": "note",
+        "link 'mid'": "note",
+        "link 'tool'": "note",
+        "link 'tip'": "warning",
+        "link 'wheel'": "warning",
+    }
+    neg = rm.add_link(
+        rm.Model(), "n", rm.Link(rm.SpatialInertia(-1e-300, (0, 0, 0), np.zeros((3, 3))))
+    )
+    assert _mass_findings(neg) == {"link 'n'": "error"}
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "warned"),
+    [(0.5, 0.5, True), (0.5, np.nextafter(0.5, 1.0), False), (-np.inf, np.inf, False)],
+)
+def test_limits_check_warns_only_for_an_empty_range(
+    lower: float, upper: float, warned: bool
+) -> None:
+    m = rm.add_link(rm.Model(), "base")
+    j = rm.RevoluteJoint(link1="base", link2="a", limits=rm.PositionLimits.between(lower, upper))
+    m = rm.add_joint_and_link(m, "base", "j", j, "a", rm.Link(_inertia(1.0, (0, 0, 0), np.eye(3))))
+    assert bool([f for f in findings(m) if f.check == "limits"]) is warned
