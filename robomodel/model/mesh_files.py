@@ -231,13 +231,22 @@ def _in_packages(uri: str, scheme: str, dirs: list[str]) -> str:
             "package_dirs=[DIR] (--package-dir DIR), DIR holding the package folder",
             kind="unresolvable",
         )
+    left = False
     for d in dirs:
         root = os.path.realpath(d)
         cand = os.path.realpath(os.path.join(root, rest))
         if os.path.commonpath([root, cand]) != root:
-            continue  # a symbolic link leading out of the directory
+            left = True  # a symbolic link leading out of the directory
+            continue
         if os.path.exists(cand):
             return os.path.normpath(os.path.join(d, rest))
+    if left:
+        raise MeshError(
+            uri,
+            "leads out of its package directory through a symbolic link; meshes must be "
+            "inside the package directories given",
+            kind="refused",
+        )
     raise MeshError(
         uri,
         f"not found in the package directories {dirs!r}; give the directory that contains the "

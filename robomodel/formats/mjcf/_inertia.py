@@ -163,7 +163,9 @@ def _degenerate(inertia: SpatialInertia) -> bool:
 def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:
     if inertia.mass > 0.0:
         I_C = np.asarray(inertia.inertia_com) + principal * np.eye(3)
-        return SpatialInertia.from_com(inertia.mass, inertia.com, I_C)
+        # A mass at or below mjMINVAL is refused however large the inertia: raise it too.
+        kept = inertia.mass if inertia.mass > MJCF_MIN_VALUE else mass
+        return SpatialInertia.from_com(kept, inertia.com, I_C)
     return SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), principal * np.eye(3))
 
 

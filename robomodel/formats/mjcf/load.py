@@ -151,7 +151,6 @@ class _Reader(GeomReader):
         self.link_of_body: dict[int, str] = {}
         self.joints_of: dict[int, list[str]] = {}  # MuJoCo joint id -> robomodel joint names
         self.last_joint: dict[int, tuple[str, str]] = {}  # body -> (joint into it, previous link)
-        self.ref: dict[int, float] = {}
         # Every rotation at once: one vectorised conversion instead of one per element.
         self.body_R = rotations_from_quats(mm.body_quat)
         self.inertia_R = rotations_from_quats(mm.body_iquat)
@@ -251,6 +250,10 @@ class _Reader(GeomReader):
         self._sensors()
         if self.o.shapes:
             self._shapes(skip_world=floating)
+        else:
+            for g in range(self.mm.ngeom):
+                label = self.name(self.mj.mjtObj.mjOBJ_GEOM, g) or f"geom{g}"
+                self.note("dropped", "geom", label, "ImportOptions.shapes is False")
         self._unsupported()
         meta_name = self.meta.get("name")
         if isinstance(meta_name, str):
@@ -384,7 +387,6 @@ class _Reader(GeomReader):
         ref = 0.0
         if sub == 0:
             ref = float(mm.qpos0[mm.jnt_qposadr[j]])
-            self.ref[j] = ref
             if ref != 0.0:
                 self.note(
                     "note",
@@ -455,8 +457,9 @@ class _Reader(GeomReader):
                 )
                 self.note("dropped", "equality", ename, why)
                 continue
-            # MuJoCo: qpos1 - ref1 ... robomodel positions are qpos minus ref.
-            offset = coef[0] + coef[1] * self.ref[j2] - self.ref[j1]
+            # MuJoCo's constraint is qpos1 - qpos0_1 = a0 + a1 (qpos2 - qpos0_2), with qpos0 the
+            # joints' refs; robomodel positions are qpos minus ref, so the refs cancel.
+            offset = coef[0]
             k = self.model.joint_index(follower[0])
             joint = self.model.joints[k]
             assert isinstance(joint, RevoluteJoint | PrismaticJoint)

@@ -78,7 +78,7 @@ class ImportOptions:
             one (several root bodies, static geometry or sites in the world, or roots welded to
             the world); a single root body with a free joint becomes the default base instead.
         shapes: read geoms as visual (non-colliding geoms) and collision (colliding geoms)
-            shapes.
+            shapes (``False`` reports every geom as dropped).
         keep_sections: keep ``<option>``, ``<size>``, ``<default>``, ``<tendon>``,
             ``<actuator>`` and ``<contact>`` verbatim as robot extensions (tag ``mjcf:...``),
             which :func:`robomodel.formats.mjcf.export` writes back. Only the text given is read:
