@@ -792,7 +792,7 @@ def test_inconsistent_inertia_follows_the_policy(six: tuple[float, ...], problem
     at the caller's line; ignore loads silently. The loaded inertia is the one written."""
     text = robot(_inertial(six, rpy="0.1 0.2 0.3"))
     with pytest.raises(URDFValueError) as info:
-        loads(text, filename="bad.urdf", options=LoadOptions(inertia="error"))
+        loads(text, filename="bad.urdf", options=LoadOptions(inertia="raise"))
     message = str(info.value)
     assert message.startswith("bad.urdf:3: link 'base': ")  # the <inertia> element's line
     assert problem in message
@@ -876,7 +876,7 @@ def test_icub_models_inertias_follow_the_policy() -> None:
         flagged_total += len(flagged)
         if expected:
             with pytest.raises(URDFValueError, match=f"link '{expected[0]}'"):
-                load(path, options=LoadOptions(inertia="error"))
+                load(path, options=LoadOptions(inertia="raise"))
         with warnings.catch_warnings(record=True) as quiet:
             warnings.simplefilter("always", RobomodelWarning)
             load(path, options=LoadOptions(inertia="ignore"))

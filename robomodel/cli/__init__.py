@@ -55,9 +55,10 @@ def _add_model(p: argparse.ArgumentParser, *, fake_links: bool = True) -> None:
         )
         p.add_argument(
             "--inertia",
-            choices=("error", "warn", "ignore"),
+            choices=("raise", "warn", "ignore", "error"),
             help="a URDF inertia no rigid body has (not positive semi-definite, or breaking the "
-            "triangle inequality): fail, warn (the default) or load it silently",
+            "triangle inequality): fail, warn (the default) or load it silently ('error' is "
+            "the previous release's name of 'raise')",
         )
     _add_loading(p)
 

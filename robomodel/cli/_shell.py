@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from robomodel._internal.files import atomic_write
+from robomodel.errors import UnreadableModelError
 from robomodel.errors import CLIError, RobomodelError, UnknownNameError
 from robomodel.model.record import Model
 
@@ -33,9 +34,6 @@ __all__ = [
 BAD_INPUT = 2
 """Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
 
-
-class UnreadableModelError(CLIError):
-    """A model file that exists but that the readers fail on outside their own error checks."""
 
 
 def read_model(

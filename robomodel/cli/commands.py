@@ -370,11 +370,11 @@ def run_convert(args: argparse.Namespace) -> int:
 def run_to_dh(args: argparse.Namespace) -> int:
     """Run ``robomodel to-dh``."""
     from robomodel.formats.dh.bridge import model_to_chain
-    from robomodel.formats.dh.ikin_text import dumps_ikin
+    from robomodel.formats.dh.ikin_text import dumps
 
     model = _load(args)
     chain = model_to_chain(model, args.base_frame, args.end_frame)
-    emit(dumps_ikin(chain, exact=args.exact), args.output)
+    emit(dumps(chain, exact=args.exact), args.output)
     if args.output not in (None, "-"):
         note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
     return 0
@@ -395,13 +395,13 @@ def run_from_dh(args: argparse.Namespace) -> int:
         chain = icub_chain(args.icub[0], args.icub[1])
     else:
         from robomodel.errors import ModelError
-        from robomodel.formats.dh.ikin_text import loads_ikin
+        from robomodel.formats.dh.ikin_text import loads
 
         path = Path(args.chain)
         if not path.is_file():
             raise CLIError(f"{args.chain}: no such file")
         try:
-            chain = loads_ikin(path.read_text(encoding="utf-8"))
+            chain = loads(path.read_text(encoding="utf-8"))
         except (ModelError, UnicodeDecodeError) as e:
             raise CLIError(f"{args.chain}: {e}") from e
     model = chain_to_model(chain, link_mass=link_mass)

@@ -1,12 +1,38 @@
-"""Model serialization and conversion: versioned JSON, and iDynTree and Pinocchio models."""
+"""Model formats: URDF, MJCF, versioned JSON, iKin DH chains, and iDynTree and Pinocchio models.
 
-from robomodel.formats.interop import MissingDependencyError as MissingDependencyError
+Every format has the same verbs (``load``/``loads``/``dump``/``dumps``; ``loads_with_report``
+and ``dumps_with_report`` where a conversion can lose something) and option classes
+(``LoadOptions``, ``DumpOptions``): see ``docs/formats.md``. :func:`check_file` says what is
+wrong with a model file on disk.
+"""
+
+from robomodel._internal.deprecation import renamed_attributes as _renamed
+from robomodel.errors import JSONFormatError as JSONFormatError
+from robomodel.errors import OptionalDependencyError as OptionalDependencyError
 from robomodel.formats.interop import from_idyntree as from_idyntree
 from robomodel.formats.interop import to_idyntree as to_idyntree
 from robomodel.formats.interop import to_pinocchio as to_pinocchio
 from robomodel.formats.json import SCHEMA_VERSION as SCHEMA_VERSION
-from robomodel.formats.json import JSONFormatError as JSONFormatError
 from robomodel.formats.json import from_dict as from_dict
-from robomodel.formats.json import from_json as from_json
 from robomodel.formats.json import to_dict as to_dict
-from robomodel.formats.json import to_json as to_json
+from robomodel.formats.report import ConversionReport as ConversionReport
+from robomodel.formats.report import Loss as Loss
+
+
+def _json() -> object:
+    from robomodel.formats import json
+
+    return json
+
+
+__getattr__ = _renamed(
+    __name__,
+    {
+        "MissingDependencyError": (
+            "robomodel.errors.OptionalDependencyError",
+            lambda: OptionalDependencyError,
+        ),
+        "to_json": ("robomodel.formats.json.dumps", lambda: getattr(_json(), "dumps")),
+        "from_json": ("robomodel.formats.json.loads", lambda: getattr(_json(), "loads")),
+    },
+)

@@ -92,7 +92,8 @@ class ModelFormat:
 
             options = urdf.LoadOptions(
                 remove_fake_links=not keep_fake_links,
-                inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
+                # The command line still takes the previous release's "error" for "raise".
+                inertia="raise" if inertia == "error" else inertia,  # type: ignore[arg-type]
             )
             return urdf.load(
                 path, options=options, package_dirs=package_dirs, xacro_args=xacro_args
@@ -123,10 +124,8 @@ FORMATS: tuple[ModelFormat, ...] = (
     ModelFormat(
         name="json",
         extensions=(".json",),
-        module="robomodel.formats",
+        module="robomodel.formats.json",
         description="robomodel JSON",
-        dumps_function="to_json",
-        loads_function="from_json",
     ),
     ModelFormat(
         name="mjcf",

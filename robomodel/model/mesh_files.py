@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import attrs
 
 from robomodel._internal.construct import set_derived, trusted
-from robomodel.errors import RobomodelError
+from robomodel.errors import MeshError
 from robomodel.model.shapes import Mesh
 
 if TYPE_CHECKING:
@@ -38,24 +38,6 @@ __all__ = [
 
 ShapeKind = Literal["visual", "collision"]
 
-
-class MeshError(RobomodelError, ValueError):
-    """A mesh filename cannot be resolved to a file, or the file cannot be read as a mesh.
-
-    Attributes:
-        filename: the mesh filename as written.
-        reason: what is wrong and what to do.
-        kind: ``"unresolvable"`` (a ``package://`` URI without package directories, a relative
-            path without a base directory, a scheme robomodel does not read), ``"missing"``
-            (resolved, but no such file), ``"refused"`` (it would leave its directory, or names
-            another host) or ``"unreadable"`` (the file is there but cannot be read).
-    """
-
-    def __init__(self, filename: str, reason: str, *, kind: str) -> None:
-        self.filename = filename
-        self.reason = reason
-        self.kind = kind
-        super().__init__(f"mesh {filename!r}: {reason}")
 
 
 # --------------------------------------------------------------------------- where a mesh was read

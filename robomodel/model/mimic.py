@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.memo import memoized
-from robomodel.errors import ModelError, suggest
+from robomodel.errors import MimicError, ModelError, suggest
 from robomodel.model.joints import FixedJoint, Mimic
 from robomodel.model.validation import real_array
 
@@ -67,20 +67,6 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 
-
-class MimicError(ModelError):
-    """Mimic relations that do not resolve: a leader that is not a moving joint, or a cycle.
-
-    Attributes:
-        joints: the joints concerned (the follower, or the joints of the cycle).
-        reason: the message without the joint names in front.
-    """
-
-    def __init__(self, joints: tuple[str, ...], reason: str) -> None:
-        self.joints = joints
-        self.reason = reason
-        names = ", ".join(repr(j) for j in joints)
-        super().__init__(f"joint{'s' * (len(joints) > 1)} {names}: {reason}")
 
 
 def _readonly(values: Any) -> FloatArray:

@@ -11,15 +11,15 @@ import attrs
 from robomodel.errors import ArgumentError
 from robomodel.formats.mjcf._kept import PREFIX
 from robomodel.formats.mjcf.dump import dump
-from robomodel.formats.mjcf.load import parse
-from robomodel.formats.mjcf.options import ExportOptions, ImportOptions
-from robomodel.formats.mjcf.report import ConversionReport, Loss
+from robomodel.formats.mjcf.load import loads_with_report
+from robomodel.formats.mjcf.options import DumpOptions, LoadOptions
+from robomodel.formats.report import ConversionReport, Loss
 from robomodel.model.builders import with_package_dirs
 
 __all__ = ["convert"]
 
-_DEFAULT_EXPORT = ExportOptions()
-_DEFAULT_IMPORT = ImportOptions()
+_DEFAULT_EXPORT = DumpOptions()
+_DEFAULT_IMPORT = LoadOptions()
 
 
 def convert(
@@ -28,8 +28,8 @@ def convert(
     *,
     to: Literal["mjcf", "urdf"] | None = None,
     package_dirs: Iterable[str] = (),
-    export_options: ExportOptions = _DEFAULT_EXPORT,
-    import_options: ImportOptions = _DEFAULT_IMPORT,
+    export_options: DumpOptions = _DEFAULT_EXPORT,
+    import_options: LoadOptions = _DEFAULT_IMPORT,
 ) -> ConversionReport:
     """Convert a URDF file to MJCF or an MJCF file to URDF and return the conversion report.
 
@@ -66,7 +66,7 @@ def convert(
 
         with open(src, encoding="utf-8") as fh:
             text = fh.read()
-        model, report = parse(text, options=import_options, path=src)
+        model, report = loads_with_report(text, options=import_options, path=src)
         kept = [x for x in model.extensions if x.tag.startswith(PREFIX)]
         if kept:
             # MuJoCo's own sections mean nothing in URDF.

@@ -30,7 +30,7 @@ from typing import Any
 
 from lxml import etree
 
-from robomodel.errors import ArgumentError, URDFError, warn
+from robomodel.errors import ArgumentError, URDFError, URDFXacroError, XacroNotInstalledError, warn
 
 __all__ = [
     "XACRO_NAMESPACES",
@@ -46,16 +46,6 @@ XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro"
 
 _lock = threading.Lock()
 
-
-class URDFXacroError(URDFError):
-    """A xacro document cannot be expanded (an undefined property or argument, a bad macro...).
-
-    Also raised for a xacro document the loader was told not to expand (``xacro=False``).
-    """
-
-
-class XacroNotInstalledError(URDFXacroError, ImportError):
-    """A xacro document needs the optional ``xacro`` package, which is not installed."""
 
 
 def xacro_label(file: str) -> str:
