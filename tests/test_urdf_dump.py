@@ -132,7 +132,7 @@ def test_export_options_base_and_fake_root_and_name() -> None:
     )
     m2 = rm.add_joint_and_link(m2, "root", "j1", j1, "l1", rm.Link(rm.SpatialInertia(1.0)))
     m2 = rm.add_frame(m2, "l1", "tip", rm.Transform.from_translation((1, 0, 0)))
-    text = dumps(m2, options=DumpOptions(base_link="l1", robot_name="bot"))
+    text = dumps(m2, options=DumpOptions(base="l1", robot_name="bot"))
     assert text.splitlines()[1] == '<robot name="bot">'
     assert text.splitlines()[2] == '  <link name="tip"/>'  # l1's first frame
     back = loads(text)
@@ -164,9 +164,9 @@ def test_export_refuses_unreachable_links_and_bad_base() -> None:
         dumps(m)
     m = t8_model()
     with pytest.raises(URDFExportError, match="is an additional frame"):
-        dumps(m, options=DumpOptions(base_link="tip"))
+        dumps(m, options=DumpOptions(base="tip"))
     with pytest.raises(URDFExportError, match="did you mean 'root'"):
-        dumps(m, options=DumpOptions(base_link="rot"))
+        dumps(m, options=DumpOptions(base="rot"))
 
 
 def test_export_refuses_axis_off_the_child_origin() -> None:
@@ -370,7 +370,7 @@ def test_export_problems_lists_what_dumps_refuses() -> None:
     assert export_problems(good) == ()
     dumps(good)
     for bad in (rm.Model(), rm.add_frame(good, "base", "tool")):
-        options = DumpOptions(base_link="tool") if bad.frames else None
+        options = DumpOptions(base="tool") if bad.frames else None
         kwargs = {} if options is None else {"options": options}
         problems = export_problems(bad, **kwargs)
         assert len(problems) == 1

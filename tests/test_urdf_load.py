@@ -817,12 +817,12 @@ def test_inconsistent_inertia_follows_the_policy(six: tuple[float, ...], problem
 )
 def test_inertias_on_the_boundary_load_under_error(six: tuple[float, ...]) -> None:
     """Bodies on the edge of the consistent set, and rounding to 6 digits, are not errors."""
-    m, caught = _policy_load(robot(_inertial(six)), "error")
+    m, caught = _policy_load(robot(_inertial(six)), "raise")
     assert caught == []
     assert m.links[0].mass == 1.0
 
 
-@pytest.mark.parametrize("policy", ["error", "warn", "ignore"])
+@pytest.mark.parametrize("policy", ["raise", "warn", "ignore"])
 def test_negative_mass_is_an_error_under_every_policy(policy: str) -> None:
     with pytest.raises(URDFValueError, match="is negative"):
         loads(

@@ -57,7 +57,7 @@ SEED = """<robot name="mutated">
   <gazebo reference="l1"><mu1>0.3</mu1></gazebo>
 </robot>"""
 
-POLICIES = ("error", "warn", "ignore")
+POLICIES = ("raise", "warn", "ignore")
 
 
 def _tree() -> etree._Element:
@@ -258,7 +258,7 @@ def inertias(draw: st.DrawFn) -> Mutant:
     for attr, v in zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), six, strict=True):
         el.set(attr, v)
     policy = draw(st.sampled_from(POLICIES))
-    expect = "model" if not bad or policy == "ignore" else policy
+    expect = "model" if not bad or policy == "ignore" else "error" if policy == "raise" else policy
     return _text(root), policy, expect
 
 
