@@ -87,9 +87,7 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 def _inside(filename: str) -> bool:
     # attrs runs converters and validators from the methods it generates for robomodel's values.
-    return filename.startswith("<attrs generated") or os.path.abspath(filename).startswith(
-        _PACKAGE
-    )
+    return filename.startswith("<attrs generated") or os.path.abspath(filename).startswith(_PACKAGE)
 
 
 def warn(message: str, category: type[Warning] = RobomodelWarning) -> None:

@@ -581,7 +581,11 @@ def test_package_dirs_reach_the_model_of_every_command(
     # A JSON model keeps its own directories; --package-dir adds more after them.
     again = tmp_path / "again.json"
     assert main(["convert", str(out), str(again), "--package-dir", "/extra"]) == 0
-    assert list(rm_json.loads(again.read_text()).package_dirs) == [str(tmp_path), str(pkgs), "/extra"]
+    assert list(rm_json.loads(again.read_text()).package_dirs) == [
+        str(tmp_path),
+        str(pkgs),
+        "/extra",
+    ]
     assert main(["validate", str(out), "--strict"]) == 0
     assert main(["convert", str(out), "-", "--xacro-arg", "a:=b"]) == 2
     assert "--xacro-arg is for xacro files" in capsys.readouterr().err

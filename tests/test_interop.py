@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from strategies import decorated_models, models
 
 import robomodel as rm
-from robomodel.formats import from_idyntree, to_idyntree, to_pinocchio
 from robomodel.errors import OptionalDependencyError
+from robomodel.formats import from_idyntree, to_idyntree, to_pinocchio
 from robomodel.physics.kinematics import center_of_mass, forward_kinematics
 from robomodel.testing import assert_models_close
 from robomodel.transformers.change_base import change_base

@@ -19,7 +19,7 @@ from robomodel.physics.kinematics import forward_kinematics
 @settings(max_examples=30)
 @given(decorated_models())
 def test_json_round_trip_is_exact(m: rm.Model) -> None:
-    """rm_json.loads(rm_json.dumps(m)) == m, bit for bit (floats, infinities, shapes, sensors, XML)."""
+    """loads(dumps(m)) == m, bit for bit (floats, infinities, shapes, sensors, XML)."""
     text = rm_json.dumps(m)
     back = rm_json.loads(text)
     assert back == m
@@ -89,7 +89,9 @@ def test_floats_are_written_with_repr() -> None:
         math.copysign(
             1.0,
             rm_json.loads(
-                rm_json.dumps(rm.add_frame(m, "a", "f", rm.Transform.from_translation((-0.0, 0, 0))))
+                rm_json.dumps(
+                    rm.add_frame(m, "a", "f", rm.Transform.from_translation((-0.0, 0, 0)))
+                )
             )
             .frames[0]
             .link_H_frame.position[0],

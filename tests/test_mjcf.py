@@ -535,7 +535,9 @@ def test_meshes_mujoco_cannot_read_are_converted_or_dropped(tmp_path) -> None:
     text, report = mjcf.dumps_with_report(m)
     assert mjcf.compile_mjcf(text).ngeom == 0
     assert "MuJoCo reads only" in report.of("dropped")[0].detail
-    text, report = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(mesh_dir=str(tmp_path / "out")))
+    text, report = mjcf.dumps_with_report(
+        m, options=mjcf.DumpOptions(mesh_dir=str(tmp_path / "out"))
+    )
     mm = mjcf.compile_mjcf(text)
     assert mm.ngeom == 1 and mm.nmesh == 1
     assert (tmp_path / "out" / "box.stl").exists() and report.of("approximated")

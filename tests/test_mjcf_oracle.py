@@ -155,8 +155,8 @@ def check_names(model: rm.Model, mm, report: ConversionReport) -> None:
 
 
 def body_link_name(mm, b: int) -> str:
-    """The link robomodel.formats.mjcf.loads_with_report makes of MuJoCo body ``b`` (names kept; unnamed:
-    bodyN)."""
+    """The link robomodel.formats.mjcf.loads_with_report makes of MuJoCo body ``b`` (names kept;
+    unnamed: bodyN)."""
     return _name(mm, mujoco.mjtObj.mjOBJ_BODY, b) or f"body{b}"
 
 

@@ -26,7 +26,7 @@ def renamed_attributes(
             that imports this one.
     """
 
-    def __getattr__(name: str) -> object:
+    def __getattr__(name: str) -> object:  # noqa: N807  (PEP 562 names it so)
         try:
             new, value = renamed[name]
         except KeyError:

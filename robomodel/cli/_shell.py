@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from robomodel._internal.files import atomic_write
-from robomodel.errors import UnreadableModelError
-from robomodel.errors import CLIError, RobomodelError, UnknownNameError
+from robomodel.errors import CLIError, RobomodelError, UnknownNameError, UnreadableModelError
 from robomodel.model.record import Model
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
 
 BAD_INPUT = 2
 """Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
-
 
 
 def read_model(

@@ -32,7 +32,7 @@ __getattr__ = _renamed(
             "robomodel.errors.OptionalDependencyError",
             lambda: OptionalDependencyError,
         ),
-        "to_json": ("robomodel.formats.json.dumps", lambda: getattr(_json(), "dumps")),
-        "from_json": ("robomodel.formats.json.loads", lambda: getattr(_json(), "loads")),
+        "to_json": ("robomodel.formats.json.dumps", lambda: _json().dumps),
+        "from_json": ("robomodel.formats.json.loads", lambda: _json().loads),
     },
 )

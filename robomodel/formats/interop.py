@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
-from robomodel.errors import ModelError, OptionalDependencyError, RobomodelError, warn
+from robomodel.errors import ModelError, OptionalDependencyError, warn
 from robomodel.model.joints import (
     FixedJoint,
     Joint,

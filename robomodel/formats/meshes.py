@@ -39,8 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from robomodel.errors import MeshesNotInstalledError
-from robomodel.errors import ModelError, RobomodelError
+from robomodel.errors import MeshesNotInstalledError, ModelError
 from robomodel.model.mesh_files import MeshError as MeshError
 from robomodel.model.mesh_files import MeshProblem as MeshProblem
 from robomodel.model.mesh_files import MeshSource as MeshSource
@@ -73,7 +72,6 @@ __all__ = [
     "shape_trimesh",
     "sourced_mesh",
 ]
-
 
 
 # --------------------------------------------------------------------------- shapes (trimesh)

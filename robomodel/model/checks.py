@@ -31,7 +31,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import attrs
 import numpy as np
@@ -41,11 +41,7 @@ from robomodel._internal.memo import memoized
 from robomodel.model.joints import FixedJoint
 from robomodel.model.mimic import MimicError, mimic_map
 from robomodel.model.topology import sensor_kind, sensor_problems
-
-if TYPE_CHECKING:
-    # Only for annotations: Model.problems() runs these checks, so robomodel.model.record imports
-    # this module, and this module must not import it back.
-    from robomodel.model.record import Model
+from robomodel.model.view import ModelView
 
 __all__ = [
     "CHECKS",
@@ -103,7 +99,7 @@ class Check:
 
     name: str
     description: str
-    run: Callable[[Model], Iterable[Finding]] = attrs.field(repr=False)
+    run: Callable[[ModelView], Iterable[Finding]] = attrs.field(repr=False)
 
 
 def _g(x: float) -> str:
@@ -121,14 +117,14 @@ def _finding(severity: Severity, check: str, element: str, message: str) -> Find
 # --------------------------------------------------------------------------- the checks
 
 
-def _not_empty(model: Model) -> Iterator[Finding]:
+def _not_empty(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         # An empty model is the value building starts from (and valid for iDynTree too), so
         # this is a warning: nothing is wrong, there is just nothing to compute with.
         yield _finding("warning", "not-empty", "model", "the model has no links; add a link")
 
 
-def _connected(model: Model) -> Iterator[Finding]:
+def _connected(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         return
     trav = model.traversal()
@@ -143,14 +139,14 @@ def _connected(model: Model) -> Iterator[Finding]:
         )
 
 
-def _sensors(model: Model) -> Iterator[Finding]:
+def _sensors(model: ModelView) -> Iterator[Finding]:
     for s in model.sensors:
         element = f"{sensor_kind(s)} {s.name!r}"
         for problem in sensor_problems(s, model._l, model._j, model.joints):
             yield _finding("error", "sensors", element, problem.removeprefix(element + ": "))
 
 
-def _mass(model: Model) -> Iterator[Finding]:
+def _mass(model: ModelView) -> Iterator[Finding]:
     for i, (name, link) in enumerate(zip(model.link_names, model.links, strict=True)):
         mass = link.inertia.mass
         element = f"link {name!r}"
@@ -209,7 +205,7 @@ def _mass(model: Model) -> Iterator[Finding]:
             )
 
 
-def _inertia(model: Model) -> Iterator[Finding]:
+def _inertia(model: ModelView) -> Iterator[Finding]:
     for name, link in zip(model.link_names, model.links, strict=True):
         inertia = link.inertia
         if not inertia.mass > 0:
@@ -266,7 +262,7 @@ def _inertia(model: Model) -> Iterator[Finding]:
                 )
 
 
-def _mimic(model: Model) -> Iterator[Finding]:
+def _mimic(model: ModelView) -> Iterator[Finding]:
     try:
         mimic_map(model)
     except MimicError as e:
@@ -274,7 +270,7 @@ def _mimic(model: Model) -> Iterator[Finding]:
         yield _finding("error", "mimic", f"joint{'s' * (len(e.joints) > 1)} {element}", e.reason)
 
 
-def _axes(model: Model) -> Iterator[Finding]:
+def _axes(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         return
     for el in model.traversal():
@@ -295,7 +291,7 @@ def _axes(model: Model) -> Iterator[Finding]:
             )
 
 
-def _limits(model: Model) -> Iterator[Finding]:
+def _limits(model: ModelView) -> Iterator[Finding]:
     for name, joint in zip(model.joint_names, model.joints, strict=True):
         if isinstance(joint, FixedJoint) or not joint.limits.enabled:
             continue
@@ -308,7 +304,7 @@ def _limits(model: Model) -> Iterator[Finding]:
             )
 
 
-def _meshes(model: Model) -> Iterator[Finding]:
+def _meshes(model: ModelView) -> Iterator[Finding]:
     # Per missing file one error; meshes that could not be checked (no --package-dir) are one
     # warning per kind, not one per mesh.
     from robomodel.model.mesh_files import check_meshes, grouped_problems
@@ -378,7 +374,7 @@ def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
 
 
-def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
+def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
     """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
 
     Within a severity, findings keep the order of the checks and of the model's elements.
@@ -400,7 +396,7 @@ def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
     return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model))])
 
 
-def errors(model: Model) -> tuple[Finding, ...]:
+def errors(model: ModelView) -> tuple[Finding, ...]:
     """Return the error findings of ``model``: empty when the model is valid."""
     return tuple(f for f in findings(model) if f.severity == "error")
 
@@ -415,7 +411,7 @@ def count_text(found: Iterable[Finding]) -> str:
     return ", ".join(parts)
 
 
-def verdict(model: Model, found: Iterable[Finding] | None = None) -> str:
+def verdict(model: ModelView, found: Iterable[Finding] | None = None) -> str:
     """Return ``"valid (...)"`` or ``"not valid (...)"`` with the counts of :func:`count_text`.
 
     Args:

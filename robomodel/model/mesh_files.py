@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from urllib.parse import unquote
 
 import attrs
@@ -17,9 +17,7 @@ import attrs
 from robomodel._internal.construct import set_derived, trusted
 from robomodel.errors import MeshError
 from robomodel.model.shapes import Mesh
-
-if TYPE_CHECKING:
-    from robomodel.model.record import Model
+from robomodel.model.view import ModelView
 
 __all__ = [
     "MeshError",
@@ -37,7 +35,6 @@ __all__ = [
 ]
 
 ShapeKind = Literal["visual", "collision"]
-
 
 
 # --------------------------------------------------------------------------- where a mesh was read
@@ -273,7 +270,7 @@ class MeshProblem:
         return f"link {self.link!r}: {self.shape} mesh {self.filename!r}{at}: {self.reason}"
 
 
-def _mesh_shapes(model: Model) -> Iterator[tuple[str, ShapeKind, int, Mesh]]:
+def _mesh_shapes(model: ModelView) -> Iterator[tuple[str, ShapeKind, int, Mesh]]:
     for name, visuals, collisions in zip(
         model.link_names, model.visuals, model.collisions, strict=True
     ):
@@ -302,7 +299,7 @@ def _problem(
 
 
 def check_meshes(
-    model: Model, *, package_dirs: Iterable[str] = (), base_dir: str | None = None
+    model: ModelView, *, package_dirs: Iterable[str] = (), base_dir: str | None = None
 ) -> tuple[MeshProblem, ...]:
     """Return a :class:`MeshProblem` for every mesh of ``model`` that cannot be found or read.
 

@@ -1,5 +1,4 @@
-"""A versioned JSON form of a model: :func:`dumps` and :func:`loads` (:func:`dump` and
-:func:`load` for files).
+"""A versioned JSON form of a model: :func:`dumps` and :func:`loads` (:func:`dump`, :func:`load`).
 
 The round trip is exact: ``loads(dumps(m)) == m``. Floats are written with Python's
 shortest round-tripping representation (``repr``), infinite joint limits as the strings
@@ -33,7 +32,7 @@ from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import gc_paused, trusted
 from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
-from robomodel.errors import ArgumentError
+from robomodel.errors import ArgumentError, JSONFormatError
 from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
     _EXACT,
@@ -45,7 +44,6 @@ from robomodel.formats.json._document import (
     _TOP_KEYS,
     AXIS_TOLERANCE,
     ROTATION_TOLERANCE,
-    JSONFormatError,
     _check_mimics,
     _floats,
     _made,
@@ -619,9 +617,7 @@ def loads_with_report(text: str | bytes) -> tuple[Model, ConversionReport]:
     return loads(text), ConversionReport()
 
 
-def dumps_with_report(
-    model: Model, *, indent: int | None = None
-) -> tuple[str, ConversionReport]:
+def dumps_with_report(model: Model, *, indent: int | None = None) -> tuple[str, ConversionReport]:
     """Return :func:`dumps` ``(model)`` and an empty report: JSON loses nothing.
 
     For code written over every format (see ``docs/formats.md``).

@@ -14,13 +14,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from robomodel.errors import JSONFormatError
-from robomodel.errors import ModelError, RobomodelError, suggest
+from robomodel.errors import JSONFormatError, RobomodelError, suggest
 from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.spatial import FloatArray, Transform
 
 _V = TypeVar("_V")
-
 
 
 ROTATION_TOLERANCE = 1e-9

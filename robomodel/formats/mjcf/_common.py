@@ -20,7 +20,6 @@ METADATA_NAME = "robomodel"
 """The name of the ``<custom><text>`` element holding robomodel's metadata."""
 
 
-
 def mujoco() -> Any:
     """Return the ``mujoco`` module, imported on first use (it is an optional extra).
 
@@ -37,7 +36,6 @@ def mujoco() -> Any:
             extra="mujoco",
         ) from exc
     return mj
-
 
 
 def quat_from_rotation(R: npt.ArrayLike) -> tuple[float, float, float, float]:

@@ -12,12 +12,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     EYE,
     ORIGIN,
     SAME_FRAME,
     FloatArray,
-    MJCFError,
     moves,
     near_body_frame,
     num,

@@ -3,7 +3,8 @@
 ``<option>``, ``<size>``, ``<default>``, ``<tendon>``, ``<actuator>`` and ``<contact>`` of a
 document read with :func:`robomodel.formats.mjcf.loads_with_report` become robot extensions tagged
 ``mjcf:<section>``;
-:func:`robomodel.formats.mjcf.dumps_with_report` writes them back. Kept defaults move into one class,
+:func:`robomodel.formats.mjcf.dumps_with_report` writes them back. Kept defaults move into one
+class,
 ``robomodel_kept``, given to the kept elements that named no class, so that they shape the kept
 actuators and tendons as before and never the bodies, joints and geoms robomodel writes itself.
 """

@@ -22,11 +22,11 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     SAME_FRAME,
     FloatArray,
-    MJCFError,
     moves,
     mujoco,
     near_body_frame,

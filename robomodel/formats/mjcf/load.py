@@ -24,9 +24,9 @@ import attrs
 import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
-    MJCFError,
     merged_links,
     mujoco,
     rotations_from_quats,
@@ -71,8 +71,9 @@ def loads_with_report(
     Raises:
         MJCFError: MuJoCo did not compile the document.
 
-    >>> m, report = loads_with_report('''<mujoco><worldbody><body name="a"><joint name="j" axis="0 0 1"/>
-    ...   <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody></mujoco>''')
+    >>> m, report = loads_with_report('''<mujoco><worldbody><body name="a">
+    ...   <joint name="j" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+    ...   </body></worldbody></mujoco>''')
     >>> list(m.link_names), list(m.joint_names), m.total_mass
     (['world', 'a'], ['j'], 1.0)
     """
@@ -97,7 +98,7 @@ def loads_with_report(
 
 
 def loads(text: str, *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
-    """Return the model of an MJCF document (see :func:`loads_with_report`, which also returns the report).
+    """Return the model of an MJCF document (:func:`loads_with_report` also returns the report).
 
     Warns:
         RobomodelWarning: something was dropped or changed; the message lists every entry.
@@ -566,8 +567,8 @@ class _Reader(GeomReader):
                     "note",
                     "kept",
                     ext.tag,
-                    "kept verbatim as a robot extension; robomodel.formats.mjcf.dumps_with_report writes it "
-                    "back",
+                    "kept verbatim as a robot extension; robomodel.formats.mjcf.dumps_with_report "
+                    "writes it back",
                 )
         kept_tags = {ext.tag[len(PREFIX) :] for ext in kept}
         for b in range(1, mm.nbody):

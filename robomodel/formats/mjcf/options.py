@@ -88,8 +88,8 @@ class LoadOptions:
             shapes.
         keep_sections: keep ``<option>``, ``<size>``, ``<default>``, ``<tendon>``,
             ``<actuator>`` and ``<contact>`` verbatim as robot extensions (tag ``mjcf:...``),
-            which :func:`robomodel.formats.mjcf.dumps_with_report` writes back. Only the text given is read:
-            sections in ``<include>``d files are not kept.
+            which :func:`robomodel.formats.mjcf.dumps_with_report` writes back. Only the text given
+            is read: sections in ``<include>``d files are not kept.
     """
 
     world_link: str = "world"

@@ -1,4 +1,5 @@
-"""URDF import and export: ``load``/``loads`` read a model, ``dump``/``dumps`` write one;
+"""URDF import and export: ``load``/``loads`` read a model, ``dump``/``dumps`` write one.
+
 ``loads_with_report``/``dumps_with_report`` also return what the conversion changed or dropped
 (the verbs and option names every format shares: ``docs/formats.md``).
 

@@ -47,7 +47,6 @@ XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro"
 _lock = threading.Lock()
 
 
-
 def xacro_label(file: str) -> str:
     """Return the name the loader gives the expansion of ``file`` in messages."""
     return f"{file} (expanded by xacro)"
