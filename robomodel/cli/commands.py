@@ -187,9 +187,10 @@ def run_tree(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Run ``robomodel validate``: every finding of :mod:`robomodel.model.checks`, gravest first."""
+    """Run ``robomodel validate``: :func:`robomodel.formats.check_file`, gravest first."""
     from robomodel.errors import RobomodelError, RobomodelWarning
-    from robomodel.model.checks import SEVERITIES, Finding, count_text, findings, locate
+    from robomodel.formats.check import check_file
+    from robomodel.model.checks import SEVERITIES, Finding, count_text
 
     source = _model_source(args)
     with warnings.catch_warnings(record=True) as caught:
@@ -218,7 +219,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if issubclass(w.category, RobomodelWarning)
     ]
     found = sorted(
-        [*loading, *locate(findings(model, files=True), source)],
+        [*loading, *check_file(source, model=model)],
         key=lambda f: SEVERITIES.index(f.severity),
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]

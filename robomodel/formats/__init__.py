@@ -9,6 +9,7 @@ wrong with a model file on disk.
 from robomodel._internal.deprecation import renamed_attributes as _renamed
 from robomodel.errors import JSONFormatError as JSONFormatError
 from robomodel.errors import OptionalDependencyError as OptionalDependencyError
+from robomodel.formats.check import check_file as check_file
 from robomodel.formats.interop import from_idyntree as from_idyntree
 from robomodel.formats.interop import to_idyntree as to_idyntree
 from robomodel.formats.interop import to_pinocchio as to_pinocchio

@@ -38,6 +38,7 @@ import numpy as np
 from lxml import etree
 
 from robomodel._internal.memo import memoized
+from robomodel.errors import deprecated
 from robomodel.model.joints import FixedJoint
 from robomodel.model.mimic import MimicError, mimic_map
 from robomodel.model.topology import sensor_kind, sensor_problems
@@ -377,6 +378,10 @@ def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
 def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
     """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
 
+    The table's runner, behind the two entry points: :meth:`Model.problems()
+    <robomodel.model.record.Model.problems>` for a model value and
+    :func:`robomodel.formats.check_file` for a model file.
+
     Within a severity, findings keep the order of the checks and of the model's elements.
 
     Args:
@@ -397,7 +402,8 @@ def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
 
 
 def errors(model: ModelView) -> tuple[Finding, ...]:
-    """Return the error findings of ``model``: empty when the model is valid."""
+    """Deprecated: use :meth:`Model.problems() <robomodel.model.record.Model.problems>`."""
+    deprecated("robomodel.model.checks.errors(model)", "model.problems()")
     return tuple(f for f in findings(model) if f.severity == "error")
 
 
