@@ -30,6 +30,12 @@ The tree::
         +-- MujocoNotInstalledError, MeshesNotInstalledError, XacroNotInstalledError
 
     RobomodelWarning (UserWarning)
+
+Three private signals are defined next to the code that raises them, because they never leave
+it: ``formats/urdf/_inertial.py``'s ``InertiaOverflowError`` and ``formats/urdf/_document.py``'s
+``DoubtError`` (caught within the URDF reader, which then reads again more carefully or raises a
+:class:`URDFError`) and ``tools/_plot_shapes.py``'s ``MeshSkippedError`` (a mesh the plot
+skips). ``tests/test_vocabulary.py`` checks that no other module defines an exception class.
 """
 
 from __future__ import annotations

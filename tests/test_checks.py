@@ -25,6 +25,7 @@ from robomodel import (
     check_model,
 )
 from robomodel.cli import main
+from robomodel.formats import check_file
 from robomodel.model.checks import (
     CHECKS,
     FILE_CHECKS,
@@ -35,7 +36,6 @@ from robomodel.model.checks import (
 )
 from robomodel.model.joints import Mimic, PositionLimits
 from robomodel.model.spatial import Axis, Transform
-from robomodel.formats import check_file
 from robomodel.tools.textview import info_text
 
 ROBOTS = icub_models.get_robot_names()
