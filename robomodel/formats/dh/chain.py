@@ -89,8 +89,8 @@ class DHLink:
         angle: the current joint angle ``q``; defaults to ``min``.
         blocked: whether the link is blocked (kept at ``angle`` and left out of the DOFs).
         name: an optional joint name (iKin has none; :func:`~robomodel.formats.dh.model_to_chain`
-        fills it
-            with the model's joint name and :func:`~robomodel.formats.dh.chain_to_model` uses it).
+            fills it with the model's joint name and :func:`~robomodel.formats.dh.chain_to_model`
+            uses it).
     """
 
     a: float = attrs.field(converter=_to_float)
