@@ -14,17 +14,12 @@ from robomodel.formats.interop import from_idyntree as from_idyntree
 from robomodel.formats.interop import to_idyntree as to_idyntree
 from robomodel.formats.interop import to_pinocchio as to_pinocchio
 from robomodel.formats.json import SCHEMA_VERSION as SCHEMA_VERSION
+from robomodel.formats.json import dumps as _json_dumps
 from robomodel.formats.json import from_dict as from_dict
+from robomodel.formats.json import loads as _json_loads
 from robomodel.formats.json import to_dict as to_dict
 from robomodel.formats.report import ConversionReport as ConversionReport
 from robomodel.formats.report import Loss as Loss
-
-
-def _json() -> object:
-    from robomodel.formats import json
-
-    return json
-
 
 __getattr__ = _renamed(
     __name__,
@@ -33,7 +28,7 @@ __getattr__ = _renamed(
             "robomodel.errors.OptionalDependencyError",
             lambda: OptionalDependencyError,
         ),
-        "to_json": ("robomodel.formats.json.dumps", lambda: _json().dumps),
-        "from_json": ("robomodel.formats.json.loads", lambda: _json().loads),
+        "to_json": ("robomodel.formats.json.dumps", lambda: _json_dumps),
+        "from_json": ("robomodel.formats.json.loads", lambda: _json_loads),
     },
 )
