@@ -238,3 +238,13 @@ def test_old_verbs_still_work() -> None:
     with pytest.warns(DeprecationWarning):
         from robomodel.formats.dh import dumps_ikin, loads_ikin
     assert loads_ikin(dumps_ikin(chain)) == dh.loads(dh.dumps(chain))  # type: ignore[operator]
+
+
+def test_convert_takes_the_old_option_keywords(tmp_path: Path) -> None:
+    pytest.importorskip("mujoco")
+    options = mjcf.DumpOptions(meshes=False)
+    new = mjcf.convert(example_path(), tmp_path / "new.xml", dump_options=options)
+    with pytest.warns(DeprecationWarning, match="dump_options"):
+        old = mjcf.convert(example_path(), tmp_path / "old.xml", export_options=options)
+    assert old == new
+    assert (tmp_path / "old.xml").read_text() == (tmp_path / "new.xml").read_text()
