@@ -71,18 +71,18 @@ def bench() -> None:
     meshes = "--no-meshes" not in sys.argv
     path = str(icub_models.get_model_file(ROBOT))
     model = rm.with_package_dirs(load(path), [share_dir(path)])
-    options = mjcf.ExportOptions(meshes=meshes, visuals=meshes, collisions=meshes)
-    text, _ = mjcf.export(model, options=options)
+    options = mjcf.DumpOptions(meshes=meshes, visuals=meshes, collisions=meshes)
+    text, _ = mjcf.dumps_with_report(model, options=options)
     urdf_text = mujoco_urdf_text(path, meshes=meshes)
 
     def ours_export() -> object:
-        return mjcf.compile_mjcf(mjcf.export(model, options=options)[0])
+        return mjcf.compile_mjcf(mjcf.dumps_with_report(model, options=options)[0])
 
     contenders: dict[str, Callable[[], object]] = {
         "MuJoCo compiles the URDF": lambda: mujoco.MjModel.from_xml_string(urdf_text),
         "robomodel export + MuJoCo compile": ours_export,
-        "robomodel export alone": lambda: mjcf.export(model, options=options),
-        "robomodel import of the MJCF": lambda: mjcf.parse(text),
+        "robomodel export alone": lambda: mjcf.dumps_with_report(model, options=options),
+        "robomodel import of the MJCF": lambda: mjcf.loads_with_report(text),
     }
     t = best_of_rounds(contenders)
     peer = t["MuJoCo compiles the URDF"]
@@ -116,7 +116,7 @@ def table() -> None:
             )
         except ValueError as exc:
             theirs = "**no**: " + str(exc).splitlines()[0].removeprefix("Error: ")[:60]
-        text, report = mjcf.export(model)
+        text, report = mjcf.dumps_with_report(model)
         ours = mjcf.compile_mjcf(text)
         frames = sum(
             mujoco.mj_name2id(ours, mujoco.mjtObj.mjOBJ_SITE, f.name) >= 0 for f in model.frames

@@ -73,7 +73,7 @@ def _round_trip(m: rm.Model) -> rm.Model:
 
 
 def _json_trip(m: rm.Model) -> rm.Model:
-    return rm_json.from_json(rm_json.to_json(m))
+    return rm_json.loads(rm_json.dumps(m))
 
 
 def _paired(

@@ -1,7 +1,41 @@
-"""The robomodel error hierarchy.
+"""The robomodel error hierarchy: every exception and warning class robomodel raises.
 
 Every failure raises a subclass of :class:`RobomodelError`. Each subclass also inherits the builtin
-exception it refines, so ``except KeyError`` keeps working for callers that expect it.
+exception it refines, so ``except KeyError`` keeps working for callers that expect it. The format
+packages re-export their errors (``robomodel.formats.urdf.URDFValueError`` is
+:class:`URDFValueError`), so they can be caught where their reader is imported.
+
+The tree::
+
+    RobomodelError
+    +-- ModelError (ValueError)
+    |   +-- ArgumentError (TypeError)
+    |   +-- DuplicateNameError
+    |   +-- TopologyError
+    |   +-- MimicError
+    |   +-- JSONFormatError
+    +-- UnknownNameError (KeyError)
+    |   +-- UnknownIndexError (IndexError)
+    +-- URDFError (ValueError)
+    |   +-- URDFSyntaxError, URDFValueError, URDFReferenceError, URDFUnsupportedError,
+    |   |   URDFSensorError, URDFExportError
+    |   +-- URDFTopologyError (TopologyError)
+    |   +-- URDFXacroError
+    |       +-- XacroNotInstalledError (OptionalDependencyError)
+    +-- MJCFError (ValueError)
+    +-- MeshError (ValueError)
+    +-- CLIError (ValueError)
+    |   +-- UnreadableModelError
+    +-- OptionalDependencyError (ImportError)
+        +-- MujocoNotInstalledError, MeshesNotInstalledError, XacroNotInstalledError
+
+    RobomodelWarning (UserWarning)
+
+Three private signals are defined next to the code that raises them, because they never leave
+it: ``formats/urdf/_inertial.py``'s ``InertiaOverflowError`` and ``formats/urdf/_document.py``'s
+``DoubtError`` (caught within the URDF reader, which then reads again more carefully or raises a
+:class:`URDFError`) and ``tools/_plot_shapes.py``'s ``MeshSkippedError`` (a mesh the plot
+skips). ``tests/test_vocabulary.py`` checks that no other module defines an exception class.
 """
 
 from __future__ import annotations
@@ -16,13 +50,32 @@ __all__ = [
     "ArgumentError",
     "CLIError",
     "DuplicateNameError",
+    "JSONFormatError",
+    "MJCFError",
+    "MeshError",
+    "MeshesNotInstalledError",
+    "MimicError",
     "ModelError",
+    "MujocoNotInstalledError",
+    "OptionalDependencyError",
     "RobomodelError",
     "RobomodelWarning",
     "TopologyError",
     "URDFError",
+    "URDFExportError",
+    "URDFReferenceError",
+    "URDFSensorError",
+    "URDFSyntaxError",
+    "URDFTopologyError",
+    "URDFUnsupportedError",
+    "URDFValueError",
+    "URDFXacroError",
     "UnknownIndexError",
     "UnknownNameError",
+    "UnreadableModelError",
+    "XacroNotExpandedError",
+    "XacroNotInstalledError",
+    "deprecated",
     "suggest",
     "warn",
 ]
@@ -40,7 +93,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _inside(filename: str) -> bool:
-    return os.path.abspath(filename).startswith(_PACKAGE)
+    # attrs runs converters and validators from the methods it generates for robomodel's values.
+    return filename.startswith("<attrs generated") or os.path.abspath(filename).startswith(_PACKAGE)
 
 
 def warn(message: str, category: type[Warning] = RobomodelWarning) -> None:
@@ -180,3 +234,153 @@ class CLIError(RobomodelError, ValueError):
 
     The ``robomodel`` command reports it like bad input: one line, exit status 2.
     """
+
+
+class UnreadableModelError(CLIError):
+    """A model file that exists but that the readers fail on outside their own error checks."""
+
+
+class MimicError(ModelError):
+    """Mimic relations that do not resolve: a leader that is not a moving joint, or a cycle.
+
+    Attributes:
+        joints: the joints concerned (the follower, or the joints of the cycle).
+        reason: the message without the joint names in front.
+    """
+
+    def __init__(self, joints: tuple[str, ...], reason: str) -> None:
+        self.joints = joints
+        self.reason = reason
+        names = ", ".join(repr(j) for j in joints)
+        super().__init__(f"joint{'s' * (len(joints) > 1)} {names}: {reason}")
+
+
+class MeshError(RobomodelError, ValueError):
+    """A mesh filename cannot be resolved to a file, or the file cannot be read as a mesh.
+
+    Attributes:
+        filename: the mesh filename as written.
+        reason: what is wrong and what to do.
+        kind: ``"unresolvable"`` (a ``package://`` URI without package directories, a relative
+            path without a base directory, a scheme robomodel does not read), ``"missing"``
+            (resolved, but no such file), ``"refused"`` (it would leave its directory, or names
+            another host) or ``"unreadable"`` (the file is there but cannot be read).
+    """
+
+    def __init__(self, filename: str, reason: str, *, kind: str) -> None:
+        self.filename = filename
+        self.reason = reason
+        self.kind = kind
+        super().__init__(f"mesh {filename!r}: {reason}")
+
+
+class JSONFormatError(ModelError):
+    """A JSON document is not a robomodel model of a supported schema version.
+
+    Attributes:
+        path: where in the document the problem is, as a JSON path (``"$.joints[3].axis"``).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        super().__init__(f"robomodel JSON, at {path}: {reason}")
+
+
+class MJCFError(RobomodelError, ValueError):
+    """MuJoCo refused an MJCF document, or a model cannot be written as MJCF."""
+
+
+class URDFSyntaxError(URDFError):
+    """The text is not well-formed XML, or it declares entities or an external DTD (refused)."""
+
+
+class URDFValueError(URDFError):
+    """A required attribute is missing, or a value is not a finite number of the right count."""
+
+
+class URDFReferenceError(URDFError):
+    """A name is unknown (a joint's link, a sensor's link or joint) or defined twice."""
+
+
+class URDFTopologyError(URDFError, TopologyError):
+    """The links and joints do not form one tree (two parents, a loop, several roots or none).
+
+    Also a :class:`TopologyError`, the error of a model that would not be a forest, so that one
+    ``except TopologyError`` catches both.
+    """
+
+
+class URDFUnsupportedError(URDFError):
+    """The document uses something robomodel does not model (floating, planar, spherical joints)."""
+
+
+class URDFSensorError(URDFError):
+    """A ``<sensor>`` in iDynTree's dialect cannot be built (unknown joint, bad frame, ...)."""
+
+
+class URDFExportError(URDFError):
+    """The model cannot be written as URDF (unreachable links, an axis off its child origin...)."""
+
+
+class URDFXacroError(URDFError):
+    """A xacro document cannot be expanded (an undefined property or argument, a bad macro...)."""
+
+
+class XacroNotExpandedError(URDFXacroError):
+    """A document uses xacro, and the loader was not asked to expand it.
+
+    Raised for a document that is not named ``.xacro`` and is loaded without ``xacro=True``,
+    and for any document that uses xacro, or is named ``.xacro``, loaded with ``xacro=False``.
+    xacro runs Python code from the document, so the loader never expands one on its own.
+    """
+
+
+class OptionalDependencyError(RobomodelError, ImportError):
+    """An optional package robomodel needs for this call is not installed.
+
+    The message says what to install: ``pip install 'robomodel[mujoco]'`` for robomodel's own
+    extras, the peer's own package (``pip install idyntree``) for the interoperability bridges.
+
+    Attributes:
+        package: the module that failed to import (``"mujoco"``, ``"trimesh"``, ...).
+        extra: the robomodel extra that installs it (``"mujoco"``), or ``None`` when there is
+            none (idyntree, pinocchio).
+    """
+
+    def __init__(self, message: str, *, package: str, extra: str | None = None) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(message, name=package)
+
+
+class MujocoNotInstalledError(OptionalDependencyError):
+    """MuJoCo (the ``mujoco`` extra) is needed to compile MJCF and is not installed."""
+
+
+class MeshesNotInstalledError(OptionalDependencyError):
+    """trimesh (the ``meshes`` extra) is needed to read mesh files and is not installed."""
+
+
+class XacroNotInstalledError(URDFXacroError, OptionalDependencyError):
+    """A xacro document needs the ``xacro`` package (the ``xacro`` extra), not installed.
+
+    Also a :class:`URDFXacroError`, as every failure to expand a xacro document is.
+    """
+
+    def __init__(self, reason: str, *, file: str = "<string>") -> None:
+        # Both parents' __init__ take other arguments: set the fields of each here.
+        self.file = file
+        self.line = None
+        self.element = ""
+        self.reason = reason
+        self.package = "xacro"
+        self.extra = "xacro"
+        ImportError.__init__(self, f"{file}: {reason}", name="xacro")
+
+
+def deprecated(old: str, new: str, *, category: type[Warning] = DeprecationWarning) -> None:
+    """Warn that the name ``old`` is deprecated in favour of ``new`` (removed after one release).
+
+    The warning points at the user's line, as :func:`warn` does.
+    """
+    warn(f"{old} is deprecated and will be removed in the next release; use {new}", category)

@@ -25,18 +25,18 @@ from robomodel import (
     check_model,
 )
 from robomodel.cli import main
+from robomodel.formats import check_file
 from robomodel.model.checks import (
     CHECKS,
     FILE_CHECKS,
     count_text,
-    errors,
     findings,
     locate,
     verdict,
 )
 from robomodel.model.joints import Mimic, PositionLimits
 from robomodel.model.spatial import Axis, Transform
-from robomodel.tools.textview import find_problems, info_text
+from robomodel.tools.textview import info_text
 
 ROBOTS = icub_models.get_robot_names()
 CHECK_NAMES = {c.name for c in (*CHECKS, *FILE_CHECKS)}
@@ -77,10 +77,10 @@ def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFix
     info = info_text(model)
     assert f"valid:       {'no' if has_errors else 'yes'} ({count_text(found)}" in info
     assert verdict(model).startswith("not valid" if has_errors else "valid")
-    assert [str(f) for f in errors(model)] == find_problems(model)[0]
     # The model's own verdict is the same list.
-    assert model.problems() == errors(model) and model.is_valid() == (not has_errors)
-    assert [f for f in found if f.check != "meshes"] == list(findings(model))
+    assert model.problems() == tuple(f for f in found if f.severity == "error")
+    assert model.is_valid() == (not has_errors)
+    assert [f for f in found if f.check != "meshes"] == list(model.problems(severity="note"))
     if has_errors:
         with pytest.raises(ModelError, match="not valid"):
             check_model(model)
@@ -89,6 +89,7 @@ def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFix
     # Every finding names its element, its line in the file when it is a link or a joint, the
     # values, and the check (the mass notes of massless links included).
     located = locate(found, path)
+    assert check_file(path) == located
     for f in located:
         assert FINDING.match(str(f)), str(f)
         assert f.check in CHECK_NAMES
@@ -108,7 +109,7 @@ def test_massless_links_in_the_middle_are_notes_not_errors(
     assert len(inner) >= 4
     model = robomodel.formats.urdf.load(path)
     found = findings(model)
-    assert not errors(model)
+    assert not model.problems()
     flagged = {f.element.split("'")[1] for f in found if f.check == "mass"}
     assert flagged == inner
     mass = [f for f in found if f.check == "mass"]  # the meshes check warns too (no package dir)
@@ -195,7 +196,7 @@ def test_joint_checks_are_warnings() -> None:
     assert str(by_check["limits"]) == (
         "joint 'j2': its position limits allow no motion: lower = upper = 0.5 [limits]"
     )
-    assert not errors(m)
+    assert not m.problems()
     # Massless links: the base (fine for a fixed base) and 'a' between two joints are notes;
     # 'b' at the end of a moving joint is a warning.
     mass = {f.element: f.severity for f in findings(m) if f.check == "mass"}
@@ -265,3 +266,26 @@ def test_validate_names_the_line_of_a_written_file(
     assert [f.line for f in locate(findings(model), tmp_path / "missing.urdf")] == [None] * len(
         findings(model)
     )
+
+
+def test_problems_lists_down_to_a_severity() -> None:
+    """problems() is the errors; severity="warning" and "note" add the lesser findings."""
+    m = add_link(Model(), "base", Link())
+    stuck = RevoluteJoint(link1="base", link2="tip", axis_in_link1=Axis((0, 0, 1)))
+    m = add_joint_and_link(m, "base", "j", stuck, "tip", Link())
+    assert m.problems() == ()
+    assert [f.severity for f in m.problems(severity="warning")] == ["warning"]
+    assert m.problems(severity="note") == findings(m)
+    with pytest.raises(ModelError, match="severity"):
+        m.problems(severity="fatal")  # type: ignore[arg-type]
+
+
+def test_the_old_what_is_wrong_functions_warn_and_work() -> None:
+    from robomodel.model.checks import errors
+    from robomodel.tools.textview import find_problems
+
+    m = add_link(add_link(Model(), "base", Link()), "island", Link())
+    with pytest.warns(DeprecationWarning, match="problems"):
+        assert errors(m) == m.problems()
+    with pytest.warns(DeprecationWarning, match="problems"):
+        assert find_problems(m) == ([str(f) for f in m.problems()], [])

@@ -23,7 +23,7 @@ import pytest
 import robomodel.formats.urdf
 from robomodel.cli import main
 from robomodel.data import example_path
-from robomodel.formats import from_json
+from robomodel.formats import json as rm_json
 
 with warnings.catch_warnings():
     # SWIG's types warn (DeprecationWarning) while idyntree loads; with pytest's
@@ -264,14 +264,14 @@ def test_rebase_normalize_and_remove_fake_links(tmp_path: Path) -> None:
     # JSON keeps the exact element order (a URDF reload would renumber the joints itself).
     normalized = tmp_path / "n.json"
     assert main(["normalize", "--base", "l_foot", "-o", str(normalized)]) == 0
-    n = from_json(normalized.read_text())
+    n = rm_json.loads(normalized.read_text())
     dofs = [bool(j.n_dofs) for j in n.joints]
     assert dofs == sorted(dofs, reverse=True)  # every moving joint before every fixed one
     # Traversal order from l_foot: the ankle comes first, up the left leg to the pelvis.
     assert list(n.joint_names[:4]) == ["l_ankle_roll", "l_ankle_pitch", "l_knee", "l_hip_yaw"]
     no_fake = tmp_path / "nf.json"
     assert main(["remove-fake-links", "-o", str(no_fake)]) == 0
-    kept = from_json(no_fake.read_text())
+    kept = rm_json.loads(no_fake.read_text())
     raw = robomodel.formats.urdf.load(
         EXAMPLE, options=robomodel.formats.urdf.LoadOptions(remove_fake_links=False)
     )
@@ -406,7 +406,7 @@ def test_from_dh_mass_is_an_option_and_is_reported(
     # Standard output carries the model; the remark still goes to standard error.
     assert main(["from-dh", "--icub", "leg", "left_v2.5", "--mass", "0", "--format", "json"]) == 0
     captured = capsys.readouterr()
-    assert from_json(captured.out).total_mass == 0.0
+    assert rm_json.loads(captured.out).total_mass == 0.0
     assert "7 links weighs 0 kg" in captured.err
 
 
@@ -584,11 +584,15 @@ def test_package_dirs_reach_the_model_of_every_command(
     out = tmp_path / "r.json"
     args = ["convert", str(urdf), str(out), "--package-dir", str(tmp_path), "--package-dir"]
     assert main([*args, str(pkgs)]) == 0
-    assert list(from_json(out.read_text()).package_dirs) == [str(tmp_path), str(pkgs)]
+    assert list(rm_json.loads(out.read_text()).package_dirs) == [str(tmp_path), str(pkgs)]
     # A JSON model keeps its own directories; --package-dir adds more after them.
     again = tmp_path / "again.json"
     assert main(["convert", str(out), str(again), "--package-dir", "/extra"]) == 0
-    assert list(from_json(again.read_text()).package_dirs) == [str(tmp_path), str(pkgs), "/extra"]
+    assert list(rm_json.loads(again.read_text()).package_dirs) == [
+        str(tmp_path),
+        str(pkgs),
+        "/extra",
+    ]
     assert main(["validate", str(out), "--strict"]) == 0
     assert main(["convert", str(out), "-", "--xacro-arg", "a:=b"]) == 2
     assert "--xacro-arg is for xacro files" in capsys.readouterr().err

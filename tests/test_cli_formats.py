@@ -18,7 +18,7 @@ from test_cli import assert_one_line_error, run
 
 import robomodel.formats.urdf
 from robomodel.cli import main
-from robomodel.formats import from_json
+from robomodel.formats import json as rm_json
 from robomodel.formats import table as _formats
 from robomodel.testing import assert_models_close
 
@@ -64,7 +64,7 @@ def test_to_chooses_the_format_for_any_other_name(tmp_path: Path) -> None:
     out = tmp_path / "robot.txt"
     assert main(["convert", str(ICUB), str(out), "--to", "json"]) == 0
     assert json.loads(out.read_text())["format"] == "robomodel"
-    assert_models_close(from_json(out.read_text()), robomodel.formats.urdf.load(ICUB))
+    assert_models_close(rm_json.loads(out.read_text()), robomodel.formats.urdf.load(ICUB))
     urdf_out = tmp_path / "robot.model"
     assert main(["convert", str(ICUB), str(urdf_out), "--to", "urdf"]) == 0
     assert_models_close(robomodel.formats.urdf.load(urdf_out), robomodel.formats.urdf.load(ICUB))
@@ -94,9 +94,9 @@ def test_a_new_format_is_one_entry(
 ) -> None:
     """A format registered in FORMATS is offered by --to, chosen by its extension, read back."""
     (tmp_path / "fakefmt.py").write_text(
-        "from robomodel.formats import from_json, to_json\n"
-        "def dumps(model):\n    return 'FAKE ' + to_json(model)\n"
-        "def loads(text):\n    return from_json(text.removeprefix('FAKE '))\n"
+        "from robomodel.formats import json as rm_json\n"
+        "def dumps(model):\n    return 'FAKE ' + rm_json.dumps(model)\n"
+        "def loads(text):\n    return rm_json.loads(text.removeprefix('FAKE '))\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     entry = _formats.ModelFormat(
@@ -107,7 +107,7 @@ def test_a_new_format_is_one_entry(
     assert main(["convert", str(ICUB), str(out)]) == 0
     assert out.read_text().startswith("FAKE {")
     assert main(["convert", str(out), "-", "--to", "json"]) == 0
-    assert_models_close(from_json(capsys.readouterr().out), robomodel.formats.urdf.load(ICUB))
+    assert_models_close(rm_json.loads(capsys.readouterr().out), robomodel.formats.urdf.load(ICUB))
     with pytest.raises(SystemExit):
         main(["convert", "--help"])
     assert ".fk" in capsys.readouterr().out

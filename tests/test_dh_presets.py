@@ -14,13 +14,13 @@ from robomodel.formats.dh import (
     ICUB_PRESETS,
     DHChain,
     IKinVersion,
-    dumps_ikin,
+    dumps,
     icub_arm,
     icub_chain,
     icub_leg,
     icub_preset,
     icub_torso,
-    loads_ikin,
+    loads,
     parse_limb_type,
 )
 
@@ -136,14 +136,14 @@ def assert_chains_close(a: DHChain, b: DHChain) -> None:
 
 @given(dh_chains())
 def test_text_round_trip(chain: DHChain) -> None:
-    """loads_ikin(dumps_ikin(c, exact=True)) gives back the parameters, limits, H0, HN and blocked
+    """loads(dumps(c, exact=True)) gives back the parameters, limits, H0, HN and blocked
     angles (the default text prints rounding noise as 0 or multiples of 90: test_dh_text.py)."""
-    assert_chains_close(loads_ikin(dumps_ikin(chain, exact=True)), chain)
+    assert_chains_close(loads(dumps(chain, exact=True)), chain)
 
 
 def test_text_preset_round_trip_keeps_type() -> None:
     chain = icub_arm("right", "2.7")
-    back = loads_ikin(dumps_ikin(chain))
+    back = loads(dumps(chain))
     assert back.limb_type == "right_v2.7"
     assert_chains_close(back, chain)
 
@@ -160,7 +160,7 @@ def test_text_is_in_degrees_with_ikin_defaults() -> None:
     offset -90
     blocked 10
     """
-    chain = loads_ikin(text)
+    chain = loads(text)
     assert chain.limb_type == "left"
     first, second = chain.links
     assert first.alpha == pytest.approx(math.pi / 2)
@@ -173,7 +173,7 @@ def test_text_is_in_degrees_with_ikin_defaults() -> None:
 
 
 def test_property_form_on_one_line() -> None:
-    chain = loads_ikin("(numLinks 1) (link_0 (A 0.5) (alpha 180))")
+    chain = loads("(numLinks 1) (link_0 (A 0.5) (alpha 180))")
     assert chain.links[0].a == 0.5 and chain.links[0].alpha == pytest.approx(math.pi)
 
 
@@ -192,4 +192,4 @@ def test_property_form_on_one_line() -> None:
 )
 def test_text_errors(text: str, message: str) -> None:
     with pytest.raises(ModelError, match=message):
-        loads_ikin(text)
+        loads(text)

@@ -1,6 +1,6 @@
 """How iKin text prints numbers, the mass of chain_to_model, and every bad iCub name at once.
 
-``dumps_ikin`` prints the shortest text that reads back as the stored value, and prints rounding
+``dumps`` prints the shortest text that reads back as the stored value, and prints rounding
 noise as the value it stands for (0, multiples of 90 degrees, -1/0/1 rotation entries) only in
 the text; ``exact=True`` prints every value as stored.
 """
@@ -28,10 +28,10 @@ from robomodel.formats.dh import (
     DHChain,
     DHLink,
     chain_to_model,
-    dumps_ikin,
+    dumps,
     icub_arm,
     icub_chain,
-    loads_ikin,
+    loads,
     model_to_chain,
     parse_limb_type,
     set_angles,
@@ -55,9 +55,9 @@ def link_values(chain: DHChain) -> list[list[float]]:
 # ---------------------------------------------------------------------- exact text
 @given(dh_chains())
 def test_exact_text_reads_back_every_stored_value(chain: DHChain) -> None:
-    """loads_ikin(dumps_ikin(c, exact=True)) has exactly c's lengths, H0 and HN, and its angles
+    """loads(dumps(c, exact=True)) has exactly c's lengths, H0 and HN, and its angles
     to one rounding (degrees times pi / 180 do not reach every float)."""
-    back = loads_ikin(dumps_ikin(chain, exact=True))
+    back = loads(dumps(chain, exact=True))
     for x, y in zip(link_values(back), link_values(chain), strict=True):
         assert x[:2] == y[:2]
         for got, want in zip(x[2:], y[2:], strict=True):
@@ -70,7 +70,7 @@ def test_exact_text_reads_back_every_stored_value(chain: DHChain) -> None:
 @given(dh_chains())
 def test_default_text_moves_values_by_at_most_the_noise(chain: DHChain) -> None:
     """The default text reads back within LENGTH_NOISE (m), ANGLE_NOISE (deg), ROTATION_NOISE."""
-    back = loads_ikin(dumps_ikin(chain))
+    back = loads(dumps(chain))
     for x, y in zip(back.links, chain.links, strict=True):
         for length in ("a", "d"):
             assert abs(getattr(x, length) - getattr(y, length)) <= LENGTH_NOISE
@@ -87,13 +87,13 @@ def test_degrees_print_as_the_shortest_text_that_reads_back(hundredths: int, dig
     """An angle read from d degrees prints as d, not as math.degrees' 29.999999999999996."""
     written = round(hundredths / 100, digits)
     text = f"numLinks 1\nlink_0 (A 1) (alpha {written!r}) (min -400) (max 400)"
-    chain = loads_ikin(text)
+    chain = loads(text)
     for exact in (False, True):
-        printed = re.search(r"\(alpha (\S+)\)", dumps_ikin(chain, exact=exact))
+        printed = re.search(r"\(alpha (\S+)\)", dumps(chain, exact=exact))
         assert printed is not None
         assert float(printed.group(1)) == written
         assert len(printed.group(1)) <= len(repr(written))
-        assert loads_ikin(dumps_ikin(chain, exact=exact)).links[0].alpha == chain.links[0].alpha
+        assert loads(dumps(chain, exact=exact)).links[0].alpha == chain.links[0].alpha
 
 
 def test_rounding_noise_prints_as_what_it_stands_for() -> None:
@@ -103,22 +103,22 @@ def test_rounding_noise_prints_as_what_it_stands_for() -> None:
     H0[0, 1], H0[1, 0] = 1.56e-39, -1.56e-39
     link = DHLink(0.25, -1.93e-17, math.pi / 2, math.radians(179.99999999971945), -1.0, 1.0)
     chain = DHChain(links=[link], H0=H0)
-    text = dumps_ikin(chain)
+    text = dumps(chain)
     assert "(D 0.0)" in text and "(offset 180.0)" in text and "(alpha 90.0)" in text
     assert "H0 (1.0 0.0 0.0 0.0 0.0 1.0 0.0 0.0 0.0 0.0 1.0 0.0 0.0 0.0 0.0 1.0)" in text
     assert "e-" not in text and "-0.0" not in text
     # Only the text: the chain keeps its values, and exact=True prints them.
     assert chain.links[0].d == -1.93e-17 and chain.H0.rotation[0, 1] == 1.56e-39
-    exact = dumps_ikin(chain, exact=True)
+    exact = dumps(chain, exact=True)
     assert "(D -1.93e-17)" in exact and "1.56e-39" in exact
     assert "(offset 179.99999999971" in exact
 
 
 def test_values_just_above_the_noise_are_printed_as_stored() -> None:
     link = DHLink(2 * LENGTH_NOISE, -3e-6, math.radians(90 + 3 * ANGLE_NOISE), 0.0, -1.0, 1.0)
-    text = dumps_ikin(DHChain(links=[link]))
+    text = dumps(DHChain(links=[link]))
     assert f"(A {2 * LENGTH_NOISE!r})" in text and "(D -3e-06)" in text
-    back = loads_ikin(text).links[0]
+    back = loads(text).links[0]
     assert (back.a, back.d, back.alpha) == (link.a, link.d, link.alpha)
 
 
@@ -133,7 +133,7 @@ def test_icub_extraction_prints_no_noise(robot: str, base: str, end: str) -> Non
     chain = model_to_chain(model, base, end)
     stored = [v for row in link_values(chain) for v in row[:2]]
     assert any(0 < abs(v) < LENGTH_NOISE for v in stored)  # the noise is there in the values
-    text = dumps_ikin(chain)
+    text = dumps(chain)
     for v in numbers(text):
         assert v == 0 or abs(v) >= LENGTH_NOISE
         assert abs(v) == 0 or abs(abs(v) - 1) == 0 or abs(abs(v) - 1) > ROTATION_NOISE
@@ -141,7 +141,7 @@ def test_icub_extraction_prints_no_noise(robot: str, base: str, end: str) -> Non
         d = float(angle)
         assert d == 90 * round(d / 90) or abs(d - 90 * round(d / 90)) > ANGLE_NOISE
     # The text still describes the same chain: poses agree to the noise.
-    back = loads_ikin(text)
+    back = loads(text)
     for q in np.random.default_rng(0).uniform(-0.3, 0.3, (5, chain.n_dofs)):
         a = set_angles(chain, q)[0].end_effector_pose().as_matrix()
         b = set_angles(back, q)[0].end_effector_pose().as_matrix()
@@ -199,5 +199,5 @@ def test_every_bad_part_of_an_icub_name_is_reported_at_once() -> None:
 
 
 def test_transform_identity_prints_exactly() -> None:
-    text = dumps_ikin(DHChain(links=[DHLink(0.0, 0.0, 0.0)], HN=Transform.identity()))
+    text = dumps(DHChain(links=[DHLink(0.0, 0.0, 0.0)], HN=Transform.identity()))
     assert "HN (1.0 0.0 0.0 0.0 0.0 1.0 0.0 0.0 0.0 0.0 1.0 0.0 0.0 0.0 0.0 1.0)" in text

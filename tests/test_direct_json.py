@@ -20,7 +20,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.formats.json import SCHEMA_VERSION, JSONFormatError, from_json, to_json
+from robomodel.formats.json import SCHEMA_VERSION, JSONFormatError
+from robomodel.formats.json import dumps as to_json
+from robomodel.formats.json import loads as from_json
 
 
 def _document() -> dict[str, Any]:

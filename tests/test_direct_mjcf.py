@@ -48,7 +48,7 @@ def test_export_writes_the_sizes_mujoco_means(collision: bool) -> None:
         rm.SolidShape(geometry=rm.Sphere(0.25), name="ball"),
         rm.SolidShape(geometry=rm.Cylinder(0.05, 0.8), name="rod"),
     ]
-    text, _ = mjcf.export(_one_link(shapes, collision=collision))
+    text, _ = mjcf.dumps_with_report(_one_link(shapes, collision=collision))
     mm = mujoco.MjModel.from_xml_string(text)
     geoms = _geoms(mm)
     t = mujoco.mjtGeom
@@ -73,7 +73,7 @@ def test_read_sizes_are_full_lengths() -> None:
       <geom name="box" type="box" size="0.1 0.2 0.3"/>
       <geom name="rod" type="cylinder" size="0.05 0.4"/>
       <geom name="ball" type="sphere" size="0.25"/></body></worldbody></mujoco>"""
-    m, _ = mjcf.parse(text)
+    m, _ = mjcf.loads_with_report(text)
     shapes = {s.name: s.geometry for link in m.collisions for s in link}
     assert shapes["box"] == rm.Box(0.2, 0.4, 0.6)
     assert shapes["rod"] == rm.Cylinder(0.05, 0.8)
@@ -93,7 +93,7 @@ def test_reader_calls_a_geom_visual_exactly_when_mujoco_lets_it_touch_nothing(
       </body></worldbody></mujoco>"""
     mm = mujoco.MjModel.from_xml_string(text)
     can_collide = bool(mm.geom_contype[0]) or bool(mm.geom_conaffinity[0])
-    m, _ = mjcf.parse(text)
+    m, _ = mjcf.loads_with_report(text)
     visual_names = [s.name for link in m.visuals for s in link]
     collision_names = [s.name for link in m.collisions for s in link]
     if can_collide:
@@ -106,7 +106,7 @@ def test_writer_visuals_touch_nothing_and_collisions_touch_each_other() -> None:
     """The writer's side of the same rule, on MuJoCo's compiled numbers."""
     m = _one_link([rm.SolidShape(geometry=rm.Sphere(0.1), name="v")], collision=False)
     m = rm.with_collision_shapes(m, "arm", [rm.SolidShape(geometry=rm.Sphere(0.1), name="c")])
-    mm = mujoco.MjModel.from_xml_string(mjcf.export(m)[0])
+    mm = mujoco.MjModel.from_xml_string(mjcf.dumps_with_report(m)[0])
     g = {mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_GEOM, i): i for i in range(mm.ngeom)}
     assert mm.geom_contype[g["v"]] == 0 and mm.geom_conaffinity[g["v"]] == 0
     assert mm.geom_contype[g["c"]] & mm.geom_conaffinity[g["c"]]
@@ -138,7 +138,7 @@ def test_mimic_from_a_joint_equality_holds_where_mujocos_constraint_holds(
     mm = mujoco.MjModel.from_xml_string(text)
     np.testing.assert_array_equal(mm.qpos0, [ref_l, ref_f])
     np.testing.assert_array_equal(mm.eq_data[0][:2], [a0, a1])
-    m, _ = mjcf.parse(text)
+    m, _ = mjcf.loads_with_report(text)
     mimic = m.joint("fol").mimic
     assert mimic is not None and mimic.joint == "lead"
     d = mujoco.MjData(mm)
@@ -178,7 +178,7 @@ def test_massless_link_with_shapes_keeps_its_geoms_or_reports_them(kind: str) ->
     """Reported, never dropped: a massless link between two moving joints that carries shapes
     either keeps a body holding them or the report names each geom it lost."""
     m = _chain_with_massless_middle(middle_shapes=kind)
-    text, report = mjcf.export(m, options=mjcf.ExportOptions(massless="merge"))
+    text, report = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(massless="merge"))
     mm = mujoco.MjModel.from_xml_string(text)
     names = {mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_GEOM, g) for g in range(mm.ngeom)}
     reported = {x.name for x in report.losses if x.action == "dropped"}
@@ -193,6 +193,6 @@ def test_massless_link_with_shapes_keeps_its_geoms_or_reports_them(kind: str) ->
 
 def test_massless_link_without_shapes_is_merged() -> None:
     """The other side of the same rule: without shapes the middle body goes (2 bodies + world)."""
-    text, report = mjcf.export(_chain_with_massless_middle(middle_shapes="none"))
+    text, report = mjcf.dumps_with_report(_chain_with_massless_middle(middle_shapes="none"))
     assert mujoco.MjModel.from_xml_string(text).nbody == 3
     assert [x.name for x in report.losses if x.kind == "merged link"] == ["mid"]

@@ -63,7 +63,7 @@ def test_export_changes_what_mujoco_refuses_and_keeps_what_it_accepts(
 ) -> None:
     inertia = rm.SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), np.diag(diag))
     assert _mujoco_accepts(mass, diag) is mujoco_accepts  # the oracle, asked directly
-    text, report = mjcf.export(_hinged(inertia))
+    text, report = mjcf.dumps_with_report(_hinged(inertia))
     mm = mujoco.MjModel.from_xml_string(text)  # whatever the policy did, MuJoCo accepts it
     changed = {x.name for x in report.losses if x.action == "changed"}
     b = mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_BODY, "b")
@@ -76,26 +76,26 @@ def test_export_changes_what_mujoco_refuses_and_keeps_what_it_accepts(
         # The report's inertia is what MuJoCo compiled.
         assert mm.body_mass[b] == report.inertias["b"].mass
         with pytest.raises(mjcf.MJCFError):
-            mjcf.export(
+            mjcf.dumps_with_report(
                 _hinged(inertia),
-                options=mjcf.ExportOptions(massless="raise", invalid_inertia="raise"),
+                options=mjcf.DumpOptions(massless="raise", invalid_inertia="raise"),
             )
 
 
 def test_bound_options_accept_values_above_mjminval_only() -> None:
-    mjcf.ExportOptions(bound_mass=2 * MJCF_MIN_VALUE, bound_inertia=2 * MJCF_MIN_VALUE)
+    mjcf.DumpOptions(bound_mass=2 * MJCF_MIN_VALUE, bound_inertia=2 * MJCF_MIN_VALUE)
     for bad in (MJCF_MIN_VALUE, 0.0, -1.0, float("inf"), float("nan")):
         with pytest.raises(ValueError, match="bound_mass"):
-            mjcf.ExportOptions(bound_mass=bad)
+            mjcf.DumpOptions(bound_mass=bad)
         with pytest.raises(ValueError, match="bound_inertia"):
-            mjcf.ExportOptions(bound_inertia=bad)
+            mjcf.DumpOptions(bound_inertia=bad)
 
 
 def test_bound_policy_writes_the_bound_values() -> None:
     """massless="bound" on a massless moving leaf: MuJoCo's body has exactly bound_mass and
     bound_inertia, and the report holds that inertia."""
-    opts = mjcf.ExportOptions(massless="bound", bound_mass=1e-3, bound_inertia=1e-5)
-    text, report = mjcf.export(_hinged(rm.SpatialInertia.zero()), options=opts)
+    opts = mjcf.DumpOptions(massless="bound", bound_mass=1e-3, bound_inertia=1e-5)
+    text, report = mjcf.dumps_with_report(_hinged(rm.SpatialInertia.zero()), options=opts)
     mm = mujoco.MjModel.from_xml_string(text)
     b = mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_BODY, "b")
     assert mm.body_mass[b] == 1e-3
@@ -140,7 +140,7 @@ def test_shape_options_report_every_shape_they_leave_out(
     trimesh = pytest.importorskip("trimesh")
     mesh = str(tmp_path / "m.stl")
     trimesh.creation.box(extents=(0.1, 0.1, 0.1)).export(mesh)
-    text, report = mjcf.export(_shapely(mesh), options=mjcf.ExportOptions(**option))
+    text, report = mjcf.dumps_with_report(_shapely(mesh), options=mjcf.DumpOptions(**option))
     mm = mujoco.MjModel.from_xml_string(text)
     written = {mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_GEOM, g) for g in range(mm.ngeom)}
     assert written == {"v0", "v1", "c0", "c1"} - dropped
@@ -151,7 +151,7 @@ def test_zero_sized_shapes_are_reported_not_written() -> None:
     m = rm.with_collision_shapes(
         _hinged(_HEAVY), "b", [rm.SolidShape(geometry=rm.Box(0.0, 0.1, 0.1), name="flat")]
     )
-    text, report = mjcf.export(m)
+    text, report = mjcf.dumps_with_report(m)
     assert mujoco.MjModel.from_xml_string(text).ngeom == 0
     assert [x.name for x in report.of("dropped")] == ["flat"]
 
@@ -166,13 +166,13 @@ _SECTIONS = """<mujoco><worldbody><body name="b"><joint name="h" type="hinge"/>
 def test_import_options_report_what_they_leave_out() -> None:
     """ImportOptions' other values: shapes=False and keep_sections=False each list, in the
     report, every element they leave out (the geoms, the actuator)."""
-    m, report = mjcf.parse(_SECTIONS, options=mjcf.ImportOptions(shapes=False))
+    m, report = mjcf.loads_with_report(_SECTIONS, options=mjcf.LoadOptions(shapes=False))
     assert not any(m.visuals) and not any(m.collisions)
     assert {x.name for x in report.of("dropped") if x.kind == "geom"} == {"g1", "g2"}
-    m, report = mjcf.parse(_SECTIONS, options=mjcf.ImportOptions(keep_sections=False))
+    m, report = mjcf.loads_with_report(_SECTIONS, options=mjcf.LoadOptions(keep_sections=False))
     assert not m.extensions
     assert [x.kind for x in report.of("dropped")] == ["actuator"]
-    m, report = mjcf.parse(_SECTIONS)
+    m, report = mjcf.loads_with_report(_SECTIONS)
     assert [x.tag for x in m.extensions] == ["mjcf:actuator"]
     assert {s.name for s in m.collisions[m.link_index("b")]} == {"g1"}
     assert not report.of("dropped")

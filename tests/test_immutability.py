@@ -508,13 +508,13 @@ def test_copied_models_keep_their_arrays_frozen(way: str) -> None:
     import copy
     import pickle
 
-    from robomodel.formats.json import from_json, to_json
+    from robomodel.formats import json as rm_json
 
     m = icub(ICUB[0])
     copied = {
         "pickle": lambda: pickle.loads(pickle.dumps(m)),
         "deepcopy": lambda: copy.deepcopy(m),
-        "json": lambda: from_json(to_json(m)),
+        "json": lambda: rm_json.loads(rm_json.dumps(m)),
     }[way]()
     assert copied == m
     for where, a in arrays_of(copied):

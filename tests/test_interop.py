@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from strategies import decorated_models, models
 
 import robomodel as rm
+from robomodel.errors import OptionalDependencyError
 from robomodel.formats import from_idyntree, to_idyntree, to_pinocchio
-from robomodel.formats.interop import MissingDependencyError
 from robomodel.physics.kinematics import center_of_mass, forward_kinematics
 from robomodel.testing import assert_models_close
 from robomodel.transformers.change_base import change_base
@@ -221,13 +221,13 @@ def test_missing_peer_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "idyntree", None)
     monkeypatch.setitem(sys.modules, "idyntree.bindings", None)
     monkeypatch.setitem(sys.modules, "pinocchio", None)
-    with pytest.raises(MissingDependencyError, match="pip install idyntree"):
+    with pytest.raises(OptionalDependencyError, match="pip install idyntree"):
         to_idyntree(m)
-    with pytest.raises(MissingDependencyError, match="pip install idyntree"):
+    with pytest.raises(OptionalDependencyError, match="pip install idyntree"):
         from_idyntree(object())
-    with pytest.raises(MissingDependencyError, match="pip install pin"):
+    with pytest.raises(OptionalDependencyError, match="pip install pin"):
         to_pinocchio(m)
-    assert issubclass(MissingDependencyError, ImportError)
+    assert issubclass(OptionalDependencyError, ImportError)
 
 
 def test_from_idyntree_keeps_damping_set_without_a_dynamics_type() -> None:

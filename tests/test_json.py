@@ -11,18 +11,19 @@ from strategies import SLOW, decorated_models
 
 import robomodel as rm
 import robomodel.formats
-from robomodel.formats import SCHEMA_VERSION, JSONFormatError, from_json, to_dict, to_json
+from robomodel.formats import SCHEMA_VERSION, JSONFormatError, to_dict
+from robomodel.formats import json as rm_json
 from robomodel.physics.kinematics import forward_kinematics
 
 
 @settings(max_examples=30)
 @given(decorated_models())
 def test_json_round_trip_is_exact(m: rm.Model) -> None:
-    """from_json(to_json(m)) == m, bit for bit (floats, infinities, shapes, sensors, XML)."""
-    text = to_json(m)
-    back = from_json(text)
+    """loads(dumps(m)) == m, bit for bit (floats, infinities, shapes, sensors, XML)."""
+    text = rm_json.dumps(m)
+    back = rm_json.loads(text)
     assert back == m
-    assert to_json(back) == text
+    assert rm_json.dumps(back) == text
     # Bit-exact arrays, not just ==: -0.0 and 0.0 compare equal, so compare bytes.
     for a, b in zip(m.joints, back.joints, strict=True):
         assert a.link1_H_link2.rotation.tobytes() == b.link1_H_link2.rotation.tobytes()
@@ -35,7 +36,7 @@ def test_json_round_trip_is_exact(m: rm.Model) -> None:
 @given(decorated_models())
 def test_json_round_trip_slow(m: rm.Model) -> None:
     """The exact round trip, with many more examples."""
-    assert from_json(to_json(m, indent=2)) == m
+    assert rm_json.loads(rm_json.dumps(m, indent=2)) == m
 
 
 def _no_constants(name: str) -> None:
@@ -82,13 +83,15 @@ def test_schema_fixed_example() -> None:
 def test_floats_are_written_with_repr() -> None:
     x = 0.1 + 0.2  # 0.30000000000000004: needs all 17 digits
     m = rm.add_link(rm.Model(), "a", rm.Link(rm.SpatialInertia(x, (0, 0, 0), np.zeros((3, 3)))))
-    assert '"mass": 0.30000000000000004' in to_json(m)
-    assert from_json(to_json(m)).link("a").mass == x
+    assert '"mass": 0.30000000000000004' in rm_json.dumps(m)
+    assert rm_json.loads(rm_json.dumps(m)).link("a").mass == x
     assert (
         math.copysign(
             1.0,
-            from_json(
-                to_json(rm.add_frame(m, "a", "f", rm.Transform.from_translation((-0.0, 0, 0))))
+            rm_json.loads(
+                rm_json.dumps(
+                    rm.add_frame(m, "a", "f", rm.Transform.from_translation((-0.0, 0, 0)))
+                )
             )
             .frames[0]
             .link_H_frame.position[0],
@@ -101,14 +104,14 @@ def test_errors_name_the_place() -> None:
     m = rm.add_link(rm.Model(), "a")
     good = to_dict(m)
     with pytest.raises(JSONFormatError, match="not valid JSON"):
-        from_json("{")
+        rm_json.loads("{")
     with pytest.raises(JSONFormatError, match="not a robomodel model"):
-        from_json(json.dumps({**good, "format": "other"}))
+        rm_json.loads(json.dumps({**good, "format": "other"}))
     with pytest.raises(JSONFormatError, match="newer than this robomodel"):
-        from_json(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
+        rm_json.loads(json.dumps({**good, "version": SCHEMA_VERSION + 1}))
     missing = r"at \$\.links\[0\]: missing key 'rotational_inertia'"
     with pytest.raises(JSONFormatError, match=missing):
-        from_json(json.dumps({**good, "links": [{"name": "a"}]}))
+        rm_json.loads(json.dumps({**good, "links": [{"name": "a"}]}))
     bad_joint = {
         "name": "j",
         "type": "ball",
@@ -117,12 +120,12 @@ def test_errors_name_the_place() -> None:
         "link1_H_link2": {"rotation": np.eye(3).tolist(), "position": [0, 0, 0]},
     }
     with pytest.raises(JSONFormatError, match=r"joints\[0\].*unknown joint type 'ball'"):
-        from_json(json.dumps({**good, "joints": [bad_joint]}))
+        rm_json.loads(json.dumps({**good, "joints": [bad_joint]}))
     with pytest.raises(JSONFormatError, match=r"not valid: .*'b'"):
-        from_json(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
+        rm_json.loads(json.dumps({**good, "joints": [{**bad_joint, "type": "fixed"}]}))
     short = r"links\[0\].first_moment: expected a list of 3 numbers"
     with pytest.raises(JSONFormatError, match=short):
-        from_json(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
+        rm_json.loads(json.dumps({**good, "links": [{**good["links"][0], "first_moment": [1, 2]}]}))
     assert issubclass(JSONFormatError, rm.ModelError)
 
 
@@ -132,21 +135,21 @@ def test_malformed_documents_raise_json_format_errors() -> None:
     m = rm.add_link(rm.Model(), "a")
     good = to_dict(m)
     with pytest.raises(JSONFormatError, match="nested too deeply"):
-        from_json("[" * 100_000)
+        rm_json.loads("[" * 100_000)
     with pytest.raises(JSONFormatError, match="not valid JSON"):
-        from_json(b'{"name": "\xff"}')
+        rm_json.loads(b'{"name": "\xff"}')
     link = good["links"][0]
     huge = "1" + "0" * 400
     text = json.dumps({**good, "links": [{**link, "mass": 0}]}).replace(
         '"mass": 0', f'"mass": {huge}'
     )
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a number within"):
-        from_json(text)
+        rm_json.loads(text)
     text = json.dumps({**good, "links": [{**link, "first_moment": [0, 0, 0]}]})
     with pytest.raises(JSONFormatError, match=r"first_moment\[2\]: expected a number within"):
-        from_json(text.replace('"first_moment": [0, 0, 0]', f'"first_moment": [0, 0, {huge}]'))
+        rm_json.loads(text.replace('"first_moment": [0, 0, 0]', f'"first_moment": [0, 0, {huge}]'))
     with pytest.raises(JSONFormatError, match=r"links\[0\].mass: expected a finite number"):
-        from_json(json.dumps({**good, "links": [{**link, "mass": math.nan}]}))
+        rm_json.loads(json.dumps({**good, "links": [{**link, "mass": math.nan}]}))
 
 
 def _arm() -> rm.Model:
@@ -223,13 +226,13 @@ def test_types_keys_and_signs_are_checked_with_paths() -> None:
     ]
     for bad, match in cases:
         with pytest.raises(JSONFormatError, match=match):
-            from_json(bad)
+            rm_json.loads(bad)
     with pytest.raises(rm.errors.ArgumentError, match="from_dict"):
-        from_json(good)  # type: ignore[arg-type]
+        rm_json.loads(good)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- the bulk reader
-# Links and joints in to_json's uniform form are read column by column
+# Links and joints in rm_json.dumps's uniform form are read column by column
 # (robomodel.formats.json._bulk);
 # the element-by-element reader is the oracle: both must accept the same documents and build
 # the same values, bit for bit.
@@ -241,7 +244,7 @@ def _element_by_element(text: str, monkeypatch: pytest.MonkeyPatch) -> rm.Model:
     with monkeypatch.context() as patched:
         patched.setattr(rm_json, "bulk_links", lambda items: None)
         patched.setattr(rm_json, "bulk_joints", lambda items: None)
-        return from_json(text)
+        return rm_json.loads(text)
 
 
 def _array_bits(m: rm.Model) -> list[bytes]:
@@ -260,10 +263,10 @@ def _array_bits(m: rm.Model) -> list[bytes]:
 def test_the_bulk_reader_builds_what_the_element_reader_builds(m: rm.Model) -> None:
     import pytest as _pytest
 
-    text = to_json(m)
+    text = rm_json.dumps(m)
     with _pytest.MonkeyPatch.context() as mp:
         slow = _element_by_element(text, mp)
-    fast = from_json(text)
+    fast = rm_json.loads(text)
     assert fast == slow == m
     assert _array_bits(fast) == _array_bits(slow)
     for lk in fast.links:
@@ -329,10 +332,10 @@ def test_the_bulk_reader_agrees_on_odd_and_bad_documents(
         slow = err
     if isinstance(slow, JSONFormatError):
         with pytest.raises(JSONFormatError) as info:
-            from_json(text)
+            rm_json.loads(text)
         assert (info.value.path, str(info.value)) == (slow.path, str(slow))
     else:
-        fast = from_json(text)
+        fast = rm_json.loads(text)
         assert fast == slow and _array_bits(fast) == _array_bits(slow)
 
 
@@ -340,7 +343,7 @@ def test_a_repeated_key_is_refused_by_both_readers(monkeypatch: pytest.MonkeyPat
     text = json.dumps(_chain_document(3))
     bad = text.replace('"mass": ', '"mass": 1.0, "mass": ', 1)
     with pytest.raises(JSONFormatError, match="appears twice") as info:
-        from_json(bad)
+        rm_json.loads(bad)
     assert info.value.path == "$.links[0]"
 
 
@@ -350,17 +353,17 @@ def test_the_bulk_reader_reads_a_uniform_document() -> None:
     doc = json.loads(json.dumps(_chain_document(5)))
     links, joints = bulk_links(doc["links"]), bulk_joints(doc["joints"])
     assert links is not None and joints is not None
-    m = from_json(json.dumps(doc))
+    m = rm_json.loads(json.dumps(doc))
     assert list(links[0]) == list(m.link_names) and joints[1] == list(m.joints)
 
 
 @settings(max_examples=40)
 @given(decorated_models())
 def test_the_one_line_writer_writes_what_json_dumps_writes(m: rm.Model) -> None:
-    # to_json writes links and joints as text directly; json.dumps of to_dict is the oracle.
+    # rm_json.dumps writes links and joints as text directly; json.dumps of to_dict is the oracle.
     expected = json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
-    assert to_json(m) == expected
-    assert to_json(m, indent=2) == json.dumps(
+    assert rm_json.dumps(m) == expected
+    assert rm_json.dumps(m, indent=2) == json.dumps(
         to_dict(m), indent=2, allow_nan=False, ensure_ascii=False
     )
 
@@ -372,15 +375,15 @@ def test_the_one_line_writer_on_names_to_escape_and_infinite_limits() -> None:
     )
     m = rm.add_joint_and_link(m, 'a"\\\u00e9\x01', "j\u2603", joint, "b")
     m = rm.add_joint_and_link(m, "b", "f", rm.FixedJoint(link1="x", link2="y"), "c")
-    assert to_json(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
-    assert from_json(to_json(m)) == m
+    assert rm_json.dumps(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
+    assert rm_json.loads(rm_json.dumps(m)) == m
 
 
 def test_the_one_line_writer_on_icub() -> None:
     from idyntree_oracle import load_icub
 
     m = load_icub("iCubGazeboV2_7")
-    assert to_json(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
+    assert rm_json.dumps(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
 
 
 def test_damping_beside_no_dynamics_is_refused_where_it_is() -> None:

@@ -33,7 +33,7 @@ icub_models = pytest.importorskip("icub_models")
 
 FAST_ROBOTS = ["iCubGazeboV2_7", "iCubLisboa01", "left_hand_mk3"]
 ALL_ROBOTS = sorted(icub_models.get_robot_names())
-NO_MESHES = mjcf.ExportOptions(meshes=False)
+NO_MESHES = mjcf.DumpOptions(meshes=False)
 
 
 def _icub(name: str) -> rm.Model:
@@ -58,7 +58,7 @@ def _measured(sensor: rm.Sensor, readings: dict[str, np.ndarray]) -> np.ndarray:
 
 def check_export(model: rm.Model, rng: np.random.Generator, *, options=NO_MESHES, n: int = 2):
     """The exported MJCF compiles and is the model (up to the report's written inertias)."""
-    text, report = mjcf.export(model, options=options)
+    text, report = mjcf.dumps_with_report(model, options=options)
     mm = mjcf.compile_mjcf(text)
     eff = oracle.effective_model(model, report)
     snapped = [x.name for x in report.of("approximated") if x.kind == "site"]
@@ -95,7 +95,7 @@ def test_icub_export_is_the_model(name: str) -> None:
 @pytest.mark.parametrize("name", ALL_ROBOTS)
 def test_every_icub_export_is_the_model(name: str) -> None:
     """As above, for every icub-models robot, with meshes."""
-    check_export(_icub(name), np.random.default_rng(1), options=mjcf.ExportOptions(), n=4)
+    check_export(_icub(name), np.random.default_rng(1), options=mjcf.DumpOptions(), n=4)
 
 
 def test_icub_export_keeps_everything_the_urdf_importer_drops() -> None:
@@ -114,7 +114,7 @@ def test_icub_export_keeps_everything_the_urdf_importer_drops() -> None:
 def test_icub_meshes_resolve_through_package_dirs() -> None:
     """package:// meshes become mesh assets with absolute paths MuJoCo loads."""
     m = _icub("left_wrist_mk2")
-    text, _report = mjcf.export(m)
+    text, _report = mjcf.dumps_with_report(m)
     mm = mjcf.compile_mjcf(text)
     n_mesh_shapes = sum(
         isinstance(s.geometry, rm.Mesh) for shapes in (*m.visuals, *m.collisions) for s in shapes
@@ -123,7 +123,7 @@ def test_icub_meshes_resolve_through_package_dirs() -> None:
     files = re.findall(r'<mesh name="[^"]*" file="([^"]*)"', text)
     assert len(files) == mm.nmesh >= 1
     assert all(os.path.isabs(f) and os.path.exists(f) for f in files)
-    _, r = mjcf.export(rm.with_package_dirs(m, []))
+    _, r = mjcf.dumps_with_report(rm.with_package_dirs(m, []))
     assert len(r.of("dropped")) >= n_mesh_shapes
     assert all(
         "not found" in x.detail for x in r.of("dropped") if x.kind in ("visual", "collision")
@@ -133,8 +133,8 @@ def test_icub_meshes_resolve_through_package_dirs() -> None:
 def test_urdf_to_mjcf_to_robomodel_is_the_urdf_model() -> None:
     """URDF -> MJCF -> robomodel equals the URDF model, except the reported losses."""
     m = _icub("iCubGazeboV2_7")
-    text, report = mjcf.export(m)
-    back, back_report = mjcf.parse(text)
+    text, report = mjcf.dumps_with_report(m)
+    back, back_report = mjcf.loads_with_report(text)
     assert not back_report.of("dropped")
     dropped_ext = [x for x in report.of("dropped") if x.kind == "extension"]
     assert len(dropped_ext) == len(m.extensions)
@@ -166,7 +166,7 @@ def test_random_sensors_read_what_robomodel_predicts(model: rm.Model, seed: int)
     (F/T sign by the side the sensor measures, as documented), and reading the MJCF back gives
     the model MuJoCo simulates."""
     text, report, _ = check_export(model, np.random.default_rng(seed), n=1)
-    back, _ = mjcf.parse(text)
+    back, _ = mjcf.loads_with_report(text)
     d = diff(oracle.effective_model(model, report), back, atol=1e-9, order=False)
     assert not d, str(d)
 
@@ -176,8 +176,8 @@ def test_random_sensors_read_what_robomodel_predicts(model: rm.Model, seed: int)
 def test_random_models_come_back(model: rm.Model, seed: int) -> None:
     """robomodel -> MJCF -> robomodel is the model MuJoCo simulates (the written inertias),
     link by link, joint by joint and frame by frame."""
-    text, report = mjcf.export(model, options=NO_MESHES)
-    back, back_report = mjcf.parse(text)
+    text, report = mjcf.dumps_with_report(model, options=NO_MESHES)
+    back, back_report = mjcf.loads_with_report(text)
     assert not back_report.of("dropped")
     d = diff(oracle.effective_model(model, report), back, atol=1e-9, order=False)
     assert not d, str(d)
@@ -188,7 +188,7 @@ def test_random_models_come_back(model: rm.Model, seed: int) -> None:
 def test_decorated_models_compile_and_report_every_loss(model: rm.Model) -> None:
     """Shapes, sensors, mimics, extensions: the MJCF compiles, every shape is a geom or a
     report entry, every mimic an equality, every extension a report entry."""
-    text, report = mjcf.export(model)
+    text, report = mjcf.dumps_with_report(model)
     mm = mjcf.compile_mjcf(text)
     n_shapes = sum(len(s) for s in (*model.visuals, *model.collisions))
     shape_losses = [x for x in report.of("dropped") if x.kind in ("visual", "collision")]
@@ -232,19 +232,19 @@ def test_massless_link_between_moving_joints_is_merged_exactly() -> None:
     text, report, mm = check_export(m, np.random.default_rng(3))
     assert [x.name for x in report.losses if x.kind == "merged link"] == ["mid"]
     assert not report.inertias and mm.nbody == 3
-    back, _ = mjcf.parse(text)
+    back, _ = mjcf.loads_with_report(text)
     assert not diff(m, back, atol=1e-12, order=False)
 
 
 def test_massless_policy_bound_and_raise() -> None:
     """Without merging, a massless moving body gets the bound, reported, or is refused."""
     m = _chain(GOOD)
-    bound = mjcf.ExportOptions(massless="bound")
+    bound = mjcf.DumpOptions(massless="bound")
     _text, report, _ = check_export(m, np.random.default_rng(4), options=bound)
     assert report.inertias["mid"].mass == bound.bound_mass
     assert [x.name for x in report.of("changed")] == ["mid"]
     with pytest.raises(mjcf.MJCFError, match="massless"):
-        mjcf.export(m, options=mjcf.ExportOptions(massless="raise"))
+        mjcf.dumps_with_report(m, options=mjcf.DumpOptions(massless="raise"))
 
 
 def test_invalid_inertia_policy() -> None:
@@ -256,16 +256,16 @@ def test_invalid_inertia_policy() -> None:
     d = np.sort(np.linalg.eigvalsh(report.inertias["tip"].inertia_com))
     assert d[0] + d[1] >= d[2] and d[2] == pytest.approx(0.3)
     with pytest.raises(mjcf.MJCFError, match="A \\+ B >= C"):
-        mjcf.export(m, options=mjcf.ExportOptions(invalid_inertia="raise"))
+        mjcf.dumps_with_report(m, options=mjcf.DumpOptions(invalid_inertia="raise"))
 
 
 def test_floating_base_and_another_base() -> None:
     """floating_base adds a free joint; base= roots the tree elsewhere (poses from that base)."""
     m = _chain(GOOD, middle=GOOD)
-    text, _ = mjcf.export(m, options=mjcf.ExportOptions(floating_base=True))
+    text, _ = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(floating_base=True))
     mm = mjcf.compile_mjcf(text)
     assert mm.jnt_type[0] == mujoco.mjtJoint.mjJNT_FREE and mm.nq == 9
-    text, _report = mjcf.export(m, options=mjcf.ExportOptions(base="tip"))
+    text, _report = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(base="tip"))
     mm = mjcf.compile_mjcf(text)
     assert mujoco.mj_id2name(mm, mujoco.mjtObj.mjOBJ_BODY, 1) == "tip"
     d = mujoco.MjData(mm)
@@ -284,7 +284,7 @@ def test_mimic_joint_is_an_equality_and_comes_back() -> None:
     k = m.joint_index("j2")
     mimic = rm.Mimic(joint="j1", multiplier=-0.5, offset=0.25)
     m = attrs.evolve(m, joints=m.joints.set(k, attrs.evolve(m.joints[k], mimic=mimic)))
-    text, _report = mjcf.export(m)
+    text, _report = mjcf.dumps_with_report(m)
     mm = mjcf.compile_mjcf(text)
     assert mm.neq == 1 and mm.eq_type[0] == mujoco.mjtEq.mjEQ_JOINT
     np.testing.assert_array_equal(mm.eq_data[0][:5], [0.25, -0.5, 0, 0, 0])
@@ -296,7 +296,7 @@ def test_mimic_joint_is_an_equality_and_comes_back() -> None:
     q1 = d.qpos[mm.jnt_qposadr[mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_JOINT, "j1")]]
     q2 = d.qpos[mm.jnt_qposadr[mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_JOINT, "j2")]]
     assert q2 == pytest.approx(-0.5 * q1 + 0.25, abs=1e-3)
-    back, _ = mjcf.parse(text)
+    back, _ = mjcf.loads_with_report(text)
     assert back.joint("j2").mimic == mimic and isinstance(j1, rm.RevoluteJoint)
 
 
@@ -312,14 +312,14 @@ def test_limits_dynamics_and_effort() -> None:
         velocity_limit=3.0,
     )
     m = attrs.evolve(m, joints=m.joints.set(k, j))
-    text, _report = mjcf.export(m, options=mjcf.ExportOptions(actuators=True))
+    text, _report = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(actuators=True))
     mm = mjcf.compile_mjcf(text)
     jid = mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_JOINT, "j1")
     assert mm.jnt_limited[jid] and list(mm.jnt_range[jid]) == [-1.0, 2.0]
     assert mm.dof_damping[jid] == 0.3 and mm.dof_frictionloss[jid] == 0.1
     assert list(mm.jnt_actfrcrange[jid]) == [-7.0, 7.0] and mm.nu == 2
     assert not mm.jnt_limited[mujoco.mj_name2id(mm, mujoco.mjtObj.mjOBJ_JOINT, "j2")]
-    back, _ = mjcf.parse(text)
+    back, _ = mjcf.loads_with_report(text)
     assert back.joint("j1") == attrs.evolve(j, pos_coord_offset=0, dof_offset=0)
 
 
@@ -372,13 +372,13 @@ def _read(path: str) -> str:
 
 def check_import(path: str, rng: np.random.Generator) -> None:
     """Mass and poses equal MuJoCo's; MJCF -> robomodel -> MJCF has the same physics."""
-    model, report = mjcf.parse(_read(path), path=path)
+    model, report = mjcf.loads_with_report(_read(path), path=path)
     mm = mujoco.MjModel.from_xml_path(path)
     assert model.total_mass == pytest.approx(mm.body_mass.sum(), abs=1e-9)
     for _ in range(3):
         oracle.check_imported_poses(model, mm, oracle.random_qpos(mm, rng))
     floating = any(x.kind == "floating base" for x in report.losses)
-    text, _ = mjcf.export(model, options=mjcf.ExportOptions(floating_base=floating))
+    text, _ = mjcf.dumps_with_report(model, options=mjcf.DumpOptions(floating_base=floating))
     mm2 = mjcf.compile_mjcf(text)
     for _ in range(3):
         oracle.check_same_physics(mm, mm2, rng)
@@ -432,12 +432,12 @@ def test_every_gymnasium_import(path: str) -> None:
 def test_import_reports_what_it_cannot_carry() -> None:
     """Capsules, the floating base and the world floor appear in the report; actuators are
     kept verbatim (or dropped when asked not to keep them)."""
-    model, report = mjcf.parse(_read(os.path.join(GYM, "ant.xml")))
+    model, report = mjcf.loads_with_report(_read(os.path.join(GYM, "ant.xml")))
     kinds = {(x.action, x.kind) for x in report.losses}
     assert ("note", "floating base") in kinds and ("note", "kept") in kinds
     assert any(x.tag == "mjcf:actuator" for x in model.extensions)
-    options = mjcf.ImportOptions(keep_sections=False)
-    model2, report2 = mjcf.parse(_read(os.path.join(GYM, "ant.xml")), options=options)
+    options = mjcf.LoadOptions(keep_sections=False)
+    model2, report2 = mjcf.loads_with_report(_read(os.path.join(GYM, "ant.xml")), options=options)
     assert ("dropped", "actuator") in {(x.action, x.kind) for x in report2.losses}
     assert not model2.extensions
     assert any(x.kind == "geom" and "capsule" in x.detail for x in report.losses)
@@ -459,7 +459,7 @@ BALL = """<mujoco><compiler angle="radian"/><worldbody><body name="a" pos="0 0 1
 def test_ball_joint_becomes_three_revolute_joints() -> None:
     """A ball joint is x-y-z revolute joints through its anchor: poses agree when MuJoCo's
     quaternion is the product of the three rotations; ref shifts positions and limits."""
-    model, report = mjcf.parse(BALL)
+    model, report = mjcf.loads_with_report(BALL)
     assert next(x.action for x in report.losses if x.kind == "joint") == "approximated"
     assert list(model.joint_names) == ["b_x", "b_y", "b_z", "h"]
     assert model.joint("h").limits == rm.PositionLimits.between(-1.3, 0.7)
@@ -492,12 +492,12 @@ def test_kept_section_that_no_longer_fits_is_dropped_with_the_reason() -> None:
     text = """<mujoco><option timestep="0.005"/><worldbody><body name="a">
       <joint name="j" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
       </body></worldbody><actuator><motor joint="j" gear="3"/></actuator></mujoco>"""
-    model, _ = mjcf.parse(text)
+    model, _ = mjcf.loads_with_report(text)
     k = model.joint_index("j")
     old = model.joints[k]
     fixed = rm.FixedJoint(link1=old.link1, link2=old.link2, link1_H_link2=old.link1_H_link2)
     renamed = attrs.evolve(model, joints=model.joints.set(k, fixed))
-    out, report = mjcf.export(renamed)
+    out, report = mjcf.dumps_with_report(renamed)
     mm = mjcf.compile_mjcf(out)
     assert mm.nu == 0 and mm.opt.timestep == 0.005
     assert [x.name for x in report.of("dropped")] == ["<actuator>"]
@@ -532,10 +532,12 @@ def test_meshes_mujoco_cannot_read_are_converted_or_dropped(tmp_path) -> None:
     trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(ply)
     shape = rm.SolidShape(geometry=rm.Mesh(str(ply)))
     m = rm.with_visual_shapes(_chain(GOOD, middle=GOOD), "tip", [shape])
-    text, report = mjcf.export(m)
+    text, report = mjcf.dumps_with_report(m)
     assert mjcf.compile_mjcf(text).ngeom == 0
     assert "MuJoCo reads only" in report.of("dropped")[0].detail
-    text, report = mjcf.export(m, options=mjcf.ExportOptions(mesh_dir=str(tmp_path / "out")))
+    text, report = mjcf.dumps_with_report(
+        m, options=mjcf.DumpOptions(mesh_dir=str(tmp_path / "out"))
+    )
     mm = mjcf.compile_mjcf(text)
     assert mm.ngeom == 1 and mm.nmesh == 1
     assert (tmp_path / "out" / "box.stl").exists() and report.of("approximated")
@@ -550,10 +552,10 @@ def test_malformed_metadata_is_ignored() -> None:
       <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody>
       <custom><text name="robomodel" data='{"merged": 3, "velocity_limits": {"j": "x"},
         "effort_limits": {"j": 2.5}, "force_torque": {"s": 1}}'/></custom></mujoco>"""
-    model, _ = mjcf.parse(text)
+    model, _ = mjcf.loads_with_report(text)
     j = model.joint("j")
     assert j.velocity_limit == math.inf and j.effort_limit == 2.5
-    _, report = mjcf.parse(
+    _, report = mjcf.loads_with_report(
         "<mujoco><custom><text name='robomodel' data='not json'/></custom></mujoco>"
     )
     assert [x.kind for x in report.of("dropped")] == ["metadata"]
@@ -561,7 +563,7 @@ def test_malformed_metadata_is_ignored() -> None:
 
 def test_relative_meshes_resolve_next_to_their_urdf(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is found from any working directory."""
-    text, report = mjcf.export(ru.load(relative_mesh_urdf))
+    text, report = mjcf.dumps_with_report(ru.load(relative_mesh_urdf))
     assert not report.of("dropped")
     files = re.findall(r'<mesh name="[^"]*" file="([^"]*)"', text)
     assert files == [str(relative_mesh_urdf.parent / "meshes" / "b.stl")]

@@ -155,8 +155,8 @@ def check_names(model: rm.Model, mm, report: ConversionReport) -> None:
 
 
 def body_link_name(mm, b: int) -> str:
-    """The link robomodel.formats.mjcf.parse makes of MuJoCo body ``b`` (names kept; unnamed:
-    bodyN)."""
+    """The link robomodel.formats.mjcf.loads_with_report makes of MuJoCo body ``b`` (names kept;
+    unnamed: bodyN)."""
     return _name(mm, mujoco.mjtObj.mjOBJ_BODY, b) or f"body{b}"
 
 
@@ -176,7 +176,7 @@ def _random_quat(rng) -> np.ndarray:
 
 
 def joint_name(mm, j: int) -> str:
-    """The joint robomodel.formats.mjcf.parse makes of MuJoCo joint ``j`` (unnamed:
+    """The joint robomodel.formats.mjcf.loads_with_report makes of MuJoCo joint ``j`` (unnamed:
     <body>_jointN)."""
     name = _name(mm, mujoco.mjtObj.mjOBJ_JOINT, j)
     return name or f"{body_link_name(mm, mm.jnt_bodyid[j])}_joint{j}"

@@ -46,12 +46,12 @@ def test_public_old_names_warn_with_the_new_name() -> None:
 def test_old_submodules_are_the_new_ones() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        from robomodel.io.json import to_json
+        from robomodel.io.json import dumps
         from robomodel.urdf.numbers import format_float  # noqa: F401
 
         old_load = importlib.import_module("robomodel.urdf.load")
     assert old_load is sys.modules["robomodel.formats.urdf.load"]
-    assert to_json is robomodel.formats.json.to_json
+    assert dumps is robomodel.formats.json.dumps
     # Importing the old submodule did not replace the package's function by the module.
     assert callable(urdf.load) and urdf.load.__module__ == "robomodel.formats.urdf.load"
 

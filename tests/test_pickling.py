@@ -173,13 +173,13 @@ def test_copies_of_icub_models_export_the_same_text(robot: str) -> None:
     # The loader's number records travel (packed flat): every kind of copy, and a copy of a
     # copy, writes the URDF and the JSON the loaded model writes, byte for byte.
     m = load_icub(robot)
-    text, doc = urdf.dumps(m), rm_json.to_json(m)
+    text, doc = urdf.dumps(m), rm_json.dumps(m)
     once = pickle.loads(pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL))
     copies = [once, copy.deepcopy(m), pickle.loads(pickle.dumps(once, protocol=2))]
     for b in copies:
         assert b == m and hash(b) == hash(m)
         assert urdf.dumps(b) == text
-        assert rm_json.to_json(b) == doc
+        assert rm_json.dumps(b) == doc
 
 
 _TWO_LINKS = """<robot name="r">

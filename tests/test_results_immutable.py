@@ -140,6 +140,6 @@ def test_reports_findings_and_queries_are_immutable(model: Model) -> None:
     assert_deeply_immutable(forward_kinematics(model, q))
     assert_deeply_immutable(meshes.check_meshes(model))
     pytest.importorskip("mujoco")
-    text, written = mjcf.export(model)
+    text, written = mjcf.dumps_with_report(model)
     assert_deeply_immutable(written)
-    assert_deeply_immutable(mjcf.parse(text)[1])
+    assert_deeply_immutable(mjcf.loads_with_report(text)[1])

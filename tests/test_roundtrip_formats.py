@@ -21,11 +21,11 @@ from test_urdf_roundtrip import urdf_models
 import robomodel as rm
 from robomodel.errors import RobomodelWarning
 from robomodel.formats import json as rjson
-from robomodel.formats.urdf import ExportOptions, dumps, load, loads
+from robomodel.formats.urdf import DumpOptions, dumps, load, loads
 from robomodel.transformers.change_base import change_base
 
 ICUB = sorted(icub_models.get_robot_names())
-NO_FAKE_ROOT = ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False)
+NO_FAKE_ROOT = DumpOptions(export_first_base_link_frame_as_fake_urdf_base=False)
 
 
 def quiet_loads(text: str) -> rm.Model:
@@ -67,8 +67,8 @@ def test_icub_reloads_equal_with_the_same_indices(icub: rm.Model) -> None:
 
 def text_of_every_copy(m: rm.Model) -> None:
     """Copies (pickle, deepcopy, JSON) are == and write byte-identical text."""
-    copies = [pickle.loads(pickle.dumps(m)), copy.deepcopy(m), rjson.from_json(rjson.to_json(m))]
-    for options in (ExportOptions(), NO_FAKE_ROOT):
+    copies = [pickle.loads(pickle.dumps(m)), copy.deepcopy(m), rjson.loads(rjson.dumps(m))]
+    for options in (DumpOptions(), NO_FAKE_ROOT):
         text = dumps(m, options=options)
         for other in copies:
             assert other == m
@@ -108,7 +108,7 @@ def exact_everywhere(m: rm.Model) -> None:
     for other in (
         pickle.loads(pickle.dumps(m)),
         copy.deepcopy(m),
-        rjson.from_json(rjson.to_json(m)),
+        rjson.loads(rjson.dumps(m)),
     ):
         assert other == m
         assert dumps(other) == text

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import robomodel as rm
-from robomodel.formats.urdf import ExportOptions as _ExportOptions
+from robomodel.formats.urdf import DumpOptions as _ExportOptions
 from robomodel.formats.urdf import URDFExportError, dump, load, loads
 from robomodel.formats.urdf import dumps as _dumps
 from robomodel.formats.urdf.numbers import format_float
@@ -19,12 +19,12 @@ from robomodel.formats.urdf.numbers import format_float
 
 # These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
 # is tested in test_urdf_roundtrip.py and test_roundtrip_formats.py).
-def ExportOptions(**kw: object) -> _ExportOptions:
+def DumpOptions(**kw: object) -> _ExportOptions:
     return _ExportOptions(order="idyntree", **kw)  # type: ignore[arg-type]
 
 
 def dumps(m: rm.Model, *, options: _ExportOptions | None = None) -> str:
-    return _dumps(m, options=ExportOptions() if options is None else options)
+    return _dumps(m, options=DumpOptions() if options is None else options)
 
 
 # ---------------------------------------------------------------------------- numbers
@@ -119,7 +119,7 @@ def test_t8_export_layout() -> None:
 
 def test_export_options_base_and_fake_root_and_name() -> None:
     m = t8_model()
-    text = dumps(m, options=ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False))
+    text = dumps(m, options=DumpOptions(export_first_base_link_frame_as_fake_urdf_base=False))
     assert text.splitlines()[2] == '  <link name="root">'
     # Another base reverses j1; its axis (z through both link origins) stays valid.
     m2 = rm.add_link(rm.Model(), "root", rm.Link(rm.SpatialInertia(1.0)))
@@ -132,7 +132,7 @@ def test_export_options_base_and_fake_root_and_name() -> None:
     )
     m2 = rm.add_joint_and_link(m2, "root", "j1", j1, "l1", rm.Link(rm.SpatialInertia(1.0)))
     m2 = rm.add_frame(m2, "l1", "tip", rm.Transform.from_translation((1, 0, 0)))
-    text = dumps(m2, options=ExportOptions(base_link="l1", robot_name="bot"))
+    text = dumps(m2, options=DumpOptions(base="l1", robot_name="bot"))
     assert text.splitlines()[1] == '<robot name="bot">'
     assert text.splitlines()[2] == '  <link name="tip"/>'  # l1's first frame
     back = loads(text)
@@ -164,9 +164,9 @@ def test_export_refuses_unreachable_links_and_bad_base() -> None:
         dumps(m)
     m = t8_model()
     with pytest.raises(URDFExportError, match="is an additional frame"):
-        dumps(m, options=ExportOptions(base_link="tip"))
+        dumps(m, options=DumpOptions(base="tip"))
     with pytest.raises(URDFExportError, match="did you mean 'root'"):
-        dumps(m, options=ExportOptions(base_link="rot"))
+        dumps(m, options=DumpOptions(base="rot"))
 
 
 def test_export_refuses_axis_off_the_child_origin() -> None:
@@ -190,8 +190,8 @@ def test_export_refuses_non_finite_numbers_and_bad_blobs() -> None:
     assert loads(dumps(m)) == m
     ok = rm.add_link(rm.Model(), "a")
     with pytest.raises(URDFExportError, match="xml blob"):
-        dumps(ok, options=ExportOptions(xml_blobs=("<gazebo>",)))
-    text = dumps(ok, options=ExportOptions(xml_blobs=("<gazebo><static>1</static></gazebo>",)))
+        dumps(ok, options=DumpOptions(xml_blobs=("<gazebo>",)))
+    text = dumps(ok, options=DumpOptions(xml_blobs=("<gazebo><static>1</static></gazebo>",)))
     assert "  <gazebo><static>1</static></gazebo>\n</robot>" in text
 
 
@@ -317,7 +317,7 @@ def test_inconsistent_ft_sensor_is_refused() -> None:
 def test_dump_writes_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     m = t8_model()
     path = tmp_path / "m.urdf"
-    dump(m, path, options=ExportOptions())
+    dump(m, path, options=DumpOptions())
     assert path.read_text() == dumps(m)
     assert load(path) == loads(dumps(m))
 
@@ -335,7 +335,7 @@ def test_frames_keep_their_original_joint_name_and_kept_elements() -> None:
 </robot>"""
     m = loads(text)
     assert m.frame_names == ["tool", "tip"]
-    out = dumps(m, options=ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False))
+    out = dumps(m, options=DumpOptions(export_first_base_link_frame_as_fake_urdf_base=False))
     assert '<joint name="a_to_tool" type="fixed">' in out
     assert '<link name="tool">\n    <gazebo_marker/>\n  </link>' in out
     assert '<dynamics damping="0.1"/>' in out
@@ -370,7 +370,7 @@ def test_export_problems_lists_what_dumps_refuses() -> None:
     assert export_problems(good) == ()
     dumps(good)
     for bad in (rm.Model(), rm.add_frame(good, "base", "tool")):
-        options = ExportOptions(base_link="tool") if bad.frames else None
+        options = DumpOptions(base="tool") if bad.frames else None
         kwargs = {} if options is None else {"options": options}
         problems = export_problems(bad, **kwargs)
         assert len(problems) == 1

@@ -792,7 +792,7 @@ def test_inconsistent_inertia_follows_the_policy(six: tuple[float, ...], problem
     at the caller's line; ignore loads silently. The loaded inertia is the one written."""
     text = robot(_inertial(six, rpy="0.1 0.2 0.3"))
     with pytest.raises(URDFValueError) as info:
-        loads(text, filename="bad.urdf", options=LoadOptions(inertia="error"))
+        loads(text, filename="bad.urdf", options=LoadOptions(inertia="raise"))
     message = str(info.value)
     assert message.startswith("bad.urdf:3: link 'base': ")  # the <inertia> element's line
     assert problem in message
@@ -817,12 +817,12 @@ def test_inconsistent_inertia_follows_the_policy(six: tuple[float, ...], problem
 )
 def test_inertias_on_the_boundary_load_under_error(six: tuple[float, ...]) -> None:
     """Bodies on the edge of the consistent set, and rounding to 6 digits, are not errors."""
-    m, caught = _policy_load(robot(_inertial(six)), "error")
+    m, caught = _policy_load(robot(_inertial(six)), "raise")
     assert caught == []
     assert m.links[0].mass == 1.0
 
 
-@pytest.mark.parametrize("policy", ["error", "warn", "ignore"])
+@pytest.mark.parametrize("policy", ["raise", "warn", "ignore"])
 def test_negative_mass_is_an_error_under_every_policy(policy: str) -> None:
     with pytest.raises(URDFValueError, match="is negative"):
         loads(
@@ -876,7 +876,7 @@ def test_icub_models_inertias_follow_the_policy() -> None:
         flagged_total += len(flagged)
         if expected:
             with pytest.raises(URDFValueError, match=f"link '{expected[0]}'"):
-                load(path, options=LoadOptions(inertia="error"))
+                load(path, options=LoadOptions(inertia="raise"))
         with warnings.catch_warnings(record=True) as quiet:
             warnings.simplefilter("always", RobomodelWarning)
             load(path, options=LoadOptions(inertia="ignore"))

@@ -5,7 +5,7 @@ Property: every mutant of a valid URDF either raises :class:`~robomodel.errors.U
 loads to a model that passes ``check_model``, holds only finite numbers and round-trips exactly
 (``loads(dumps(m)) == m``). Some categories also fix the outcome: a DTD is always refused, markup
 inside a comment or CDATA section always loads, an inconsistent inertia raises under
-``inertia="error"``, warns under ``"warn"`` and is silent under ``"ignore"``.
+``inertia="raise"``, warns under ``"warn"`` and is silent under ``"ignore"``.
 
 A loaded model passes ``check_model`` except, under ``inertia="warn"`` (with its warning) or
 ``"ignore"``, for the inertia check itself: such a model is a value robomodel carries (real
@@ -57,7 +57,7 @@ SEED = """<robot name="mutated">
   <gazebo reference="l1"><mu1>0.3</mu1></gazebo>
 </robot>"""
 
-POLICIES = ("error", "warn", "ignore")
+POLICIES = ("raise", "warn", "ignore")
 
 
 def _tree() -> etree._Element:
@@ -258,7 +258,7 @@ def inertias(draw: st.DrawFn) -> Mutant:
     for attr, v in zip(("ixx", "ixy", "ixz", "iyy", "iyz", "izz"), six, strict=True):
         el.set(attr, v)
     policy = draw(st.sampled_from(POLICIES))
-    expect = "model" if not bad or policy == "ignore" else policy
+    expect = "model" if not bad or policy == "ignore" else "error" if policy == "raise" else policy
     return _text(root), policy, expect
 
 

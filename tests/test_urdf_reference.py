@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import robomodel as rm
-from robomodel.formats.urdf import ExportOptions, dumps, load
+from robomodel.formats.urdf import DumpOptions, dumps, load
 
 pytestmark = pytest.mark.reference
 
@@ -174,7 +174,7 @@ def test_idyntree_export_layout_matches_on_icub() -> None:
     exporter.init(ref.model)
     ok, text = _idt_export_string(exporter)
     assert ok
-    ours = dumps(load(path), options=ExportOptions(order="idyntree"))
+    ours = dumps(load(path), options=DumpOptions(order="idyntree"))
     tags = [ln.strip().split(" ")[0] for ln in text.splitlines() if ln.startswith("  <")]
     ours_tags = [ln.strip().split(" ")[0] for ln in ours.splitlines() if ln.startswith("  <")]
     # robomodel writes the same link/joint skeleton first, then sensors and kept elements.

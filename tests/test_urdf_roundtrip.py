@@ -17,10 +17,10 @@ from strategies import SLOW, models, names, solid_shapes, transforms
 
 import robomodel as rm
 from robomodel.errors import RobomodelWarning, URDFError
-from robomodel.formats.urdf import ExportOptions, dumps, load, loads
+from robomodel.formats.urdf import DumpOptions, dumps, load, loads
 
 ICUB = sorted(icub_models.get_robot_names())
-NO_FAKE_ROOT = ExportOptions(export_first_base_link_frame_as_fake_urdf_base=False)
+NO_FAKE_ROOT = DumpOptions(export_first_base_link_frame_as_fake_urdf_base=False)
 
 
 def fields(m: rm.Model) -> dict[str, object]:
@@ -45,9 +45,9 @@ def test_icub_round_trip_is_exact(icub: tuple[str, rm.Model]) -> None:
     """
     _, m = icub
     for options in (
-        ExportOptions(),
+        DumpOptions(),
         NO_FAKE_ROOT,
-        ExportOptions(order="idyntree", export_first_base_link_frame_as_fake_urdf_base=False),
+        DumpOptions(order="idyntree", export_first_base_link_frame_as_fake_urdf_base=False),
     ):
         text = dumps(m, options=options)
         back = loads(text)
@@ -166,7 +166,7 @@ def load_quietly(text: str) -> rm.Model:
 def test_loaded_models_are_fixed_points(m: rm.Model) -> None:
     """loads(dumps(m)) == m from the first cycle, with either fake-root option, and the text
     is a fixed point: dumps(loads(x)) == x for x = dumps(m)."""
-    for options in (ExportOptions(), NO_FAKE_ROOT):
+    for options in (DumpOptions(), NO_FAKE_ROOT):
         x = dumps(m, options=options)
         back = load_quietly(x)
         assert back == m
@@ -371,7 +371,7 @@ def test_mutated_urdf_slow(text: str) -> None:
 @given(urdf_models(max_links=10))
 def test_loaded_models_are_fixed_points_slow(m: rm.Model) -> None:
     """The fixed-point property on larger models with many more examples."""
-    for options in (ExportOptions(), NO_FAKE_ROOT):
+    for options in (DumpOptions(), NO_FAKE_ROOT):
         x = dumps(m, options=options)
         back = load_quietly(x)
         assert back == m

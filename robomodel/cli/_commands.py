@@ -189,9 +189,10 @@ def run_tree(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Run ``robomodel validate``: every finding of :mod:`robomodel.model.checks`, gravest first."""
+    """Run ``robomodel validate``: :func:`robomodel.formats.check_file`, gravest first."""
     from robomodel.errors import RobomodelError, RobomodelWarning
-    from robomodel.model.checks import SEVERITIES, Finding, count_text, findings, locate
+    from robomodel.formats.check import check_file
+    from robomodel.model.checks import SEVERITIES, Finding, count_text
 
     source = _model_source(args)
     with warnings.catch_warnings(record=True) as caught:
@@ -224,7 +225,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if issubclass(w.category, RobomodelWarning)
     ]
     found = sorted(
-        [*loading, *locate(findings(model, files=True), source)],
+        [*loading, *check_file(source, model=model)],
         key=lambda f: SEVERITIES.index(f.severity),
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
@@ -377,11 +378,11 @@ def run_convert(args: argparse.Namespace) -> int:
 def run_to_dh(args: argparse.Namespace) -> int:
     """Run ``robomodel to-dh``."""
     from robomodel.formats.dh.bridge import model_to_chain
-    from robomodel.formats.dh.ikin_text import dumps_ikin
+    from robomodel.formats.dh.ikin_text import dumps
 
     model = _load(args)
     chain = model_to_chain(model, args.base_frame, args.end_frame)
-    emit(dumps_ikin(chain, exact=args.exact), args.output)
+    emit(dumps(chain, exact=args.exact), args.output)
     if args.output not in (None, "-"):
         note(f"wrote a {chain.n_links}-link DH chain to {args.output}")
     return 0
@@ -402,13 +403,13 @@ def run_from_dh(args: argparse.Namespace) -> int:
         chain = icub_chain(args.icub[0], args.icub[1])
     else:
         from robomodel.errors import ModelError
-        from robomodel.formats.dh.ikin_text import loads_ikin
+        from robomodel.formats.dh.ikin_text import loads
 
         path = Path(args.chain)
         if not path.is_file():
             raise CLIError(f"{args.chain}: no such file")
         try:
-            chain = loads_ikin(path.read_text(encoding="utf-8"))
+            chain = loads(path.read_text(encoding="utf-8"))
         except (ModelError, UnicodeDecodeError) as e:
             raise CLIError(f"{args.chain}: {e}") from e
     model = chain_to_model(chain, link_mass=link_mass)

@@ -99,7 +99,6 @@ def run_demo(
     import numpy as np
 
     from robomodel.formats import urdf
-    from robomodel.model.checks import errors
     from robomodel.physics.kinematics import relative_transform
     from robomodel.transformers import (
         explain,
@@ -161,7 +160,7 @@ def run_demo(
         f"6. export: wrote {out} ({len(text.splitlines())} lines, root link {ready.default_base!r})"
     )
     back = urdf.load(out)
-    problems = [str(f) for f in errors(back)]
+    problems = [str(f) for f in back.problems()]
     # The exported legs must move like the full robot with the other joints at 0.
     rng = np.random.default_rng(0)
     worst = 0.0

@@ -88,9 +88,10 @@ URDF_READING = (
     ),
     arg(
         "--inertia",
-        choices=("error", "warn", "ignore"),
+        choices=("raise", "warn", "ignore", "error"),
         help="a URDF inertia no rigid body has (not positive semi-definite, or breaking the "
-        "triangle inequality): fail, warn (the default) or load it silently",
+        "triangle inequality): fail, warn (the default) or load it silently ('error' is "
+        "the previous release's name of 'raise')",
     ),
 )
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from robomodel._internal.files import atomic_write
-from robomodel.errors import CLIError, RobomodelError, UnknownNameError
+from robomodel.errors import CLIError, RobomodelError, UnknownNameError, UnreadableModelError
 from robomodel.model.record import Model
 
 __all__ = [
@@ -31,10 +31,6 @@ __all__ = [
 
 BAD_INPUT = 2
 """Exit status for bad input: unreadable files, malformed models, unknown names, bad options."""
-
-
-class UnreadableModelError(CLIError):
-    """A model file that exists but that the readers fail on outside their own error checks."""
 
 
 def read_model(

@@ -1,7 +1,7 @@
 """Conversion to and from the peers: iDynTree models (both ways) and Pinocchio models.
 
 The peers are optional: each function imports its library when called and raises
-:class:`MissingDependencyError` saying what to install when it is absent.
+:class:`~robomodel.errors.OptionalDependencyError` saying what to install when it is absent.
 
 * :func:`to_idyntree` builds an ``idyntree.bindings.Model`` element by element, with the same
   link, joint and frame indices: links (inertias), joints (type, link1/link2, rest transform,
@@ -27,7 +27,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from robomodel.errors import ModelError, RobomodelError, warn
+from robomodel._internal.deprecation import renamed_attributes
+from robomodel.errors import ModelError, OptionalDependencyError, warn
 from robomodel.model.joints import (
     FixedJoint,
     Joint,
@@ -41,20 +42,27 @@ from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisFor
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
 
-__all__ = ["MissingDependencyError", "from_idyntree", "to_idyntree", "to_pinocchio"]
+__all__ = ["from_idyntree", "to_idyntree", "to_pinocchio"]
 
-
-class MissingDependencyError(RobomodelError, ImportError):
-    """An optional peer library (idyntree, pinocchio) is not installed."""
+__getattr__ = renamed_attributes(
+    __name__,
+    {
+        "MissingDependencyError": (
+            "robomodel.errors.OptionalDependencyError",
+            lambda: OptionalDependencyError,
+        )
+    },
+)
 
 
 def _idyntree() -> Any:
     try:
         import idyntree.bindings as idt
     except ImportError:
-        raise MissingDependencyError(
+        raise OptionalDependencyError(
             "this needs the idyntree Python bindings; install them with `pip install idyntree` "
-            "(or conda install -c conda-forge idyntree)"
+            "(or conda install -c conda-forge idyntree)",
+            package="idyntree",
         ) from None
     return idt
 
@@ -101,7 +109,7 @@ def to_idyntree(model: Model) -> Any:
         A new ``idyntree.bindings.Model``.
 
     Raises:
-        MissingDependencyError: idyntree is not installed.
+        OptionalDependencyError: idyntree is not installed.
         ModelError: iDynTree refused an element (the message names it).
 
     Warns:
@@ -253,7 +261,7 @@ def from_idyntree(idyn_model: Any, *, name: str = "") -> Model:
         name: the robot name to give the result (iDynTree models have none).
 
     Raises:
-        MissingDependencyError: idyntree is not installed.
+        OptionalDependencyError: idyntree is not installed.
         ModelError: a joint type robomodel does not model (spherical, revolute SO2), or a solid
             shape kind it does not model.
     """
@@ -419,14 +427,15 @@ def to_pinocchio(model: Model, *, root_joint: Any = None) -> Any:
             ``None`` for a fixed base.
 
     Raises:
-        MissingDependencyError: pinocchio is not installed.
+        OptionalDependencyError: pinocchio is not installed.
     """
     try:
         import pinocchio as pin
     except ImportError:
-        raise MissingDependencyError(
+        raise OptionalDependencyError(
             "this needs Pinocchio; install it with `pip install pin` "
-            "(or conda install -c conda-forge pinocchio)"
+            "(or conda install -c conda-forge pinocchio)",
+            package="pinocchio",
         ) from None
     from robomodel.formats.urdf import dumps
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from robomodel.errors import ModelError, RobomodelError
+from robomodel.errors import MeshesNotInstalledError, ModelError
 from robomodel.model.mesh_files import MeshError as MeshError
 from robomodel.model.mesh_files import MeshProblem as MeshProblem
 from robomodel.model.mesh_files import MeshSource as MeshSource
@@ -74,10 +74,6 @@ __all__ = [
 ]
 
 
-class MeshesNotInstalledError(RobomodelError, ImportError):
-    """The optional ``trimesh`` package is needed and missing."""
-
-
 # --------------------------------------------------------------------------- shapes (trimesh)
 
 
@@ -86,7 +82,9 @@ def _trimesh() -> Any:
         import trimesh
     except ImportError as exc:
         raise MeshesNotInstalledError(
-            "reading meshes needs trimesh; install it with pip install 'robomodel[meshes]'"
+            "reading meshes needs trimesh; install it with pip install 'robomodel[meshes]'",
+            package="trimesh",
+            extra="meshes",
         ) from exc
     return trimesh
 

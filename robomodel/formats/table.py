@@ -95,7 +95,8 @@ class ModelFormat:
 
             options = urdf.LoadOptions(
                 remove_fake_links=not keep_fake_links,
-                inertia=inertia,  # type: ignore[arg-type]  # checked by LoadOptions
+                # The command line still takes the previous release's "error" for "raise".
+                inertia="raise" if inertia == "error" else inertia,  # type: ignore[arg-type]
             )
             return urdf.load(
                 path,
@@ -130,10 +131,8 @@ FORMATS: tuple[ModelFormat, ...] = (
     ModelFormat(
         name="json",
         extensions=(".json",),
-        module="robomodel.formats",
+        module="robomodel.formats.json",
         description="robomodel JSON",
-        dumps_function="to_json",
-        loads_function="from_json",
     ),
     ModelFormat(
         name="mjcf",

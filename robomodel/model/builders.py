@@ -28,7 +28,7 @@ from robomodel.model.joints import (
 from robomodel.model.record import Frame, Link, Model, _evolve
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import Axis, FloatArray, Transform
-from robomodel.model.topology import EMPTY_SHAPES, JOINT_KINDS, check_name, sensor_problems
+from robomodel.model.topology import EMPTY_SHAPES, JOINT_KINDS, sensor_problems
 
 # The with_* functions used to live here; kept importable from this module.
 from robomodel.model.updates import with_collision_shapes as with_collision_shapes
@@ -37,7 +37,7 @@ from robomodel.model.updates import with_inertial_parameters as with_inertial_pa
 from robomodel.model.updates import with_link as with_link
 from robomodel.model.updates import with_package_dirs as with_package_dirs
 from robomodel.model.updates import with_visual_shapes as with_visual_shapes
-from robomodel.model.validation import check_choice, real_vector
+from robomodel.model.validation import check_choice, check_name, real_vector
 
 __all__ = [
     "JointKind",

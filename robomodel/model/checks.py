@@ -31,22 +31,19 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import attrs
 import numpy as np
 from lxml import etree
 
 from robomodel._internal.memo import memoized
+from robomodel.errors import deprecated
 from robomodel.model.joints import FixedJoint, PrismaticJoint, RevoluteJoint
 from robomodel.model.mimic import MimicError, mimic_map
 from robomodel.model.spatial import SpatialInertia
 from robomodel.model.topology import sensor_kind, sensor_problems
-
-if TYPE_CHECKING:
-    # Only for annotations: Model.problems() runs these checks, so robomodel.model.record imports
-    # this module, and this module must not import it back.
-    from robomodel.model.record import Model
+from robomodel.model.view import ModelView
 
 __all__ = [
     "CHECKS",
@@ -106,7 +103,7 @@ class Check:
 
     name: str
     description: str
-    run: Callable[[Model], Iterable[Finding]] = attrs.field(repr=False)
+    run: Callable[[ModelView], Iterable[Finding]] = attrs.field(repr=False)
 
 
 def _g(x: float) -> str:
@@ -124,14 +121,14 @@ def _finding(severity: Severity, check: str, element: str, message: str) -> Find
 # --------------------------------------------------------------------------- the checks
 
 
-def _not_empty(model: Model) -> Iterator[Finding]:
+def _not_empty(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         # An empty model is the value building starts from (and valid for iDynTree too), so
         # this is a warning: nothing is wrong, there is just nothing to compute with.
         yield _finding("warning", "not-empty", "model", "the model has no links; add a link")
 
 
-def _connected(model: Model) -> Iterator[Finding]:
+def _connected(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         return
     trav = model.traversal()
@@ -146,14 +143,14 @@ def _connected(model: Model) -> Iterator[Finding]:
         )
 
 
-def _sensors(model: Model) -> Iterator[Finding]:
+def _sensors(model: ModelView) -> Iterator[Finding]:
     for s in model.sensors:
         element = f"{sensor_kind(s)} {s.name!r}"
         for problem in sensor_problems(s, model._l, model._j, model.joints):
             yield _finding("error", "sensors", element, problem.removeprefix(element + ": "))
 
 
-def _mass(model: Model) -> Iterator[Finding]:
+def _mass(model: ModelView) -> Iterator[Finding]:
     for i, (name, link) in enumerate(zip(model.link_names, model.links, strict=True)):
         mass = link.inertia.mass
         element = f"link {name!r}"
@@ -212,12 +209,12 @@ def _mass(model: Model) -> Iterator[Finding]:
             )
 
 
-def _inertia(model: Model) -> Iterator[Finding]:
+def _inertia(model: ModelView) -> Iterator[Finding]:
     for i in _inertia_suspects(model):
         yield from _link_inertia(model.link_names[i], model.links[i].inertia)
 
 
-def _inertia_suspects(model: Model) -> list[int]:
+def _inertia_suspects(model: ModelView) -> list[int]:
     """The links whose inertia :func:`_link_inertia` must judge: all links, screened at once.
 
     The screen computes the same quantities as the judge for every link in a few stacked
@@ -308,7 +305,7 @@ def _link_inertia(name: str, inertia: SpatialInertia) -> Iterator[Finding]:
             )
 
 
-def _mimic(model: Model) -> Iterator[Finding]:
+def _mimic(model: ModelView) -> Iterator[Finding]:
     try:
         mimic_map(model)
     except MimicError as e:
@@ -320,7 +317,7 @@ _AXIS_OFF_ORIGIN = 1e-7
 """How far (m) a moving joint's axis may pass from its child link's origin without a warning."""
 
 
-def _axis_suspects(model: Model) -> list[tuple[int, str]]:
+def _axis_suspects(model: ModelView) -> list[tuple[int, str]]:
     """The moving joints (and child links) whose axis :func:`_axes` must judge, in traversal order.
 
     Every joint's axis is expressed in its child's frame at once, in stacked numpy calls (a
@@ -358,7 +355,7 @@ def _axis_suspects(model: Model) -> list[tuple[int, str]]:
     return [m for m, k in zip(moving, keep.tolist(), strict=True) if k]
 
 
-def _axes(model: Model) -> Iterator[Finding]:
+def _axes(model: ModelView) -> Iterator[Finding]:
     for index, child in _axis_suspects(model):
         joint = model.joints[index]
         if isinstance(joint, FixedJoint):  # pragma: no cover - the suspects are moving joints
@@ -374,7 +371,7 @@ def _axes(model: Model) -> Iterator[Finding]:
             )
 
 
-def _limits(model: Model) -> Iterator[Finding]:
+def _limits(model: ModelView) -> Iterator[Finding]:
     for name, joint in zip(model.joint_names, model.joints, strict=True):
         if isinstance(joint, FixedJoint) or not joint.limits.enabled:
             continue
@@ -387,7 +384,7 @@ def _limits(model: Model) -> Iterator[Finding]:
             )
 
 
-def _meshes(model: Model) -> Iterator[Finding]:
+def _meshes(model: ModelView) -> Iterator[Finding]:
     # Per missing file one error; meshes that could not be checked (no --package-dir) are one
     # warning per kind, not one per mesh.
     from robomodel.model.mesh_files import check_meshes, grouped_problems
@@ -457,8 +454,12 @@ def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
 
 
-def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
+def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
     """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
+
+    The table's runner, behind the two entry points: :meth:`Model.problems()
+    <robomodel.model.record.Model.problems>` for a model value and
+    :func:`robomodel.formats.check_file` for a model file.
 
     Within a severity, findings keep the order of the checks and of the model's elements.
 
@@ -479,8 +480,9 @@ def findings(model: Model, *, files: bool = False) -> tuple[Finding, ...]:
     return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model))])
 
 
-def errors(model: Model) -> tuple[Finding, ...]:
-    """Return the error findings of ``model``: empty when the model is valid."""
+def errors(model: ModelView) -> tuple[Finding, ...]:
+    """Deprecated: use :meth:`Model.problems() <robomodel.model.record.Model.problems>`."""
+    deprecated("robomodel.model.checks.errors(model)", "model.problems()")
     return tuple(f for f in findings(model) if f.severity == "error")
 
 
@@ -494,7 +496,7 @@ def count_text(found: Iterable[Finding]) -> str:
     return ", ".join(parts)
 
 
-def verdict(model: Model, found: Iterable[Finding] | None = None) -> str:
+def verdict(model: ModelView, found: Iterable[Finding] | None = None) -> str:
     """Return ``"valid (...)"`` or ``"not valid (...)"`` with the counts of :func:`count_text`.
 
     Args:

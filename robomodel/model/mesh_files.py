@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from urllib.parse import unquote
 
 import attrs
 
 from robomodel._internal.construct import set_derived, trusted
-from robomodel.errors import RobomodelError
+from robomodel.errors import MeshError
 from robomodel.model.shapes import Mesh
-
-if TYPE_CHECKING:
-    from robomodel.model.record import Model
+from robomodel.model.view import ModelView
 
 __all__ = [
     "MeshError",
@@ -37,25 +35,6 @@ __all__ = [
 ]
 
 ShapeKind = Literal["visual", "collision"]
-
-
-class MeshError(RobomodelError, ValueError):
-    """A mesh filename cannot be resolved to a file, or the file cannot be read as a mesh.
-
-    Attributes:
-        filename: the mesh filename as written.
-        reason: what is wrong and what to do.
-        kind: ``"unresolvable"`` (a ``package://`` URI without package directories, a relative
-            path without a base directory, a scheme robomodel does not read), ``"missing"``
-            (resolved, but no such file), ``"refused"`` (it would leave its directory, or names
-            another host) or ``"unreadable"`` (the file is there but cannot be read).
-    """
-
-    def __init__(self, filename: str, reason: str, *, kind: str) -> None:
-        self.filename = filename
-        self.reason = reason
-        self.kind = kind
-        super().__init__(f"mesh {filename!r}: {reason}")
 
 
 # --------------------------------------------------------------------------- where a mesh was read
@@ -300,7 +279,7 @@ class MeshProblem:
         return f"link {self.link!r}: {self.shape} mesh {self.filename!r}{at}: {self.reason}"
 
 
-def _mesh_shapes(model: Model) -> Iterator[tuple[str, ShapeKind, int, Mesh]]:
+def _mesh_shapes(model: ModelView) -> Iterator[tuple[str, ShapeKind, int, Mesh]]:
     for name, visuals, collisions in zip(
         model.link_names, model.visuals, model.collisions, strict=True
     ):
@@ -329,7 +308,7 @@ def _problem(
 
 
 def check_meshes(
-    model: Model, *, package_dirs: Iterable[str] = (), base_dir: str | None = None
+    model: ModelView, *, package_dirs: Iterable[str] = (), base_dir: str | None = None
 ) -> tuple[MeshProblem, ...]:
     """Return a :class:`MeshProblem` for every mesh of ``model`` that cannot be found or read.
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
@@ -49,12 +49,10 @@ import numpy.typing as npt
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.memo import memoized
-from robomodel.errors import ModelError, suggest
+from robomodel.errors import MimicError, ModelError, suggest
 from robomodel.model.joints import FixedJoint, Mimic
 from robomodel.model.validation import real_array
-
-if TYPE_CHECKING:
-    from robomodel.model.record import Model
+from robomodel.model.view import ModelView
 
 __all__ = [
     "MimicError",
@@ -67,21 +65,6 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class MimicError(ModelError):
-    """Mimic relations that do not resolve: a leader that is not a moving joint, or a cycle.
-
-    Attributes:
-        joints: the joints concerned (the follower, or the joints of the cycle).
-        reason: the message without the joint names in front.
-    """
-
-    def __init__(self, joints: tuple[str, ...], reason: str) -> None:
-        self.joints = joints
-        self.reason = reason
-        names = ", ".join(repr(j) for j in joints)
-        super().__init__(f"joint{'s' * (len(joints) > 1)} {names}: {reason}")
 
 
 def _readonly(values: Any) -> FloatArray:
@@ -122,7 +105,7 @@ class MimicRelation:
         return text
 
 
-def mimic_relations(model: Model) -> tuple[MimicRelation, ...]:
+def mimic_relations(model: ModelView) -> tuple[MimicRelation, ...]:
     """Return the mimic relations of ``model`` as written, in joint order (not resolved).
 
     Each moving joint with a :class:`~robomodel.model.joints.Mimic` gives one relation whose leader
@@ -306,7 +289,7 @@ def dof_counts_text(n_full: int, n_actuated: int) -> str:
     return f"{n_full} DOF{plural} ({n_actuated} actuated, {n_full - n_actuated} mimic)"
 
 
-def dof_counts(model: Model) -> str:
+def dof_counts(model: ModelView) -> str:
     """Return the DOF count of ``model`` with its actuated and mimic joints, as a phrase.
 
     >>> from robomodel.data import example_path
@@ -321,7 +304,7 @@ def dof_counts(model: Model) -> str:
     return dof_counts_text(mm.n_full, mm.n_actuated)
 
 
-def mimic_map(model: Model) -> MimicMap:
+def mimic_map(model: ModelView) -> MimicMap:
     """Return the map from the actuated joints of ``model`` to all its moving joints.
 
     Computed once per model value.
@@ -333,7 +316,7 @@ def mimic_map(model: Model) -> MimicMap:
     return memoized(model, "mimic-map", lambda: _build(model))
 
 
-def _build(model: Model) -> MimicMap:
+def _build(model: ModelView) -> MimicMap:
     # Gather: the moving joints in coordinate order, and each one's direct relation.
     moving = sorted(
         (j.pos_coord_offset, name, j)

@@ -38,7 +38,7 @@ from robomodel._internal.construct import finish, replacer, restore
 from robomodel._internal.memo import memoized
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.model._index import NameIndex
-from robomodel.model.checks import Finding, errors
+from robomodel.model.checks import SEVERITIES, Finding, Severity, findings
 from robomodel.model.joints import Joint, joint_type_name
 from robomodel.model.sensors import Sensor
 from robomodel.model.shapes import Material, SolidShape
@@ -46,7 +46,7 @@ from robomodel.model.spatial import FloatArray, SpatialInertia, Transform
 from robomodel.model.topology import Adjacency, ModelIndex, Neighbor, derive
 from robomodel.model.topology import pv as _pv
 from robomodel.model.traversal import Traversal, compute_traversal
-from robomodel.model.validation import check_index
+from robomodel.model.validation import check_choice, check_index
 
 __all__ = [
     "Extension",
@@ -421,26 +421,37 @@ class Model:
         return tuple(s for s in self.sensors if isinstance(s, kind))
 
     # ------------------------------------------------------------------ validity
-    def problems(self) -> tuple[Finding, ...]:
-        """Return the errors of the model: the error findings of :data:`~.checks.CHECKS`.
+    def problems(self, *, severity: Severity = "error") -> tuple[Finding, ...]:
+        """Return what is wrong with the model: the findings of :data:`~.checks.CHECKS`.
 
-        Empty when the model is valid. These are the errors ``robomodel validate`` and ``info``
-        report: unreachable links, sensors on missing links or joints, inertias no rigid body
-        has, mimic relations that do not resolve. Each :class:`~robomodel.model.checks.Finding`
-        names
-        its check, the element and the values; ``str(finding)`` is one line of text. Warnings
-        and notes are in :func:`robomodel.model.checks.findings`.
+        The one question "what is wrong with this model?" (for a file on disk, with its mesh
+        files and lines: :func:`robomodel.formats.check_file`). By default the errors only, so
+        that an empty result means the model is valid: unreachable links, sensors on missing
+        links or joints, inertias no rigid body has, mimic relations that do not resolve. Each
+        :class:`~robomodel.model.checks.Finding` names its check, the element and the values;
+        ``str(finding)`` is one line of text.
+
+        Args:
+            severity: the least grave severity listed: ``"error"``, ``"warning"`` (errors and
+                warnings) or ``"note"`` (everything the checks find). Gravest first; within a
+                severity, in the order of the checks and of the model's elements.
 
         >>> from robomodel import Model, Link, add_link
         >>> m = add_link(add_link(Model(), "base", Link()), "island", Link())
         >>> [str(f) for f in m.problems()]
         ["model: 1 link is not connected to the default base 'base': 'island' [connected]"]
+        >>> [f.severity for f in m.problems(severity="note")]
+        ['error']
         """
-        return errors(self)
+        found = findings(self)
+        if severity == "note":
+            return found
+        shown = SEVERITIES[: SEVERITIES.index(check_choice(severity, SEVERITIES, "severity")) + 1]
+        return tuple(f for f in found if f.severity in shown)
 
     def is_valid(self) -> bool:
         """Whether the model has no :meth:`problems` (no error finding of the checks)."""
-        return not errors(self)
+        return not self.problems()
 
     # ------------------------------------------------------------------ text
     def describe(self) -> str:

@@ -32,6 +32,7 @@ from robomodel.model._index import NameIndex
 from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint, replace_joint
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
+from robomodel.model.validation import check_name
 
 __all__ = [
     "EMPTY_SHAPES",
@@ -39,7 +40,6 @@ __all__ = [
     "Derived",
     "ModelIndex",
     "Neighbor",
-    "check_name",
     "derive",
     "pv",
     "restored_index",
@@ -58,17 +58,6 @@ JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
 def pv(v: Any) -> PVector:  # type: ignore[type-arg]
     """Return ``v`` as a persistent vector (itself when it already is one)."""
     return v if isinstance(v, PVector) else pvector(v)
-
-
-def check_name(name: str, what: str) -> str:
-    """Return ``name`` as a plain ``str``; raise :class:`ModelError` unless a non-empty string.
-
-    Subclasses of ``str`` (``np.str_`` from an array of names) are names too, stored as the
-    plain ``str`` they equal.
-    """
-    if not isinstance(name, str) or not name:
-        raise ModelError(f"a {what} name must be a non-empty string, got {name!r}")
-    return name if type(name) is str else str.__str__(name)
 
 
 class Neighbor(NamedTuple):

@@ -1,4 +1,4 @@
-r"""Text views of a model for terminals: the kinematic tree, a summary and a list of problems.
+r"""Text views of a model for terminals: the kinematic tree and a summary.
 
 These are what ``robomodel tree``, ``robomodel info`` and ``robomodel validate`` print.
 
@@ -9,8 +9,8 @@ These are what ``robomodel tree``, ``robomodel info`` and ``robomodel validate``
 r_foot  1 kg
 └─ r_ankle_roll (revolute, axis -1 0 0) ─ r_ankle_1  0.3 kg
    └─ r_ankle_pitch (revolute, axis 0 -1 0) ─ r_lower_leg  2 kg
->>> find_problems(m)
-([], [])
+>>> m.problems(severity="warning")
+()
 """
 
 from __future__ import annotations
@@ -168,14 +168,15 @@ def info_text(model: Model, source: str = "") -> str:
 
 
 def find_problems(model: Model) -> tuple[list[str], list[str]]:
-    """Return ``(errors, warnings)``: the error and warning findings of ``model`` as text.
+    """Deprecated: ``(errors, warnings)`` as text; use ``model.problems(severity="warning")``.
 
-    The findings are those of :func:`robomodel.model.checks.findings` (notes are left out), each as
-    ``"element: message [check]"``.
+    The findings are those of :meth:`Model.problems() <robomodel.model.record.Model.problems>`
+    (notes are left out), each as ``"element: message [check]"``.
     """
-    from robomodel.model.checks import findings
+    from robomodel.errors import deprecated
 
-    found = findings(model)
+    deprecated("robomodel.tools.textview.find_problems", 'model.problems(severity="warning")')
+    found = model.problems(severity="warning")
     return (
         [str(f) for f in found if f.severity == "error"],
         [str(f) for f in found if f.severity == "warning"],

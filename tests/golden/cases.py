@@ -59,18 +59,18 @@ from robomodel.data import example_path
 
 EXAMPLE_PATH: Callable[[], Any] = example_path
 LOAD_URDF_FILE: Callable[[Any], rm.Model] = robomodel.formats.urdf.load
-TO_JSON: Callable[[rm.Model], str] = robomodel.formats.json.to_json
+TO_JSON: Callable[[rm.Model], str] = robomodel.formats.json.dumps
 
 EXPORTERS: dict[str, Callable[[rm.Model], str | bytes]] = {
     "urdf": robomodel.formats.urdf.dumps,
-    "json": robomodel.formats.json.to_json,
+    "json": robomodel.formats.json.dumps,
     # MJCF writing is plain XML (no MuJoCo); reading it back compiles it with MuJoCo.
     "mjcf": robomodel.formats.mjcf.dumps,
     "pickle": functools.partial(pickle.dumps, protocol=5),
 }
 LOADERS: dict[str, Callable[[Any], rm.Model]] = {
     "urdf": robomodel.formats.urdf.loads,
-    "json": robomodel.formats.json.from_json,
+    "json": robomodel.formats.json.loads,
     "mjcf": robomodel.formats.mjcf.loads,
     "pickle": pickle.loads,
 }

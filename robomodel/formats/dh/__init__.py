@@ -6,11 +6,13 @@ angles,
 * :mod:`robomodel.formats.dh.geometry`: :func:`link_geometry` (the seed's ``KinematicLinkInfo``),
   :class:`JointBinding`, :class:`JointCommand`.
 * :mod:`robomodel.formats.dh.presets`: the iCub tables with explicit versions.
-* :mod:`robomodel.formats.dh.ikin_text`: iKin's text format.
+* :mod:`robomodel.formats.dh.ikin_text`: iKin's text format, read with :func:`load`/:func:`loads`
+  and written with :func:`dump`/:func:`dumps`.
 * :mod:`robomodel.formats.dh.rig`: :class:`Rig`, several chains with shared links.
 * :mod:`robomodel.formats.dh.bridge`: :func:`chain_to_model` and :func:`model_to_chain`.
 """
 
+from robomodel._internal.deprecation import renamed_attributes as _renamed
 from robomodel.formats.dh.bridge import DEFAULT_LINK_MASS as DEFAULT_LINK_MASS
 from robomodel.formats.dh.bridge import chain_to_model as chain_to_model
 from robomodel.formats.dh.bridge import model_to_chain as model_to_chain
@@ -31,8 +33,10 @@ from robomodel.formats.dh.geometry import link_geometry as link_geometry
 from robomodel.formats.dh.ikin_text import ANGLE_NOISE as ANGLE_NOISE
 from robomodel.formats.dh.ikin_text import LENGTH_NOISE as LENGTH_NOISE
 from robomodel.formats.dh.ikin_text import ROTATION_NOISE as ROTATION_NOISE
-from robomodel.formats.dh.ikin_text import dumps_ikin as dumps_ikin
-from robomodel.formats.dh.ikin_text import loads_ikin as loads_ikin
+from robomodel.formats.dh.ikin_text import dump as dump
+from robomodel.formats.dh.ikin_text import dumps as dumps
+from robomodel.formats.dh.ikin_text import load as load
+from robomodel.formats.dh.ikin_text import loads as loads
 from robomodel.formats.dh.presets import ICUB_PRESETS as ICUB_PRESETS
 from robomodel.formats.dh.presets import IKinVersion as IKinVersion
 from robomodel.formats.dh.presets import icub_arm as icub_arm
@@ -68,7 +72,8 @@ __all__ = [
     "block_link",
     "chain_to_model",
     "dh_transform",
-    "dumps_ikin",
+    "dump",
+    "dumps",
     "euler_xyz",
     "icub_arm",
     "icub_chain",
@@ -77,7 +82,8 @@ __all__ = [
     "icub_rig",
     "icub_torso",
     "link_geometry",
-    "loads_ikin",
+    "load",
+    "loads",
     "make_rig",
     "model_to_chain",
     "parse_limb_type",
@@ -88,3 +94,11 @@ __all__ = [
     "set_rig_chain_angles",
     "with_link_limits",
 ]
+
+__getattr__ = _renamed(
+    __name__,
+    {
+        "loads_ikin": ("robomodel.formats.dh.loads", lambda: loads),
+        "dumps_ikin": ("robomodel.formats.dh.dumps", lambda: dumps),
+    },
+)

@@ -1,5 +1,9 @@
 """iKin's text description of a chain (``fromLinksProperties`` / ``toLinksProperties``).
 
+:func:`loads`/:func:`load` read it and :func:`dumps`/:func:`dump` write it, the verbs every
+format shares (``docs/formats.md``); they read and write a :class:`~robomodel.formats.dh.DHChain`,
+which :func:`~robomodel.formats.dh.chain_to_model` turns into a model.
+
 The format is a YARP property file; angles are in **degrees**, lengths in metres::
 
     type right
@@ -17,15 +21,18 @@ Unknown keys are errors rather than being ignored.
 from __future__ import annotations
 
 import math
+import os
 import re
 
 import numpy as np
 
+from robomodel._internal.deprecation import renamed_attributes
+from robomodel._internal.files import atomic_write
 from robomodel.errors import ModelError
 from robomodel.formats.dh.chain import DHChain, DHLink
 from robomodel.model.spatial import Transform
 
-__all__ = ["ANGLE_NOISE", "LENGTH_NOISE", "ROTATION_NOISE", "dumps_ikin", "loads_ikin"]
+__all__ = ["ANGLE_NOISE", "LENGTH_NOISE", "ROTATION_NOISE", "dump", "dumps", "load", "loads"]
 
 _TOKEN = re.compile(r'\(|\)|"[^"]*"|[^\s()]+')
 _LINK_KEYS = ("A", "D", "alpha", "offset", "min", "max", "blocked")
@@ -107,10 +114,10 @@ def _matrix(entries: dict[str, tuple[int, list[Item]]], key: str) -> Transform:
     return Transform.from_matrix(H)
 
 
-def loads_ikin(text: str) -> DHChain:
+def loads(text: str) -> DHChain:
     r"""Read a chain from iKin's text format (angles in degrees).
 
-    >>> chain = loads_ikin("numLinks 1\nlink_0 (A 0.1) (alpha 90) (min -45) (max 45)")
+    >>> chain = loads("numLinks 1\nlink_0 (A 0.1) (alpha 90) (min -45) (max 45)")
     >>> round(chain.links[0].alpha, 12), round(chain.links[0].max, 12)
     (1.570796326795, 0.785398163397)
     """
@@ -176,17 +183,17 @@ def _link(key: str, line: int, items: list[Item]) -> DHLink:
 
 
 LENGTH_NOISE = 1e-9
-"""Lengths (m) smaller than this are printed as 0 by :func:`dumps_ikin`: a nanometre is far below
+"""Lengths (m) smaller than this are printed as 0 by :func:`dumps`: a nanometre is far below
 any robot's dimensions and the precision of URDF files, and far above the rounding left by
 extracting a chain (about 1e-17 m on icub-models robots)."""
 
 ANGLE_NOISE = 1e-8
 """Angles (degrees) closer than this to a multiple of 90 are printed as that multiple by
-:func:`dumps_ikin` (rounding leaves ``179.99999999971945`` where the model says 180)."""
+:func:`dumps` (rounding leaves ``179.99999999971945`` where the model says 180)."""
 
 ROTATION_NOISE = 1e-12
 """Entries of ``H0``/``HN``'s rotation closer than this to -1, 0 or 1 are printed as that value by
-:func:`dumps_ikin`. Only rounding noise (about 1e-16) is meant: a larger snap would print a
+:func:`dumps`. Only rounding noise (about 1e-16) is meant: a larger snap would print a
 rotation visibly less orthogonal than the one stored."""
 
 
@@ -206,7 +213,7 @@ def _rotation_text(x: float, exact: bool) -> str:
 
 
 def _degrees_text(radians: float, exact: bool) -> str:
-    """The shortest decimal number of degrees that :func:`loads_ikin` reads back as ``radians``.
+    """The shortest decimal number of degrees that :func:`loads` reads back as ``radians``.
 
     ``math.degrees(math.radians(30.0))`` is ``29.999999999999996``; printing ``30.0`` instead
     loses nothing, since reading it multiplies by the same factor and gives the same radians.
@@ -233,8 +240,8 @@ def _degrees_text(radians: float, exact: bool) -> str:
     return repr(best + 0.0)
 
 
-def dumps_ikin(chain: DHChain, *, exact: bool = False) -> str:
-    """Write ``chain`` in iKin's text format (angles in degrees); :func:`loads_ikin` reads it back.
+def dumps(chain: DHChain, *, exact: bool = False) -> str:
+    """Write ``chain`` in iKin's text format (angles in degrees); :func:`loads` reads it back.
 
     Each number is the shortest decimal that reads back as the stored value (for angles, the
     shortest number of degrees that converts back to the stored radians). Rounding noise is
@@ -242,7 +249,7 @@ def dumps_ikin(chain: DHChain, *, exact: bool = False) -> str:
     :data:`ANGLE_NOISE` of a multiple of 90 degrees as that multiple, rotation entries within
     :data:`ROTATION_NOISE` of -1, 0 or 1 as that value. Only the text changes; ``chain`` keeps
     its exact values, and ``exact=True`` prints them all unchanged, so that
-    ``loads_ikin(dumps_ikin(chain, exact=True))`` has the same parameters as ``chain`` (angles to
+    ``loads(dumps(chain, exact=True))`` has the same parameters as ``chain`` (angles to
     one rounding at most: multiplying degrees by ``pi / 180`` does not reach every float).
 
     Joint names and the angles of free links are not part of the format and are not written.
@@ -250,7 +257,7 @@ def dumps_ikin(chain: DHChain, *, exact: bool = False) -> str:
     >>> from robomodel.formats.dh import DHChain, DHLink
     >>> noisy = math.radians(179.99999999971945)
     >>> link = DHLink(0.1, -1.93e-17, math.pi / 2, noisy, math.radians(-30), math.radians(30))
-    >>> print(dumps_ikin(DHChain(links=[link])).splitlines()[-1])
+    >>> print(dumps(DHChain(links=[link])).splitlines()[-1])
     link_0 (A 0.1) (D 0.0) (alpha 90.0) (offset 180.0) (min -30.0) (max 30.0)
     """
 
@@ -282,3 +289,23 @@ def dumps_ikin(chain: DHChain, *, exact: bool = False) -> str:
             parts.append(f"(blocked {deg(link.angle)})")
         lines.append(f"link_{i} " + " ".join(parts))
     return "\n".join(lines) + "\n"
+
+
+def load(path: str | os.PathLike[str]) -> DHChain:
+    """Read a chain from an iKin text file (UTF-8); see :func:`loads`."""
+    with open(path, encoding="utf-8") as fh:
+        return loads(fh.read())
+
+
+def dump(chain: DHChain, path: str | os.PathLike[str], *, exact: bool = False) -> None:
+    """Write ``chain`` as an iKin text file (UTF-8, replaced in one step); see :func:`dumps`."""
+    atomic_write(os.fspath(path), dumps(chain, exact=exact))
+
+
+__getattr__ = renamed_attributes(
+    __name__,
+    {
+        "loads_ikin": ("robomodel.formats.dh.loads", lambda: loads),
+        "dumps_ikin": ("robomodel.formats.dh.dumps", lambda: dumps),
+    },
+)

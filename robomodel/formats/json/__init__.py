@@ -1,6 +1,6 @@
-"""A versioned JSON form of a model: :func:`to_json` and :func:`from_json`.
+"""A versioned JSON form of a model: :func:`dumps` and :func:`loads` (:func:`dump`, :func:`load`).
 
-The round trip is exact: ``from_json(to_json(m)) == m``. Floats are written with Python's
+The round trip is exact: ``loads(dumps(m)) == m``. Floats are written with Python's
 shortest round-tripping representation (``repr``), infinite joint limits as the strings
 ``"inf"`` and ``"-inf"`` (JSON has no infinity), and nothing is recomputed on the way back in
 (axes are not re-normalised, inertias not re-symmetrised). The schema is documented in
@@ -9,14 +9,20 @@ shortest round-tripping representation (``repr``), infinite joint limits as the 
 >>> import robomodel as rm
 >>> link = rm.Link(rm.SpatialInertia.from_com(0.1, (0, 0, 0.3)))
 >>> m = rm.add_link(rm.Model(name="r"), "base", link)
->>> from_json(to_json(m)) == m
+>>> loads(dumps(m)) == m
 True
+
+JSON holds everything a model holds, so a conversion loses nothing: the report-returning verbs
+every format shares (:func:`loads_with_report`, :func:`dumps_with_report`) are here for code
+written over all formats, and their report is always empty. :func:`to_dict` and
+:func:`from_dict` are the document as Python values, before or after the text.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,7 +30,9 @@ import numpy as np
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import gc_paused, trusted
-from robomodel.errors import ArgumentError, suggest
+from robomodel._internal.deprecation import renamed_attributes
+from robomodel._internal.files import atomic_write
+from robomodel.errors import ArgumentError, JSONFormatError, suggest
 from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
     _EXACT,
@@ -36,7 +44,6 @@ from robomodel.formats.json._document import (
     _TOP_KEYS,
     AXIS_TOLERANCE,
     ROTATION_TOLERANCE,
-    JSONFormatError,
     _floats,
     _made,
     _pairs,
@@ -45,6 +52,7 @@ from robomodel.formats.json._document import (
     _type_name,
 )
 from robomodel.formats.json._text import joints_text, links_text
+from robomodel.formats.report import ConversionReport
 from robomodel.model.joints import (
     FixedJoint,
     Joint,
@@ -67,17 +75,21 @@ __all__ = [
     "ROTATION_TOLERANCE",
     "SCHEMA_VERSION",
     "JSONFormatError",
+    "dump",
+    "dumps",
+    "dumps_with_report",
     "from_dict",
-    "from_json",
+    "load",
+    "loads",
+    "loads_with_report",
     "to_dict",
-    "to_json",
 ]
 
 FORMAT = "robomodel"
 """The value of the top-level ``"format"`` key."""
 
 SCHEMA_VERSION = 1
-"""The schema version written by :func:`to_json`; :func:`from_json` reads versions ``<=`` it."""
+"""The schema version written by :func:`dumps`; :func:`loads` reads versions ``<=`` it."""
 
 
 _V = TypeVar("_V")
@@ -222,7 +234,7 @@ def _sections(model: Model, links: Any, joints: Any) -> dict[str, Any]:
 
 
 def to_dict(model: Model) -> dict[str, Any]:
-    """Return the JSON-ready dictionary of ``model`` (see :func:`to_json`)."""
+    """Return the JSON-ready dictionary of ``model`` (see :func:`dumps`)."""
     links = [
         {
             "name": n,
@@ -258,7 +270,7 @@ def _one_line(model: Model) -> str | None:
     )
 
 
-def to_json(model: Model, *, indent: int | None = None) -> str:
+def dumps(model: Model, *, indent: int | None = None) -> str:
     """Return the JSON text of ``model`` (schema version :data:`SCHEMA_VERSION`).
 
     Args:
@@ -266,9 +278,9 @@ def to_json(model: Model, *, indent: int | None = None) -> str:
         indent: pretty-print with this indent (``None``: one line).
 
     Returns:
-        Strict JSON (no NaN or Infinity literals) that :func:`from_json` reads back exactly.
+        Strict JSON (no NaN or Infinity literals) that :func:`loads` reads back exactly.
     """
-    with gc_paused():  # as in from_json
+    with gc_paused():  # as in loads
         if indent is None:
             text = _one_line(model)
             if text is not None:
@@ -506,7 +518,7 @@ def _check_mimics(names: list[str], joints: list[Joint]) -> None:
 
 
 def from_dict(data: Any) -> Model:
-    """Build a model from the dictionary form (see :func:`from_json`)."""
+    """Build a model from the dictionary form (see :func:`loads`)."""
     r = _Reader(data, "$")
     fmt = r.get("format")
     if fmt != FORMAT or type(fmt) is not str:
@@ -523,7 +535,7 @@ def from_dict(data: Any) -> Model:
             "upgrade robomodel",
         )
     r.only(_TOP_KEYS)
-    # Column by column where the section is of to_json's uniform form, else element by
+    # Column by column where the section is of dumps' uniform form, else element by
     # element (which names the path of the first problem).
     links = bulk_links(r.d.get("links"))
     if links is None:
@@ -579,8 +591,8 @@ def _str_item(x: Any, path: str) -> str:
     return x
 
 
-def from_json(text: str | bytes) -> Model:
-    """Return the model described by JSON text written by :func:`to_json`.
+def loads(text: str | bytes) -> Model:
+    """Return the model described by JSON text written by :func:`dumps`.
 
     The reader is strict: every value has the type and shape of the schema
     (``docs/json-schema.md``), numbers are finite (limits may be ``"inf"``), rotations are
@@ -601,7 +613,7 @@ def from_json(text: str | bytes) -> Model:
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise ArgumentError(
-            f"from_json reads JSON text (str or bytes), but got {type(text).__name__}; "
+            f"loads reads JSON text (str or bytes), but got {type(text).__name__}; "
             "use from_dict for a parsed document"
         )
     # The document and the model are trees: the cyclic collector finds nothing in them, but a
@@ -616,3 +628,43 @@ def from_json(text: str | bytes) -> Model:
         model = from_dict(data)
         del data  # freed inside the pause: the collector has nothing of it left to scan after
         return model
+
+
+def load(path: str | os.PathLike[str]) -> Model:
+    """Return the model in the robomodel JSON file ``path`` (UTF-8); see :func:`loads`."""
+    with open(path, "rb") as fh:
+        return loads(fh.read())
+
+
+def dump(model: Model, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
+    """Write ``model`` as a robomodel JSON file at ``path`` (UTF-8); see :func:`dumps`.
+
+    The text goes to a temporary file in the same directory, renamed over ``path`` only once
+    complete: a failed write leaves ``path`` as it was.
+    """
+    atomic_write(os.fspath(path), dumps(model, indent=indent))
+
+
+def loads_with_report(text: str | bytes) -> tuple[Model, ConversionReport]:
+    """Return :func:`loads` ``(text)`` and an empty report: JSON loses nothing.
+
+    For code written over every format (see ``docs/formats.md``).
+    """
+    return loads(text), ConversionReport()
+
+
+def dumps_with_report(model: Model, *, indent: int | None = None) -> tuple[str, ConversionReport]:
+    """Return :func:`dumps` ``(model)`` and an empty report: JSON loses nothing.
+
+    For code written over every format (see ``docs/formats.md``).
+    """
+    return dumps(model, indent=indent), ConversionReport()
+
+
+__getattr__ = renamed_attributes(
+    __name__,
+    {
+        "to_json": ("robomodel.formats.json.dumps", lambda: dumps),
+        "from_json": ("robomodel.formats.json.loads", lambda: loads),
+    },
+)

@@ -2,7 +2,7 @@
 
 :mod:`robomodel.formats.json` checks every element of a document on its own, which names the JSON
 path of the first problem but costs a dozen Python calls per number. A document written by
-:func:`~robomodel.formats.json.to_json` has the same keys in every link and in every joint of a
+:func:`~robomodel.formats.json.dumps` has the same keys in every link and in every joint of a
 kind, and floats everywhere; this module reads such a document's links and joints a column at a
 time (one value of one key across all elements), checking each column in bulk: the types of
 all its items in one ``set(map(type, ...))``, all its numbers finite in one numpy test, every

@@ -14,22 +14,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from robomodel.errors import ModelError, RobomodelError
+from robomodel.errors import JSONFormatError, RobomodelError
 from robomodel.model.spatial import FloatArray, Transform
 
 _V = TypeVar("_V")
-
-
-class JSONFormatError(ModelError):
-    """A JSON document is not a robomodel model of a supported schema version.
-
-    Attributes:
-        path: where in the document the problem is, as a JSON path (``"$.joints[3].axis"``).
-    """
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path = path
-        super().__init__(f"robomodel JSON, at {path}: {reason}")
 
 
 ROTATION_TOLERANCE = 1e-9
@@ -231,7 +219,7 @@ def _num(v: Any, path: str, inf: bool) -> float:
     else:
         raise JSONFormatError(path, f"expected a number, got {_type_name(v)}")
     if x - x != 0.0:
-        # json.loads reads NaN and Infinity literals (and 1e400 as inf), which to_json never
+        # json.loads reads NaN and Infinity literals (and 1e400 as inf), which dumps never
         # writes.
         hint = ' (write "inf" or "-inf" for an unbounded limit)' if inf else ""
         raise JSONFormatError(path, f"expected a finite number, got {x}{hint}")

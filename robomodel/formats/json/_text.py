@@ -1,6 +1,6 @@
 """The text of a model's links and joints, written without building their dictionaries.
 
-:func:`robomodel.formats.json.to_json` writes one line of JSON; for a big model most of its time
+:func:`robomodel.formats.json.dumps` writes one line of JSON; for a big model most of its time
 went into the dictionary of every link and joint and the encoder's walk over them (each key
 escaped again for every element). This module writes the same text directly: one ``%``
 template per kind of element, strings through the json module's own string encoder, arrays as

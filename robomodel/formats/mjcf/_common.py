@@ -10,7 +10,7 @@ from typing import Any, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import RobomodelError
+from robomodel.errors import MJCFError, MujocoNotInstalledError
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.spatial import Transform
 
@@ -18,10 +18,6 @@ FloatArray = npt.NDArray[np.float64]
 
 METADATA_NAME = "robomodel"
 """The name of the ``<custom><text>`` element holding robomodel's metadata."""
-
-
-class MujocoNotInstalledError(RobomodelError, ImportError):
-    """The optional ``mujoco`` package is needed and missing."""
 
 
 def mujoco() -> Any:
@@ -35,13 +31,11 @@ def mujoco() -> Any:
     except ImportError as exc:
         raise MujocoNotInstalledError(
             "robomodel.formats.mjcf needs MuJoCo to compile MJCF; install it with "
-            "pip install 'robomodel[mujoco]'"
+            "pip install 'robomodel[mujoco]'",
+            package="mujoco",
+            extra="mujoco",
         ) from exc
     return mj
-
-
-class MJCFError(RobomodelError, ValueError):
-    """MuJoCo refused an MJCF document, or a model cannot be written as MJCF."""
 
 
 def quat_from_rotation(R: npt.ArrayLike) -> tuple[float, float, float, float]:

@@ -12,8 +12,8 @@ from typing import Any
 
 from robomodel._internal.files import atomic_path
 from robomodel.formats.mjcf._common import FloatArray, num, nums, pose, pose_attrs
-from robomodel.formats.mjcf.options import ExportOptions, ImportOptions
-from robomodel.formats.mjcf.report import LossAction
+from robomodel.formats.mjcf.options import DumpOptions, LoadOptions
+from robomodel.formats.report import LossAction
 from robomodel.model.builders import with_collision_shapes, with_visual_shapes
 from robomodel.model.record import Model
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
@@ -22,14 +22,14 @@ from robomodel.model.spatial import Transform
 __all__ = ["MESH_FORMATS", "GeomReader", "GeomWriter", "material_from_json", "material_json"]
 
 MESH_FORMATS = (".stl", ".obj", ".msh")
-"""Mesh file suffixes MuJoCo reads; others are converted (``ExportOptions.mesh_dir``) or dropped."""
+"""Mesh file suffixes MuJoCo reads; others are converted (``DumpOptions.mesh_dir``) or dropped."""
 
 
 class GeomWriter:
     """Writes visual and collision shapes as geoms, with their mesh and material assets."""
 
     m: Model
-    o: ExportOptions
+    o: DumpOptions
     metadata: dict[str, Any]
     geom_names: set[str]
     meshes: dict[tuple[str, tuple[float, float, float]], str]
@@ -54,7 +54,7 @@ class GeomWriter:
             for k, shape in enumerate(shapes):
                 label = shape.name or f"{lname} {kind} {k}"
                 if not wanted:
-                    self.note("dropped", kind, label, f"ExportOptions.{kind}s is False")
+                    self.note("dropped", kind, label, f"DumpOptions.{kind}s is False")
                     continue
                 self._geom(body, shape, kind, label)
 
@@ -133,7 +133,7 @@ class GeomWriter:
 
     def _mesh(self, g: Mesh, kind: str, label: str) -> str | None:
         if not self.o.meshes:
-            self.note("dropped", kind, label, f"mesh {g.filename!r}: ExportOptions.meshes is False")
+            self.note("dropped", kind, label, f"mesh {g.filename!r}: DumpOptions.meshes is False")
             return None
         from robomodel.formats.urdf import resolve_uri
         from robomodel.formats.urdf.errors import URDFReferenceError
@@ -184,7 +184,7 @@ class GeomWriter:
                 "dropped",
                 kind,
                 label,
-                f"mesh {uri!r}: MuJoCo reads only {MESH_FORMATS} (set ExportOptions.mesh_dir "
+                f"mesh {uri!r}: MuJoCo reads only {MESH_FORMATS} (set DumpOptions.mesh_dir "
                 "to convert it with trimesh)",
             )
             return None
@@ -243,7 +243,7 @@ class GeomReader:
     spec: Any
     meta: dict[str, Any]
     model: Model
-    o: ImportOptions
+    o: LoadOptions
     link_of_body: dict[int, str]
     geom_R: FloatArray
 

@@ -2,7 +2,7 @@
 
 :class:`InertiaWriter` is the part of the MJCF writer that decides, on exactly the doubles it will
 write, which inertias MuJoCo would refuse and what the policies of
-:class:`~robomodel.formats.mjcf.options.ExportOptions` do about them.
+:class:`~robomodel.formats.mjcf.options.DumpOptions` do about them.
 """
 
 from __future__ import annotations
@@ -12,20 +12,20 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     EYE,
     ORIGIN,
     SAME_FRAME,
     FloatArray,
-    MJCFError,
     moves,
     near_body_frame,
     num,
     nums,
     quat_from_rotation,
 )
-from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, ExportOptions
-from robomodel.formats.mjcf.report import LossAction
+from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, DumpOptions
+from robomodel.formats.report import LossAction
 from robomodel.model.record import Model
 from robomodel.model.spatial import SpatialInertia
 from robomodel.model.traversal import Traversal
@@ -37,7 +37,7 @@ class InertiaWriter:
     """Applies the inertia policies and writes ``<inertial>`` elements."""
 
     m: Model
-    o: ExportOptions
+    o: DumpOptions
     tr: Traversal
     merged: set[int]
     inertias: dict[str, SpatialInertia]
@@ -71,7 +71,7 @@ class InertiaWriter:
                     raise MJCFError(
                         f"link {name!r} moves but its mass or principal inertias (with the links "
                         f"welded to it) are below MuJoCo's {MJCF_MIN_VALUE}; give it an inertia "
-                        'or export with ExportOptions(massless="bound")'
+                        'or export with DumpOptions(massless="bound")'
                     )
                 written[i] = _bounded(written[i], o.bound_mass, o.bound_inertia)
                 self.note(
@@ -80,7 +80,7 @@ class InertiaWriter:
                     name,
                     f"massless moving body: MuJoCo needs mass and inertia above {MJCF_MIN_VALUE}; "
                     f"wrote mass {o.bound_mass!r} and principal inertia {o.bound_inertia!r} "
-                    f"(ExportOptions.massless={o.massless!r})",
+                    f"(DumpOptions.massless={o.massless!r})",
                 )
             written[i] = self._valid(i, name, written[i])
             if written[i] is not m.links[i].inertia:
@@ -111,7 +111,7 @@ class InertiaWriter:
         if self.o.invalid_inertia == "raise":
             raise MJCFError(
                 f"link {name!r}: principal inertias {d.tolist()} are negative or break A + B >= C, "
-                "which MuJoCo refuses; fix them or export with ExportOptions(invalid_inertia="
+                "which MuJoCo refuses; fix them or export with DumpOptions(invalid_inertia="
                 '"balance")'
             )
         self.note(
@@ -119,7 +119,7 @@ class InertiaWriter:
             "inertia",
             name,
             f"principal inertias {d.tolist()} break MuJoCo's checks; wrote {fixed.tolist()} "
-            '(ExportOptions.invalid_inertia="balance")',
+            '(DumpOptions.invalid_inertia="balance")',
         )
         return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
 

@@ -1,9 +1,10 @@
 """MJCF sections robomodel does not model, kept verbatim as extensions for the way back.
 
 ``<option>``, ``<size>``, ``<default>``, ``<tendon>``, ``<actuator>`` and ``<contact>`` of a
-document read with :func:`robomodel.formats.mjcf.parse` become robot extensions tagged
+document read with :func:`robomodel.formats.mjcf.loads_with_report` become robot extensions tagged
 ``mjcf:<section>``;
-:func:`robomodel.formats.mjcf.export` writes them back. Kept defaults move into one class,
+:func:`robomodel.formats.mjcf.dumps_with_report` writes them back. Kept defaults move into one
+class,
 ``robomodel_kept``, given to the kept elements that named no class, so that they shape the kept
 actuators and tendons as before and never the bodies, joints and geoms robomodel writes itself.
 """

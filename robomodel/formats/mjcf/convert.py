@@ -8,18 +8,18 @@ from typing import Literal
 
 import attrs
 
-from robomodel.errors import ArgumentError
+from robomodel.errors import ArgumentError, deprecated
 from robomodel.formats.mjcf._kept import PREFIX
 from robomodel.formats.mjcf.dump import dump
-from robomodel.formats.mjcf.load import parse
-from robomodel.formats.mjcf.options import ExportOptions, ImportOptions
-from robomodel.formats.mjcf.report import ConversionReport, Loss
+from robomodel.formats.mjcf.load import loads_with_report
+from robomodel.formats.mjcf.options import DumpOptions, LoadOptions
+from robomodel.formats.report import ConversionReport, Loss
 from robomodel.model.builders import with_package_dirs
 
 __all__ = ["convert"]
 
-_DEFAULT_EXPORT = ExportOptions()
-_DEFAULT_IMPORT = ImportOptions()
+_DEFAULT_EXPORT = DumpOptions()
+_DEFAULT_IMPORT = LoadOptions()
 
 
 def convert(
@@ -28,8 +28,10 @@ def convert(
     *,
     to: Literal["mjcf", "urdf"] | None = None,
     package_dirs: Iterable[str] = (),
-    export_options: ExportOptions = _DEFAULT_EXPORT,
-    import_options: ImportOptions = _DEFAULT_IMPORT,
+    dump_options: DumpOptions = _DEFAULT_EXPORT,
+    load_options: LoadOptions = _DEFAULT_IMPORT,
+    export_options: DumpOptions | None = None,
+    import_options: LoadOptions | None = None,
 ) -> ConversionReport:
     """Convert a URDF file to MJCF or an MJCF file to URDF and return the conversion report.
 
@@ -39,12 +41,20 @@ def convert(
         to: ``"mjcf"`` or ``"urdf"``; when ``None``, a ``.urdf`` source goes to MJCF and a
             ``.xml`` or ``.mjcf`` source to URDF.
         package_dirs: directories searched for ``package://`` meshes of a URDF source.
-        export_options: options of the MJCF writer (URDF -> MJCF).
-        import_options: options of the MJCF reader (MJCF -> URDF).
+        dump_options: options of the MJCF writer (URDF -> MJCF).
+        load_options: options of the MJCF reader (MJCF -> URDF).
+        export_options: deprecated name of ``dump_options``.
+        import_options: deprecated name of ``load_options``.
 
     Raises:
         ArgumentError: ``to`` is not given and the source suffix does not tell the direction.
     """
+    if export_options is not None:
+        deprecated("convert(export_options=...)", "dump_options=...")
+        dump_options = export_options
+    if import_options is not None:
+        deprecated("convert(import_options=...)", "load_options=...")
+        load_options = import_options
     src = os.fspath(source)
     if to is None:
         suffix = os.path.splitext(src)[1].lower()
@@ -60,13 +70,13 @@ def convert(
         from robomodel.formats import urdf
 
         model = with_package_dirs(urdf.load(src), [*package_dirs])
-        return dump(model, target, options=export_options)
+        return dump(model, target, options=dump_options)
     if to == "urdf":
         from robomodel.formats import urdf
 
         with open(src, encoding="utf-8") as fh:
             text = fh.read()
-        model, report = parse(text, options=import_options, path=src)
+        model, report = loads_with_report(text, options=load_options, path=src)
         kept = [x for x in model.extensions if x.tag.startswith(PREFIX)]
         if kept:
             # MuJoCo's own sections mean nothing in URDF.

@@ -6,8 +6,8 @@ frame a ``<site>``, every sensor a site plus MuJoCo sensors, every mimic joint a
 ``<equality><joint>`` constraint, every shape a ``<geom>``. Numbers are written with Python's
 shortest round-trip ``repr``, so MuJoCo reads back exactly the doubles robomodel holds. Inertias
 are written as ``<inertial pos quat diaginertia>`` from robomodel's own eigen-decomposition of the
-central inertia, so that the policies for inertias MuJoCo refuses (``ExportOptions.massless``,
-``ExportOptions.invalid_inertia``) decide on exactly the numbers MuJoCo will check.
+central inertia, so that the policies for inertias MuJoCo refuses (``DumpOptions.massless``,
+``DumpOptions.invalid_inertia``) decide on exactly the numbers MuJoCo will check.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     SAME_FRAME,
     FloatArray,
-    MJCFError,
     moves,
     mujoco,
     near_body_frame,
@@ -36,26 +37,26 @@ from robomodel.formats.mjcf._common import (
 from robomodel.formats.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
 from robomodel.formats.mjcf._inertia import InertiaWriter, is_zero
 from robomodel.formats.mjcf._kept import PREFIX, restore
-from robomodel.formats.mjcf.options import ExportOptions
-from robomodel.formats.mjcf.report import ConversionReport, Loss, LossAction, warn_losses
+from robomodel.formats.mjcf.options import DumpOptions
+from robomodel.formats.report import ConversionReport, Loss, LossAction, warn_losses
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
 
-__all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "export"]
+__all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "dumps_with_report"]
 
-_DEFAULT_OPTIONS = ExportOptions()
+_DEFAULT_OPTIONS = DumpOptions()
 
 
-def export(
-    model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS
+def dumps_with_report(
+    model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS
 ) -> tuple[str, ConversionReport]:
     """Return ``model`` as MJCF text together with the report of everything it lost or changed.
 
     Args:
         model: the model; its links reachable from ``options.base`` are written.
-        options: see :class:`~robomodel.formats.mjcf.options.ExportOptions`.
+        options: see :class:`~robomodel.formats.mjcf.options.DumpOptions`.
 
     Raises:
         MJCFError: a policy is ``"raise"`` and a body needs it, or a number is not finite.
@@ -66,33 +67,33 @@ def export(
     ...     np.eye(3))))
     >>> j = rm.RevoluteJoint(link1="base", link2="arm", axis_in_link1=rm.Axis((0, 0, 1)))
     >>> m = rm.add_joint_and_link(m, "base", "j", j, "arm", rm.Link())
-    >>> text, report = export(m)
+    >>> text, report = dumps_with_report(m)
     >>> print(report)  # doctest: +ELLIPSIS
     changed link 'arm': massless moving body: MuJoCo needs mass and inertia above 1e-15; ...
     """
     return _Writer(model, options).run()
 
 
-def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
-    """Return ``model`` as MJCF text (see :func:`export`, which also returns the report).
+def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
+    """Return ``model`` as MJCF text (see :func:`dumps_with_report`, which also returns the report).
 
     Warns:
         RobomodelWarning: something was dropped or changed; the message lists every entry.
     """
-    text, report = export(model, options=options)
+    text, report = dumps_with_report(model, options=options)
     _warn(report)
     return text
 
 
 def dump(
-    model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
+    model: Model, path: str | os.PathLike[str], *, options: DumpOptions = _DEFAULT_OPTIONS
 ) -> ConversionReport:
-    """Write ``model`` as an MJCF file and return the report (see :func:`export`).
+    """Write ``model`` as an MJCF file and return the report (see :func:`dumps_with_report`).
 
     The file is written whole or not at all (:func:`robomodel._internal.files.atomic_write`):
     a failed export never leaves a half-written file behind.
     """
-    text, report = export(model, options=options)
+    text, report = dumps_with_report(model, options=options)
     atomic_write(path, text)
     return report
 
@@ -116,7 +117,7 @@ def compile_mjcf(text: str) -> Any:
 
 
 def _warn(report: ConversionReport) -> None:
-    warn_losses(report, what="export", full_report="robomodel.formats.mjcf.export")
+    warn_losses(report, what="export", full_report="robomodel.formats.mjcf.dumps_with_report")
 
 
 # ---------------------------------------------------------------------- numbers
@@ -130,7 +131,7 @@ _Pending: TypeAlias = tuple[
 class _Writer(GeomWriter, InertiaWriter):
     """One export: the phases read top to bottom in :meth:`run`."""
 
-    def __init__(self, model: Model, options: ExportOptions) -> None:
+    def __init__(self, model: Model, options: DumpOptions) -> None:
         self.m = model
         self.o = options
         self.losses: list[Loss] = []
@@ -548,3 +549,8 @@ def _close(a: Transform, b: Transform) -> bool:
     da = np.abs(a.rotation - b.rotation).max()
     dp = np.abs(a.position - b.position).max()
     return bool(da <= 1e-12 and dp <= 1e-12)
+
+
+__getattr__ = renamed_attributes(
+    __name__, {"export": ("robomodel.formats.mjcf.dumps_with_report", lambda: dumps_with_report)}
+)

@@ -23,17 +23,18 @@ from typing import Any
 import attrs
 import numpy as np
 
+from robomodel._internal.deprecation import renamed_attributes
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
-    MJCFError,
     merged_links,
     mujoco,
     rotations_from_quats,
 )
 from robomodel.formats.mjcf._geoms import GeomReader, material_from_json
 from robomodel.formats.mjcf._kept import PREFIX, keep
-from robomodel.formats.mjcf.options import ImportOptions
-from robomodel.formats.mjcf.report import ConversionReport, Loss, LossAction, warn_losses
+from robomodel.formats.mjcf.options import LoadOptions
+from robomodel.formats.report import ConversionReport, Loss, LossAction, warn_losses
 from robomodel.model.builders import (
     add_frame,
     add_joint,
@@ -52,26 +53,27 @@ from robomodel.model.record import Link, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
 
-__all__ = ["load", "loads", "parse"]
+__all__ = ["load", "loads", "loads_with_report"]
 
-_DEFAULT_OPTIONS = ImportOptions()
+_DEFAULT_OPTIONS = LoadOptions()
 
 
-def parse(
-    text: str, *, options: ImportOptions = _DEFAULT_OPTIONS, path: str | None = None
+def loads_with_report(
+    text: str, *, options: LoadOptions = _DEFAULT_OPTIONS, path: str | None = None
 ) -> tuple[Model, ConversionReport]:
     """Return the model of an MJCF document together with the report of what it lost.
 
     Args:
         text: the MJCF document.
-        options: see :class:`~robomodel.formats.mjcf.options.ImportOptions`.
+        options: see :class:`~robomodel.formats.mjcf.options.LoadOptions`.
         path: the file the text came from: ``<include>`` and mesh paths resolve next to it.
 
     Raises:
         MJCFError: MuJoCo did not compile the document.
 
-    >>> m, report = parse('''<mujoco><worldbody><body name="a"><joint name="j" axis="0 0 1"/>
-    ...   <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody></mujoco>''')
+    >>> m, report = loads_with_report('''<mujoco><worldbody><body name="a">
+    ...   <joint name="j" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+    ...   </body></worldbody></mujoco>''')
     >>> list(m.link_names), list(m.joint_names), m.total_mass
     (['world', 'a'], ['j'], 1.0)
     """
@@ -95,29 +97,29 @@ def parse(
     return model, ConversionReport(losses=said + report.losses)
 
 
-def loads(text: str, *, options: ImportOptions = _DEFAULT_OPTIONS) -> Model:
-    """Return the model of an MJCF document (see :func:`parse`, which also returns the report).
+def loads(text: str, *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
+    """Return the model of an MJCF document (:func:`loads_with_report` also returns the report).
 
     Warns:
         RobomodelWarning: something was dropped or changed; the message lists every entry.
     """
-    model, report = parse(text, options=options)
+    model, report = loads_with_report(text, options=options)
     _warn(report)
     return model
 
 
-def load(path: str | os.PathLike[str], *, options: ImportOptions = _DEFAULT_OPTIONS) -> Model:
+def load(path: str | os.PathLike[str], *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
     """Read the MJCF file ``path`` (see :func:`loads`); includes and meshes resolve next to it."""
     name = os.fspath(path)
     with open(name, encoding="utf-8") as fh:
         text = fh.read()
-    model, report = parse(text, options=options, path=name)
+    model, report = loads_with_report(text, options=options, path=name)
     _warn(report)
     return model
 
 
 def _warn(report: ConversionReport) -> None:
-    warn_losses(report, what="import", full_report="robomodel.formats.mjcf.parse")
+    warn_losses(report, what="import", full_report="robomodel.formats.mjcf.loads_with_report")
 
 
 _TABLES = (
@@ -143,7 +145,7 @@ def _number(value: object, default: float) -> float:
 class _Reader(GeomReader):
     """One import: the phases read top to bottom in :meth:`run`."""
 
-    def __init__(self, mj: Any, spec: Any, mm: Any, options: ImportOptions, text: str) -> None:
+    def __init__(self, mj: Any, spec: Any, mm: Any, options: LoadOptions, text: str) -> None:
         self.mj, self.spec, self.mm, self.o = mj, spec, mm, options
         self.text = text
         self.losses: list[Loss] = []
@@ -568,8 +570,8 @@ class _Reader(GeomReader):
                     "note",
                     "kept",
                     ext.tag,
-                    "kept verbatim as a robot extension; robomodel.formats.mjcf.export writes it "
-                    "back",
+                    "kept verbatim as a robot extension; robomodel.formats.mjcf.dumps_with_report "
+                    "writes it back",
                 )
         kept_tags = {ext.tag[len(PREFIX) :] for ext in kept}
         for b in range(1, mm.nbody):
@@ -589,3 +591,8 @@ class _Reader(GeomReader):
         ):
             if count and section not in kept_tags:
                 self.note("dropped", what, f"{count} element(s)", "no robomodel equivalent")
+
+
+__getattr__ = renamed_attributes(
+    __name__, {"parse": ("robomodel.formats.mjcf.loads_with_report", lambda: loads_with_report)}
+)

@@ -1,4 +1,9 @@
-"""Options of the MJCF exporter and importer (frozen values; pass them as ``options=``)."""
+"""Options of the MJCF writer and reader (frozen values; pass them as ``options=``).
+
+The names follow the vocabulary every format shares (``docs/formats.md``): :class:`LoadOptions`
+and :class:`DumpOptions`; the previous release's ``ImportOptions`` and ``ExportOptions`` still
+work for one release, with a ``DeprecationWarning``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,9 @@ from typing import Literal
 
 import attrs
 
-__all__ = ["MJCF_MIN_VALUE", "ExportOptions", "ImportOptions"]
+from robomodel._internal.deprecation import renamed_attributes
+
+__all__ = ["MJCF_MIN_VALUE", "DumpOptions", "LoadOptions"]
 
 MJCF_MIN_VALUE = 1e-15
 """MuJoCo's ``mjMINVAL``: moving bodies need a mass and principal inertias above it."""
@@ -19,7 +26,7 @@ def _positive(_: object, attribute: attrs.Attribute[float], value: float) -> Non
 
 
 @attrs.frozen(kw_only=True)
-class ExportOptions:
+class DumpOptions:
     """How :func:`robomodel.formats.mjcf.dumps` writes a model as MJCF.
 
     Attributes:
@@ -70,7 +77,7 @@ class ExportOptions:
 
 
 @attrs.frozen(kw_only=True)
-class ImportOptions:
+class LoadOptions:
     """How :func:`robomodel.formats.mjcf.loads` turns MJCF into a model.
 
     Attributes:
@@ -81,10 +88,19 @@ class ImportOptions:
             shapes (``False`` reports every geom as dropped).
         keep_sections: keep ``<option>``, ``<size>``, ``<default>``, ``<tendon>``,
             ``<actuator>`` and ``<contact>`` verbatim as robot extensions (tag ``mjcf:...``),
-            which :func:`robomodel.formats.mjcf.export` writes back. Only the text given is read:
-            sections in ``<include>``d files are not kept.
+            which :func:`robomodel.formats.mjcf.dumps_with_report` writes back. Only the text given
+            is read: sections in ``<include>``d files are not kept.
     """
 
     world_link: str = "world"
     shapes: bool = True
     keep_sections: bool = True
+
+
+__getattr__ = renamed_attributes(
+    __name__,
+    {
+        "ExportOptions": ("robomodel.formats.mjcf.DumpOptions", lambda: DumpOptions),
+        "ImportOptions": ("robomodel.formats.mjcf.LoadOptions", lambda: LoadOptions),
+    },
+)

@@ -1,5 +1,8 @@
 """URDF import and export: ``load``/``loads`` read a model, ``dump``/``dumps`` write one.
 
+``loads_with_report``/``dumps_with_report`` also return what the conversion changed or dropped
+(the verbs and option names every format shares: ``docs/formats.md``).
+
 See ``docs/urdf.md`` for the sensor dialect, what is kept verbatim, the number formatting rule
 and the options.
 
@@ -14,6 +17,7 @@ that the round trip of a field can be checked on one screen:
 * ``_xacro``: xacro documents, expanded through the ``xacro`` package before they are read
   when the caller asks or the file is named ``.xacro`` (xacro runs Python code from the
   document), refused otherwise;
+* ``report``: the report-returning verbs;
 * ``_tree``: the links and joints as one tree (fake links, traversal order) and its layout;
 * ``_document``: the state of one load or export and the attribute codecs all elements share;
   ``_sourced``: the values that remember the numbers they were read from.
@@ -26,29 +30,38 @@ child), so the readers and writers do not share one signature a table could hold
 states in which steps its elements are read.
 """
 
+from robomodel._internal.deprecation import renamed_attributes as _renamed
 from robomodel.errors import URDFError as URDFError
+from robomodel.errors import URDFExportError as URDFExportError
+from robomodel.errors import URDFReferenceError as URDFReferenceError
+from robomodel.errors import URDFSensorError as URDFSensorError
+from robomodel.errors import URDFSyntaxError as URDFSyntaxError
+from robomodel.errors import URDFTopologyError as URDFTopologyError
+from robomodel.errors import URDFUnsupportedError as URDFUnsupportedError
+from robomodel.errors import URDFValueError as URDFValueError
+from robomodel.errors import URDFXacroError as URDFXacroError
+from robomodel.errors import XacroNotExpandedError as XacroNotExpandedError
+from robomodel.errors import XacroNotInstalledError as XacroNotInstalledError
 from robomodel.formats.meshes import check_meshes as check_meshes
-from robomodel.formats.urdf._xacro import URDFXacroError as URDFXacroError
-from robomodel.formats.urdf._xacro import XacroNotExpandedError as XacroNotExpandedError
-from robomodel.formats.urdf._xacro import XacroNotInstalledError as XacroNotInstalledError
+from robomodel.formats.report import ConversionReport as ConversionReport
 from robomodel.formats.urdf.dump import dump as dump
 from robomodel.formats.urdf.dump import dumps as dumps
 from robomodel.formats.urdf.dump import export_problems as export_problems
-from robomodel.formats.urdf.errors import URDFExportError as URDFExportError
-from robomodel.formats.urdf.errors import URDFReferenceError as URDFReferenceError
-from robomodel.formats.urdf.errors import URDFSensorError as URDFSensorError
-from robomodel.formats.urdf.errors import URDFSyntaxError as URDFSyntaxError
-from robomodel.formats.urdf.errors import URDFTopologyError as URDFTopologyError
-from robomodel.formats.urdf.errors import URDFUnsupportedError as URDFUnsupportedError
-from robomodel.formats.urdf.errors import URDFValueError as URDFValueError
 from robomodel.formats.urdf.load import load as load
 from robomodel.formats.urdf.load import loads as loads
 from robomodel.formats.urdf.load import resolve_uri as resolve_uri
-from robomodel.formats.urdf.options import ExportOptions as ExportOptions
+from robomodel.formats.urdf.options import DumpOptions as DumpOptions
 from robomodel.formats.urdf.options import LoadOptions as LoadOptions
+from robomodel.formats.urdf.report import dumps_with_report as dumps_with_report
+from robomodel.formats.urdf.report import loads_with_report as loads_with_report
+
+__getattr__ = _renamed(
+    __name__, {"ExportOptions": ("robomodel.formats.urdf.DumpOptions", lambda: DumpOptions)}
+)
 
 __all__ = [
-    "ExportOptions",
+    "ConversionReport",
+    "DumpOptions",
     "LoadOptions",
     "URDFError",
     "URDFExportError",
@@ -59,12 +72,15 @@ __all__ = [
     "URDFUnsupportedError",
     "URDFValueError",
     "URDFXacroError",
+    "XacroNotExpandedError",
     "XacroNotInstalledError",
     "check_meshes",
     "dump",
     "dumps",
+    "dumps_with_report",
     "export_problems",
     "load",
     "loads",
+    "loads_with_report",
     "resolve_uri",
 ]

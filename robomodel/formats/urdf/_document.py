@@ -28,7 +28,7 @@ from robomodel.errors import URDFError
 from robomodel.formats.urdf._sourced import sourced_transform
 from robomodel.formats.urdf.errors import URDFExportError, URDFValueError
 from robomodel.formats.urdf.numbers import format3, format_floats
-from robomodel.formats.urdf.options import ExportOptions
+from robomodel.formats.urdf.options import DumpOptions
 from robomodel.model.record import Extension, Model
 from robomodel.model.shapes import Material, Mesh
 
@@ -161,7 +161,7 @@ class Writer:
     def __init__(
         self,
         model: Model,
-        options: ExportOptions,
+        options: DumpOptions,
         kept: dict[tuple[str, str], list[Extension]],
         frame_joint: dict[str, str],
     ) -> None:
@@ -177,7 +177,7 @@ class Writer:
     @property
     def base(self) -> str:
         """The link written as the URDF root."""
-        base = self.options.base_link
+        base = self.options.base
         if base is None:
             base = self.model.default_base
         assert base is not None  # dumps checked the model has links

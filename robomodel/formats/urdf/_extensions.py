@@ -202,7 +202,7 @@ def write_robot_kept(w: Writer) -> None:
 
 
 def blob_xml(w: Writer, blob: str) -> str:
-    """Return the XML ``blob`` of :attr:`ExportOptions.xml_blobs` as one checked element."""
+    """Return the XML ``blob`` of :attr:`DumpOptions.xml_blobs` as one checked element."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
         el = etree.fromstring(blob.encode("utf-8"), parser)

@@ -247,10 +247,10 @@ def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
             f"the inertia at the centre of mass ({values}; mass {format_float(mass)}) is "
             f"physically inconsistent: {'; '.join(problems)}. Fix the numbers "
             "(robomodel.physics.inertia.nearest_consistent gives the nearest consistent inertia); "
-            "LoadOptions(inertia='error', 'warn' or 'ignore'), or the command line's --inertia, "
+            "LoadOptions(inertia='raise', 'warn' or 'ignore'), or the command line's --inertia, "
             "chooses what loading does",
         )
-        if policy == "error":
+        if policy == "raise":
             raise err
         warn(str(err))
 

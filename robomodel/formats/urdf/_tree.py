@@ -485,7 +485,7 @@ def _loop_error(
 def write_tree(w: Writer, base: str) -> None:
     """Write the links, joints and frames of the model, the URDF root being link ``base``.
 
-    In index order (the default, :attr:`ExportOptions.order`): ``<robomodel:order>``, the links
+    In index order (the default, :attr:`DumpOptions.order`): ``<robomodel:order>``, the links
     by link index, the joints by joint index, the frames by frame index, so that the loader
     gives every element its index again (:func:`_order_hint`). In iDynTree's order: see the
     module docstring; the loader then numbers them by its traversal rule.

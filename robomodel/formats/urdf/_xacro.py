@@ -41,7 +41,14 @@ from typing import Any
 
 from lxml import etree
 
-from robomodel.errors import ArgumentError, URDFError, warn
+from robomodel.errors import (
+    ArgumentError,
+    URDFError,
+    URDFXacroError,
+    XacroNotExpandedError,
+    XacroNotInstalledError,
+    warn,
+)
 
 __all__ = [
     "XACRO_NAMESPACES",
@@ -57,23 +64,6 @@ XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro"
 """The namespace URIs of xacro."""
 
 _lock = threading.Lock()
-
-
-class URDFXacroError(URDFError):
-    """A xacro document cannot be expanded (an undefined property or argument, a bad macro...)."""
-
-
-class XacroNotExpandedError(URDFXacroError):
-    """A document uses xacro, and the loader was not asked to expand it.
-
-    Raised for a document that is not named ``.xacro`` and is loaded without ``xacro=True``,
-    and for any document that uses xacro, or is named ``.xacro``, loaded with ``xacro=False``.
-    xacro runs Python code from the document, so the loader never expands one on its own.
-    """
-
-
-class XacroNotInstalledError(URDFXacroError, ImportError):
-    """A xacro document needs the optional ``xacro`` package, which is not installed."""
 
 
 def xacro_label(file: str) -> str:

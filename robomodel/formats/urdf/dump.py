@@ -2,7 +2,7 @@
 
 By default every element is written in index order after a ``<robomodel:order>`` element, so
 that :func:`robomodel.formats.urdf.load` gives each its index again;
-``ExportOptions(order="idyntree")``
+``DumpOptions(order="idyntree")``
 writes iDynTree's ``ModelExporter`` layout (spec §6): the optional fake root frame first, then
 for each link of the traversal from the base its parent joint and the link, then every other
 additional frame as a massless link on a fixed joint ``<frame>_fixed_joint``
@@ -30,16 +30,16 @@ from robomodel.formats.urdf._geometry import write_material
 from robomodel.formats.urdf._sensor import write_sensor
 from robomodel.formats.urdf._tree import finish_order, write_tree
 from robomodel.formats.urdf.errors import URDFExportError
-from robomodel.formats.urdf.options import ExportOptions
+from robomodel.formats.urdf.options import DumpOptions
 from robomodel.model.record import Model
 
 __all__ = ["dump", "dumps", "export_problems"]
 
-_DEFAULT_OPTIONS = ExportOptions()
+_DEFAULT_OPTIONS = DumpOptions()
 
 
 def dump(
-    model: Model, path: str | os.PathLike[str], *, options: ExportOptions = _DEFAULT_OPTIONS
+    model: Model, path: str | os.PathLike[str], *, options: DumpOptions = _DEFAULT_OPTIONS
 ) -> None:
     """Write ``model`` as a URDF file at ``path`` (UTF-8); see :func:`dumps`.
 
@@ -49,7 +49,7 @@ def dump(
     atomic_write(os.fspath(path), dumps(model, options=options))
 
 
-def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
+def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
     """Return ``model`` as URDF text.
 
     Raises:
@@ -78,7 +78,7 @@ def dumps(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> str:
     return "\n".join(w.out) + "\n"
 
 
-def export_problems(model: Model, *, options: ExportOptions = _DEFAULT_OPTIONS) -> tuple[str, ...]:
+def export_problems(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> tuple[str, ...]:
     """Return why :func:`dumps` would refuse ``model`` with ``options`` (empty: it exports).
 
     The check-only form of iDynTree's ``ModelExporter::isValid``: nothing is written. The

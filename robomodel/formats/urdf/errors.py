@@ -1,13 +1,24 @@
-"""The URDF error classes: every one is a :class:`robomodel.errors.URDFError`.
+"""The URDF error classes, defined in :mod:`robomodel.errors` and re-exported here.
 
-Each message reads ``file:line: element: what is wrong; what to do``.
+Every one is a :class:`robomodel.errors.URDFError`; each message reads
+``file:line: element: what is wrong; what to do``.
 """
 
 from __future__ import annotations
 
-from robomodel.errors import TopologyError, URDFError
+from robomodel.errors import URDFError as URDFError
+from robomodel.errors import URDFExportError as URDFExportError
+from robomodel.errors import URDFReferenceError as URDFReferenceError
+from robomodel.errors import URDFSensorError as URDFSensorError
+from robomodel.errors import URDFSyntaxError as URDFSyntaxError
+from robomodel.errors import URDFTopologyError as URDFTopologyError
+from robomodel.errors import URDFUnsupportedError as URDFUnsupportedError
+from robomodel.errors import URDFValueError as URDFValueError
+from robomodel.errors import URDFXacroError as URDFXacroError
+from robomodel.errors import XacroNotInstalledError as XacroNotInstalledError
 
 __all__ = [
+    "URDFError",
     "URDFExportError",
     "URDFReferenceError",
     "URDFSensorError",
@@ -15,36 +26,6 @@ __all__ = [
     "URDFTopologyError",
     "URDFUnsupportedError",
     "URDFValueError",
+    "URDFXacroError",
+    "XacroNotInstalledError",
 ]
-
-
-class URDFSyntaxError(URDFError):
-    """The text is not well-formed XML, or it declares entities or an external DTD (refused)."""
-
-
-class URDFValueError(URDFError):
-    """A required attribute is missing, or a value is not a finite number of the right count."""
-
-
-class URDFReferenceError(URDFError):
-    """A name is unknown (a joint's link, a sensor's link or joint) or defined twice."""
-
-
-class URDFTopologyError(URDFError, TopologyError):
-    """The links and joints do not form one tree (two parents, a loop, several roots or none).
-
-    Also a :class:`robomodel.errors.TopologyError`, the error of a model that would not be a
-    forest, so that one ``except TopologyError`` catches both.
-    """
-
-
-class URDFUnsupportedError(URDFError):
-    """The document uses something robomodel does not model (floating, planar, spherical joints)."""
-
-
-class URDFSensorError(URDFError):
-    """A ``<sensor>`` in iDynTree's dialect cannot be built (unknown joint, bad frame, ...)."""
-
-
-class URDFExportError(URDFError):
-    """The model cannot be written as URDF (unreachable links, an axis off its child origin...)."""

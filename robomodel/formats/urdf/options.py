@@ -1,4 +1,10 @@
-"""Options of the URDF loader and exporter (frozen values; pass them as ``options=``)."""
+"""Options of the URDF loader and writer (frozen values; pass them as ``options=``).
+
+The names follow the vocabulary every format shares (``docs/formats.md``): :class:`LoadOptions`
+and :class:`DumpOptions`, the root link is ``base``, a policy that refuses is ``"raise"``. The
+names of the previous release (``ExportOptions``, ``base_link``, ``inertia="error"``) still work
+for one release, with a ``DeprecationWarning``.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,11 @@ from typing import Literal
 
 import attrs
 
+from robomodel._internal.deprecation import renamed_attributes
+from robomodel.errors import deprecated
 from robomodel.model.validation import check_choice
 
-__all__ = ["DEFAULT_ROBOT_NAME", "ExportOptions", "InertiaPolicy", "LoadOptions"]
+__all__ = ["DEFAULT_ROBOT_NAME", "DumpOptions", "InertiaPolicy", "LoadOptions"]
 
 DEFAULT_ROBOT_NAME = "iDynTreeURDFModelExportModelName"
 """The robot name iDynTree writes when none is given (robomodel writes the model's own name, even
@@ -21,13 +29,16 @@ def _blobs(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value)  # type: ignore[attr-defined]
 
 
-InertiaPolicy = Literal["error", "warn", "ignore"]
+InertiaPolicy = Literal["raise", "warn", "ignore"]
 """What the loader does with a physically inconsistent inertia (see :class:`LoadOptions`)."""
 
-_INERTIA_POLICIES: tuple[InertiaPolicy, ...] = ("error", "warn", "ignore")
+_INERTIA_POLICIES: tuple[InertiaPolicy, ...] = ("raise", "warn", "ignore")
 
 
 def _inertia_policy(value: InertiaPolicy) -> InertiaPolicy:
+    if value == "error":  # type: ignore[comparison-overlap]  # the previous release's name
+        deprecated("LoadOptions(inertia='error')", "inertia='raise'")
+        return "raise"
     return check_choice(value, _INERTIA_POLICIES, "LoadOptions.inertia")
 
 
@@ -49,7 +60,7 @@ class LoadOptions:
             ``model.extensions`` so that :func:`robomodel.formats.urdf.dumps` writes it back.
         inertia: what to do with an ``<inertia>`` that no rigid body has: one that is not
             positive semi-definite, or whose principal moments break the triangle inequality
-            (each at most the sum of the other two). ``"error"`` raises a
+            (each at most the sum of the other two). ``"raise"`` raises a
             :class:`~robomodel.errors.URDFError` naming the file, line, link and numbers;
             ``"warn"`` (the default, since real robots ship such links) loads it as given and
             warns with the same text (:class:`~robomodel.errors.RobomodelWarning`);
@@ -62,12 +73,15 @@ class LoadOptions:
     inertia: InertiaPolicy = attrs.field(default="warn", converter=_inertia_policy)
 
 
-@attrs.frozen(kw_only=True)
-class ExportOptions:
+_UNSET: str | None = "\0unset"  # base_link's default: a string no link is named
+
+
+@attrs.frozen(kw_only=True, init=False)
+class DumpOptions:
     """How :func:`robomodel.formats.urdf.dumps` writes a model.
 
     Attributes:
-        base_link: the link written as the URDF root; ``None`` means the model's default base.
+        base: the link written as the URDF root; ``None`` means the model's default base.
         export_first_base_link_frame_as_fake_urdf_base: when the base link has additional
             frames, write its first one as a massless parent link of the base (the URDF root),
             as iDynTree does by default. robomodel writes the inverse transform there, which is
@@ -86,9 +100,45 @@ class ExportOptions:
             of a model that was not in that order.
     """
 
-    base_link: str | None = None
+    base: str | None = None
     export_first_base_link_frame_as_fake_urdf_base: bool = True
     robot_name: str | None = None
     xml_blobs: tuple[str, ...] = attrs.field(default=(), converter=_blobs)
     write_extensions: bool = True
     order: str = attrs.field(default="index", validator=attrs.validators.in_(("index", "idyntree")))
+
+    def __init__(
+        self,
+        *,
+        base: str | None = None,
+        export_first_base_link_frame_as_fake_urdf_base: bool = True,
+        robot_name: str | None = None,
+        xml_blobs: str | tuple[str, ...] = (),
+        write_extensions: bool = True,
+        order: str = "index",
+        base_link: str | None = _UNSET,
+    ) -> None:
+        # Written out rather than generated so that the previous release's ``base_link=`` keeps
+        # working, with a warning.
+        if base_link is not _UNSET:
+            deprecated("DumpOptions(base_link=...)", "base=...")
+            base = base_link
+        self.__attrs_init__(
+            base=base,
+            export_first_base_link_frame_as_fake_urdf_base=export_first_base_link_frame_as_fake_urdf_base,
+            robot_name=robot_name,
+            xml_blobs=xml_blobs,
+            write_extensions=write_extensions,
+            order=order,
+        )
+
+    @property
+    def base_link(self) -> str | None:
+        """Deprecated: the previous release's name of :attr:`base`."""
+        deprecated("DumpOptions.base_link", "DumpOptions.base")
+        return self.base
+
+
+__getattr__ = renamed_attributes(
+    __name__, {"ExportOptions": ("robomodel.formats.urdf.DumpOptions", lambda: DumpOptions)}
+)
