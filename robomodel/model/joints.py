@@ -16,7 +16,7 @@ from typing import Any, Literal, Self, TypeAlias
 
 import attrs
 
-from robomodel._internal.construct import replacer
+from robomodel._internal.construct import replace
 from robomodel.errors import ArgumentError, ModelError, TopologyError
 from robomodel.model.spatial import Axis, Transform
 
@@ -260,8 +260,7 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
         ModelError: the link names are empty or equal, or a limit is NaN.
     """
     cls = type(joint)
-    replace = _REPLACE.get(cls)
-    if replace is None:
+    if cls not in _KINDS:
         raise ArgumentError(
             "replace_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, "
             f"got {cls.__name__}"
@@ -275,7 +274,7 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
     converters = _CONVERTERS[cls]
     for name in changes.keys() & converters.keys():
         changes[name] = converters[name](changes[name])
-    new: Joint = replace(joint, **changes)
+    new: Joint = replace(cls)(joint, **changes)
     _check_links(new.link1, new.link2)
     return new
 
@@ -288,23 +287,6 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 _CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {
     cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)} for cls in _KINDS
 }
-_REPLACE: dict[type, Callable[..., Any]] = {cls: replacer(cls) for cls in _KINDS}
-
-
-def _placer(cls: type) -> Callable[[Any, str, str, int, int], Any]:
-    replace = _REPLACE[cls]
-
-    def place(joint: Any, link1: str, link2: str, npos: int, ndof: int) -> Any:
-        return replace(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
-
-    return place
-
-
-_PLACE: dict[type, Callable[[Any, str, str, int, int], Any]] = {cls: _placer(cls) for cls in _KINDS}
-"""Per joint class: ``place(joint, link1, link2, pos_offset, dof_offset)``, a trusted fast copy.
-
-For builders that have checked the two link names (non-empty, different) themselves.
-"""
 
 
 def joint_type_name(joint: Joint) -> str:

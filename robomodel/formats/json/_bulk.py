@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from robomodel._internal.arrays import frozen_bytes
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.model.joints import (
     FixedJoint,
     JointDynamics,
@@ -51,14 +51,7 @@ _DICTS = {dict}
 # for the rounding in which numpy's stacked arithmetic may differ from its scalar one.
 _KEEP = 0.5e-12
 
-_LINK = trusted(Link)
-_INERTIA = trusted(SpatialInertia)
-_TRANSFORM = trusted(Transform)
-_AXIS = trusted(Axis)
-_LIMITS = trusted(PositionLimits)
-_DYNAMICS = trusted(JointDynamics)
-_FIXED = trusted(FixedJoint)
-_MOVING = {"revolute": trusted(RevoluteJoint), "prismatic": trusted(PrismaticJoint)}
+_MOVING = {"revolute": RevoluteJoint, "prismatic": PrismaticJoint}
 
 
 def _column(items: Sequence[Any], key: str) -> list[Any]:
@@ -132,7 +125,7 @@ def _transforms(col: Sequence[Any]) -> list[Transform] | None:
         ok = (err <= _KEEP).all() and (np.linalg.det(R) > 0.0).all()
     if not ok:
         return None
-    return list(map(_TRANSFORM, R, p))
+    return list(map(make(Transform), R, p))
 
 
 def bulk_links(items: Any) -> tuple[list[str], list[Link]] | None:
@@ -150,7 +143,7 @@ def bulk_links(items: Any) -> tuple[list[str], list[Link]] | None:
         return None
     if not (inertia == inertia.transpose(0, 2, 1)).all():  # exactly symmetric, as one by one
         return None
-    return names, list(map(_LINK, map(_INERTIA, masses, h, inertia)))
+    return names, list(map(make(Link), map(make(SpatialInertia), masses, h, inertia)))
 
 
 def _axes(col: Sequence[Any]) -> list[Axis] | None:
@@ -165,7 +158,7 @@ def _axes(col: Sequence[Any]) -> list[Axis] | None:
         unit = (np.abs(np.sqrt((d * d).sum(axis=1)) - 1.0) <= _KEEP).all()
     if not unit:
         return None
-    return list(map(_AXIS, d, o))
+    return list(map(make(Axis), d, o))
 
 
 def _moving(items: list[Any], offsets: list[int]) -> list[Any] | None:
@@ -202,18 +195,17 @@ def _moving(items: list[Any], offsets: list[int]) -> list[Any] | None:
     if rests is None or axes is None:
         return None
     n = len(items)
-    make = _MOVING[items[0]["type"]]
     return list(
         map(
-            make,
+            make(_MOVING[items[0]["type"]]),
             _column(items, "link1"),
             _column(items, "link2"),
             rests,
             axes,
-            map(_LIMITS, enabled, lower, upper),  # type: ignore[arg-type]
+            map(make(PositionLimits), enabled, lower, upper),  # type: ignore[arg-type]
             effort,  # type: ignore[arg-type]
             velocity,  # type: ignore[arg-type]
-            map(_DYNAMICS, kinds, damping, friction),  # type: ignore[arg-type]
+            map(make(JointDynamics), kinds, damping, friction),  # type: ignore[arg-type]
             [None] * n,
             offsets,
             offsets,
@@ -254,7 +246,7 @@ def bulk_joints(items: Any) -> tuple[list[str], list[Any]] | None:
                 if rests is None:
                     return None
                 ends = (_column(group, "link1"), _column(group, "link2"))
-                made = list(map(_FIXED, *ends, rests, offsets, offsets))
+                made = list(map(make(FixedJoint), *ends, rests, offsets, offsets))
             else:
                 made_or_none = _moving(group, offsets)
                 if made_or_none is None:
