@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from robomodel._internal.arrays import immutable
-from robomodel._internal.construct import gc_paused, trusted
+from robomodel._internal.construct import make
 from robomodel.errors import ArgumentError
 from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
@@ -269,12 +269,11 @@ def to_json(model: Model, *, indent: int | None = None) -> str:
     Returns:
         Strict JSON (no NaN or Infinity literals) that :func:`from_json` reads back exactly.
     """
-    with gc_paused():  # as in from_json
-        if indent is None:
-            text = _one_line(model)
-            if text is not None:
-                return text
-        return _dumps(to_dict(model), indent)
+    if indent is None:
+        text = _one_line(model)
+        if text is not None:
+            return text
+    return _dumps(to_dict(model), indent)
 
 
 # --------------------------------------------------------------------------- reading
@@ -450,10 +449,7 @@ def _read_link(r: _Reader) -> tuple[str, Link]:
     # so the trusted constructor stores the arrays as they are.
     mass = r.num("mass", nonneg=True)
     h = immutable(r.vec("first_moment", 3))
-    return r.text("name"), Link(_inertia(mass, h, immutable(np.array(rows))))
-
-
-_inertia = trusted(SpatialInertia)
+    return r.text("name"), Link(make(SpatialInertia)(mass, h, immutable(np.array(rows))))
 
 
 def _shapes(r: _Reader, key: str) -> list[Any]:
@@ -568,15 +564,10 @@ def from_json(text: str | bytes) -> Model:
             f"from_json reads JSON text (str or bytes), but got {type(text).__name__}; "
             "use from_dict for a parsed document"
         )
-    # The document and the model are trees: the cyclic collector finds nothing in them, but a
-    # big model allocates enough objects to run it many times over a growing heap.
-    with gc_paused():
-        try:
-            data = json.loads(text, object_pairs_hook=_pairs)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise JSONFormatError("$", f"not valid JSON: {err}") from None
-        except RecursionError:
-            raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
-        model = from_dict(data)
-        del data  # freed inside the pause: the collector has nothing of it left to scan after
-        return model
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise JSONFormatError("$", f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
+    return from_dict(data)
