@@ -21,6 +21,7 @@ from robomodel.errors import ArgumentError, ModelError, TopologyError
 from robomodel.model.spatial import Axis, Transform
 
 __all__ = [
+    "JOINT_KINDS",
     "FixedJoint",
     "Joint",
     "JointDynamics",
@@ -260,7 +261,7 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
         ModelError: the link names are empty or equal, or a limit is NaN.
     """
     cls = type(joint)
-    if cls not in _KINDS:
+    if cls not in JOINT_KINDS:
         raise ArgumentError(
             "replace_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, "
             f"got {cls.__name__}"
@@ -279,13 +280,15 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
     return new
 
 
-_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+"""Every joint class (exactly these: subclasses are not joint kinds)."""
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in attrs.fields(cls)) for cls in _KINDS
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in JOINT_KINDS
 }
 # Changing a field that has a converter (the limits) runs it, as the constructor would.
 _CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {
-    cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)} for cls in _KINDS
+    cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)}
+    for cls in JOINT_KINDS
 }
 
 

@@ -29,7 +29,11 @@ from pyrsistent.typing import PVector as PVectorT
 from robomodel._internal.construct import make, set_derived
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
 from robomodel.model._index import NameIndex
-from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint, replace_joint
+from robomodel.model.joints import (
+    JOINT_KINDS,
+    Joint,
+    replace_joint,
+)
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
 
@@ -51,7 +55,6 @@ __all__ = [
 EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
 """The shape list of a link without shapes (one shared empty vector)."""
 _PVECTOR = type(EMPTY_SHAPES)  # the concrete persistent-vector class
-JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
 """The joint classes a model accepts."""
 
 

@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel._internal.arrays import immutable
+from robomodel._internal.arrays import EYE3, ZEROS3, immutable
 from robomodel._internal.construct import make
 from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.record import Model, memoized
@@ -29,8 +29,6 @@ __all__ = ["IDENTITY", "LinkPoses", "ReexpressPlan", "joint_stacks", "stack"]
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
-_EYE3 = immutable(np.eye(3))
-_ZERO3 = immutable(np.zeros(3))
 
 _IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
 
@@ -143,7 +141,7 @@ class LinkPoses:
             # identity instead of stacking n of them.
             n = len(X)
             return cls(
-                tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
+                tuple(X), np.broadcast_to(EYE3, (n, 3, 3)), np.broadcast_to(ZEROS3, (n, 3)), moved
             )
         # The bytes of an unmoved link's identity are joined from one copy, not read each time.
         eye, zero = _IDENTITY_BYTES
