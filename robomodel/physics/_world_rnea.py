@@ -31,13 +31,6 @@ __all__ = ["WorldPlan", "world_plan", "world_rnea"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
-# numpy's einsum without its Python wrapper and __array_function__ dispatch, which cost about
-# 2 us a call (as much as the contraction itself on these sizes); the same function otherwise.
-try:
-    from numpy._core.multiarray import c_einsum as _einsum
-except ImportError:  # pragma: no cover - another numpy layout
-    _einsum = np.einsum
-
 # The spatial cross products on the flattened outer product of two 6-vectors (first index
 # first), transposed for a product from the left.
 _MOTION_CROSS = np.ascontiguousarray(MOTION_CROSS.T)
@@ -121,7 +114,7 @@ def world_rnea(
     XY -= G[2] * G[3]
     X = XY[:36].reshape(6, 6, N, n)
     Y = XY[36:].reshape(6, 6, N, n)
-    S = _einsum("abjk,ak->bjk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
+    S = np.einsum("abjk,ak->bjk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
     rates = np.concatenate((DQ, DDQ, np.zeros((N, 1))), axis=1).take(wp.rate_idx, axis=1)
     SA = S[None] * rates.transpose(1, 0, 2)[:, None]  # [S dq, S ddq]
     VA = np.empty((2, 6, N, n))
@@ -135,16 +128,16 @@ def world_rnea(
     wp.over_ancestors(acc, VA[1])
     # Into link frames, both at once: va[0] twists, va[1] proper accelerations; then the
     # link wrenches I a + v x* I v.
-    va = _einsum("abjk,mbjk->majk", X, VA)
-    Iva = _einsum("abk,mbjk->majk", wp.I6, va)
+    va = np.einsum("abjk,mbjk->majk", X, VA)
+    Iva = np.einsum("abk,mbjk->majk", wp.I6, va)
     f = (_FORCE_CROSS @ (va[0][:, None] * Iva[0][None]).reshape(36, N * n)).reshape(6, N, n)
     f += Iva[1]
     for k, w in external:
         f[:, :, k] -= w if w.ndim == 2 else w[:, None]
     # Into the base frame (X^T f), summed over subtrees, back into the link frames.
-    Fs = wp.over_subtrees(_einsum("abjk,ajk->bjk", X, f))
+    Fs = wp.over_subtrees(np.einsum("abjk,ajk->bjk", X, f))
     base_wrench = Fs[:, :, 0].T.copy()
-    F = _einsum("abjk,bjk->ajk", Y, Fs)
+    F = np.einsum("abjk,bjk->ajk", Y, Fs)
     F[:, :, 0] = 0.0
     internal = F.transpose(1, 2, 0).take(wp.by_link, axis=1)
     tau = np.vecdot(internal.take(wp.dof_link, axis=1), wp.S_dof)
