@@ -25,7 +25,6 @@ import numpy as np
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
 from robomodel.errors import ArgumentError
-from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
     _EXACT,
     _FIXED_KEYS,
@@ -45,7 +44,6 @@ from robomodel.formats.json._document import (
     _Reader,
     _type_name,
 )
-from robomodel.formats.json._text import joints_text, links_text
 from robomodel.model.joints import (
     FixedJoint,
     Joint,
@@ -241,24 +239,6 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
 
 
-def _one_line(model: Model) -> str | None:
-    """``_dumps(to_dict(model))``, its links and joints written as text directly (or None)."""
-    links = links_text(model.link_names, model.links)
-    joints = joints_text(model.joint_names, model.joints)
-    if links is None or joints is None:
-        return None
-    sections = _sections(model, links, joints)
-    written = {"links", "joints"}
-    return (
-        "{"
-        + ", ".join(
-            f'"{key}": {value if key in written else _dumps(value)}'
-            for key, value in sections.items()
-        )
-        + "}"
-    )
-
-
 def to_json(model: Model, *, indent: int | None = None) -> str:
     """Return the JSON text of ``model`` (schema version :data:`SCHEMA_VERSION`).
 
@@ -269,10 +249,6 @@ def to_json(model: Model, *, indent: int | None = None) -> str:
     Returns:
         Strict JSON (no NaN or Infinity literals) that :func:`from_json` reads back exactly.
     """
-    if indent is None:
-        text = _one_line(model)
-        if text is not None:
-            return text
     return _dumps(to_dict(model), indent)
 
 
@@ -483,14 +459,8 @@ def from_dict(data: Any) -> Model:
             "upgrade robomodel",
         )
     r.only(_TOP_KEYS)
-    # Column by column where the section is of to_json's uniform form, else element by
-    # element (which names the path of the first problem).
-    links = bulk_links(r.d.get("links"))
-    if links is None:
-        links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
-    joints = bulk_joints(r.d.get("joints"))
-    if joints is None:
-        joints = _unzipped([_read_joint(j) for j in r.items("joints")])
+    links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
+    joints = _unzipped([_read_joint(j) for j in r.items("joints")])
     joint_names, joint_list = joints
     _check_mimics(joint_names, joint_list)
     return _made(
