@@ -231,51 +231,7 @@ def test_types_keys_and_signs_are_checked_with_paths() -> None:
         rm_json.loads(good)  # type: ignore[arg-type]
 
 
-# --------------------------------------------------------------------------- the bulk reader
-# Links and joints in rm_json.dumps's uniform form are read column by column
-# (robomodel.formats.json._bulk);
-# the element-by-element reader is the oracle: both must accept the same documents and build
-# the same values, bit for bit.
-
-
-def _element_by_element(text: str, monkeypatch: pytest.MonkeyPatch) -> rm.Model:
-    import robomodel.formats.json as rm_json
-
-    with monkeypatch.context() as patched:
-        patched.setattr(rm_json, "bulk_links", lambda items: None)
-        patched.setattr(rm_json, "bulk_joints", lambda items: None)
-        return rm_json.loads(text)
-
-
-def _array_bits(m: rm.Model) -> list[bytes]:
-    out = [m.inertial_parameters().tobytes()]
-    for j in m.joints:
-        out += [j.link1_H_link2.rotation.tobytes(), j.link1_H_link2.position.tobytes()]
-        if not isinstance(j, rm.FixedJoint):
-            out += [j.axis_in_link1.direction.tobytes(), j.axis_in_link1.origin.tobytes()]
-            out += [repr((j.limits, j.effort_limit, j.velocity_limit, j.dynamics)).encode()]
-        out += [repr((j.pos_coord_offset, j.dof_offset)).encode()]
-    return out
-
-
-@settings(max_examples=30)
-@given(decorated_models())
-def test_the_bulk_reader_builds_what_the_element_reader_builds(m: rm.Model) -> None:
-    import pytest as _pytest
-
-    text = rm_json.dumps(m)
-    with _pytest.MonkeyPatch.context() as mp:
-        slow = _element_by_element(text, mp)
-    fast = rm_json.loads(text)
-    assert fast == slow == m
-    assert _array_bits(fast) == _array_bits(slow)
-    for lk in fast.links:
-        for a in (lk.inertia.first_moment, lk.inertia.rotational_inertia):
-            assert not a.flags.writeable
-            with pytest.raises(ValueError):
-                a.setflags(write=True)
-
-
+# --------------------------------------------------------------------------- documents
 def _chain_document(n: int) -> dict[str, object]:
     m = rm.add_link(rm.Model(name="c"), "l0", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0.1))))
     for i in range(1, n):
@@ -290,56 +246,7 @@ def _chain_document(n: int) -> dict[str, object]:
     return to_dict(m)
 
 
-@pytest.mark.parametrize(
-    ("where", "value"),
-    [
-        # Each is read differently, or refused, by the element reader; the bulk reader must
-        # leave the whole section to it.
-        (("links", 2, "mass"), 2),  # an integer: read as a float
-        (("links", 2, "mass"), True),  # a boolean: refused
-        (("links", 2, "mass"), -1.0),
-        (("links", 2, "first_moment", 1), math.nan),
-        (("links", 2, "rotational_inertia", 0, 1), 1e-3),  # not symmetric
-        (("joints", 1, "effort_limit"), "inf"),
-        (("joints", 1, "effort_limit"), "-inf"),
-        (("joints", 1, "limits", "lower"), "-inf"),
-        (("joints", 1, "limits", "lower"), 2.0),  # lower > upper
-        (("joints", 1, "limits", "enabled"), 1),
-        (("joints", 1, "dynamics", "kind"), "coulomb"),
-        (("joints", 1, "dynamics", "damping"), -0.5),
-        (("joints", 1, "link2"), "l0"),  # a self loop
-        (("joints", 1, "link1_H_link2", "rotation", 0, 0), 1.0 + 7e-13),  # re-orthonormalised
-        (("joints", 1, "link1_H_link2", "rotation", 0, 0), 1.0 + 3e-10),  # refused
-        (("joints", 1, "axis", "direction", 0), 0.0 + 7e-13),  # normalised
-        (("joints", 1, "axis", "direction"), [0.0, 0.6]),
-        (("joints", 1, "mimic"), {"joint": "j2", "multiplier": 1.0, "offset": 0.0}),
-        (("joints", 1, "type"), "fixed"),  # keys of a moving joint on a fixed one
-        (("joints", 1, "name"), 7),
-    ],
-)
-def test_the_bulk_reader_agrees_on_odd_and_bad_documents(
-    where: tuple[object, ...], value: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    doc = _chain_document(4)
-    target: object = doc
-    for key in where[:-1]:
-        target = target[key]  # type: ignore[index]
-    target[where[-1]] = value  # type: ignore[index]
-    text = json.dumps(doc)
-    try:
-        slow: rm.Model | JSONFormatError = _element_by_element(text, monkeypatch)
-    except JSONFormatError as err:
-        slow = err
-    if isinstance(slow, JSONFormatError):
-        with pytest.raises(JSONFormatError) as info:
-            rm_json.loads(text)
-        assert (info.value.path, str(info.value)) == (slow.path, str(slow))
-    else:
-        fast = rm_json.loads(text)
-        assert fast == slow and _array_bits(fast) == _array_bits(slow)
-
-
-def test_a_repeated_key_is_refused_by_both_readers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_repeated_key_is_refused() -> None:
     text = json.dumps(_chain_document(3))
     bad = text.replace('"mass": ', '"mass": 1.0, "mass": ', 1)
     with pytest.raises(JSONFormatError, match="appears twice") as info:
@@ -347,20 +254,10 @@ def test_a_repeated_key_is_refused_by_both_readers(monkeypatch: pytest.MonkeyPat
     assert info.value.path == "$.links[0]"
 
 
-def test_the_bulk_reader_reads_a_uniform_document() -> None:
-    from robomodel.formats.json._bulk import bulk_joints, bulk_links
-
-    doc = json.loads(json.dumps(_chain_document(5)))
-    links, joints = bulk_links(doc["links"]), bulk_joints(doc["joints"])
-    assert links is not None and joints is not None
-    m = rm_json.loads(json.dumps(doc))
-    assert list(links[0]) == list(m.link_names) and joints[1] == list(m.joints)
-
-
 @settings(max_examples=40)
 @given(decorated_models())
-def test_the_one_line_writer_writes_what_json_dumps_writes(m: rm.Model) -> None:
-    # rm_json.dumps writes links and joints as text directly; json.dumps of to_dict is the oracle.
+def test_to_json_writes_what_json_dumps_writes(m: rm.Model) -> None:
+    # json.dumps of to_dict is the oracle.
     expected = json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
     assert rm_json.dumps(m) == expected
     assert rm_json.dumps(m, indent=2) == json.dumps(
@@ -368,7 +265,7 @@ def test_the_one_line_writer_writes_what_json_dumps_writes(m: rm.Model) -> None:
     )
 
 
-def test_the_one_line_writer_on_names_to_escape_and_infinite_limits() -> None:
+def test_to_json_on_names_to_escape_and_infinite_limits() -> None:
     m = rm.add_link(rm.Model(name='r"\\\u00e9\n'), 'a"\\\u00e9\x01')
     joint = rm.RevoluteJoint(
         link1="x", link2="y", limits=rm.PositionLimits(enabled=False), effort_limit=math.inf
@@ -379,7 +276,7 @@ def test_the_one_line_writer_on_names_to_escape_and_infinite_limits() -> None:
     assert rm_json.loads(rm_json.dumps(m)) == m
 
 
-def test_the_one_line_writer_on_icub() -> None:
+def test_to_json_on_icub() -> None:
     from idyntree_oracle import load_icub
 
     m = load_icub("iCubGazeboV2_7")

@@ -6,19 +6,22 @@ thousands of values whose fields it has already checked or computed itself (the 
 the lumping engine, the builders). This module generates, once per class, the fast paths such
 code uses instead, the way attrs keeps its own code generation in one helper:
 
-* :func:`trusted` -- ``make(*fields)`` storing every field as given, in attrs field order;
-* :func:`replacer` -- ``replace(value, **changes)``, a copy with some fields replaced;
+* :func:`make` -- ``make(cls)`` is the class's maker, ``maker(*fields)`` storing every field as
+  given, in attrs field order;
+* :func:`replace` -- ``replace(cls)`` is the class's replacer, ``replacer(value, **changes)``, a
+  copy with some fields replaced;
 * :func:`set_derived` -- fills a derived slot (a cache, excluded from ``==``) of a frozen value;
 * :func:`finish` -- stores the fields a value's own ``__attrs_post_init__`` normalised or derived;
 * :func:`restore` -- fills a value's slots from a pickled state (``__setstate__``).
 
-Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``. The contract of
-every generated function is the same: the caller passes fields that already satisfy the class's
-converters and validators (read-only float64 arrays of the right shape, persistent vectors,
-checked names). ``tests/test_construct.py`` compares each one with the checked constructor on
-random inputs; :data:`MADE` lists them for that test.
-
-:func:`gc_paused` pauses Python's cyclic garbage collector around a bulk build.
+Makers and replacers are generated on first request and cached here, one per class (and per
+``reset`` for replacers): callers ask for them where they use them (``make(Transform)(R, p)``)
+rather than keeping their own module-level copies, so this registry is the one list of every
+unchecked path. Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
+The contract of every generated function is the same: the caller passes fields that already
+satisfy the class's converters and validators (read-only float64 arrays of the right shape,
+persistent vectors, checked names). ``tests/test_construct.py`` compares each one with the
+checked constructor on random inputs; :data:`MADE` lists those generated so far for that test.
 """
 
 from __future__ import annotations
@@ -30,12 +33,24 @@ from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["MADE", "finish", "gc_paused", "replacer", "restore", "set_derived", "trusted"]
+__all__ = [
+    "MADE",
+    "finish",
+    "gc_paused",
+    "make",
+    "replace",
+    "replacer",
+    "restore",
+    "set_derived",
+    "trusted",
+]
 
 T = TypeVar("T")
 
 MADE: list[tuple[str, type, Callable[..., Any]]] = []
-"""Every generated fast path: ``(kind, class, function)``, kind ``"trusted"`` or ``"replacer"``."""
+"""Every fast path generated so far: ``(kind, class, function)``, kind ``"trusted"`` or
+``"replacer"``; each is generated once, on its first request through :func:`make` or
+:func:`replace`."""
 
 _new = object.__new__
 _set = object.__setattr__
@@ -72,17 +87,11 @@ def _compile(src: str, scope: dict[str, Any], name: str) -> Callable[..., Any]:
     return fn
 
 
-def trusted(cls: type[T]) -> Callable[..., T]:
-    """Return ``make(*fields) -> cls`` storing every field as given, in attrs field order.
-
-    Fields declared ``init=False`` are set to their default (they must have a plain default).
-
-    Raises:
-        TypeError: ``cls`` is not a slotted attrs class, or it caches its hash.
-    """
+def _generate_maker(cls: type[T]) -> Callable[..., T]:
+    # The maker of :func:`make`, generated from the class's attrs fields.
     names = _check_slotted(cls)
     if _caches_hash(cls):
-        raise TypeError(f"{cls.__name__} caches its hash; use replacer() to copy one")
+        raise TypeError(f"{cls.__name__} caches its hash; use replace() to copy one")
     init = [f.name for f in _fields(cls) if f.init]
     rest = [f for f in _fields(cls) if not f.init]
     scope: dict[str, Any] = {"cls": cls, "new_": _new, **_slot_setters(cls, names)}
@@ -94,24 +103,23 @@ def trusted(cls: type[T]) -> Callable[..., T]:
         body += f"    set_{f.name.lstrip('_')}_(new, default_{f.name})\n"
     args = ", ".join(init)
     src = f"def make({args}):\n    new = new_(cls)\n{body}    return new\n"
-    make: Callable[..., T] = _compile(src, scope, "make")
-    make.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."
-    MADE.append(("trusted", cls, make))
-    return make
+    fn: Callable[..., T] = _compile(src, scope, "make")
+    fn.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."
+    MADE.append(("trusted", cls, fn))
+    return fn
 
 
-def replacer(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callable[..., T]:
-    """Return ``replace(value, **changes) -> cls``: ``value`` with some fields replaced.
-
-    The keyword names are the attrs field names (private fields keep their underscore). Fields
-    named in ``reset`` are set to the given value in every copy instead (derived caches that
-    must not carry over to a new value); a cached hash is always reset.
-
-    Raises:
-        TypeError: ``cls`` is not a slotted attrs class.
-    """
+def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Callable[..., T]:
+    # The replacer of :func:`replace`, generated from the class's attrs fields.
     names = _check_slotted(cls)
-    fixed = dict(reset or {})
+    fixed = {
+        f.name: f.default
+        for f in _fields(cls)
+        if not f.init
+        and f.default is not attrs.NOTHING
+        and not isinstance(f.default, attrs.Factory)  # type: ignore[arg-type]
+    }
+    fixed.update(reset)
     copied = [n for n in names if n not in fixed]
     scope: dict[str, Any] = {"cls": cls, "new_": _new, "_KEEP": object(), "set_": _set}
     scope.update(_slot_setters(cls, names))
@@ -127,10 +135,61 @@ def replacer(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callabl
     if _caches_hash(cls):
         lines.append(f"    set_(new, {_HASH_SLOT!r}, None)")
     lines.append("    return new")
-    replace: Callable[..., T] = _compile("\n".join(lines) + "\n", scope, "replace")
-    replace.__doc__ = f"Copy a {cls.__name__} with some fields replaced, skipping its checks."
-    MADE.append(("replacer", cls, replace))
-    return replace
+    fn: Callable[..., T] = _compile("\n".join(lines) + "\n", scope, "replace")
+    fn.__doc__ = f"Copy a {cls.__name__} with some fields replaced, skipping its checks."
+    MADE.append(("replacer", cls, fn))
+    return fn
+
+
+_MAKERS: dict[type, Callable[..., Any]] = {}
+_REPLACERS: dict[tuple[type, tuple[tuple[str, Any], ...]], Callable[..., Any]] = {}
+
+
+def make(cls: type[T]) -> Callable[..., T]:
+    """Return the maker of ``cls``: ``maker(*fields) -> cls`` storing every field as given.
+
+    The fields go in attrs field order; fields declared ``init=False`` are set to their default
+    (they must have a plain default). Generated on the first request, then cached: ask for it
+    where it is used (bind it to a local name before a loop).
+
+    Raises:
+        TypeError: ``cls`` is not a slotted attrs class, or it caches its hash.
+    """
+    try:
+        return _MAKERS[cls]
+    except KeyError:
+        fn = _MAKERS[cls] = _generate_maker(cls)
+        return fn
+
+
+def replace(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callable[..., T]:
+    """Return the replacer of ``cls``: ``replacer(value, **changes) -> cls``, a changed copy.
+
+    The keyword names are the attrs field names (private fields keep their underscore). Derived
+    fields (``init=False``) with a plain default are reset to it in every copy, and so are the
+    fields named in ``reset`` (to the given hashable value): caches that must not carry over to
+    a new value. A cached hash is always reset. Generated on the first request per class and
+    ``reset``, then cached.
+
+    Raises:
+        TypeError: ``cls`` is not a slotted attrs class.
+    """
+    key = (cls, tuple(sorted(reset.items())) if reset else ())
+    try:
+        return _REPLACERS[key]
+    except KeyError:
+        fn = _REPLACERS[key] = _generate_replacer(cls, key[1])
+        return fn
+
+
+def trusted(cls: type[T]) -> Callable[..., T]:
+    """Return :func:`make` ``(cls)``: the former name, for its last callers."""
+    return make(cls)
+
+
+def replacer(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callable[..., T]:
+    """Return :func:`replace` ``(cls, reset=reset)``: the former name, for its last callers."""
+    return replace(cls, reset=reset)
 
 
 def set_derived(value: object, name: str, derived: object) -> None:
@@ -171,6 +230,10 @@ def restore(value: T, source: T) -> T:
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector for the duration of the block, if it is enabled.
+
+    Deprecated inside robomodel: a library call must not change process-wide state, and the
+    collector is. Only the URDF loader still uses it, until its owners remove that use; then
+    this goes too. No new caller.
 
     Building a model allocates thousands of containers (values, lists, tuples) that form no
     reference cycles, so a collection during the build frees nothing; but every 700 allocations

@@ -41,7 +41,7 @@ import numpy as np
 from pyrsistent import pvector
 
 from robomodel._internal.arrays import frozen_bytes
-from robomodel._internal.construct import gc_paused, set_derived, trusted
+from robomodel._internal.construct import set_derived, trusted
 from robomodel.errors import ModelError
 from robomodel.model.assembly import with_index
 from robomodel.model.joints import (
@@ -111,8 +111,7 @@ def model_state(model: Model) -> tuple[Any, ...] | None:
         type(lk) is Link for lk in model.links
     ):
         return None
-    with gc_paused():  # thousands of short-lived containers, no cycles
-        return _state(model)
+    return _state(model)
 
 
 def _table(keys: Iterable[Any]) -> tuple[list[int], list[int]]:
@@ -291,8 +290,7 @@ def model_from_state(state: tuple[Any, ...]) -> Model:
     Raises:
         ModelError: ``state`` is not a state of this version of robomodel.
     """
-    with gc_paused():  # thousands of new values, no cycles (as in the URDF loader)
-        return _from_state(state)
+    return _from_state(state)
 
 
 def _placed(n: int, groups: Iterable[tuple[list[int], list[Any]]]) -> list[Any]:

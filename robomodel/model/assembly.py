@@ -18,8 +18,9 @@ from typing import TypeVar
 from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._internal.construct import replace
 from robomodel.model.joints import Joint
-from robomodel.model.record import Extension, Frame, Link, Model, _evolve
+from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.shapes import Material, SolidShape
 from robomodel.model.topology import ModelIndex, tree_index
@@ -117,7 +118,7 @@ def with_index(
     The one place a model is made from trusted parts: :func:`assemble` and the unpickler
     (``robomodel.model._pickling``), whose callers prove what ``Model(...)`` would check.
     """
-    return _evolve(
+    return replace(Model)(
         _EMPTY,
         link_names=_pv(link_names),
         links=_pv(links),
@@ -153,4 +154,4 @@ def reshaped(
     values per link, each made from the model's own shapes; names, indices and connectivity
     do not change, so the model's index is kept.
     """
-    return _evolve(model, visuals=visuals, collisions=collisions)
+    return replace(Model)(model, visuals=visuals, collisions=collisions)

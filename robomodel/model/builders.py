@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal, NoReturn, overload
 
+from robomodel._internal.construct import replace
 from robomodel.errors import ArgumentError, DuplicateNameError, ModelError, UnknownNameError
 from robomodel.model.joints import (
-    _PLACE,
     FixedJoint,
     Joint,
     JointDynamics,
@@ -25,7 +25,7 @@ from robomodel.model.joints import (
     RevoluteJoint,
     replace_joint,
 )
-from robomodel.model.record import Frame, Link, Model, _evolve
+from robomodel.model.record import Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import Axis, FloatArray, Transform
 from robomodel.model.topology import EMPTY_SHAPES, JOINT_KINDS, sensor_problems
@@ -66,7 +66,7 @@ def add_link(model: Model, name: str, link: Link | None = None) -> Model:
     lk = Link() if link is None else link
     if not isinstance(lk, Link):
         raise ModelError(f"add_link expects a Link, got {type(lk).__name__}")
-    return _evolve(
+    return replace(Model)(
         model,
         link_names=model.link_names.append(name),
         links=model.links.append(lk),
@@ -110,7 +110,7 @@ def add_joint(model: Model, name: str, joint: Joint) -> Model:
     )
     npos, ndof = model._index.counts
     placed = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
-    return _evolve(
+    return replace(Model)(
         model,
         joint_names=model.joint_names.append(name),
         joints=model.joints.append(placed),
@@ -327,8 +327,7 @@ def _add_joint_and_link(
         joint_name = check_name(joint_name, "joint")
     if joint_name in index.joints:
         raise DuplicateNameError("joint", joint_name)
-    place = _PLACE.get(type(joint))
-    if place is None:
+    if type(joint) not in JOINT_KINDS:
         raise ModelError(f"expected a FixedJoint, RevoluteJoint or PrismaticJoint, got {joint!r}")
     if type(new_link_name) is not str or not new_link_name:
         new_link_name = check_name(new_link_name, "link")
@@ -339,8 +338,10 @@ def _add_joint_and_link(
         raise ModelError(f"add_joint_and_link expects a Link, got {type(lk).__name__}")
     npos, ndof = index.counts
     # The two link names are checked above: non-empty, and different (one is new).
-    placed = place(joint, existing_link, new_link_name, npos, ndof)
-    return _evolve(
+    placed = replace(type(joint))(
+        joint, link1=existing_link, link2=new_link_name, pos_coord_offset=npos, dof_offset=ndof
+    )
+    return replace(Model)(
         model,
         link_names=model.link_names.append(new_link_name),
         links=model.links.append(lk),
@@ -527,7 +528,7 @@ def _insert_link(
     )
     # Adjacency follows from the joint list (the moved joint keeps its index, so U's entry keeps
     # its place and D's entry moves to the end, as in iDynTree).
-    return _evolve(
+    return replace(Model)(
         m,
         joint_names=m.joint_names.append(joint_name),
         joints=model.joints.set(ji, moved).append(placed),
@@ -554,7 +555,7 @@ def add_frame(model: Model, link: str, name: str, link_H_frame: Transform | None
     if model.is_frame_name_used(name):
         raise DuplicateNameError("link or frame", name, "links and frames share one namespace")
     T = Transform.identity() if link_H_frame is None else link_H_frame
-    return _evolve(
+    return replace(Model)(
         model,
         frames=model.frames.append(Frame(name, link, T)),
         _index=model._index.with_frame(name),
@@ -572,7 +573,7 @@ def add_sensor(model: Model, sensor: Sensor) -> Model:
     bad = sensor_problems(sensor, model._index.links, model._index.joints, model.joints)
     if bad:
         raise ModelError(bad[0] + "; fix the sensor or add the missing element first")
-    return _evolve(
+    return replace(Model)(
         model,
         sensors=model.sensors.append(sensor),
         _index=model._index.with_sensor(sensor.name),
@@ -585,7 +586,7 @@ def remove_sensor(model: Model, name: str) -> Model:
     if k is None:
         raise UnknownNameError("sensor", name, [s.name for s in model.sensors])
     sensors = model.sensors.delete(k)
-    return _evolve(
+    return replace(Model)(
         model, sensors=sensors, _index=model._index.with_sensors(s.name for s in sensors)
     )
 

@@ -16,11 +16,12 @@ from typing import Any, Literal, Self, TypeAlias
 
 import attrs
 
-from robomodel._internal.construct import replacer
+from robomodel._internal.construct import replace
 from robomodel.errors import ArgumentError, ModelError, TopologyError
 from robomodel.model.spatial import Axis, Transform
 
 __all__ = [
+    "JOINT_KINDS",
     "FixedJoint",
     "Joint",
     "JointDynamics",
@@ -260,8 +261,7 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
         ModelError: the link names are empty or equal, or a limit is NaN.
     """
     cls = type(joint)
-    replace = _REPLACE.get(cls)
-    if replace is None:
+    if cls not in JOINT_KINDS:
         raise ArgumentError(
             "replace_joint expects a FixedJoint, RevoluteJoint or PrismaticJoint, "
             f"got {cls.__name__}"
@@ -275,36 +275,21 @@ def replace_joint(joint: Joint, **changes: Any) -> Joint:
     converters = _CONVERTERS[cls]
     for name in changes.keys() & converters.keys():
         changes[name] = converters[name](changes[name])
-    new: Joint = replace(joint, **changes)
+    new: Joint = replace(cls)(joint, **changes)
     _check_links(new.link1, new.link2)
     return new
 
 
-_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
+"""Every joint class (exactly these: subclasses are not joint kinds)."""
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in attrs.fields(cls)) for cls in _KINDS
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in JOINT_KINDS
 }
 # Changing a field that has a converter (the limits) runs it, as the constructor would.
 _CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {
-    cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)} for cls in _KINDS
+    cls: {f.name: f.converter for f in attrs.fields(cls) if callable(f.converter)}
+    for cls in JOINT_KINDS
 }
-_REPLACE: dict[type, Callable[..., Any]] = {cls: replacer(cls) for cls in _KINDS}
-
-
-def _placer(cls: type) -> Callable[[Any, str, str, int, int], Any]:
-    replace = _REPLACE[cls]
-
-    def place(joint: Any, link1: str, link2: str, npos: int, ndof: int) -> Any:
-        return replace(joint, link1=link1, link2=link2, pos_coord_offset=npos, dof_offset=ndof)
-
-    return place
-
-
-_PLACE: dict[type, Callable[[Any, str, str, int, int], Any]] = {cls: _placer(cls) for cls in _KINDS}
-"""Per joint class: ``place(joint, link1, link2, pos_offset, dof_offset)``, a trusted fast copy.
-
-For builders that have checked the two link names (non-empty, different) themselves.
-"""
 
 
 def joint_type_name(joint: Joint) -> str:

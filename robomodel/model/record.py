@@ -26,7 +26,6 @@ so every model is a forest and traversals always terminate.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -34,7 +33,7 @@ import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._internal.construct import finish, replacer, restore
+from robomodel._internal.construct import finish, restore
 from robomodel._internal.memo import memoized
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.model._index import NameIndex
@@ -146,7 +145,7 @@ class Model:
 
     # Everything derived from the fields above, as one value: made by ``derive`` in
     # ``__attrs_post_init__`` (so ``Model(...)`` and ``attrs.evolve`` always re-derive and
-    # validate), or by the builders' append operations, which hand it to ``_evolve``.
+    # validate), or by the builders' append operations, which hand it to ``replace(Model)``.
     _index: ModelIndex = attrs.field(init=False, eq=False)
     # Per-value memo (traversals, plans: see ``memoized``); never carried to a new value.
     _memo: dict[Any, Any] | None = attrs.field(init=False, default=None, eq=False)
@@ -517,14 +516,6 @@ _PUBLIC_FIELDS = [f for f in attrs.fields(Model) if not f.name.startswith("_")]
 def _model_from_fields(fields: dict[str, Any]) -> Model:
     """Rebuild a pickled model from its public fields, through the checked constructor."""
     return Model(**fields)
-
-
-_evolve: Callable[..., Model] = replacer(Model, reset={"_memo": None})
-"""Return a copy of a model with some fields replaced, without re-running converters or checks.
-
-For the builders, which hand over persistent values consistent with each other and the model's
-new index (``_index=``); the hash cache and the memo are reset.
-"""
 
 
 def _plain(name: str) -> str:

@@ -44,7 +44,7 @@ from robomodel._internal.arrays import (
     zeros3,
     zeros33,
 )
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.errors import ModelError
 
 __all__ = [
@@ -148,7 +148,7 @@ class Transform:
         # Internal constructor for float64 arrays of the right shapes that the caller computed
         # itself from valid values (so finite), and owns: skips the copy and the checks of the
         # public converter, which dominate the cost of composing transforms.
-        return _make_transform(immutable(rotation), immutable(position))
+        return make(Transform)(immutable(rotation), immutable(position))
 
     @classmethod
     def identity(cls) -> Transform:
@@ -188,8 +188,8 @@ class Transform:
         """
         R = immutable(np.asarray(rotations, dtype=np.float64))
         p = immutable(np.asarray(positions, dtype=np.float64))
-        make = _make_transform
-        return [make(R[k], p[k]) for k in range(R.shape[0])]
+        new = make(Transform)
+        return [new(R[k], p[k]) for k in range(R.shape[0])]
 
     def inverse(self) -> Transform:
         """Return ``B_H_A`` for this ``A_H_B``."""
@@ -273,7 +273,6 @@ class Transform:
         return (Transform, (self.rotation, self.position))
 
 
-_make_transform = trusted(Transform)
 _IDENTITY = Transform()
 
 
@@ -325,7 +324,7 @@ class Axis:
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
         # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
-        return _make_axis(immutable(direction), immutable(origin))
+        return make(Axis)(immutable(direction), immutable(origin))
 
     def reversed(self) -> Axis:
         """Return the same line with the opposite direction."""
@@ -377,16 +376,13 @@ class Axis:
         return (_axis_from_state, (self.direction.tolist(), self.origin.tolist()))
 
 
-_make_axis = trusted(Axis)
-
-
 def _axis_from_state(direction: list[float], origin: list[float]) -> Axis:
     # Pickled state is data from outside: check it as the constructor does, but keep the unit
     # direction's bits (renormalising could change its last bit).
     d = frozen_array(direction, (3,), "Axis.direction")
     if abs(float(np.linalg.norm(d)) - 1.0) > 1e-9:
         d = _unit(d)
-    return _make_axis(d, vec3(origin))
+    return make(Axis)(d, vec3(origin))
 
 
 def _rotated_unit(R: FloatArray, u: FloatArray) -> FloatArray:
@@ -437,7 +433,7 @@ class SpatialInertia:
     @classmethod
     def _raw(cls, mass: float, h: FloatArray, I_O: FloatArray) -> SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
-        return _make_inertia(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
+        return make(SpatialInertia)(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
 
     @classmethod
     def zero(cls) -> SpatialInertia:
@@ -587,7 +583,6 @@ class SpatialInertia:
         return (SpatialInertia, (self.mass, self.first_moment, self.rotational_inertia))
 
 
-_make_inertia = trusted(SpatialInertia)
 _ZERO_INERTIA = SpatialInertia()
 
 

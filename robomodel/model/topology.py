@@ -26,10 +26,14 @@ import attrs
 from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._internal.construct import set_derived, trusted
+from robomodel._internal.construct import make, set_derived
 from robomodel.errors import DuplicateNameError, ModelError, TopologyError, UnknownNameError
 from robomodel.model._index import NameIndex
-from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint, replace_joint
+from robomodel.model.joints import (
+    JOINT_KINDS,
+    Joint,
+    replace_joint,
+)
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
 from robomodel.model.validation import check_name
@@ -51,7 +55,6 @@ __all__ = [
 EMPTY_SHAPES: PVectorT[SolidShape] = pvector()
 """The shape list of a link without shapes (one shared empty vector)."""
 _PVECTOR = type(EMPTY_SHAPES)  # the concrete persistent-vector class
-JOINT_KINDS = (FixedJoint, RevoluteJoint, PrismaticJoint)
 """The joint classes a model accepts."""
 
 
@@ -150,7 +153,7 @@ class ModelIndex:
 
     def with_link(self, name: str) -> ModelIndex:
         """Return the index with one more link ``name``, a component of its own."""
-        return _make(
+        return make(ModelIndex)(
             self.links.appended(name),
             self.joints,
             self.frames,
@@ -181,7 +184,7 @@ class ModelIndex:
         if r1 == r2:
             raise _connected_error(name, joint, joints, joint_names)
         npos, ndof = self.counts
-        return _make(
+        return make(ModelIndex)(
             self.links,
             self.joints.appended(name),
             self.frames,
@@ -201,7 +204,7 @@ class ModelIndex:
         if comp[root] == -1:  # a lone root gains rank 1 from its first leaf
             comp = comp.set(root, -2)
         npos, ndof = self.counts
-        return _make(
+        return make(ModelIndex)(
             self.links.appended(link),
             self.joints.appended(joint_name),
             self.frames,
@@ -221,7 +224,7 @@ class ModelIndex:
         comp = self.components.append(-1)
         new = len(self.links)
         npos, ndof = self.counts
-        return _make(
+        return make(ModelIndex)(
             self.links.appended(link),
             self.joints.appended(joint_name),
             self.frames,
@@ -232,7 +235,7 @@ class ModelIndex:
 
     def with_frame(self, name: str) -> ModelIndex:
         """Return the index with one more additional frame ``name``."""
-        new = _make(
+        new = make(ModelIndex)(
             self.links,
             self.joints,
             self.frames.appended(name),
@@ -251,7 +254,9 @@ class ModelIndex:
     def with_sensors(self, sensors: NameIndex | Iterable[str]) -> ModelIndex:
         """Return the index with the sensor names replaced (``sensors``, in order)."""
         names = sensors if isinstance(sensors, NameIndex) else NameIndex.build(sensors)
-        new = _make(self.links, self.joints, self.frames, names, self.components, self.counts)
+        new = make(ModelIndex)(
+            self.links, self.joints, self.frames, names, self.components, self.counts
+        )
         if self._neighbors is not None:  # sensors do not change the adjacency
             set_derived(new, "_neighbors", self._neighbors)
         return new
@@ -276,7 +281,6 @@ class ModelIndex:
         return nb
 
 
-_make = trusted(ModelIndex)
 _EMPTY = ModelIndex(
     links=NameIndex.build(()),
     joints=NameIndex.build(()),
@@ -301,7 +305,7 @@ def restored_index(
     unique and the union-find and counts are those of the index the state was taken from, so
     the maps are rebuilt without any check.
     """
-    return _make(
+    return make(ModelIndex)(
         NameIndex.wrap(dict(zip(link_names, range(len(link_names)), strict=True))),
         NameIndex.wrap(dict(zip(joint_names, range(len(joint_names)), strict=True))),
         NameIndex.wrap(dict(zip(frame_names, range(len(frame_names)), strict=True))),
@@ -331,7 +335,7 @@ def tree_index(
     components = [0] * n
     if n:
         components[0] = -1 if n == 1 else -2
-    return _make(
+    return make(ModelIndex)(
         _names(link_names),
         _names(joint_names),
         _names(frame_names),
@@ -484,7 +488,7 @@ def derive(
             f"visuals and collisions need one list per link ({n}), got {len(vis)} and {len(col)}"
         )
     changed = any(a is not b for a, b in zip(placed, joints, strict=True))
-    index = _make(
+    index = make(ModelIndex)(
         lindex, jindex, NameIndex.wrap(fmap), NameIndex.wrap(smap), pvector(uf), (npos, ndof)
     )
     return Derived(

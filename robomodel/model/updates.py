@@ -13,8 +13,9 @@ import numpy as np
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
+from robomodel._internal.construct import replace
 from robomodel.errors import ModelError
-from robomodel.model.record import Link, Model, _evolve
+from robomodel.model.record import Link, Model
 from robomodel.model.shapes import SolidShape
 from robomodel.model.spatial import FloatArray, SpatialInertia
 
@@ -34,7 +35,7 @@ def with_default_base_link(model: Model, link: str | int) -> Model:
     name = model.link_names[model._link_idx(link)]
     if name == model.default_base:
         return model
-    return _evolve(model, default_base=name)
+    return replace(Model)(model, default_base=name)
 
 
 def with_link(model: Model, link: str | int, new: Link) -> Model:
@@ -42,7 +43,7 @@ def with_link(model: Model, link: str | int, new: Link) -> Model:
     i = model._link_idx(link)
     if model.links[i] == new:
         return model
-    return _evolve(model, links=model.links.set(i, new))
+    return replace(Model)(model, links=model.links.set(i, new))
 
 
 def with_inertial_parameters(model: Model, params: Sequence[float] | FloatArray) -> Model:
@@ -59,24 +60,24 @@ def with_inertial_parameters(model: Model, params: Sequence[float] | FloatArray)
             f"got shape {p.shape}"
         )
     rows = p.reshape(n, 10)
-    return _evolve(model, links=pvector(Link(SpatialInertia.from_vector(r)) for r in rows))
+    return replace(Model)(model, links=pvector(Link(SpatialInertia.from_vector(r)) for r in rows))
 
 
 def with_package_dirs(model: Model, dirs: Iterable[str]) -> Model:
     """Return ``model`` with the given package directories."""
-    return _evolve(model, package_dirs=pvector(str(d) for d in dirs))
+    return replace(Model)(model, package_dirs=pvector(str(d) for d in dirs))
 
 
 def with_visual_shapes(model: Model, link: str | int, shapes: Iterable[SolidShape]) -> Model:
     """Return ``model`` with a link's visual shapes replaced."""
     i = model._link_idx(link)
-    return _evolve(model, visuals=model.visuals.set(i, _shapes(shapes)))
+    return replace(Model)(model, visuals=model.visuals.set(i, _shapes(shapes)))
 
 
 def with_collision_shapes(model: Model, link: str | int, shapes: Iterable[SolidShape]) -> Model:
     """Return ``model`` with a link's collision shapes replaced."""
     i = model._link_idx(link)
-    return _evolve(model, collisions=model.collisions.set(i, _shapes(shapes)))
+    return replace(Model)(model, collisions=model.collisions.set(i, _shapes(shapes)))
 
 
 def _shapes(shapes: Iterable[SolidShape]) -> PVectorT[SolidShape]:
@@ -114,4 +115,4 @@ def with_shapes(
                 f"got {len(given)}"
             )
         changes[what] = pvector(_shapes(shapes) for shapes in given)
-    return _evolve(model, **changes) if changes else model
+    return replace(Model)(model, **changes) if changes else model

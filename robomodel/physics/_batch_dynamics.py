@@ -21,8 +21,6 @@ model with ``robomodel._internal.memo.memoized``.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import numpy.typing as npt
 
@@ -30,36 +28,9 @@ from robomodel._internal.memo import memoized
 from robomodel.model.record import Model
 from robomodel.physics._kinematic_tree import KinematicTree, skew_stack
 
-__all__ = ["BatchPlan", "batch_plan", "batch_rnea", "scratch"]
+__all__ = ["BatchPlan", "batch_plan", "batch_rnea"]
 
 FloatArray = npt.NDArray[np.float64]
-
-# Scratch buffers of the last batched call, per thread. A call over 2,000 states needs about
-# 12 MB of working arrays; allocated afresh, each is a new mapping whose pages the kernel faults
-# in and zeroes on first touch, which cost a third of the call. Reused, they are already mapped
-# (and warm in the caches). Per thread, so concurrent calls never share a buffer; only buffers
-# up to _SCRATCH_LIMIT bytes are kept, so a huge batch does not pin its memory after the call.
-_SCRATCH = threading.local()
-_SCRATCH_LIMIT = 1 << 26
-
-
-def scratch(name: str, shape: tuple[int, ...]) -> FloatArray:
-    """Return a float64 work array of ``shape`` (uninitialised), reused between calls.
-
-    The array is only valid until the next call of :func:`scratch` with the same name in this
-    thread: never return it (or a view of it) to a caller.
-    """
-    pool: dict[str, FloatArray] | None = getattr(_SCRATCH, "pool", None)
-    if pool is None:
-        pool = _SCRATCH.pool = {}
-    buf = pool.get(name)
-    if buf is None or buf.shape != shape:
-        buf = np.empty(shape)
-        if buf.nbytes <= _SCRATCH_LIMIT:
-            pool[name] = buf
-        else:
-            pool.pop(name, None)
-    return buf
 
 
 def _motion_transform(H: FloatArray) -> FloatArray:
@@ -179,8 +150,6 @@ def batch_rnea(
 ) -> FloatArray:
     """Return the (n_dofs, N) joint torques of N states given column-wise (``Qt[:, i]``...).
 
-    The result is a scratch buffer (see :func:`scratch`): copy it before the next call.
-
     ``a0`` is the base's proper acceleration (its acceleration minus gravity) and ``v0`` its
     twist, both (6,) in the base frame; ``external`` pairs traversal positions with (6,) or
     (6, N) wrenches applied by the environment, in the link frame.
@@ -189,26 +158,26 @@ def batch_rnea(
     N = Qt.shape[1]
     P = _INTERLEAVE
     # VA[b, r] = [v_b, a_b] row r (interleaved layout): twist and proper acceleration of body b.
-    VA = scratch("VA", (nb, 6, 2, N))
+    VA = np.empty((nb, 6, 2, N))
     VA[0, :, 0] = 0.0 if v0 is None else v0[P, None]
     VA[0, :, 1] = a0[P, None]
     # F[b]: the net wrench of body b, then (backward) the wrench its parent applies on it.
-    F = scratch("F", (nb, 6, N))
+    F = np.empty((nb, 6, N))
     # [dq, ddq] of every DOF side by side, so that one addition takes both.
-    rates = scratch("rates", (DQt.shape[0], 2, N))
+    rates = np.empty((DQt.shape[0], 2, N))
     rates[:, 0] = DQt
     rates[:, 1] = DDQt
-    sin, cos = scratch("sin", (nb, N)), scratch("cos", (nb, N))
+    sin, cos = np.empty((nb, N)), np.empty((nb, N))
     if Qt.shape[0]:
         np.take(Qt, plan.qi, axis=0, out=cos)
     else:
         cos.fill(0.0)
     np.sin(cos, out=sin)
     np.cos(cos, out=cos)
-    ta, tb = scratch("ta", (2, 2, 2, N))
-    t1 = scratch("t1", (2, N))
-    t3 = scratch("t3", (3, 2, N))
-    e = scratch("e", (20, N))
+    ta, tb = np.empty((2, 2, 2, N))
+    t1 = np.empty((2, N))
+    t3 = np.empty((3, 2, N))
+    e = np.empty((20, N))
     for b in range(1, nb):
         out = VA[b]
         np.dot(plan.C[b], VA[plan.parent[b]].reshape(6, 2 * N), out=out.reshape(6, 2 * N))
@@ -261,9 +230,9 @@ def batch_rnea(
         if b:
             Xt = plan.X_in[k].T
             F[b] -= (Xt @ wr)[P] if wr.ndim == 2 else (Xt @ wr)[P, None]
-    tau = scratch("tau", (n_dofs, N))
+    tau = np.empty((n_dofs, N))
     tau.fill(0.0)
-    g = scratch("g", (6, N))
+    g = np.empty((6, N))
     for b in range(nb - 1, 0, -1):
         Fb = F[b]
         x, y = Fb[0:2], Fb[2:4]  # x and y rows of [f, tau]

@@ -275,10 +275,13 @@ def require_complete(plan: KinematicTree, model: Model, what: str) -> None:
 
 
 def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
-    """Return ``parent_H_child(q)`` of every traversal position as (n, 4, 4) (identity at 0)."""
+    """Return ``parent_H_child(q)`` of every traversal position as (..., n, 4, 4).
+
+    ``q`` is one configuration (n_pos_coords,) or a stack of them (..., n_pos_coords).
+    """
     if not len(plan.rev_pos) and not len(plan.pri_pos):
-        return plan.rest.copy()
-    a = q.take(plan.qidx)[:, None, None]
+        return np.broadcast_to(plan.rest, (*q.shape[:-1], *plan.rest.shape)).copy()
+    a = q.take(plan.qidx, axis=-1)[..., None, None]
     L = plan.L0 + np.sin(a) * plan.Ls
     L += np.cos(a) * plan.Lc
     if len(plan.pri_pos):
@@ -287,7 +290,10 @@ def local_transforms(plan: KinematicTree, q: FloatArray) -> FloatArray:
 
 
 def poses(plan: KinematicTree, q: FloatArray) -> FloatArray:
-    """Return ``base_H_link`` of every traversal position as (n, 4, 4)."""
+    """Return ``base_H_link`` of every traversal position as (..., n, 4, 4).
+
+    ``q`` is one configuration or a stack of them, as in :func:`local_transforms`.
+    """
     T = local_transforms(plan, q)
     out = np.empty_like(T)
     # Pointer jumping: T[k] holds J[k]_H_k for a jump target J[k], first the parent; each round
@@ -296,7 +302,7 @@ def poses(plan: KinematicTree, q: FloatArray) -> FloatArray:
     # jump to the base, whose pose is the identity, so every round is one product of all links.
     # Two buffers take turns (a fresh result array per round costs more than the gather).
     for J in plan.jumps:
-        np.matmul(T.take(J, axis=0), T, out=out)
+        np.matmul(T.take(J, axis=-3), T, out=out)
         T, out = out, T
     return T
 

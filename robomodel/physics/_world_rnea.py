@@ -1,13 +1,15 @@
-"""One inverse-dynamics call in few numpy operations: the engine of ``inverse_dynamics``.
+"""The inverse-dynamics engine: recursive Newton-Euler for N states at once (N = 1 for one call).
 
-The recursion is the one of :mod:`robomodel.physics.dynamics` (velocities and accelerations as sums
-over
-ancestors in the base frame, internal wrenches as sums over subtrees), laid out for the cost of
-numpy on small arrays: a call costs about a microsecond whatever its size, and a stacked product
-of n tiny matrices is n BLAS calls. After the poses (stacked 4x4 products, still the fastest form
-of that step), every array is component-major, traversal positions along the last, contiguous
-axis (a 6x6 matrix per position is ``(6, 6, n)``), so that each product of small matrices and
-vectors is one ``einsum`` or one broadcast multiply with one 2-D product by a constant table.
+The recursion is the one of :mod:`robomodel.physics.dynamics` (velocities and accelerations as
+sums over ancestors in the base frame, internal wrenches as sums over subtrees), laid out for the
+cost of numpy on small arrays: a numpy call costs about a microsecond whatever its size, and a
+stacked product of n tiny matrices is n BLAS calls. After the poses (stacked 4x4 products, still
+the fastest form of that step), every array is component-major, states then traversal positions
+along the last, contiguous axes (a 6x6 matrix per state and position is ``(6, 6, N, n)``), so
+that each product of small matrices and vectors is one ``einsum`` or one broadcast multiply with
+one 2-D product by a constant table, whatever N is. Sums over ancestors and subtrees are one
+product with the dense ancestor matrix (trees up to ``DENSE_LIMIT`` links), else loops over the
+links.
 
 The 6x6 transforms base -> link of motions, ``X = [[R^T, -R^T S(p)], [0, R^T]]``, and of
 wrenches, ``Y = [[R^T, 0], [-R^T S(p), R^T]]``, are built together from one gather of pose
@@ -30,13 +32,6 @@ __all__ = ["WorldPlan", "world_plan", "world_rnea"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
-# numpy's einsum without its Python wrapper and __array_function__ dispatch, which cost about
-# 2 us a call (as much as the contraction itself on these sizes); the same function otherwise.
-try:
-    from numpy._core.multiarray import c_einsum as _einsum
-except ImportError:  # pragma: no cover - another numpy layout
-    _einsum = np.einsum
-
 # The spatial cross products on the flattened outer product of two 6-vectors (first index
 # first), transposed for a product from the left.
 _MOTION_CROSS = np.ascontiguousarray(MOTION_CROSS.T)
@@ -44,15 +39,18 @@ _FORCE_CROSS = np.ascontiguousarray(FORCE_CROSS.T)
 
 
 class WorldPlan:
-    """The configuration-independent constants of ``world_rnea`` for one plan (dense)."""
+    """The configuration-independent constants of :func:`world_rnea` for one complete plan."""
 
     def __init__(self, plan: KinematicTree) -> None:
-        if plan.anc is None or plan.desc is None or plan.by_link is None or plan.by_dof is None:
-            raise ValueError("world_rnea needs a complete plan with its dense ancestor matrix")
+        if plan.by_link is None or plan.by_dof is None:
+            raise ValueError("world_rnea needs a complete plan")
         self.plan = plan
         self.n = len(plan.order)
+        # Sums over ancestors (x @ desc) and over subtrees (x @ anc) along the last axis: one
+        # product with the dense ancestor matrix, or loops over the links of a big tree.
         self.anc = plan.anc
         self.desc = plan.desc
+        self.steps = plan.steps
         self.by_link = plan.by_link
         self.by_dof = plan.by_dof
         self.rate_idx = plan.rate_idx
@@ -63,65 +61,88 @@ class WorldPlan:
         self.S_dof = plan.S[plan.by_dof]
         self.I6 = np.ascontiguousarray(plan.I6.transpose(1, 2, 0))  # (6, 6, n)
 
+    def over_ancestors(self, x: FloatArray, out: FloatArray) -> None:
+        """Write into ``out`` the sums of ``x`` over each position and its ancestors."""
+        if self.desc is not None:
+            np.matmul(x, self.desc, out=out)
+            return
+        out[...] = x
+        for k, p in self.steps:
+            out[..., k] += out[..., p]
+
+    def over_subtrees(self, x: FloatArray) -> FloatArray:
+        """Return the sums of ``x`` over each position's subtree."""
+        if self.anc is not None:
+            y: FloatArray = x @ self.anc
+            return y
+        y = x.copy()
+        for k, p in reversed(self.steps):
+            y[..., p] += y[..., k]
+        return y
+
 
 def world_plan(model: Model, plan: KinematicTree) -> WorldPlan:
-    """Return the (cached) ``WorldPlan`` of ``plan``, a dense, complete plan of ``model``."""
+    """Return the (cached) ``WorldPlan`` of ``plan``, a complete plan of ``model``."""
     return memoized(model, ("world-rnea", plan.base), lambda: WorldPlan(plan))
 
 
 def world_rnea(
     wp: WorldPlan,
-    q: FloatArray,
-    dq: FloatArray,
-    ddq: FloatArray,
+    Q: FloatArray,
+    DQ: FloatArray,
+    DDQ: FloatArray,
     a0g: FloatArray,
     v0: FloatArray | None,
     external: list[tuple[int, FloatArray]],
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Return (torques by DOF, internal wrenches by link, base wrench, motions by link).
+    """Return (torques by DOF, internal wrenches by link, base wrench, motions by link) of N states.
 
+    ``Q``, ``DQ`` and ``DDQ`` hold one state per row, ``(N, n_pos_coords)`` and ``(N, n_dofs)``.
     ``a0g`` is the base acceleration with gravity subtracted from its linear part; ``external``
-    lists (traversal position, wrench in the link frame). The motions are ``(2, n_links, 6)``:
-    body twists and proper accelerations. All arrays are fresh and writable.
+    lists (traversal position, wrench in the link frame, ``(6,)`` or one per state ``(6, N)``).
+    The results are ``(N, n_dofs)``, ``(N, n_links, 6)``, ``(N, 6)`` and ``(2, N, n_links, 6)``
+    (body twists and proper accelerations); all fresh and writable.
     """
     n = wp.n
-    # The poses by stacked 4x4 products (the fastest form of that step), then component-major.
-    T = np.ascontiguousarray(poses(wp.plan, q).transpose(1, 2, 0)).reshape(16, n)
+    N = Q.shape[0]
+    # The poses by stacked 4x4 products (the fastest form of that step), then component-major:
+    # entry, state, position.
+    T = np.ascontiguousarray(poses(wp.plan, Q).transpose(2, 3, 0, 1)).reshape(16, N, n)
     # X (motions base -> link) and Y (wrenches base -> link), entry by entry as G0 G1 - G2 G3
     # of gathered pose entries (see _adjoint_gather).
     G = T.take(_GATHER, axis=0)
     XY = G[0] * G[1]
     XY -= G[2] * G[3]
-    X = XY[:36].reshape(6, 6, n)
-    Y = XY[36:].reshape(6, 6, n)
-    S = _einsum("abk,ak->bk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
-    rates = np.concatenate((dq, ddq, _ZERO)).take(wp.rate_idx)
-    SA = S[None] * rates[:, None, :]  # [S dq, S ddq]
-    VA = np.empty((2, 6, n))
+    X = XY[:36].reshape(6, 6, N, n)
+    Y = XY[36:].reshape(6, 6, N, n)
+    S = np.einsum("abjk,ak->bjk", Y, wp.S)  # motion subspaces in the base frame: Y^T = X^-1
+    rates = np.concatenate((DQ, DDQ, np.zeros((N, 1))), axis=1).take(wp.rate_idx, axis=1)
+    SA = S[None] * rates.transpose(1, 0, 2)[:, None]  # [S dq, S ddq]
+    VA = np.empty((2, 6, N, n))
     V = VA[0]
-    np.matmul(SA[0], wp.desc, out=V)  # sums over ancestors
+    wp.over_ancestors(SA[0], V)
     if v0 is not None:
-        V += v0[:, None]
-    acc = _MOTION_CROSS @ (V[:, None, :] * SA[0][None]).reshape(36, n)
+        V += v0[:, None, None]
+    acc = (_MOTION_CROSS @ (V[:, None] * SA[0][None]).reshape(36, N * n)).reshape(6, N, n)
     acc += SA[1]
-    acc[:, 0] = a0g  # the base: gravity as an upward acceleration
-    np.matmul(acc, wp.desc, out=VA[1])
+    acc[:, :, 0] = a0g[:, None]  # the base: gravity as an upward acceleration
+    wp.over_ancestors(acc, VA[1])
     # Into link frames, both at once: va[0] twists, va[1] proper accelerations; then the
     # link wrenches I a + v x* I v.
-    va = _einsum("abk,mbk->mak", X, VA)
-    Iva = _einsum("abk,mbk->mak", wp.I6, va)
-    f = _FORCE_CROSS @ (va[0][:, None, :] * Iva[0][None]).reshape(36, n)
+    va = np.einsum("abjk,mbjk->majk", X, VA)
+    Iva = np.einsum("abk,mbjk->majk", wp.I6, va)
+    f = (_FORCE_CROSS @ (va[0][:, None] * Iva[0][None]).reshape(36, N * n)).reshape(6, N, n)
     f += Iva[1]
     for k, w in external:
-        f[:, k] -= w
+        f[:, :, k] -= w if w.ndim == 2 else w[:, None]
     # Into the base frame (X^T f), summed over subtrees, back into the link frames.
-    Fs = _einsum("abk,ak->bk", X, f) @ wp.anc
-    base_wrench = Fs[:, 0].copy()
-    F = _einsum("abk,bk->ak", Y, Fs)
-    F[:, 0] = 0.0
-    internal = F.T.take(wp.by_link, axis=0)
-    tau = np.vecdot(internal.take(wp.dof_link, axis=0), wp.S_dof)
-    motions = va.transpose(0, 2, 1).take(wp.by_link, axis=1)
+    Fs = wp.over_subtrees(np.einsum("abjk,ajk->bjk", X, f))
+    base_wrench = Fs[:, :, 0].T.copy()
+    F = np.einsum("abjk,bjk->ajk", Y, Fs)
+    F[:, :, 0] = 0.0
+    internal = F.transpose(1, 2, 0).take(wp.by_link, axis=1)
+    tau = np.vecdot(internal.take(wp.dof_link, axis=1), wp.S_dof)
+    motions = va.transpose(0, 2, 3, 1).take(wp.by_link, axis=2)
     return tau, internal, base_wrench, motions
 
 
@@ -146,6 +167,3 @@ def _adjoint_gather() -> npt.NDArray[np.intp]:
 
 
 _GATHER = _adjoint_gather()
-
-
-_ZERO = np.zeros(1)

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._internal.construct import replacer, trusted
+from robomodel._internal.construct import make, replace
 from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError, warn
 from robomodel.model.record import Frame, Model
@@ -39,16 +39,10 @@ _FRAME_LINK = operator.attrgetter("link")
 _FRAME_POSE = operator.attrgetter("link_H_frame")
 _SHAPE_POSE = operator.attrgetter("link_H_geometry")
 
-# Frames re-expressed or made from lumped links: names of the input's frames and links, on a
-# link of the result, at a pose just computed; Frame has no checks beyond its field types. The
-# same holds for link sensors moved to a new link.
-_FRAME = trusted(Frame)
-_LINK_SENSOR: dict[type, Callable[..., Accelerometer | Gyroscope]] = {
-    Accelerometer: trusted(Accelerometer),
-    Gyroscope: trusted(Gyroscope),
-}
-# A shape of the input at a pose just computed: its other fields were checked when it was built.
-_MOVED_SHAPE = replacer(SolidShape)
+# Trusted construction below: frames re-expressed or made from lumped links (names of the
+# input's frames and links, on a link of the result, at a pose just computed; Frame has no checks
+# beyond its field types), link sensors moved likewise, and shapes of the input at a pose just
+# computed (their other fields were checked when they were built).
 
 
 @attrs.frozen
@@ -268,7 +262,7 @@ def frames_and_shapes(
             moved = moved_links[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append(([_FRAME(ln, nn, X[link])], (), None, nn))
+                    frame_runs.append(([make(Frame)(ln, nn, X[link])], (), None, nn))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
             run = frames_of.get(ln)
@@ -315,7 +309,7 @@ def frames_and_shapes(
         else:
             out_frames.extend(
                 [
-                    _FRAME(f.name, nn, new[pose_of[r]])
+                    make(Frame)(f.name, nn, new[pose_of[r]])
                     for f, r in zip(items, input_rows, strict=True)
                 ]
             )
@@ -329,8 +323,7 @@ def frames_and_shapes(
             out_visuals.append(vis)  # type: ignore[arg-type]
             out_collisions.append(col)  # type: ignore[arg-type]
     link_sensors = {
-        k: _LINK_SENSOR[type(s)](s.name, of_link[li], new[pose_of[row]])
-        for k, s, li, row in sensors
+        k: make(type(s))(s.name, of_link[li], new[pose_of[row]]) for k, s, li, row in sensors
     }
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames)
@@ -395,7 +388,7 @@ def _shapes(runs: _MemberShapes, new: list[Transform], pose_of: list[int]) -> PV
             continue
         # Most runs hold one shape, too few for a comprehension's setup.
         for k, sh in enumerate(items, row):
-            append(_MOVED_SHAPE(sh, link_H_geometry=new[pose_of[k]]))
+            append(replace(SolidShape)(sh, link_H_geometry=new[pose_of[k]]))
     return pvector(out)
 
 
@@ -507,7 +500,8 @@ def moved_sensors(
     placed = poses.products(at, inputs.ft_rotations[rows], inputs.ft_positions[rows])
     of_link = links.of_link
     frames = [
-        _FRAME(name, of_link[i2], T) for (name, i2, _), T in zip(kept_poses, placed, strict=True)
+        make(Frame)(name, of_link[i2], T)
+        for (name, i2, _), T in zip(kept_poses, placed, strict=True)
     ]
     return Sensors(sensors, frames)
 

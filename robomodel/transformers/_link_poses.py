@@ -17,8 +17,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel._internal.arrays import immutable
-from robomodel._internal.construct import trusted
+from robomodel._internal.arrays import EYE3, ZEROS3, immutable
+from robomodel._internal.construct import make
 from robomodel._internal.memo import memoized
 from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.record import Model
@@ -30,20 +30,15 @@ __all__ = ["IDENTITY", "LinkPoses", "ReexpressPlan", "joint_stacks", "stack"]
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
-_EYE3 = immutable(np.eye(3))
-_ZERO3 = immutable(np.zeros(3))
 
 _IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
 
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
 
-# Values built from rows of arrays computed here: read-only float64 of the right shapes
-# (Transform; Axis, whose direction stays unit as a rotated unit vector, as Axis._raw keeps it),
-# a float mass and a symmetrised rotational inertia (SpatialInertia).
-_TRANSFORM = trusted(Transform)
-_INERTIA = trusted(SpatialInertia)
-_AXIS = trusted(Axis)
+# Values are made (trusted construction) from rows of arrays computed here: read-only float64 of
+# the right shapes (Transform; Axis, whose direction stays unit as a rotated unit vector, as
+# Axis._raw keeps it), a float mass and a symmetrised rotational inertia (SpatialInertia).
 
 
 @attrs.frozen(eq=False)
@@ -147,7 +142,7 @@ class LinkPoses:
             # identity instead of stacking n of them.
             n = len(X)
             return cls(
-                tuple(X), np.broadcast_to(_EYE3, (n, 3, 3)), np.broadcast_to(_ZERO3, (n, 3)), moved
+                tuple(X), np.broadcast_to(EYE3, (n, 3, 3)), np.broadcast_to(ZEROS3, (n, 3)), moved
             )
         # The bytes of an unmoved link's identity are joined from one copy, not read each time.
         eye, zero = _IDENTITY_BYTES
@@ -178,10 +173,10 @@ class LinkPoses:
         rotations = list(immutable(R))
         positions = list(immutable(p))
         if not plan.grouped:  # one pose per row
-            return list(map(_TRANSFORM, rotations, positions))
+            return list(map(make(Transform), rotations, positions))
         return list(
             map(
-                _TRANSFORM,
+                make(Transform),
                 map(rotations.__getitem__, plan.pose_rotations),
                 map(positions.__getitem__, plan.pose_positions),
             )
@@ -276,7 +271,7 @@ class LinkPoses:
                 if abs(float(u[n] @ u[n]) - 1.0) > 1e-9:  # not a rotation: as in _axis
                     axis = self.transforms[o1] @ joint.axis_in_link1
                 else:
-                    axis = _AXIS(directions[n], origins[n])
+                    axis = make(Axis)(directions[n], origins[n])
             out[k] = (rests[n], axis)
         return out
 
@@ -293,7 +288,7 @@ class LinkPoses:
         if self.transforms[o2] is not IDENTITY:
             Rt = self.rotations[o2].T.copy()
             R, p = R @ Rt, R @ -(Rt @ self.positions[o2]) + p
-        return _TRANSFORM(immutable(R), immutable(p))
+        return make(Transform)(immutable(R), immutable(p))
 
     def _axis(self, joint: Joint, j: int, o1: int, d: FloatArray, o: FloatArray) -> Axis | None:
         """``X[o1] @ axis`` of joint ``j`` (its own where ``X[o1]`` is the identity)."""
@@ -306,7 +301,7 @@ class LinkPoses:
         u = R1 @ d[j]
         if abs(float(u @ u) - 1.0) > 1e-9:
             return x1 @ joint.axis_in_link1  # not a rotation: Axis renormalises the direction
-        return _AXIS(immutable(u), immutable(R1 @ o[j] + self.positions[o1]))
+        return make(Axis)(immutable(u), immutable(R1 @ o[j] + self.positions[o1]))
 
     @staticmethod
     def _axes(
@@ -335,7 +330,7 @@ class LinkPoses:
         directions = immutable(directions)
         origins = immutable(origins)
         for k, dk, ok in zip(moving, directions, origins, strict=True):
-            out[k] = _AXIS(dk, ok)
+            out[k] = make(Axis)(dk, ok)
         return out
 
     def composite_inertias(
@@ -374,7 +369,7 @@ class LinkPoses:
         # What SpatialInertia._raw does per value (symmetrise, freeze), done once for all parts.
         hs = immutable(hs)
         Is = immutable(0.5 * (Is + Is.transpose(0, 2, 1)))
-        return {part[k]: _INERTIA(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
+        return {part[k]: make(SpatialInertia)(mass[r], hs[r], Is[r]) for r, k in enumerate(starts)}
 
 
 @attrs.frozen(eq=False)
@@ -521,7 +516,7 @@ def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:
     """
     R = immutable(R)
     p = immutable(p)
-    return list(map(_TRANSFORM, list(R), list(p)))
+    return list(map(make(Transform), list(R), list(p)))
 
 
 def stack(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:

@@ -38,11 +38,11 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from robomodel._internal.construct import gc_paused, replacer
+from robomodel._internal.construct import replace
 from robomodel._internal.memo import memoized
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.model.assembly import assemble
-from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
+from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import FloatArray, Transform
@@ -141,23 +141,20 @@ def lump(
     if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
         return model
     q = None if positions is None else positions.tolist()
-    # Hundreds of new values and as many temporaries, none in a reference cycle: collections
-    # during the build would scan them for nothing (as in the URDF loader).
-    with gc_paused():
-        return _lumped(
-            model,
-            traversal,
-            kept,
-            kept_idx,
-            q,
-            moves,
-            keep_frames,
-            original_frames,
-            link_order,
-            frame_order,
-            lumped_sensors,
-            step,
-        )
+    return _lumped(
+        model,
+        traversal,
+        kept,
+        kept_idx,
+        q,
+        moves,
+        keep_frames,
+        original_frames,
+        link_order,
+        frame_order,
+        lumped_sensors,
+        step,
+    )
 
 
 def _lumped(
@@ -346,13 +343,6 @@ def _unchanged(
     return all(a <= b for a, b in itertools.pairwise(order))
 
 
-# A kept joint between new links: names of links of the result (distinct, since the joint joins
-# two parts), offsets counted here, a rest transform and an axis just computed.
-JOINT_REPLACERS: dict[type, Callable[..., Joint]] = {
-    cls: replacer(cls) for cls in (FixedJoint, RevoluteJoint, PrismaticJoint)
-}
-
-
 def _is_identity(T: Transform) -> bool:
     # Plain lists: an array comparison costs several numpy calls a move; -0.0 == 0.0 here too.
     same: bool = T.position.tolist() == _ZERO3 and T.rotation.tolist() == _EYE3
@@ -451,6 +441,6 @@ def _kept_joints(
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis
     return [
-        JOINT_REPLACERS[type(old)](old, **changes) if changes else old
+        replace(type(old))(old, **changes) if changes else old
         for old, changes in zip(olds, changes_of, strict=True)
     ]

@@ -5,17 +5,13 @@ from __future__ import annotations
 from pyrsistent import pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._internal.construct import replacer
+from robomodel._internal.construct import replace
 from robomodel.model.assembly import reshaped
 from robomodel.model.record import Model
 from robomodel.model.shapes import SolidShape
 from robomodel.transformers.report import record, recording
 
 __all__ = ["name_solid_shapes"]
-
-# A shape of the model under a name made here (a non-empty string): nothing else changes, so
-# its other fields stay as checked.
-_RENAMED = replacer(SolidShape)
 
 
 def name_solid_shapes(model: Model) -> Model:
@@ -70,4 +66,7 @@ def _named(
     if reporting:
         for i, name in enumerate(new):
             record("renamed", kind, f"{link}#{i}", f"unnamed -> {name!r}")
-    return pvector([_RENAMED(s, name=n) for s, n in zip(shapes, new, strict=True)])
+    # A shape of the model under a name made here (a non-empty string): nothing else changes,
+    # so its other fields stay as checked.
+    renamed = replace(SolidShape)
+    return pvector([renamed(s, name=n) for s, n in zip(shapes, new, strict=True)])

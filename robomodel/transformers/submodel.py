@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Sequence
 
+from robomodel._internal.construct import replace
 from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError, warn
 from robomodel.model.assembly import assemble
@@ -15,7 +16,7 @@ from robomodel.model.traversal import Traversal
 from robomodel.model.validation import check_name_list
 from robomodel.transformers._attached import frames_by_link
 from robomodel.transformers._parts import split
-from robomodel.transformers.engine import JOINT_REPLACERS, carried_extensions, check_reachable
+from robomodel.transformers.engine import carried_extensions, check_reachable
 from robomodel.transformers.report import record, recording
 
 __all__ = ["extract_submodel", "submodel_traversals"]
@@ -37,7 +38,7 @@ def _without_outside_leader(joint: Joint, name: str, inside: Collection[str]) ->
         "sub-model; the mimic relation is dropped (put both joints in one part to keep it)"
     )
     record("dropped", "mimic", name, f"its leader {mimic.joint!r} is outside the sub-model")
-    return JOINT_REPLACERS[type(joint)](joint, mimic=None)
+    return replace(type(joint))(joint, mimic=None)
 
 
 def submodel_traversals(
@@ -128,7 +129,7 @@ def extract_submodel(model: Model, traversal: Traversal) -> Model:
     for jname, j in zip(joint_names, jidx, strict=True):
         joint = model.joints[j]
         if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
-            joint = JOINT_REPLACERS[type(joint)](joint, pos_coord_offset=npos, dof_offset=ndof)
+            joint = replace(type(joint))(joint, pos_coord_offset=npos, dof_offset=ndof)
         if has_mimic:
             joint = _without_outside_leader(joint, jname, inside_joints)
         joints.append(joint)

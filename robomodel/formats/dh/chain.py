@@ -27,7 +27,7 @@ import numpy.typing as npt
 from pyrsistent import PVector, pvector
 from pyrsistent.typing import PVector as PVectorT
 
-from robomodel._internal.construct import replacer
+from robomodel._internal.construct import replace
 from robomodel.errors import ModelError
 from robomodel.model.spatial import Transform
 
@@ -155,7 +155,7 @@ def _dh_matrix(a: float, d: float, alpha: float, theta: float) -> FloatArray:
 def _with_angle(link: DHLink, value: float) -> DHLink:
     # For a value already checked (finite, clamped as needed): attrs.evolve would rerun every
     # converter and check, which dominates the cost of setting a chain's angles.
-    return _replace_link(link, angle=value)
+    return replace(DHLink)(link, angle=value)
 
 
 def _links(value: Iterable[DHLink]) -> PVectorT[DHLink]:
@@ -295,10 +295,6 @@ class DHChain:
         return np.concatenate([T.position, axis, [theta]])
 
 
-_replace_link = replacer(DHLink)
-_replace_chain = replacer(DHChain)
-
-
 def _from4(H: FloatArray) -> Transform:
     return Transform._raw(H[:3, :3].copy(), H[:3, 3].copy())
 
@@ -358,7 +354,7 @@ def axis_angle(R: npt.ArrayLike) -> tuple[FloatArray, float]:
 # ---------------------------------------------------------------------- operations
 def _with_links(chain: DHChain, links: PVectorT[DHLink]) -> DHChain:
     # The links are DHLink values already; skip the converter's per-link checks.
-    return _replace_chain(chain, links=links)
+    return replace(DHChain)(chain, links=links)
 
 
 def _with_link(chain: DHChain, i: int, link: DHLink) -> DHChain:

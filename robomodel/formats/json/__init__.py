@@ -29,11 +29,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from robomodel._internal.arrays import immutable
-from robomodel._internal.construct import gc_paused, trusted
+from robomodel._internal.construct import make
 from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
 from robomodel.errors import ArgumentError, JSONFormatError, suggest
-from robomodel.formats.json._bulk import bulk_joints, bulk_links
 from robomodel.formats.json._document import (
     _EXACT,
     _FIXED_KEYS,
@@ -51,7 +50,6 @@ from robomodel.formats.json._document import (
     _Reader,
     _type_name,
 )
-from robomodel.formats.json._text import joints_text, links_text
 from robomodel.formats.report import ConversionReport
 from robomodel.model.joints import (
     FixedJoint,
@@ -252,24 +250,6 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
 
 
-def _one_line(model: Model) -> str | None:
-    """``_dumps(to_dict(model))``, its links and joints written as text directly (or None)."""
-    links = links_text(model.link_names, model.links)
-    joints = joints_text(model.joint_names, model.joints)
-    if links is None or joints is None:
-        return None
-    sections = _sections(model, links, joints)
-    written = {"links", "joints"}
-    return (
-        "{"
-        + ", ".join(
-            f'"{key}": {value if key in written else _dumps(value)}'
-            for key, value in sections.items()
-        )
-        + "}"
-    )
-
-
 def dumps(model: Model, *, indent: int | None = None) -> str:
     """Return the JSON text of ``model`` (schema version :data:`SCHEMA_VERSION`).
 
@@ -280,12 +260,7 @@ def dumps(model: Model, *, indent: int | None = None) -> str:
     Returns:
         Strict JSON (no NaN or Infinity literals) that :func:`loads` reads back exactly.
     """
-    with gc_paused():  # as in loads
-        if indent is None:
-            text = _one_line(model)
-            if text is not None:
-                return text
-        return _dumps(to_dict(model), indent)
+    return _dumps(to_dict(model), indent)
 
 
 # --------------------------------------------------------------------------- reading
@@ -461,10 +436,7 @@ def _read_link(r: _Reader) -> tuple[str, Link]:
     # so the trusted constructor stores the arrays as they are.
     mass = r.num("mass", nonneg=True)
     h = immutable(r.vec("first_moment", 3))
-    return r.text("name"), Link(_inertia(mass, h, immutable(np.array(rows))))
-
-
-_inertia = trusted(SpatialInertia)
+    return r.text("name"), Link(make(SpatialInertia)(mass, h, immutable(np.array(rows))))
 
 
 def _shapes(r: _Reader, key: str) -> list[Any]:
@@ -535,14 +507,8 @@ def from_dict(data: Any) -> Model:
             "upgrade robomodel",
         )
     r.only(_TOP_KEYS)
-    # Column by column where the section is of dumps' uniform form, else element by
-    # element (which names the path of the first problem).
-    links = bulk_links(r.d.get("links"))
-    if links is None:
-        links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
-    joints = bulk_joints(r.d.get("joints"))
-    if joints is None:
-        joints = _unzipped([_read_joint(j) for j in r.items("joints")])
+    links = _unzipped([_read_link(lr) for lr in r.items("links", _LINK_KEYS)])
+    joints = _unzipped([_read_joint(j) for j in r.items("joints")])
     joint_names, joint_list = joints
     _check_mimics(joint_names, joint_list)
     return _made(
@@ -616,18 +582,13 @@ def loads(text: str | bytes) -> Model:
             f"loads reads JSON text (str or bytes), but got {type(text).__name__}; "
             "use from_dict for a parsed document"
         )
-    # The document and the model are trees: the cyclic collector finds nothing in them, but a
-    # big model allocates enough objects to run it many times over a growing heap.
-    with gc_paused():
-        try:
-            data = json.loads(text, object_pairs_hook=_pairs)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise JSONFormatError("$", f"not valid JSON: {err}") from None
-        except RecursionError:
-            raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
-        model = from_dict(data)
-        del data  # freed inside the pause: the collector has nothing of it left to scan after
-        return model
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise JSONFormatError("$", f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise JSONFormatError("$", "not valid JSON: nested too deeply") from None
+    return from_dict(data)
 
 
 def load(path: str | os.PathLike[str]) -> Model:
