@@ -38,6 +38,15 @@ def _limit_value(v: float) -> float:
     f = float(v)
     if math.isnan(f):
         raise ModelError("a joint limit must not be NaN")
+    return f + 0.0  # -0.0 is stored as 0.0: equal limits write equal text
+
+
+def _magnitude(v: float) -> float:
+    # Effort and velocity limits are magnitudes, as URDF's <limit effort velocity> (and every
+    # reader) says: a negative one means nothing a simulator could apply.
+    f = _limit_value(v)
+    if f < 0.0:
+        raise ModelError(f"an effort or velocity limit is a magnitude >= 0, got {f}")
     return f
 
 
@@ -85,9 +94,9 @@ class JointDynamics:
     def __attrs_post_init__(self) -> None:
         if self.kind not in ("none", "urdf"):
             raise ModelError(f"JointDynamics kind must be 'none' or 'urdf', got {self.kind!r}")
-        if not (math.isfinite(self.damping) and math.isfinite(self.static_friction)):
+        if not (0.0 <= self.damping < math.inf and 0.0 <= self.static_friction < math.inf):
             raise ModelError(
-                f"joint damping and static friction must be finite, got damping="
+                f"joint damping and static friction are finite magnitudes >= 0, got damping="
                 f"{self.damping}, static_friction={self.static_friction}"
             )
         # "none" is a joint without a <dynamics> element: values beside it would be written
@@ -161,8 +170,8 @@ class _MovingJoint:
     link1_H_link2: Transform = attrs.field(factory=Transform.identity)
     axis_in_link1: Axis = _X_AXIS
     limits: PositionLimits = _NO_LIMITS
-    effort_limit: float = attrs.field(default=math.inf, converter=_limit_value)
-    velocity_limit: float = attrs.field(default=math.inf, converter=_limit_value)
+    effort_limit: float = attrs.field(default=math.inf, converter=_magnitude)
+    velocity_limit: float = attrs.field(default=math.inf, converter=_magnitude)
     dynamics: JointDynamics = _NO_DYNAMICS
     mimic: Mimic | None = None
     pos_coord_offset: int = 0

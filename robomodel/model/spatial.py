@@ -48,11 +48,15 @@ from robomodel._internal.construct import make
 from robomodel.errors import ModelError
 
 __all__ = [
+    "ROTATION_ROUNDOFF",
+    "ROTATION_TOLERANCE",
     "Axis",
     "SpatialInertia",
     "Transform",
     "cross",
     "cross3",
+    "orthonormality",
+    "proper_rotation",
     "rotation_from_rpy",
     "rpy_from_rotation",
     "skew",
@@ -126,6 +130,64 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
     return (0.0, -math.pi / 2, math.atan2(-float(m[1, 2]), float(m[1, 1])))
 
 
+ROTATION_TOLERANCE = 1e-9
+"""How far a rotation may be from orthonormal: ``max |R^T R - I| <= 1e-9``, with ``det R > 0``.
+
+One rule for every value and every reader: within round-off of ordinary arithmetic
+(:data:`ROTATION_ROUNDOFF`) a matrix is stored bit for bit; up to this tolerance (a rotation
+written with few digits, or accumulated over many products) it is replaced by the nearest rotation
+(the orthogonal polar factor); beyond it, or with ``det R < 0`` (a reflection), it is refused.
+"""
+
+ROTATION_ROUNDOFF = 1e-12
+"""Below this ``max |R^T R - I|`` a rotation is stored as given: a model built in Python carries
+about 1e-16 of round-off per operation, and re-orthonormalising would change its last bits."""
+
+
+def orthonormality(R: ArrayLike) -> tuple[float, float]:
+    """Return ``(max |R^T R - I|, det R)`` of a 3x3 matrix, in plain floats (exact to round-off)."""
+    (a, b, c), (d, e, f), (g, h, i) = np.asarray(R, dtype=np.float64).tolist()
+    err = max(
+        abs(a * a + d * d + g * g - 1.0),
+        abs(b * b + e * e + h * h - 1.0),
+        abs(c * c + f * f + i * i - 1.0),
+        abs(a * b + d * e + g * h),
+        abs(a * c + d * f + g * i),
+        abs(b * c + e * f + h * i),
+    )
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    return err, det
+
+
+def proper_rotation(R: FloatArray) -> FloatArray:
+    """Return the rotation ``R`` stands for under :data:`ROTATION_TOLERANCE`, or raise.
+
+    ``R`` itself when it is orthonormal to round-off, the nearest rotation when it is within the
+    tolerance, else a :class:`~robomodel.errors.ModelError` saying which rule it breaks.
+    """
+    err, det = orthonormality(R)
+    if err <= ROTATION_ROUNDOFF and det > 0.0:
+        return R
+    if not (err <= ROTATION_TOLERANCE and det > 0.0):
+        what = (
+            "a reflection (det < 0)"
+            if det <= 0.0 and err <= ROTATION_TOLERANCE
+            else f"not orthonormal (max |R^T R - I| = {err:.3g} > {ROTATION_TOLERANCE:g})"
+        )
+        raise ModelError(
+            f"not a rotation matrix: {what}; give a proper rotation (R^T R = I, det R = 1)"
+        )
+    u, _, vt = np.linalg.svd(R)
+    nearest: FloatArray = u @ vt
+    return nearest
+
+
+def _rotation_field(v: ArrayLike) -> FloatArray:
+    R = mat33(v)
+    checked = proper_rotation(R)
+    return R if checked is R else immutable(checked)
+
+
 @attrs.frozen(eq=False, repr=False)
 class Transform:
     """A rigid transform ``A_H_B``: the rotation ``A_R_B`` and the position of B's origin in A.
@@ -140,7 +202,7 @@ class Transform:
     True
     """
 
-    rotation: FloatArray = attrs.field(factory=eye3, converter=mat33)
+    rotation: FloatArray = attrs.field(factory=eye3, converter=_rotation_field)
     position: FloatArray = attrs.field(factory=zeros3, converter=vec3)
 
     @classmethod
@@ -433,7 +495,9 @@ class SpatialInertia:
     @classmethod
     def _raw(cls, mass: float, h: FloatArray, I_O: FloatArray) -> SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
-        return make(SpatialInertia)(float(mass), immutable(h), immutable(0.5 * (I_O + I_O.T)))
+        # Halves added rather than the sum halved: the same bits, and no overflow to inf for an
+        # inertia near the largest double.
+        return make(SpatialInertia)(float(mass), immutable(h), immutable(0.5 * I_O + 0.5 * I_O.T))
 
     @classmethod
     def zero(cls) -> SpatialInertia:

@@ -93,12 +93,13 @@ def check_name(name: object, what: str, *, where: str = "") -> str:
     >>> type(check_name(np.array(["arm"])[0], "link"))
     <class 'str'>
     """
-    if type(name) is str and name:
+    if type(name) is str and name and not name.isspace() and name.isprintable():
         return name
-    if isinstance(name, str) and name:
+    if isinstance(name, str) and name and not name.isspace() and name.isprintable():
         return str.__str__(name)
     raise ArgumentError(
-        f"{where_prefix(where)}a {what} name must be a non-empty string, but got {shown(name)}"
+        f"{where_prefix(where)}a {what} name must be a non-empty string of printable characters, "
+        f"not only spaces (every file format must hold it), but got {shown(name)}"
     )
 
 

@@ -14,16 +14,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from robomodel.errors import JSONFormatError, RobomodelError
-from robomodel.model.spatial import FloatArray, Transform
+from robomodel.errors import JSONFormatError, ModelError, RobomodelError
+from robomodel.model.spatial import (
+    ROTATION_TOLERANCE as ROTATION_TOLERANCE,
+)
+from robomodel.model.spatial import FloatArray, Transform, proper_rotation
 
 _V = TypeVar("_V")
 
-
-ROTATION_TOLERANCE = 1e-9
-"""How far a stored rotation may be from orthonormal: ``max |R^T R - I| <= 1e-9`` (with
-``det R > 0``). Beyond :data:`_EXACT` (round-off of ordinary arithmetic) it is re-orthonormalised
-to the nearest rotation; beyond this tolerance the document is refused."""
 
 AXIS_TOLERANCE = 1e-9
 """How far a stored axis direction's norm may be from 1: ``| |d| - 1 | <= 1e-9``. Beyond
@@ -237,36 +235,11 @@ def _floats(v: Any, path: str, n: int) -> list[float]:
 
 
 def _rotation(rows: list[list[float]], path: str) -> FloatArray:
-    (a, b, c), (d, e, f), (g, h, i) = rows
-    # R^T R - I and det R in plain floats: for one 3x3 matrix this is several times faster than
-    # numpy, and the reader checks one rotation per joint, frame, shape and sensor.
+    # The one rule of every rotation (robomodel.model.spatial.proper_rotation), named by path.
     try:
-        err = max(
-            abs(a * a + d * d + g * g - 1.0),
-            abs(b * b + e * e + h * h - 1.0),
-            abs(c * c + f * f + i * i - 1.0),
-            abs(a * b + d * e + g * h),
-            abs(a * c + d * f + g * i),
-            abs(b * c + e * f + h * i),
-        )
-        det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    except OverflowError:  # not raised by float arithmetic today; inf/NaN are refused below
-        err, det = math.inf, 0.0
-    if err <= _EXACT and det > 0.0:
-        return np.array(rows)
-    if not (err <= ROTATION_TOLERANCE and det > 0.0):
-        what = (
-            "a reflection (det < 0)"
-            if det < 0.0 and err <= ROTATION_TOLERANCE
-            else (f"not orthonormal (max |R^T R - I| = {err:.3g} > {ROTATION_TOLERANCE:g})")
-        )
-        raise JSONFormatError(
-            path, f"not a rotation matrix: {what}; store a proper rotation (R^T R = I, det R = 1)"
-        )
-    # Round-off beyond ordinary arithmetic (a text editor, another writer): the nearest rotation.
-    u, _, vt = np.linalg.svd(np.array(rows))
-    nearest: FloatArray = u @ vt
-    return nearest
+        return proper_rotation(np.array(rows))
+    except ModelError as e:
+        raise JSONFormatError(path, str(e).replace("give a proper", "store a proper")) from None
 
 
 def _read_T(r: _Reader) -> Transform:
