@@ -189,10 +189,12 @@ def run_tree(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     """Run ``robomodel validate``: every finding of :mod:`robomodel.model.checks`, gravest first."""
     from robomodel.errors import RobomodelError, RobomodelWarning
+    from robomodel.formats.urdf.report import recording
     from robomodel.model.checks import SEVERITIES, Finding, count_text, findings, locate
 
     source = _model_source(args)
-    with warnings.catch_warnings(record=True) as caught:
+    # A URDF load reports where it read each element (lines, the meshes' directory).
+    with warnings.catch_warnings(record=True) as caught, recording() as read:
         warnings.simplefilter("always")
         try:
             # The inertia check below reports inconsistent inertias (as errors): the loader's
@@ -217,8 +219,10 @@ def run_validate(args: argparse.Namespace) -> int:
         for w in caught
         if issubclass(w.category, RobomodelWarning)
     ]
+    sources = read[-1] if read else None
+    judged = findings(model, files=True, origins=sources)
     found = sorted(
-        [*loading, *locate(findings(model, files=True), source)],
+        [*loading, *(judged if sources is None else locate(judged, sources.lines))],
         key=lambda f: SEVERITIES.index(f.severity),
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]

@@ -10,9 +10,10 @@
   found in: ``..`` steps, absolute parts and symbolic links leading out are refused.
 * ``file:///path`` and ``file://localhost/path`` are the local file ``/path``; ``%XX`` escapes
   are decoded (in ``package://`` URIs too).
-* An absolute path is itself; a relative path is relative to the directory of the URDF file the
-  mesh was read from (meshes remember it: :func:`mesh_source`), or to the ``base_dir`` given to
-  :func:`robomodel.formats.urdf.loads`. ``..`` steps are fine here: the URDF's author chose them.
+* An absolute path is itself; a relative path is relative to the ``base_dir`` given (the
+  directory of the URDF file: a mesh value does not remember where it was read; the load's
+  report, :func:`robomodel.formats.urdf.report.load_result`, does). ``..`` steps are fine here:
+  the URDF's author chose them.
 
 Only the directories given are searched. The environment (``ROS_PACKAGE_PATH``,
 ``AMENT_PREFIX_PATH``, ``GAZEBO_MODEL_PATH``) is consulted only through
@@ -41,23 +42,21 @@ import numpy as np
 
 from robomodel.errors import ModelError, RobomodelError
 from robomodel.model.mesh_files import MeshError as MeshError
+from robomodel.model.mesh_files import MeshOrigins as MeshOrigins
 from robomodel.model.mesh_files import MeshProblem as MeshProblem
-from robomodel.model.mesh_files import MeshSource as MeshSource
 from robomodel.model.mesh_files import ShapeKind as ShapeKind
 from robomodel.model.mesh_files import check_meshes as check_meshes
 from robomodel.model.mesh_files import env_package_dirs as env_package_dirs
 from robomodel.model.mesh_files import grouped_problems as grouped_problems
-from robomodel.model.mesh_files import mesh_source as mesh_source
 from robomodel.model.mesh_files import readable
 from robomodel.model.mesh_files import resolve_mesh as resolve_mesh
-from robomodel.model.mesh_files import sourced_mesh as sourced_mesh
 from robomodel.model.record import Model
 from robomodel.model.shapes import Box, Cylinder, Mesh, SolidShape, Sphere
 
 __all__ = [
     "MeshError",
+    "MeshOrigins",
     "MeshProblem",
-    "MeshSource",
     "MeshesNotInstalledError",
     "ShapeKind",
     "check_meshes",
@@ -67,10 +66,8 @@ __all__ = [
     "link_bounds",
     "link_volume",
     "load_mesh",
-    "mesh_source",
     "resolve_mesh",
     "shape_trimesh",
-    "sourced_mesh",
 ]
 
 
