@@ -292,6 +292,19 @@ def test_validate_reports_a_broken_mesh_with_file_and_line(
     assert "meshes/ok.stl" not in out and "not valid (2 errors" in out
 
 
+def test_info_checks_relative_meshes_next_to_the_urdf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """info judges mesh files as validate does: relative paths next to the URDF file (the
+    load's report gives its directory), from any working directory."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "ok.stl").write_text("solid\nendsolid\n")
+    path = tmp_path / "robot.urdf"
+    path.write_text(mesh_urdf("meshes/ok.stl", "meshes/missing.stl"))
+    assert main(["info", str(path), "--no-tree"]) == 0
+    assert "valid:       no (1 error, 0 warnings" in capsys.readouterr().out
+
+
 def test_validate_finds_package_meshes_with_package_dir(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

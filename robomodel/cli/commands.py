@@ -164,10 +164,12 @@ def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.
 
 def run_info(args: argparse.Namespace) -> int:
     """Run ``robomodel info``."""
+    from robomodel.formats.urdf.report import recording
     from robomodel.tools.textview import info_text, tree_lines
 
-    model = _load(args)
-    text = info_text(model, _model_source(args))
+    with recording() as read:  # a URDF load reports where its meshes are
+        model = _load(args)
+    text = info_text(model, _model_source(args), origins=read[-1] if read else None)
     if not args.no_tree:
         text += "\n\nkinematic tree:\n" + "\n".join(tree_lines(model))
     emit(text, args.output)
