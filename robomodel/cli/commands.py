@@ -452,9 +452,11 @@ def run_draw(args: argparse.Namespace) -> int:
 
 def run_plot(args: argparse.Namespace) -> int:
     """Run ``robomodel plot``."""
+    from robomodel.formats.urdf.report import recording
     from robomodel.tools.plot import save_pose
 
-    model = _load(args)
+    with recording() as read:  # a URDF load reports the directory of its relative meshes
+        model = _load(args)
     positions = _assignments(args.q, "--q")
     for name in positions:
         model.joint(name)  # an unknown joint is bad input, reported with a suggestion
@@ -475,6 +477,7 @@ def run_plot(args: argparse.Namespace) -> int:
         label_size=args.label_size,
         title=title,
         dpi=args.dpi,
+        base_dir=read[-1].base_dir if read else None,
     )
     note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
     return 0
@@ -483,8 +486,10 @@ def run_plot(args: argparse.Namespace) -> int:
 def run_scene(args: argparse.Namespace) -> int:
     """Run ``robomodel scene``."""
     from robomodel.formats.meshes import ShapeKind, export_scene
+    from robomodel.formats.urdf.report import recording
 
-    model = _load(args)
+    with recording() as read:  # a URDF load reports the directory of its relative meshes
+        model = _load(args)
     q = [0.0] * model.n_pos_coords
     for name, value in _assignments(args.q, "--q").items():
         joint = model.joint(name)  # an unknown joint is bad input, reported with a suggestion
@@ -492,7 +497,8 @@ def run_scene(args: argparse.Namespace) -> int:
             raise CLIError(f"--q {name}: joint {name!r} is fixed and has no position")
         q[joint.pos_coord_offset] = value
     kind: ShapeKind = "collision" if args.collision else "visual"
-    export_scene(model, args.output, q, kind=kind, base=args.base)
+    base_dir = read[-1].base_dir if read else None
+    export_scene(model, args.output, q, kind=kind, base=args.base, base_dir=base_dir)
     note(f"wrote the {kind} shapes of {model_summary(model)} to {args.output}")
     return 0
 

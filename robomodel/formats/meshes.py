@@ -160,6 +160,7 @@ def link_bounds(
     *,
     kind: ShapeKind = "visual",
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> Any:
     """Return the axis-aligned box around a link's shapes, in the link frame, as ``[min, max]``.
 
@@ -177,6 +178,8 @@ def link_bounds(
         link: the link (name or index).
         kind: ``"visual"`` or ``"collision"`` shapes.
         package_dirs: more package directories for ``package://`` meshes (the model's first).
+        base_dir: the directory relative mesh filenames are relative to (a URDF's:
+            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
 
     Raises:
         ModelError: the link has no shapes of that kind.
@@ -202,7 +205,7 @@ def link_bounds(
                 half = 0.5 * g.length * np.abs(R[:, 2]) + g.radius * np.hypot(R[:, 0], R[:, 1])
                 a, b = p - half, p + half
             case _:
-                v = load_mesh(g, package_dirs=dirs).vertices @ R.T + p
+                v = load_mesh(g, package_dirs=dirs, base_dir=base_dir).vertices @ R.T + p
                 a, b = v.min(axis=0), v.max(axis=0)
         lo, hi = np.minimum(lo, a), np.maximum(hi, b)
     return np.array([lo, hi])
@@ -214,10 +217,12 @@ def link_volume(
     *,
     kind: ShapeKind = "collision",
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> float:
     """Return the summed volume (m^3) of a link's shapes; overlaps count twice.
 
     Exact for boxes, spheres and cylinders; a mesh must be closed (watertight) to have one.
+    ``base_dir``: the directory relative mesh filenames are relative to.
 
     Raises:
         MeshError: a mesh file cannot be resolved, found or read, or it is not closed.
@@ -235,7 +240,7 @@ def link_volume(
             case Cylinder():
                 total += math.pi * g.radius**2 * g.length
             case _:
-                tm = load_mesh(g, package_dirs=dirs)
+                tm = load_mesh(g, package_dirs=dirs, base_dir=base_dir)
                 if not tm.is_watertight:
                     raise MeshError(
                         g.filename,
@@ -257,6 +262,7 @@ def export_scene(
     kind: ShapeKind = "visual",
     base: str | int | None = None,
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> Path:
     """Write the robot's shapes at configuration ``q`` as one 3D scene file (GLB, OBJ, ...).
 
@@ -274,6 +280,8 @@ def export_scene(
         kind: ``"visual"`` or ``"collision"`` shapes.
         base: the link at the origin (default: the default base).
         package_dirs: more package directories for ``package://`` meshes (the model's first).
+        base_dir: the directory relative mesh filenames are relative to (a URDF's:
+            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
 
     Returns:
         The path written.
@@ -305,7 +313,7 @@ def export_scene(
             continue  # not connected to the base: no pose to draw it at
         _, shapes = _shapes(model, i, kind)
         for k, s in enumerate(shapes):
-            tm = shape_trimesh(s, package_dirs=dirs)
+            tm = shape_trimesh(s, package_dirs=dirs, base_dir=base_dir)
             label = f"{name}/{kind}/{k}"
             scene.add_geometry(tm, node_name=label, geom_name=label, transform=np.asarray(H))
     data = scene.export(file_type=file_type)
