@@ -56,7 +56,8 @@ from robomodel.model.topology import EMPTY_SHAPES, restored_index
 __all__ = ["model_from_state", "model_state", "reduce_model"]
 
 VERSION = 4
-"""The layout of a state; a state of another version is refused (4: no record of subclasses)."""
+"""The layout of a state (4: without 3's record of subclass values, which still reads); a state
+of another version is refused."""
 
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
@@ -224,7 +225,27 @@ def _placed(n: int, groups: Iterable[tuple[list[int], list[Any]]]) -> list[Any]:
     return out
 
 
+def _from_version_3(state: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The version-4 state of a version-3 state (robomodel 0.1), or ``state`` unchanged.
+
+    Version 3 ended with a record of the values of subclasses: the URDF loader's, dropped on
+    pickling already, and a user's own, restored with their slots. A state holding none reads
+    as version 4; one holding a user's is refused (pickle it again, field by field).
+    """
+    if not (isinstance(state, tuple) and len(state) == 29 and state[0] == 3):
+        return state
+    records = state[-1]
+    if not (isinstance(records, tuple) and len(records) == 2 and not records[1]):
+        raise ModelError(
+            "this pickle of robomodel 0.1 holds values of a class of your own inside joints "
+            "or links, which this version does not restore; pickle it again with 0.1 after "
+            "replacing them by robomodel's classes, or save it as JSON"
+        )
+    return (VERSION, *state[1:-1])
+
+
 def _from_state(state: tuple[Any, ...]) -> Model:
+    state = _from_version_3(state)
     if not isinstance(state, tuple) or len(state) != 28 or state[0] != VERSION:
         raise ModelError(
             "this pickle holds a model in a layout this version of robomodel cannot read; "
