@@ -26,6 +26,7 @@ from robomodel import (
 )
 from robomodel.cli import main
 from robomodel.formats import check_file
+from robomodel.formats.urdf.report import load_result
 from robomodel.model.checks import (
     CHECKS,
     FILE_CHECKS,
@@ -65,7 +66,8 @@ def massless_links(path: Path) -> dict[str, int]:
 @pytest.mark.parametrize("name", ROBOTS)
 def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = icub_models.get_model_file(name)
-    model = robomodel.formats.urdf.load(path)
+    result = load_result(path)
+    model = result.model
     # validate and info also look at the mesh files (package:// here, so one warning that they
     # were not checked); the value's own verdict leaves files out.
     found = findings(model, files=True)
@@ -88,13 +90,14 @@ def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFix
         assert check_model(model) is model
     # Every finding names its element, its line in the file when it is a link or a joint, the
     # values, and the check (the mass notes of massless links included).
-    located = locate(found, path)
+    located = locate(found, result.sources.lines)
     assert check_file(path) == located
     for f in located:
         assert FINDING.match(str(f)), str(f)
         assert f.check in CHECK_NAMES
         kind, _, name = f.element.partition(" ")
         if kind in ("link", "joint"):
+            assert (f.kind, f.name) == (kind, name.strip(chr(39)))
             assert f.line == text_line(path, f'<{kind} name="{name.strip(chr(39))}"'), str(f)
     for line in out.splitlines()[:-1]:
         assert any(line == f"{f.severity}: {f}" for f in located), line
@@ -261,11 +264,14 @@ def test_validate_names_the_line_of_a_written_file(
         "warning: joint 'stuck' (line 3): its position limits allow no motion: lower = upper = "
         "0.5 [limits]"
     )
-    # A file that cannot be read gives no lines: the findings stay as they are.
+    # A report without these elements gives no lines: the findings stay as they are.
     model = robomodel.formats.urdf.load(path)
-    assert [f.line for f in locate(findings(model), tmp_path / "missing.urdf")] == [None] * len(
-        findings(model)
-    )
+    assert [f.line for f in locate(findings(model), {})] == [None] * len(findings(model))
+    # The lines come from the structured fields, never from the message text.
+    found = findings(model)
+    assert {(f.kind, f.name) for f in found} >= {("link", "tip"), ("joint", "stuck")}
+    lines = load_result(path).sources.lines
+    assert [f.line for f in locate(found, lines)] == [lines[f.kind, f.name] for f in found]
 
 
 def test_problems_lists_down_to_a_severity() -> None:

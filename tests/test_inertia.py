@@ -17,6 +17,7 @@ import robomodel.physics.inertia
 from robomodel.data import example_path
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.formats.urdf import load
+from robomodel.formats.urdf.report import load_result
 from robomodel.physics.inertia import (
     consistency_problems,
     from_pseudo_inertia,
@@ -263,8 +264,8 @@ def test_with_inertias_from_shapes_refuses_bad_arguments():
 
 def test_mesh_inertias_resolve_like_the_loader(tmp_path, monkeypatch):
     """with_inertias_from_shapes finds a loaded model's meshes where the loader does: relative
-    paths next to the URDF file, package:// URIs in the model's package directories, from any
-    working directory."""
+    paths next to the URDF file (the load's report gives its directory), package:// URIs in the
+    model's package directories, from any working directory."""
     pkg = tmp_path / "share" / "robot" / "meshes"
     pkg.mkdir(parents=True)
     trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(pkg / "box.stl")
@@ -282,8 +283,11 @@ def test_mesh_inertias_resolve_like_the_loader(tmp_path, monkeypatch):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    m = rm.formats.urdf.load(urdf, package_dirs=[str(tmp_path / "share")])
-    out = rm.physics.inertia.with_inertias_from_shapes(m, masses={"a": 3.0, "b": 3.0})
+    result = load_result(urdf, package_dirs=[str(tmp_path / "share")])
+    m = result.model
+    out = rm.physics.inertia.with_inertias_from_shapes(
+        m, masses={"a": 3.0, "b": 3.0}, base_dir=result.sources.base_dir
+    )
     expected = shape_inertia(rm.Box(0.1, 0.2, 0.3), mass=3.0)
     for name in ("a", "b"):
         np.testing.assert_allclose(out.link(name).inertia.inertia_com, expected.inertia_com)

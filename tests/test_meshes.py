@@ -8,7 +8,6 @@ files directly, and Pinocchio's forward kinematics for the exported scene.
 from __future__ import annotations
 
 import os
-import pickle
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import quote
@@ -30,12 +29,11 @@ from robomodel.formats.meshes import (
     link_bounds,
     link_volume,
     load_mesh,
-    mesh_source,
     resolve_mesh,
     shape_trimesh,
 )
+from robomodel.formats.urdf.report import load_result, loads_result
 from robomodel.model.checks import findings
-from robomodel.transformers.rename import prefix
 
 pin = pytest.importorskip("pinocchio")
 trimesh = pytest.importorskip("trimesh")
@@ -133,12 +131,13 @@ def test_package_file_and_relative_forms_name_one_file(
     for form in forms:
         assert os.path.normpath(resolve_mesh(form, package_dirs=dirs)) == expected, form
     assert resolve_mesh(rel, base_dir=str(root)) == expected
-    # The loader keeps the filename verbatim and the URDF's directory for relative ones.
+    # The loader keeps the filename verbatim; its report, the URDF's directory for relative ones.
     urdf = root / "robot.urdf"
     urdf.write_text(mesh_urdf(forms[0], rel))
-    model = ru.load(urdf, package_dirs=dirs)
+    result = load_result(urdf, package_dirs=dirs)
+    model = result.model
     assert [s.geometry.filename for s in model.visuals[0]] == [forms[0], rel]  # type: ignore[union-attr]
-    assert not check_meshes(model)
+    assert not check_meshes(model, origins=result.sources)
 
 
 def test_nothing_resolves_outside_the_package_directories(tmp_path: Path) -> None:
@@ -188,33 +187,33 @@ def test_environment_only_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyP
 # --------------------------------------------------------------------------- where meshes were read
 
 
-def test_loaded_meshes_remember_file_line_and_directory_outside_equality(tmp_path: Path) -> None:
-    """Copies of one URDF in two directories load equal and export the same text, but each
-    resolves its relative meshes in its own directory."""
+def test_loaded_meshes_are_plain_and_the_load_report_says_where_they_were_read(
+    tmp_path: Path,
+) -> None:
+    """Copies of one URDF in two directories load equal and export the same text; each load's
+    report resolves its relative meshes in its own directory and names each mesh's line."""
     text = mesh_urdf("meshes/a.stl", "package://p/b.stl")
-    models = []
+    results = []
     for d in ("one", "two"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "robot.urdf").write_text(text)
-        models.append(ru.load(tmp_path / d / "robot.urdf"))
-    a, b = models
+        results.append(load_result(tmp_path / d / "robot.urdf"))
+    a, b = (r.model for r in results)
     assert a == b and hash(a) == hash(b) and ru.dumps(a) == ru.dumps(b)
-    assert a == ru.loads(text) == ru.loads(ru.dumps(a))
+    assert a == ru.loads(text) == ru.loads(ru.dumps(a)) == ru.load(tmp_path / "one" / "robot.urdf")
     mesh = a.visuals[0][0].geometry
-    assert isinstance(mesh, rm.Mesh) and mesh == rm.Mesh("meshes/a.stl")
-    assert hash(mesh) == hash(rm.Mesh("meshes/a.stl")) and rm.Mesh("meshes/a.stl") == mesh
-    assert (mesh != rm.Mesh("meshes/a.stl")) is False and mesh != rm.Mesh("meshes/c.stl")
-    assert repr(mesh) == repr(rm.Mesh("meshes/a.stl"))
-    src = mesh_source(mesh)
-    assert src is not None and (src.file, src.line) == (str(tmp_path / "one" / "robot.urdf"), 3)
-    assert resolve_mesh(mesh) == str(tmp_path / "one" / "meshes" / "a.stl")
-    assert resolve_mesh(b.visuals[0][0].geometry) == str(tmp_path / "two" / "meshes" / "a.stl")  # type: ignore[arg-type]
-    again = pickle.loads(pickle.dumps(a))
-    assert again == a and mesh_source(again.visuals[0][0].geometry) == src  # type: ignore[arg-type]
-    # Transformers carry the shapes, and so where they were read.
-    moved = prefix(a, text="l_")
-    assert mesh_source(moved.visuals[0][0].geometry) == src  # type: ignore[arg-type]
-    assert mesh_source(rm.Mesh("x.stl")) is None
+    assert type(mesh) is rm.Mesh and mesh == rm.Mesh("meshes/a.stl")
+    src = results[0].sources
+    assert (src.file, src.mesh_lines["a", "visual", 0]) == (str(tmp_path / "one" / "robot.urdf"), 3)
+    assert resolve_mesh(mesh, base_dir=src.base_dir) == str(tmp_path / "one" / "meshes" / "a.stl")
+    assert resolve_mesh(mesh, base_dir=results[1].sources.base_dir) == str(
+        tmp_path / "two" / "meshes" / "a.stl"
+    )
+    problems = check_meshes(a, origins=src)
+    assert [(p.filename, p.file, p.line) for p in problems] == [
+        ("meshes/a.stl", src.file, 3),
+        ("package://p/b.stl", src.file, 4),
+    ]
     # A model built in code with plain meshes is the loaded one.
     built = rm.add_link(rm.Model(name="r"), "a")
     shapes = [
@@ -232,11 +231,14 @@ def test_relative_meshes_of_a_string_need_a_base_dir(tmp_path: Path) -> None:
     problems = check_meshes(ru.loads(text))
     assert [(p.severity, p.kind) for p in problems] == [("warning", "unresolvable")] * 2
     assert "base_dir" in problems[0].reason
-    problems = check_meshes(ru.loads(text, base_dir=tmp_path))
+    result = loads_result(text, base_dir=tmp_path)
+    problems = check_meshes(result.model, origins=result.sources)
     assert [(p.filename, p.path, p.severity) for p in problems] == [
         ("../elsewhere/c.stl", str(tmp_path.parent / "elsewhere" / "c.stl"), "error")
     ]
-    assert check_meshes(ru.loads(text), base_dir=str(tmp_path)) == problems
+    assert [(p.filename, p.path) for p in check_meshes(ru.loads(text), base_dir=str(tmp_path))] == [
+        (p.filename, p.path) for p in problems
+    ]
 
 
 # --------------------------------------------------------------------------- checks
@@ -260,7 +262,8 @@ def test_icub_meshes_are_all_found_and_all_missing_with_a_wrong_dir(
     assert not [
         f for f in findings(ru.load(path, package_dirs=[SHARE]), files=True) if f.check == "meshes"
     ]
-    problems = check_meshes(ru.load(path, package_dirs=[str(tmp_path)]))
+    result = load_result(path, package_dirs=[str(tmp_path)])
+    problems = check_meshes(result.model, origins=result.sources)
     expected = mesh_lines(path)
     assert len(problems) == len(expected) > 0
     assert sorted((p.filename, p.line) for p in problems) == sorted(expected)
@@ -287,6 +290,19 @@ def test_validate_reports_a_broken_mesh_with_file_and_line(
     ) in out
     assert f"visual mesh 'meshes/dir.stl' ({path}:5): " in out and "is a directory" in out
     assert "meshes/ok.stl" not in out and "not valid (2 errors" in out
+
+
+def test_info_checks_relative_meshes_next_to_the_urdf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """info judges mesh files as validate does: relative paths next to the URDF file (the
+    load's report gives its directory), from any working directory."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "ok.stl").write_text("solid\nendsolid\n")
+    path = tmp_path / "robot.urdf"
+    path.write_text(mesh_urdf("meshes/ok.stl", "meshes/missing.stl"))
+    assert main(["info", str(path), "--no-tree"]) == 0
+    assert "valid:       no (1 error, 0 warnings" in capsys.readouterr().out
 
 
 def test_validate_finds_package_meshes_with_package_dir(
@@ -424,14 +440,18 @@ def test_scene_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "not found: no package directory" in capsys.readouterr().err
 
 
-def test_resolve_uri_of_a_loaded_mesh_names_its_file_and_line(tmp_path: Path) -> None:
+def test_resolve_uri_of_a_loaded_mesh_uses_the_reports_directory(tmp_path: Path) -> None:
+    """A loaded mesh is a plain value: its URDF's directory comes from the load's report."""
     path = tmp_path / "robot.urdf"
     path.write_text(mesh_urdf("meshes/a.stl", "package://nowhere/b.stl"))
-    model = ru.load(path)
+    result = load_result(path)
+    model = result.model
     rel, pkg = (s.geometry for s in model.visuals[0])
-    assert ru.resolve_uri(model, rel) == str(tmp_path / "meshes" / "a.stl")  # type: ignore[arg-type]
+    assert ru.resolve_uri(model, rel, base_dir=result.sources.base_dir) == str(  # type: ignore[arg-type]
+        tmp_path / "meshes" / "a.stl"
+    )
+    assert ru.resolve_uri(model, rel) == "meshes/a.stl"  # type: ignore[arg-type]
     assert ru.resolve_uri(model, "meshes/a.stl") == "meshes/a.stl"  # a bare string: unchanged
     with pytest.raises(ru.URDFReferenceError) as info:
         ru.resolve_uri(model, pkg)  # type: ignore[arg-type]
-    assert (info.value.file, info.value.line) == (str(path), 4)
-    assert str(info.value).startswith(f"{path}:4: mesh: 'package://nowhere/b.stl': not found")
+    assert str(info.value).startswith("<string>: mesh: 'package://nowhere/b.stl': not found")

@@ -55,10 +55,17 @@ def environment_note() -> str:
     return "\nnote: the environment differs from the golden one: " + "; ".join(changed)
 
 
+def _compared(key: str) -> bool:
+    # A pickle's bytes are the layout of robomodel's compact form, which changed on purpose
+    # (version 4: the URDF loader's number records are gone); the model it reads back is
+    # compared through its JSON text (``.../pickle>load``), as for every other format.
+    return not key.endswith("/pickle")
+
+
 def mismatches(expected: dict[str, str], actual: dict[str, str]) -> list[str]:
     """One line per case id whose fingerprint differs, sorted."""
     lines = []
-    for key in sorted(expected.keys() | actual.keys()):
+    for key in sorted(k for k in expected.keys() | actual.keys() if _compared(k)):
         was, now = expected.get(key, "<absent>"), actual.get(key, "<absent>")
         if was != now:
             lines.append(f"{key}: {was} -> {now}")

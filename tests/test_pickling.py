@@ -170,8 +170,8 @@ def test_round_trip_of_icub_models(robot: str) -> None:
 
 @pytest.mark.parametrize("robot", ROBOTS)
 def test_copies_of_icub_models_export_the_same_text(robot: str) -> None:
-    # The loader's number records travel (packed flat): every kind of copy, and a copy of a
-    # copy, writes the URDF and the JSON the loaded model writes, byte for byte.
+    # A loaded model holds plain values, so every kind of copy, and a copy of a copy, writes the
+    # URDF and the JSON the loaded model writes, byte for byte.
     m = load_icub(robot)
     text, doc = urdf.dumps(m), rm_json.dumps(m)
     once = pickle.loads(pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL))
@@ -208,8 +208,28 @@ def test_a_model_with_a_users_joint_class_pickles_field_by_field() -> None:
     assert b == m and type(b.joints[0]) is _TaggedJoint
 
 
-def test_without_the_records_a_copy_is_of_the_plain_classes() -> None:
+class _TaggedTransform(rm.Transform):
+    """A user's transform class: the flat layout cannot hold it either."""
+
+
+def test_a_model_with_a_users_value_class_pickles_field_by_field() -> None:
     m = urdf.loads(_TWO_LINKS)
+    j = m.joints[0]
+    rest = _TaggedTransform(j.link1_H_link2.rotation, j.link1_H_link2.position)
+    m = rm.Model(
+        link_names=m.link_names,
+        links=m.links,
+        joint_names=m.joint_names,
+        joints=[rm.RevoluteJoint(link1="a", link2="b", link1_H_link2=rest)],
+    )
+    assert _pickling.model_state(m) is None  # so the model goes field by field
+    b = pickle.loads(pickle.dumps(m))
+    assert b == m and hash(b) == hash(m)
+
+
+def test_a_copy_of_a_loaded_model_is_of_the_plain_classes() -> None:
+    m = urdf.loads(_TWO_LINKS)
+    assert _pickling.model_state(m) is not None
     b = pickle.loads(pickle.dumps(m))
     assert b == m and hash(b) == hash(m)
     assert type(b.links[1].inertia) is rm.SpatialInertia

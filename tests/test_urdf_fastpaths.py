@@ -26,13 +26,7 @@ from robomodel.formats.urdf import dumps, loads
 from robomodel.formats.urdf._document import parse_triples
 from robomodel.formats.urdf._extensions import leaf_xml
 from robomodel.formats.urdf._inertial import inertial_values
-from robomodel.formats.urdf._origin import sourced_origin
-from robomodel.formats.urdf._sourced import (
-    SourcedAxis,
-    SourcedInertia,
-    SourcedTransform,
-    sourced_axes,
-)
+from robomodel.formats.urdf._origin import origin_transform
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.model.joints import (
     FixedJoint,
@@ -121,20 +115,19 @@ def test_trusted_moving_joints(cls: type) -> None:
     mass=st.floats(0.0, 10.0),
     inverted=st.booleans(),
 )
-def test_sourced_values_are_their_checked_base_values(
+def test_the_loaders_values_are_the_checked_plain_values(
     rpy: tuple[float, float, float], xyz: tuple[float, float, float], mass: float, inverted: bool
 ) -> None:
-    """The loader's makers build what the checked constructors build, plus the numbers read."""
-    origin = sourced_origin(xyz, rpy, inverted)
+    """The loader's makers build what the checked constructors build, of the plain classes."""
+    origin = origin_transform(xyz, rpy, inverted)
     checked = Transform.from_rpy_xyz(rpy, xyz)
     if inverted:
         checked = checked.inverse()
-    assert isinstance(origin, SourcedTransform)
+    assert type(origin) is Transform
     assert np.allclose(origin.rotation, checked.rotation, atol=1e-12)
     assert np.allclose(origin.position, checked.position, atol=1e-12)
     assert Transform(origin.rotation, origin.position) == origin
     assert hash(Transform(origin.rotation, origin.position)) == hash(origin)
-    assert origin.urdf_origin == (xyz, rpy, inverted)
     assert not origin.rotation.flags.writeable and not origin.position.flags.writeable
 
     six = (1.0, 0.1, 0.0, 2.0, 0.0, 3.0)
@@ -142,17 +135,11 @@ def test_sourced_values_are_their_checked_base_values(
     I_C = np.array([[1.0, 0.1, 0.0], [0.1, 2.0, 0.0], [0.0, 0.0, 3.0]])
     R = Transform.from_rpy_xyz(rpy, xyz).rotation
     expected = SpatialInertia.from_com(mass, xyz, R @ I_C @ R.T)
-    assert isinstance(inertia, SourcedInertia)
+    assert type(inertia) is SpatialInertia
     assert inertia == SpatialInertia(inertia.mass, inertia.first_moment, inertia.rotational_inertia)
     assert inertia.mass == mass
     assert np.allclose(inertia.first_moment, expected.first_moment, atol=1e-9)
     assert np.allclose(inertia.rotational_inertia, expected.rotational_inertia, atol=1e-9)
-    assert inertia.urdf_inertial == (mass, xyz, rpy, six)
-
-    (axis,) = sourced_axes([np.array([0.0, 0.0, 1.0])], [np.zeros(3)], [((0.0, 0.0, 2.0), origin)])
-    assert isinstance(axis, SourcedAxis)
-    assert axis == Axis((0.0, 0.0, 1.0))
-    assert axis.urdf_axis[1] is origin
 
 
 def test_trusted_refuses_classes_it_cannot_build() -> None:

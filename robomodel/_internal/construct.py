@@ -26,9 +26,7 @@ checked constructor on random inputs; :data:`MADE` lists those generated so far 
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -36,13 +34,10 @@ import attrs
 __all__ = [
     "MADE",
     "finish",
-    "gc_paused",
     "make",
     "replace",
-    "replacer",
     "restore",
     "set_derived",
-    "trusted",
 ]
 
 T = TypeVar("T")
@@ -182,16 +177,6 @@ def replace(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callable
         return fn
 
 
-def trusted(cls: type[T]) -> Callable[..., T]:
-    """Return :func:`make` ``(cls)``: the former name, for its last callers."""
-    return make(cls)
-
-
-def replacer(cls: type[T], *, reset: Mapping[str, Any] | None = None) -> Callable[..., T]:
-    """Return :func:`replace` ``(cls, reset=reset)``: the former name, for its last callers."""
-    return replace(cls, reset=reset)
-
-
 def set_derived(value: object, name: str, derived: object) -> None:
     """Store ``derived`` in slot ``name`` of a frozen value.
 
@@ -225,29 +210,3 @@ def restore(value: T, source: T) -> T:
     if _caches_hash(cls):
         _set(value, _HASH_SLOT, None)
     return value
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the duration of the block, if it is enabled.
-
-    Deprecated inside robomodel: a library call must not change process-wide state, and the
-    collector is. Only the URDF loader still uses it, until its owners remove that use; then
-    this goes too. No new caller.
-
-    Building a model allocates thousands of containers (values, lists, tuples) that form no
-    reference cycles, so a collection during the build frees nothing; but every 700 allocations
-    CPython scans the young objects, and every tenth scan the older ones, which cost the URDF
-    loader about 8% of its time. Reference counting still frees everything as usual.
-
-    The collector is process-wide: while a block runs, no thread's cycles are collected (they
-    are at the next collection after it). If the collector is already disabled it stays so.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()

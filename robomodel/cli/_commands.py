@@ -166,10 +166,12 @@ def _run_explained(step: Callable[[Model], Model], model: Model, args: argparse.
 
 def run_info(args: argparse.Namespace) -> int:
     """Run ``robomodel info``."""
+    from robomodel.formats.urdf.report import recording
     from robomodel.tools.textview import info_text, tree_lines
 
-    model = _load(args)
-    text = info_text(model, _model_source(args))
+    with recording() as read:  # a URDF load reports where its meshes are
+        model = _load(args)
+    text = info_text(model, _model_source(args), origins=read[-1] if read else None)
     if not args.no_tree:
         text += "\n\nkinematic tree:\n" + "\n".join(tree_lines(model))
     emit(text, args.output)
@@ -192,10 +194,12 @@ def run_validate(args: argparse.Namespace) -> int:
     """Run ``robomodel validate``: :func:`robomodel.formats.check_file`, gravest first."""
     from robomodel.errors import RobomodelError, RobomodelWarning
     from robomodel.formats.check import check_file
+    from robomodel.formats.urdf.report import recording
     from robomodel.model.checks import SEVERITIES, Finding, count_text
 
     source = _model_source(args)
-    with warnings.catch_warnings(record=True) as caught:
+    # A URDF load reports where it read each element (lines, the meshes' directory).
+    with warnings.catch_warnings(record=True) as caught, recording() as read:
         warnings.simplefilter("always")
         try:
             # The inertia check below reports inconsistent inertias (as errors): the loader's
@@ -224,8 +228,9 @@ def run_validate(args: argparse.Namespace) -> int:
         for w in caught
         if issubclass(w.category, RobomodelWarning)
     ]
+    sources = read[-1] if read else None
     found = sorted(
-        [*loading, *check_file(source, model=model)],
+        [*loading, *check_file(source, model=model, origins=sources)],
         key=lambda f: SEVERITIES.index(f.severity),
     )
     shown = SEVERITIES[: SEVERITIES.index(args.show) + 1]
@@ -454,9 +459,11 @@ def run_draw(args: argparse.Namespace) -> int:
 
 def run_plot(args: argparse.Namespace) -> int:
     """Run ``robomodel plot``."""
+    from robomodel.formats.urdf.report import recording
     from robomodel.tools.plot import save_pose
 
-    model = _load(args)
+    with recording() as read:  # a URDF load reports the directory of its relative meshes
+        model = _load(args)
     positions = _assignments(args.q, "--q")
     for name in positions:
         model.joint(name)  # an unknown joint is bad input, reported with a suggestion
@@ -477,6 +484,7 @@ def run_plot(args: argparse.Namespace) -> int:
         label_size=args.label_size,
         title=title,
         dpi=args.dpi,
+        base_dir=read[-1].base_dir if read else None,
     )
     note(f"wrote a 3D view of {model_summary(model)} to {args.output}")
     return 0
@@ -485,8 +493,10 @@ def run_plot(args: argparse.Namespace) -> int:
 def run_scene(args: argparse.Namespace) -> int:
     """Run ``robomodel scene``."""
     from robomodel.formats.meshes import ShapeKind, export_scene
+    from robomodel.formats.urdf.report import recording
 
-    model = _load(args)
+    with recording() as read:  # a URDF load reports the directory of its relative meshes
+        model = _load(args)
     q = [0.0] * model.n_pos_coords
     for name, value in _assignments(args.q, "--q").items():
         joint = model.joint(name)  # an unknown joint is bad input, reported with a suggestion
@@ -494,7 +504,8 @@ def run_scene(args: argparse.Namespace) -> int:
             raise CLIError(f"--q {name}: joint {name!r} is fixed and has no position")
         q[joint.pos_coord_offset] = value
     kind: ShapeKind = "collision" if args.collision else "visual"
-    export_scene(model, args.output, q, kind=kind, base=args.base)
+    base_dir = read[-1].base_dir if read else None
+    export_scene(model, args.output, q, kind=kind, base=args.base, base_dir=base_dir)
     note(f"wrote the {kind} shapes of {model_summary(model)} to {args.output}")
     return 0
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from robomodel.formats.table import format_for_input
+from robomodel.formats.urdf.report import Sources, recording
 from robomodel.model.checks import Finding, findings, locate
 from robomodel.model.record import Model
 
@@ -22,9 +23,11 @@ def check_file(
     path: str | os.PathLike[str],
     *,
     model: Model | None = None,
+    origins: Sources | None = None,
     package_dirs: Sequence[str] = (),
     keep_fake_links: bool = False,
     xacro_args: Mapping[str, str] | None = None,
+    xacro: bool | None = None,
 ) -> tuple[Finding, ...]:
     """Return every finding of the model in the file ``path``, gravest first.
 
@@ -38,9 +41,14 @@ def check_file(
     Args:
         path: the model file.
         model: the model already read from ``path`` (the file is then not read again).
+        origins: where ``model`` was read (the sources a URDF load reports:
+            :func:`robomodel.formats.urdf.report.load_result`); with them findings name their
+            lines and relative meshes resolve in the file's directory.
         package_dirs: directories searched for ``package://`` meshes.
         keep_fake_links: read massless leaf links of a URDF as links, not frames.
         xacro_args: the arguments of a xacro document.
+        xacro: expand xacro in a file of any name (``None``: only a ``.xacro`` file). xacro
+            runs Python code from the file: only for files you trust.
 
     Raises:
         RobomodelError: the file cannot be read as a model (a
@@ -53,11 +61,15 @@ def check_file(
     """
     if model is None:
         file = Path(path)
-        model = format_for_input(file).read(
-            file,
-            keep_fake_links=keep_fake_links,
-            package_dirs=package_dirs,
-            xacro_args=xacro_args,
-            inertia="ignore",
-        )
-    return locate(findings(model, files=True), path)
+        with recording() as read:
+            model = format_for_input(file).read(
+                file,
+                keep_fake_links=keep_fake_links,
+                package_dirs=package_dirs,
+                xacro_args=xacro_args,
+                xacro=xacro,
+                inertia="ignore",
+            )
+        origins = read[-1] if read else None
+    found = findings(model, files=True, origins=origins)
+    return found if origins is None else locate(found, origins.lines)

@@ -10,9 +10,10 @@
   found in: ``..`` steps, absolute parts and symbolic links leading out are refused.
 * ``file:///path`` and ``file://localhost/path`` are the local file ``/path``; ``%XX`` escapes
   are decoded (in ``package://`` URIs too).
-* An absolute path is itself; a relative path is relative to the directory of the URDF file the
-  mesh was read from (meshes remember it: :func:`mesh_source`), or to the ``base_dir`` given to
-  :func:`robomodel.formats.urdf.loads`. ``..`` steps are fine here: the URDF's author chose them.
+* An absolute path is itself; a relative path is relative to the ``base_dir`` given (the
+  directory of the URDF file: a mesh value does not remember where it was read; the load's
+  report, :func:`robomodel.formats.urdf.report.load_result`, does). ``..`` steps are fine here:
+  the URDF's author chose them.
 
 Only the directories given are searched. The environment (``ROS_PACKAGE_PATH``,
 ``AMENT_PREFIX_PATH``, ``GAZEBO_MODEL_PATH``) is consulted only through
@@ -41,23 +42,21 @@ import numpy as np
 
 from robomodel.errors import MeshesNotInstalledError, ModelError
 from robomodel.model.mesh_files import MeshError as MeshError
+from robomodel.model.mesh_files import MeshOrigins as MeshOrigins
 from robomodel.model.mesh_files import MeshProblem as MeshProblem
-from robomodel.model.mesh_files import MeshSource as MeshSource
 from robomodel.model.mesh_files import ShapeKind as ShapeKind
 from robomodel.model.mesh_files import check_meshes as check_meshes
 from robomodel.model.mesh_files import env_package_dirs as env_package_dirs
 from robomodel.model.mesh_files import grouped_problems as grouped_problems
-from robomodel.model.mesh_files import mesh_source as mesh_source
 from robomodel.model.mesh_files import readable
 from robomodel.model.mesh_files import resolve_mesh as resolve_mesh
-from robomodel.model.mesh_files import sourced_mesh as sourced_mesh
 from robomodel.model.record import Model
 from robomodel.model.shapes import Box, Cylinder, Mesh, SolidShape, Sphere
 
 __all__ = [
     "MeshError",
+    "MeshOrigins",
     "MeshProblem",
-    "MeshSource",
     "MeshesNotInstalledError",
     "ShapeKind",
     "check_meshes",
@@ -67,10 +66,8 @@ __all__ = [
     "link_bounds",
     "link_volume",
     "load_mesh",
-    "mesh_source",
     "resolve_mesh",
     "shape_trimesh",
-    "sourced_mesh",
 ]
 
 
@@ -161,6 +158,7 @@ def link_bounds(
     *,
     kind: ShapeKind = "visual",
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> Any:
     """Return the axis-aligned box around a link's shapes, in the link frame, as ``[min, max]``.
 
@@ -178,6 +176,8 @@ def link_bounds(
         link: the link (name or index).
         kind: ``"visual"`` or ``"collision"`` shapes.
         package_dirs: more package directories for ``package://`` meshes (the model's first).
+        base_dir: the directory relative mesh filenames are relative to (a URDF's:
+            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
 
     Raises:
         ModelError: the link has no shapes of that kind.
@@ -203,7 +203,7 @@ def link_bounds(
                 half = 0.5 * g.length * np.abs(R[:, 2]) + g.radius * np.hypot(R[:, 0], R[:, 1])
                 a, b = p - half, p + half
             case _:
-                v = load_mesh(g, package_dirs=dirs).vertices @ R.T + p
+                v = load_mesh(g, package_dirs=dirs, base_dir=base_dir).vertices @ R.T + p
                 a, b = v.min(axis=0), v.max(axis=0)
         lo, hi = np.minimum(lo, a), np.maximum(hi, b)
     return np.array([lo, hi])
@@ -215,10 +215,12 @@ def link_volume(
     *,
     kind: ShapeKind = "collision",
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> float:
     """Return the summed volume (m^3) of a link's shapes; overlaps count twice.
 
     Exact for boxes, spheres and cylinders; a mesh must be closed (watertight) to have one.
+    ``base_dir``: the directory relative mesh filenames are relative to.
 
     Raises:
         MeshError: a mesh file cannot be resolved, found or read, or it is not closed.
@@ -236,7 +238,7 @@ def link_volume(
             case Cylinder():
                 total += math.pi * g.radius**2 * g.length
             case _:
-                tm = load_mesh(g, package_dirs=dirs)
+                tm = load_mesh(g, package_dirs=dirs, base_dir=base_dir)
                 if not tm.is_watertight:
                     raise MeshError(
                         g.filename,
@@ -258,6 +260,7 @@ def export_scene(
     kind: ShapeKind = "visual",
     base: str | int | None = None,
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
 ) -> Path:
     """Write the robot's shapes at configuration ``q`` as one 3D scene file (GLB, OBJ, ...).
 
@@ -275,6 +278,8 @@ def export_scene(
         kind: ``"visual"`` or ``"collision"`` shapes.
         base: the link at the origin (default: the default base).
         package_dirs: more package directories for ``package://`` meshes (the model's first).
+        base_dir: the directory relative mesh filenames are relative to (a URDF's:
+            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
 
     Returns:
         The path written.
@@ -305,7 +310,7 @@ def export_scene(
             continue  # not connected to the base: no pose to draw it at
         _, shapes = _shapes(model, i, kind)
         for k, s in enumerate(shapes):
-            tm = shape_trimesh(s, package_dirs=dirs)
+            tm = shape_trimesh(s, package_dirs=dirs, base_dir=base_dir)
             label = f"{name}/{kind}/{k}"
             scene.add_geometry(tm, node_name=label, geom_name=label, transform=np.asarray(H))
     data = scene.export(file_type=file_type)

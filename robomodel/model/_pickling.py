@@ -23,10 +23,7 @@ writable
 again), which is also what makes a model loaded from a pickle smaller than one built value by
 value. ``model_from_state(model_state(m)) == m``, with the same hash and the same answers to
 every query; ``tests/test_pickling.py`` checks this on random models and the iCub robots.
-
-As before this layout, the URDF text a loaded value remembers (``robomodel.formats.urdf._sourced``)
-does not travel: the copy's arrays are bit-identical, but ``urdf.dumps`` computes their text
-afresh, which can differ from the original file in the last digit.
+A loaded model holds the same plain values as a built one, so a copy exports the same text.
 """
 
 from __future__ import annotations
@@ -41,7 +38,7 @@ import numpy as np
 from pyrsistent import pvector
 
 from robomodel._internal.arrays import frozen_bytes
-from robomodel._internal.construct import set_derived, trusted
+from robomodel._internal.construct import make
 from robomodel.errors import ModelError
 from robomodel.model.assembly import with_index
 from robomodel.model.joints import (
@@ -58,8 +55,9 @@ from robomodel.model.topology import EMPTY_SHAPES, restored_index
 
 __all__ = ["model_from_state", "model_state", "reduce_model"]
 
-VERSION = 3
-"""The layout of a state; a state of another version is refused."""
+VERSION = 4
+"""The layout of a state (4: without 3's record of subclass values, which still reads); a state
+of another version is refused."""
 
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
@@ -67,16 +65,16 @@ _KINDS: tuple[type, ...] = (FixedJoint, RevoluteJoint, PrismaticJoint)
 _KIND_CODE = {cls: k for k, cls in enumerate(_KINDS)}
 _PAIR = struct.Struct("<dd").pack
 _DYN_KINDS = ("none", "urdf")
-_LIMITS = trusted(PositionLimits)
-_DYNAMICS = trusted(JointDynamics)
+_LIMITS = make(PositionLimits)
+_DYNAMICS = make(JointDynamics)
 
-_LINK = trusted(Link)
-_INERTIA = trusted(SpatialInertia)
-_TRANSFORM = trusted(Transform)
-_AXIS = trusted(Axis)
-_FIXED = trusted(FixedJoint)
-_REVOLUTE = trusted(RevoluteJoint)
-_PRISMATIC = trusted(PrismaticJoint)
+_LINK = make(Link)
+_INERTIA = make(SpatialInertia)
+_TRANSFORM = make(Transform)
+_AXIS = make(Axis)
+_FIXED = make(FixedJoint)
+_REVOLUTE = make(RevoluteJoint)
+_PRISMATIC = make(PrismaticJoint)
 
 
 def _floats(arrays: list[FloatArray]) -> bytes:
@@ -104,11 +102,18 @@ def _shapes(per_link: Sequence[Sequence[SolidShape]]) -> dict[int, tuple[SolidSh
 def model_state(model: Model) -> tuple[Any, ...] | None:
     """Return ``model``'s persistent content as a tuple of plain, picklable pieces.
 
-    ``None`` when an element is of a subclass of a robomodel class (a joint or link class of
-    the user's own), whose extra content the flat layout would lose: pickle it field by field.
+    ``None`` when an element is of a subclass of a robomodel class (a joint, link, inertia,
+    transform or axis class of the user's own), whose extra content the flat layout would lose:
+    pickle it field by field.
     """
     if not all(type(j) in _KIND_CODE for j in model.joints) or not all(
-        type(lk) is Link for lk in model.links
+        type(lk) is Link and type(lk.inertia) is SpatialInertia for lk in model.links
+    ):
+        return None
+    if not all(type(j.link1_H_link2) is Transform for j in model.joints) or not all(
+        type(j.axis_in_link1) is Axis
+        for j in model.joints
+        if isinstance(j, RevoluteJoint | PrismaticJoint)
     ):
         return None
     return _state(model)
@@ -194,93 +199,7 @@ def _state(model: Model) -> tuple[Any, ...]:
         tuple(model.extensions),
         np.array(index.components, dtype=_I64).tobytes(),
         index.counts,
-        _records(inertias, rests, axes, [j.link1_H_link2 for j in moving]),
     )
-
-
-# ------------------------------------------------------------------ values of subclasses
-# The URDF loader's values are of subclasses that remember the numbers they were read from in
-# extra slots (outside ``==``); nothing reads them after a load, so they do not travel: a copy
-# is made of the plain classes, equal (``==``, hash) to the original and exporting the same
-# text. Any other value of a subclass travels with its class and slots, one by one.
-Extras = dict[tuple[str, int], tuple[type, dict[str, Any]]]
-_SOURCED = "robomodel.formats.urdf._sourced"
-
-
-def _extra_slots(value: object, base: type) -> tuple[type, dict[str, Any]]:
-    """The class and extra slots of ``value``, of a subclass of ``base``."""
-    cls = type(value)
-    names = [
-        n
-        for k in cls.__mro__
-        if k is not base and issubclass(k, base)
-        for n in k.__dict__.get("__slots__", ())
-    ]
-    return cls, {n: getattr(value, n) for n in names if hasattr(value, n)}
-
-
-def _records(
-    inertias: list[SpatialInertia],
-    rests: list[Transform],
-    axes: list[Axis],
-    axis_rests: list[Transform],
-) -> tuple[Any, Extras]:
-    """``(packed records or None, the other values of subclasses)`` of a model's values."""
-    kinds: tuple[tuple[str, Sequence[Any], type], ...] = (
-        ("inertia", inertias, SpatialInertia),
-        ("rest", rests, Transform),
-        ("axis", axes, Axis),
-    )
-    if all(set(map(type, values)) <= {base} for _, values, base in kinds):
-        return None, {}
-    # Dropped: the loader's classes come back as the plain ones.
-    masks = [[type(v).__module__ == _SOURCED for v in vs] for vs in (inertias, rests, axes)]
-    extras: Extras = {}
-    for (kind, values, base), mask in zip(kinds, masks, strict=True):
-        if all(mask):
-            continue
-        for i, (v, done) in enumerate(zip(values, mask, strict=True)):
-            if not done and type(v) is not base:
-                extras[kind, i] = _extra_slots(v, base)
-    return None, extras
-
-
-_SUBCLASS_MAKERS: dict[type, Any] = {}
-
-
-def _with_extras(
-    values: list[Any], extras: Extras, kind: str, columns: Sequence[Sequence[Any]]
-) -> None:
-    """Rebuild the values of ``kind`` that ``extras`` holds: of their class, with their slots."""
-    for (k, i), (cls, slots) in extras.items():
-        if k != kind:
-            continue
-        make = _SUBCLASS_MAKERS.get(cls)
-        if make is None:
-            make = _SUBCLASS_MAKERS[cls] = trusted(cls)
-        value = make(*(c[i] for c in columns))
-        for name, v in slots.items():
-            set_derived(value, name, v)
-        values[i] = value
-
-
-def _values(
-    records: tuple[Any, Extras],
-    inertia_fields: Sequence[Sequence[Any]],
-    rest_fields: Sequence[Sequence[Any]],
-    axis_fields: Sequence[Sequence[Any]],
-    axis_joints: Sequence[int],
-) -> tuple[list[SpatialInertia], list[Transform], list[Axis]]:
-    """The inertias, rest transforms and axes of a state, of their classes, with their slots."""
-    _, extras = records
-    inertias = list(map(_INERTIA, *inertia_fields))
-    rests = list(map(_TRANSFORM, *rest_fields))
-    axes = list(map(_AXIS, *axis_fields))
-    if extras:
-        _with_extras(inertias, extras, "inertia", inertia_fields)
-        _with_extras(rests, extras, "rest", rest_fields)
-        _with_extras(axes, extras, "axis", axis_fields)
-    return inertias, rests, axes
 
 
 # ------------------------------------------------------------------ reading a state
@@ -304,8 +223,28 @@ def _placed(n: int, groups: Iterable[tuple[list[int], list[Any]]]) -> list[Any]:
     return out
 
 
+def _from_version_3(state: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The version-4 state of a version-3 state (robomodel 0.1), or ``state`` unchanged.
+
+    Version 3 ended with a record of the values of subclasses: the URDF loader's, dropped on
+    pickling already, and a user's own, restored with their slots. A state holding none reads
+    as version 4; one holding a user's is refused (pickle it again, field by field).
+    """
+    if not (isinstance(state, tuple) and len(state) == 29 and state[0] == 3):
+        return state
+    records = state[-1]
+    if not (isinstance(records, tuple) and len(records) == 2 and not records[1]):
+        raise ModelError(
+            "this pickle of robomodel 0.1 holds values of a class of your own inside joints "
+            "or links, which this version does not restore; pickle it again with 0.1 after "
+            "replacing them by robomodel's classes, or save it as JSON"
+        )
+    return (VERSION, *state[1:-1])
+
+
 def _from_state(state: tuple[Any, ...]) -> Model:
-    if not isinstance(state, tuple) or len(state) != 29 or state[0] != VERSION:
+    state = _from_version_3(state)
+    if not isinstance(state, tuple) or len(state) != 28 or state[0] != VERSION:
         raise ModelError(
             "this pickle holds a model in a layout this version of robomodel cannot read; "
             "pickle it again with this version, or save it as URDF"
@@ -339,7 +278,6 @@ def _from_state(state: tuple[Any, ...]) -> Model:
         extensions,
         components,
         counts,
-        records,
     ) = state
     n, m = len(link_names), len(joint_names)
     ints = np.frombuffer(ints_buf, _I64).reshape(m, 5)
@@ -347,17 +285,16 @@ def _from_state(state: tuple[Any, ...]) -> Model:
     is_moving = kinds != 0
     moving_idx = np.flatnonzero(is_moving)
     n_moving = len(moving_idx)
-    inertias, rests, axes = _values(
-        records,
-        (
+    inertias = list(
+        map(
+            _INERTIA,
             np.frombuffer(masses, _F64).tolist(),
-            list(_rows(moments, (n, 3))),
-            list(_rows(rotational, (n, 3, 3))),
-        ),
-        (list(_rows(rotations, (m, 3, 3))), list(_rows(positions, (m, 3)))),
-        (list(_rows(directions, (n_moving, 3))), list(_rows(origins, (n_moving, 3)))),
-        moving_idx.tolist(),
+            _rows(moments, (n, 3)),
+            _rows(rotational, (n, 3, 3)),
+        )
     )
+    rests = list(map(_TRANSFORM, _rows(rotations, (m, 3, 3)), _rows(positions, (m, 3))))
+    axes = list(map(_AXIS, _rows(directions, (n_moving, 3)), _rows(origins, (n_moving, 3))))
     links = list(map(_LINK, inertias))
     # Each joint's offset (its first position coordinate and DOF): the moving joints before it.
     offsets = (np.cumsum(is_moving) - is_moving).tolist()

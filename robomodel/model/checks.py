@@ -28,14 +28,12 @@ the values that fail it. A finding is
 from __future__ import annotations
 
 import math
-import os
-import re
-from collections.abc import Callable, Iterable, Iterator
-from typing import Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import attrs
 import numpy as np
-from lxml import etree
+from pyrsistent import PMap, pmap
 
 from robomodel._internal.memo import memoized
 from robomodel.errors import deprecated
@@ -44,6 +42,9 @@ from robomodel.model.mimic import MimicError, mimic_map
 from robomodel.model.spatial import SpatialInertia
 from robomodel.model.topology import sensor_kind, sensor_problems
 from robomodel.model.view import ModelView
+
+if TYPE_CHECKING:
+    from robomodel.model.mesh_files import MeshOrigins
 
 __all__ = [
     "CHECKS",
@@ -60,12 +61,14 @@ __all__ = [
 ]
 
 Severity = Literal["error", "warning", "note"]
-"""How grave a finding is: an error makes the model unusable, a warning is probably a mistake,
-a note is worth knowing."""
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 """The severities, gravest first."""
 
 _TOL = 1e-12  # relative tolerance of the inertia checks, as SpatialInertia.is_physically_consistent
+
+
+def _frozen_values(values: Mapping[str, object]) -> Mapping[str, object]:
+    return values if isinstance(values, PMap) else pmap(values)
 
 
 @attrs.frozen(kw_only=True)
@@ -75,9 +78,13 @@ class Finding:
     Attributes:
         severity: ``"error"``, ``"warning"`` or ``"note"``.
         check: the name of the check (see :data:`CHECKS`).
-        element: what the finding is about, e.g. ``"link 'l_hand'"`` or ``"model"``.
+        element: what the finding is about as text, e.g. ``"link 'l_hand'"`` or ``"model"``.
         message: what is wrong, with the values.
         line: the line of the element in the model's file, when known (see :func:`locate`).
+        kind: the kind of element: ``"model"``, ``"link"``, ``"joint"`` or ``"sensor"``.
+        name: the element's name (the first joint's for a relation between joints), ``None``
+            for the model.
+        values: the numbers (or names) the message states, by name, e.g. ``{"mass": -1.0}``.
     """
 
     severity: Severity
@@ -85,6 +92,9 @@ class Finding:
     element: str
     message: str
     line: int | None = None
+    kind: str = "model"
+    name: str | None = None
+    values: Mapping[str, object] = attrs.field(factory=pmap, converter=_frozen_values)
 
     def __str__(self) -> str:
         where = "" if self.line is None else f" (line {self.line})"
@@ -98,12 +108,12 @@ class Check:
     Attributes:
         name: the name shown in brackets after each finding.
         description: what it checks, one sentence.
-        run: the function.
+        run: the function (a file check also takes where the model was read, or ``None``).
     """
 
     name: str
     description: str
-    run: Callable[[ModelView], Iterable[Finding]] = attrs.field(repr=False)
+    run: Callable[..., Iterable[Finding]] = attrs.field(repr=False)
 
 
 def _g(x: float) -> str:
@@ -114,8 +124,35 @@ def _links(n: int) -> str:
     return "1 link is" if n == 1 else f"{n} links are"
 
 
-def _finding(severity: Severity, check: str, element: str, message: str) -> Finding:
-    return Finding(severity=severity, check=check, element=element, message=message)
+class _At(NamedTuple):
+    """An element a finding is about: its kind, its name and how messages name it."""
+
+    kind: str
+    name: str | None
+    text: str
+
+
+_MODEL = _At("model", None, "model")
+
+
+def _link(name: str) -> _At:
+    return _At("link", name, f"link {name!r}")
+
+
+def _joint(name: str) -> _At:
+    return _At("joint", name, f"joint {name!r}")
+
+
+def _finding(severity: Severity, check: str, at: _At, message: str, **values: object) -> Finding:
+    return Finding(
+        severity=severity,
+        check=check,
+        element=at.text,
+        message=message,
+        kind=at.kind,
+        name=at.name,
+        values=values,
+    )
 
 
 # --------------------------------------------------------------------------- the checks
@@ -125,7 +162,7 @@ def _not_empty(model: ModelView) -> Iterator[Finding]:
     if model.n_links == 0:
         # An empty model is the value building starts from (and valid for iDynTree too), so
         # this is a warning: nothing is wrong, there is just nothing to compute with.
-        yield _finding("warning", "not-empty", "model", "the model has no links; add a link")
+        yield _finding("warning", "not-empty", _MODEL, "the model has no links; add a link")
 
 
 def _connected(model: ModelView) -> Iterator[Finding]:
@@ -137,25 +174,27 @@ def _connected(model: ModelView) -> Iterator[Finding]:
         yield _finding(
             "error",
             "connected",
-            "model",
+            _MODEL,
             f"{_links(len(missing))} not connected to the default base "
             f"{model.default_base!r}: {', '.join(map(repr, missing))}",
+            links=tuple(missing),
         )
 
 
 def _sensors(model: ModelView) -> Iterator[Finding]:
     for s in model.sensors:
         element = f"{sensor_kind(s)} {s.name!r}"
+        at = _At("sensor", s.name, element)
         for problem in sensor_problems(s, model._l, model._j, model.joints):
-            yield _finding("error", "sensors", element, problem.removeprefix(element + ": "))
+            yield _finding("error", "sensors", at, problem.removeprefix(element + ": "))
 
 
 def _mass(model: ModelView) -> Iterator[Finding]:
     for i, (name, link) in enumerate(zip(model.link_names, model.links, strict=True)):
         mass = link.inertia.mass
-        element = f"link {name!r}"
+        element = _link(name)
         if mass < 0:
-            yield _finding("error", "mass", element, f"negative mass {_g(mass)} kg")
+            yield _finding("error", "mass", element, f"negative mass {_g(mass)} kg", mass=mass)
             continue
         if mass > 0:
             continue
@@ -168,6 +207,8 @@ def _mass(model: ModelView) -> Iterator[Finding]:
                 element,
                 f"zero mass but rotational inertia up to {_g(rotational)} kg m^2; give it a "
                 "mass or zero its inertia",
+                mass=mass,
+                rotational_inertia=rotational,
             )
             continue
         if len(neighbors) > 1:
@@ -253,7 +294,7 @@ def _inertia_suspects(model: ModelView) -> list[int]:
 
 def _link_inertia(name: str, inertia: SpatialInertia) -> Iterator[Finding]:
     """The findings of one link's inertia (of positive mass)."""
-    element = f"link {name!r}"
+    element = _link(name)
     # A centre of mass ~1e154 m or more from the link origin overflows the parallel-axis
     # term: the inertia at the centre of mass cannot be computed in doubles at all.
     with np.errstate(all="ignore"):
@@ -285,6 +326,7 @@ def _link_inertia(name: str, inertia: SpatialInertia) -> Iterator[Finding]:
             element,
             "the inertia at the centre of mass is not positive semi-definite: principal "
             f"moments {', '.join(_g(e) for e in ev)} kg m^2",
+            principal_moments=tuple(float(e) for e in ev),
         )
         return
     diagonal = bool(np.allclose(central, np.diag(np.diag(central)), rtol=0, atol=tol))
@@ -302,6 +344,7 @@ def _link_inertia(name: str, inertia: SpatialInertia) -> Iterator[Finding]:
                 f"inertia violates the triangle inequality {where}: {names[a]} + "
                 f"{names[b]} = {_g(moments[a] + moments[b])} < {names[k]} = "
                 f"{_g(moments[k])} kg m^2",
+                **{names[j]: float(moments[j]) for j in (a, b, k)},
             )
 
 
@@ -310,7 +353,8 @@ def _mimic(model: ModelView) -> Iterator[Finding]:
         mimic_map(model)
     except MimicError as e:
         element = ", ".join(repr(j) for j in e.joints)
-        yield _finding("error", "mimic", f"joint{'s' * (len(e.joints) > 1)} {element}", e.reason)
+        at = _At("joint", e.joints[0], f"joint{'s' * (len(e.joints) > 1)} {element}")
+        yield _finding("error", "mimic", at, e.reason, joints=tuple(e.joints))
 
 
 _AXIS_OFF_ORIGIN = 1e-7
@@ -365,9 +409,10 @@ def _axes(model: ModelView) -> Iterator[Finding]:
             yield _finding(
                 "warning",
                 "axis-through-origin",
-                f"joint {model.joint_names[index]!r}",
+                _joint(model.joint_names[index]),
                 f"its axis passes {_g(distance)} m from the origin of {child!r}; URDF export "
                 "needs make_urdf_compatible (robomodel rebase or urdf-compatible does it)",
+                distance=distance,
             )
 
 
@@ -379,18 +424,20 @@ def _limits(model: ModelView) -> Iterator[Finding]:
             yield _finding(
                 "warning",
                 "limits",
-                f"joint {name!r}",
+                _joint(name),
                 f"its position limits allow no motion: lower = upper = {_g(joint.limits.lower)}",
+                lower=joint.limits.lower,
+                upper=joint.limits.upper,
             )
 
 
-def _meshes(model: ModelView) -> Iterator[Finding]:
+def _meshes(model: ModelView, origins: MeshOrigins | None = None) -> Iterator[Finding]:
     # Per missing file one error; meshes that could not be checked (no --package-dir) are one
     # warning per kind, not one per mesh.
-    from robomodel.model.mesh_files import check_meshes, grouped_problems
+    from robomodel.model.mesh_files import check_meshes, grouped_by_link
 
-    for severity, element, message in grouped_problems(check_meshes(model)):
-        yield _finding(severity, "meshes", element, message)
+    for severity, link, message in grouped_by_link(check_meshes(model, origins=origins)):
+        yield _finding(severity, "meshes", _MODEL if link is None else _link(link), message)
 
 
 CHECKS: tuple[Check, ...] = (
@@ -454,7 +501,9 @@ def _by_severity(found: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(found, key=lambda f: SEVERITIES.index(f.severity)))
 
 
-def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
+def findings(
+    model: ModelView, *, files: bool = False, origins: MeshOrigins | None = None
+) -> tuple[Finding, ...]:
     """Return what every check of :data:`CHECKS` finds in ``model``, gravest first.
 
     The table's runner, behind the two entry points: :meth:`Model.problems()
@@ -467,6 +516,9 @@ def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
         model: the model judged.
         files: also run :data:`FILE_CHECKS` (mesh files on disk), as ``validate`` and ``info``
             do.
+        origins: where the model was read (a loader's report, such as
+            ``robomodel.formats.urdf.report.load_result(path).sources``): the file checks then
+            resolve relative mesh filenames in its directory and name each mesh's line.
     """
 
     def run() -> tuple[Finding, ...]:
@@ -477,7 +529,7 @@ def findings(model: ModelView, *, files: bool = False) -> tuple[Finding, ...]:
     found = memoized(model, "findings", run)
     if not files:
         return found
-    return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model))])
+    return _by_severity([*found, *(f for check in FILE_CHECKS for f in check.run(model, origins))])
 
 
 def errors(model: ModelView) -> tuple[Finding, ...]:
@@ -508,41 +560,25 @@ def verdict(model: ModelView, found: Iterable[Finding] | None = None) -> str:
     return f"{'valid' if valid else 'not valid'} ({count_text(found)})"
 
 
-_TAGS = {"link": "link", "joint": "joint", "joints": "joint"}
-_NAME = re.compile(r"'([^']*)'")
+def locate(found: Iterable[Finding], lines: Mapping[tuple[str, str], int]) -> tuple[Finding, ...]:
+    """Return ``found`` with the line of each finding's element.
 
+    A model value does not remember where it was read from; its loader's report does
+    (``robomodel.formats.urdf.report.load_result(path).sources.lines``): the line of each
+    ``<link>``, ``<joint>`` and ``<sensor>`` by ``(tag, name)``. Each finding is looked up by
+    its :attr:`~Finding.kind` and :attr:`~Finding.name`; findings about the whole model and
+    elements the report does not know keep ``line=None``.
 
-def locate(found: Iterable[Finding], path: str | os.PathLike[str]) -> tuple[Finding, ...]:
-    """Return ``found`` with the line of each finding's element in the URDF file ``path``.
-
-    A model value does not remember where it was read from, so the lines come from the file:
-    the first ``<link>``, ``<joint>`` or ``<sensor>`` element with the finding's name. Findings
-    about the whole model, names the file does not spell out (xacro macros) and files that are
-    not URDF (JSON, MJCF) keep ``line=None``.
-
-    >>> import robomodel.formats.urdf
+    >>> from robomodel.formats.urdf.report import load_result
     >>> from robomodel.data import example_path
-    >>> model = robomodel.formats.urdf.load(example_path())
-    >>> locate([Finding(severity="note", check="mass", element="link 'root_link'", message="m")],
-    ...        example_path())[0].line
+    >>> result = load_result(example_path())
+    >>> found = [Finding(severity="note", check="mass", element="link 'root_link'", message="m",
+    ...                  kind="link", name="root_link")]
+    >>> locate(found, result.sources.lines)[0].line
     25
     """
-    found = tuple(found)
-    try:
-        root = etree.parse(os.fspath(path), etree.XMLParser(huge_tree=True)).getroot()
-    except (OSError, etree.XMLSyntaxError):
-        return found
-    if root.tag != "robot":
-        return found
-    lines: dict[tuple[str, str], int] = {}
-    for el in root.iter("link", "joint", "sensor"):
-        key = (str(el.tag), el.get("name", ""))
-        if key not in lines and el.sourceline is not None:
-            lines[key] = el.sourceline
     out = []
     for f in found:
-        name = _NAME.search(f.element)
-        tag = _TAGS.get(f.element.split(" ", 1)[0], "sensor")
-        line = lines.get((tag, name.group(1))) if name and f.element != "model" else None
+        line = None if f.name is None else lines.get((f.kind, f.name))
         out.append(f if line is None else attrs.evolve(f, line=line))
     return tuple(out)

@@ -9,100 +9,54 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal
+from typing import Literal, Protocol
 from urllib.parse import unquote
 
 import attrs
 
-from robomodel._internal.construct import set_derived, trusted
 from robomodel.errors import MeshError
 from robomodel.model.shapes import Mesh
 from robomodel.model.view import ModelView
 
 __all__ = [
     "MeshError",
+    "MeshOrigins",
     "MeshProblem",
-    "MeshSource",
     "ShapeKind",
-    "SourcedMesh",
     "check_meshes",
     "env_package_dirs",
+    "grouped_by_link",
     "grouped_problems",
-    "mesh_source",
     "readable",
     "resolve_mesh",
-    "sourced_mesh",
 ]
 
 ShapeKind = Literal["visual", "collision"]
 
 
-# --------------------------------------------------------------------------- where a mesh was read
+# --------------------------------------------------------------------------- where meshes were read
 
 
-@attrs.frozen
-class MeshSource:
-    """Where a mesh was read: the URDF file, the line of its ``<mesh>``, the base directory.
+class MeshOrigins(Protocol):
+    """Where a loader read a model's meshes: its report, kept apart from the values.
+
+    :class:`robomodel.formats.urdf.report.Sources` is one.
 
     Attributes:
-        file: the file name as given to the loader (``"<string>"`` for text; a xacro file's
-            name says ``(expanded by xacro)`` and its lines are those of the expansion).
-        line: the 1-based line of the ``<mesh>`` element, or ``None``.
+        file: the file name as given to the loader.
         base_dir: the directory relative filenames are relative to, or ``None`` when unknown.
+        mesh_lines: the line of each mesh's element by ``(link, "visual" or "collision",
+            index)``.
     """
 
-    file: str
-    line: int | None
-    base_dir: str | None
+    @property
+    def file(self) -> str: ...  # noqa: D102
 
+    @property
+    def base_dir(self) -> str | None: ...  # noqa: D102
 
-class SourcedMesh(Mesh):
-    """A :class:`~robomodel.model.shapes.Mesh` that remembers where it was read (``MeshSource``).
-
-    It compares, hashes and prints exactly like the plain mesh: where a mesh was read is not
-    part of the value (two models loaded from copies of one file in two directories are equal
-    and export the same text); it only serves resolving relative filenames and error messages.
-    """
-
-    __slots__ = ("source",)
-    source: MeshSource
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Mesh):
-            return self.filename == other.filename and self.scale == other.scale
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        if isinstance(other, Mesh):
-            return not self == other
-        return NotImplemented
-
-    __hash__ = Mesh.__hash__
-
-    def __repr__(self) -> str:
-        return f"Mesh(filename={self.filename!r}, scale={self.scale!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_remade, (self.filename, self.scale, self.source))
-
-
-_SOURCED = trusted(SourcedMesh)
-
-
-def _remade(filename: str, scale: tuple[float, float, float], source: MeshSource) -> Mesh:
-    return sourced_mesh(Mesh(filename, scale), source)
-
-
-def sourced_mesh(mesh: Mesh, source: MeshSource) -> Mesh:
-    """Return ``mesh`` (already checked) remembering ``source``; equal to ``mesh``."""
-    out = _SOURCED(mesh.filename, mesh.scale)
-    set_derived(out, "source", source)
-    return out
-
-
-def mesh_source(mesh: Mesh) -> MeshSource | None:
-    """Return where ``mesh`` was read, or ``None`` for a mesh built in code (or moved by one)."""
-    return getattr(mesh, "source", None)
+    @property
+    def mesh_lines(self) -> Mapping[tuple[str, str, int], int]: ...  # noqa: D102
 
 
 # --------------------------------------------------------------------------- resolution
@@ -146,22 +100,16 @@ def resolve_mesh(
     paths are returned whether or not the file exists (:func:`check_meshes` says).
 
     Args:
-        mesh: a mesh (a loaded one knows its URDF's directory) or a filename.
+        mesh: a mesh or a filename.
         package_dirs: directories searched for ``package://`` and ``model://`` URIs, each
             holding package folders.
-        base_dir: the directory relative paths are relative to (default: the directory of the
-            URDF file the mesh was read from).
+        base_dir: the directory relative paths are relative to (a loader's report gives the
+            directory of the file it read: ``robomodel.formats.urdf.report``).
 
     Raises:
         MeshError: the filename cannot be resolved (see :attr:`MeshError.kind`).
     """
-    if isinstance(mesh, Mesh):
-        uri = mesh.filename
-        source = mesh_source(mesh)
-        if base_dir is None and source is not None:
-            base_dir = source.base_dir
-    else:
-        uri = mesh
+    uri = mesh.filename if isinstance(mesh, Mesh) else mesh
     for scheme in ("package://", "model://"):
         if uri.startswith(scheme):
             return _in_packages(uri, scheme, list(package_dirs))
@@ -185,8 +133,9 @@ def resolve_mesh(
     if base_dir is None:
         raise MeshError(
             uri,
-            "a relative path, and the model was not loaded from a file; load it with "
-            "robomodel.formats.urdf.load(path), or give loads(..., base_dir=DIR)",
+            "a relative path, and no base directory is given; pass base_dir=DIR (the "
+            "directory of the URDF file: robomodel.formats.urdf.report.load_result(path) "
+            "gives it)",
             kind="unresolvable",
         )
     return os.path.normpath(os.path.join(base_dir, uri))
@@ -290,9 +239,14 @@ def _mesh_shapes(model: ModelView) -> Iterator[tuple[str, ShapeKind, int, Mesh]]
 
 
 def _problem(
-    link: str, shape: ShapeKind, k: int, mesh: Mesh, e: MeshError, path: str | None
+    link: str,
+    shape: ShapeKind,
+    k: int,
+    mesh: Mesh,
+    e: MeshError,
+    path: str | None,
+    origins: MeshOrigins | None,
 ) -> MeshProblem:
-    source = mesh_source(mesh)
     return MeshProblem(
         severity="warning" if e.kind == "unresolvable" else "error",
         kind=e.kind,
@@ -302,13 +256,17 @@ def _problem(
         filename=mesh.filename,
         path=path,
         reason=e.reason,
-        file=None if source is None else source.file,
-        line=None if source is None else source.line,
+        file=None if origins is None else origins.file,
+        line=None if origins is None else origins.mesh_lines.get((link, shape, k)),
     )
 
 
 def check_meshes(
-    model: ModelView, *, package_dirs: Iterable[str] = (), base_dir: str | None = None
+    model: ModelView,
+    *,
+    package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
+    origins: MeshOrigins | None = None,
 ) -> tuple[MeshProblem, ...]:
     """Return a :class:`MeshProblem` for every mesh of ``model`` that cannot be found or read.
 
@@ -319,9 +277,13 @@ def check_meshes(
     Args:
         model: the model.
         package_dirs: more package directories to search.
-        base_dir: the directory relative filenames are relative to (default: each mesh's URDF
-            directory).
+        base_dir: the directory relative filenames are relative to (default: that of
+            ``origins``).
+        origins: where the meshes were read (a loader's report): problems then name the file
+            and the line of each mesh.
     """
+    if base_dir is None and origins is not None:
+        base_dir = origins.base_dir
     dirs = [*model.package_dirs, *package_dirs]
     out: list[MeshProblem] = []
     for link, shape, k, mesh in _mesh_shapes(model):
@@ -330,7 +292,7 @@ def check_meshes(
             path = resolve_mesh(mesh, package_dirs=dirs, base_dir=base_dir)
             readable(mesh.filename, path)
         except MeshError as e:
-            out.append(_problem(link, shape, k, mesh, e, path))
+            out.append(_problem(link, shape, k, mesh, e, path, origins))
     return tuple(out)
 
 
@@ -358,14 +320,22 @@ def grouped_problems(
     (no package directory for ``package://`` URIs, ...) become one line with their count, so
     that a robot with a hundred meshes loaded without ``--package-dir`` gets one warning.
     """
-    out: list[tuple[Literal["error", "warning"], str, str]] = []
+    return [
+        (severity, "model" if link is None else f"link {link!r}", message)
+        for severity, link, message in grouped_by_link(problems)
+    ]
+
+
+def grouped_by_link(
+    problems: Iterable[MeshProblem],
+) -> list[tuple[Literal["error", "warning"], str | None, str]]:
+    """:func:`grouped_problems` naming the link of each error by its name (``None``: the model)."""
+    out: list[tuple[Literal["error", "warning"], str | None, str]] = []
     unchecked: dict[str, list[MeshProblem]] = {}
     for p in problems:
         if p.severity == "error":
             at = f" ({p.where})" if p.where else ""
-            out.append(
-                ("error", f"link {p.link!r}", f"{p.shape} mesh {p.filename!r}{at}: {p.reason}")
-            )
+            out.append(("error", p.link, f"{p.shape} mesh {p.filename!r}{at}: {p.reason}"))
         else:
             key = p.filename.partition("://")[0] if "://" in p.filename else "relative"
             unchecked.setdefault(key, []).append(p)
@@ -375,7 +345,7 @@ def grouped_problems(
         out.append(
             (
                 "warning",
-                "model",
+                None,
                 f"{len(ps)} mesh{'es' * (len(ps) > 1)} with {what} not checked (the first: "
                 f"{first.filename!r} of link {first.link!r}): {first.reason}",
             )

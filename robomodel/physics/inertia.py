@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from robomodel.errors import ArgumentError, ModelError
 from robomodel.model.builders import with_link
-from robomodel.model.mesh_files import MeshError, mesh_source, resolve_mesh
+from robomodel.model.mesh_files import MeshError, resolve_mesh
 from robomodel.model.record import Link, Model
 from robomodel.model.shapes import Box, Cylinder, Geometry, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import SpatialInertia
@@ -233,10 +233,9 @@ def _mesh(mesh: Mesh, base_dir: str | Path | None, package_dirs: Iterable[str]) 
         ) from None
     # The meshes module's rules, so that a mesh found by the loader, the MJCF exporter and
     # check_meshes is found here too: package:// in the package directories, relative paths
-    # next to the URDF file the mesh was read from unless base_dir says otherwise.
-    if base_dir is None and mesh_source(mesh) is None:
-        # A mesh made in code, not read from a URDF: its relative name is relative to the
-        # working directory, as any file name a program is given.
+    # below base_dir. A mesh value does not remember where it was read: without base_dir its
+    # relative name is relative to the working directory, as any file name a program is given.
+    if base_dir is None:
         base_dir = "."
     try:
         path = Path(
@@ -287,7 +286,7 @@ def shape_inertia(
     Boxes, spheres and cylinders (axis z) are centred on their frame. Meshes are read with
     ``trimesh`` (when installed) from the file their name resolves to by
     :func:`robomodel.formats.meshes.resolve_mesh` (``package://`` URIs in ``package_dirs``, relative
-    names below ``base_dir``, by default the directory of the URDF the mesh was read from) and
+    names below ``base_dir``, by default the working directory) and
     must be closed; their scale applies.
 
     >>> shape_inertia(Box(1.0, 2.0, 2.0), mass=12.0).rotational_inertia.diagonal().tolist()
@@ -364,8 +363,9 @@ def with_inertias_from_shapes(
         shapes: which shapes to use, ``"collision"`` (default) or ``"visual"``.
         links: the links to change (default: every link with a shape, or the keys of
             ``masses``). A link without shapes among them is an error.
-        base_dir: the directory relative mesh file names are in (default: the directory of the
-            URDF each mesh was read from). ``package://`` URIs are looked up in the model's
+        base_dir: the directory relative mesh file names are in (default: the working
+            directory; the URDF's directory is ``load_result(path).sources.base_dir``).
+            ``package://`` URIs are looked up in the model's
             ``package_dirs``.
 
     Raises:

@@ -99,12 +99,17 @@ def thinned(
     return best[:max_faces]
 
 
-def _mesh(g: Mesh, dirs: Iterable[str], cache: dict[str, npt.NDArray[np.float64]]) -> Polygons:
+def _mesh(
+    g: Mesh,
+    dirs: Iterable[str],
+    cache: dict[str, npt.NDArray[np.float64]],
+    base_dir: str | None = None,
+) -> Polygons:
     from robomodel.formats.urdf.load import resolve_uri
 
     try:
-        # The mesh, not its filename: a relative path is relative to its URDF file.
-        path = resolve_uri(list(dirs), g)
+        # A relative path is relative to base_dir (the URDF file's directory, when given).
+        path = resolve_uri(list(dirs), g, base_dir=base_dir)
     except RobomodelError:
         raise MeshSkippedError("not found in the package directories") from None
     if not os.path.isfile(path):
@@ -127,9 +132,12 @@ def _mesh(g: Mesh, dirs: Iterable[str], cache: dict[str, npt.NDArray[np.float64]
 
 
 def geometry_polygons(
-    g: Geometry, dirs: Iterable[str], cache: dict[str, npt.NDArray[np.float64]]
+    g: Geometry,
+    dirs: Iterable[str],
+    cache: dict[str, npt.NDArray[np.float64]],
+    base_dir: str | None = None,
 ) -> Polygons:
-    """Return the polygons of one geometry in its own frame.
+    """Return the polygons of one geometry in its own frame (relative meshes in ``base_dir``).
 
     Raises:
         MeshSkippedError: a mesh that cannot be found or read (the message says why).
@@ -142,4 +150,4 @@ def geometry_polygons(
         case Sphere():
             return _sphere(g)
         case Mesh():
-            return _mesh(g, dirs, cache)
+            return _mesh(g, dirs, cache, base_dir)

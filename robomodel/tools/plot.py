@@ -168,6 +168,7 @@ def _draw_shapes(
     which: Literal["visual", "collision"],
     dirs: Iterable[str],
     corners: list[npt.NDArray[np.float64]],
+    base_dir: str | None,
 ) -> dict[str, int]:
     """Draw each link's shapes; return the meshes left out, counted by reason.
 
@@ -182,7 +183,7 @@ def _draw_shapes(
         shapes = model.visuals[link] if which == "visual" else model.collisions[link]
         for shape in shapes:
             try:
-                polygons = geometry_polygons(shape.geometry, dirs, cache)
+                polygons = geometry_polygons(shape.geometry, dirs, cache, base_dir)
             except MeshSkippedError as e:
                 skipped[str(e)] = skipped.get(str(e), 0) + 1
                 continue
@@ -210,6 +211,7 @@ def pose_figure(
     sensors: bool = True,
     shapes: Shapes = "visual",
     package_dirs: Iterable[str] = (),
+    base_dir: str | None = None,
     labels: Labels = True,
     label_size: float | None = None,
     axis_length: float | None = None,
@@ -233,6 +235,9 @@ def pose_figure(
             hundred triangles. A note at the bottom counts the meshes left out.
         package_dirs: more directories to look for ``package://`` meshes in, after the
             model's own ``package_dirs``.
+        base_dir: the directory relative mesh filenames are relative to (for a model loaded
+            from a URDF file, ``robomodel.formats.urdf.report.load_result(path)
+            .sources.base_dir``); the working directory by default.
         labels: write names next to the frames' origins: ``True`` or ``"links"`` names the
             links that are not crowded (a link closer than 1/25 of the model's extent to a
             named one is left out, so a hand is one name, not five on top of each other),
@@ -278,7 +283,7 @@ def pose_figure(
         triads.add(T, length, 2.0)
     corners: list[npt.NDArray[np.float64]] = []
     dirs = [*model.package_dirs, *package_dirs]
-    skipped = _draw_shapes(ax, model, poses, shapes, dirs, corners) if shapes else {}
+    skipped = _draw_shapes(ax, model, poses, shapes, dirs, corners, base_dir) if shapes else {}
     drawn = [f for f in model.frames if frames and trav.contains(model.link_index(f.link))]
     for f in drawn:
         triads.add(fk.base_H_frame(f.name), 0.5 * length, 0.8)

@@ -16,6 +16,7 @@ r_foot  1 kg
 from __future__ import annotations
 
 from robomodel.model.joints import Mimic
+from robomodel.model.mesh_files import MeshOrigins
 from robomodel.model.record import Model
 
 __all__ = ["find_problems", "info_text", "mimic_phrase", "tree_lines"]
@@ -125,11 +126,12 @@ def _dofs_text(model: Model) -> str:
     return f"{model.n_dofs} ({detail}{coords})"
 
 
-def info_text(model: Model, source: str = "") -> str:
+def info_text(model: Model, source: str = "", *, origins: MeshOrigins | None = None) -> str:
     """Return a short report on ``model``: counts, mass, DOFs, sensors, base and frames.
 
     Its last line is the verdict of :mod:`robomodel.model.checks` (as ``robomodel validate``'s):
     ``valid: yes`` when no check finds an error, with the counts of what they found.
+    ``origins``: where the model was read (a loader's report), for its mesh files.
     """
     from robomodel.model.checks import count_text, findings
     from robomodel.model.joints import FixedJoint
@@ -160,7 +162,7 @@ def info_text(model: Model, source: str = "") -> str:
         more = len(relations) - _MIMIC_SHOWN
         if more > 0:
             lines.append(f"                 ... {more} more (robomodel tree shows each)")
-    found = findings(model, files=True)
+    found = findings(model, files=True, origins=origins)
     valid = not any(f.severity == "error" for f in found)
     hint = "; robomodel validate lists them" if found else ""
     lines.append(f"  valid:       {'yes' if valid else 'no'} ({count_text(found)}{hint})")

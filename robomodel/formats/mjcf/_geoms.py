@@ -139,9 +139,9 @@ class GeomWriter:
         from robomodel.formats.urdf.errors import URDFReferenceError
 
         try:
-            # The mesh itself, not its filename: a relative path is relative to the URDF file
-            # it was read from, not to the directory this process happens to run in.
-            path = os.path.abspath(resolve_uri(self.m, g))
+            # A relative path is relative to the URDF file's directory when the caller gives it
+            # (a mesh value does not remember where it was read).
+            path = os.path.abspath(resolve_uri(self.m, g, base_dir=self.o.base_dir))
         except URDFReferenceError:
             self.note(
                 "dropped",

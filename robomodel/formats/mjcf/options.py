@@ -52,6 +52,9 @@ class DumpOptions:
         mesh_dir: a directory where meshes in formats MuJoCo cannot read (``.dae``, ``.ply``,
             ...) are converted to STL with trimesh (an optional dependency), reported as
             approximated; ``None`` drops them, reported.
+        base_dir: the directory relative mesh filenames are relative to (for a model loaded
+            from a URDF file, its directory: ``robomodel.formats.urdf.report.load_result(path)
+            .sources.base_dir``); ``None``: the working directory.
         visuals: write visual shapes as non-colliding geoms (group 2).
         collisions: write collision shapes as colliding geoms (group 3).
         actuators: add one ``<motor>`` per moving, non-mimic joint, its control range the
@@ -70,6 +73,7 @@ class DumpOptions:
     invalid_inertia: Literal["balance", "raise"] = "balance"
     meshes: bool = True
     mesh_dir: str | None = None
+    base_dir: str | None = None
     visuals: bool = True
     collisions: bool = True
     actuators: bool = False

@@ -20,7 +20,8 @@ that the round trip of a field can be checked on one screen:
 * ``report``: the report-returning verbs;
 * ``_tree``: the links and joints as one tree (fake links, traversal order) and its layout;
 * ``_document``: the state of one load or export and the attribute codecs all elements share;
-  ``_sourced``: the values that remember the numbers they were read from.
+  ``_records``: the element records of one load; ``_sources`` and ``report``: where a load
+  read each element (``report.load_result``), kept apart from the model's values.
 
 One module per element family rather than one table of element codecs: reading an element
 needs more than the element (a joint's offsets and a sensor's links are known only once the

@@ -24,13 +24,14 @@ from typing import Any
 import numpy as np
 
 from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import make
 from robomodel.errors import URDFError
-from robomodel.formats.urdf._sourced import sourced_transform
 from robomodel.formats.urdf.errors import URDFExportError, URDFValueError
 from robomodel.formats.urdf.numbers import format3, format_floats
 from robomodel.formats.urdf.options import DumpOptions
 from robomodel.model.record import Extension, Model
 from robomodel.model.shapes import Material, Mesh
+from robomodel.model.spatial import Transform
 
 __all__ = [
     "NS",
@@ -53,6 +54,8 @@ __all__ = [
     "strict_numbers",
     "transform_text",
 ]
+
+_TRANSFORM = make(Transform)  # read_transform checks the numbers itself
 
 NS = "urn:robomodel:urdf"
 """The namespace of robomodel's own attributes and elements in a URDF (docs/urdf.md, "Exact
@@ -106,7 +109,7 @@ class Reader:
         self.eager = eager
         # Per (filename, scale text): visual and collision shapes share their mesh.
         self.meshes: dict[tuple[str, str | None], Mesh] = {}
-        # The directory relative mesh filenames are relative to (meshes remember it).
+        # The directory relative mesh filenames are relative to (for the load's report).
         self.base_dir: str | None = None
         self.exts: list[Extension] = []  # the robot's own kept elements, in document order
         # Deferred numbers, in document order per kind. Per origin: the record whose
@@ -151,6 +154,7 @@ class Writer:
         "frame_joint",
         "kept",
         "materials",
+        "memo",
         "model",
         "options",
         "order_line",
@@ -173,6 +177,10 @@ class Writer:
         self.used: set[tuple[str, str]] = set()
         self.order_line = -1  # the line of <robomodel:order>, completed once all is written
         self.materials: dict[str, Material] = {mat.name: mat for mat in model.materials}
+        # Texts and numbers computed for a value in this export, by the value's bytes: a model
+        # repeats transforms and inertias, and each search costs far more than the lookup.
+        # Scoped to the export (no process-wide cache): the next export starts empty.
+        self.memo: dict[bytes, Any] = {}
 
     @property
     def base(self) -> str:
@@ -343,18 +351,11 @@ def parse_triples(texts: list[str]) -> list[float] | None:
 
 # ---------------------------------------------------------------------- writing attributes
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_QUOTED: dict[str, str] = {}
 
 
 def q(s: str) -> str:
-    """Return ``s`` quoted as an attribute value (memoised: models repeat their names)."""
-    quoted = _QUOTED.get(s)
-    if quoted is not None:
-        return quoted
-    quoted = quote(s)
-    if len(_QUOTED) < 65536:
-        _QUOTED[s] = quoted
-    return quoted
+    """Return ``s`` quoted as an attribute value (see :func:`quote`)."""
+    return quote(s)
 
 
 def quote(s: str) -> str:
@@ -398,4 +399,4 @@ def read_transform(r: Reader, el: Any, what: str, attr: str, near: Any) -> Any:
         )
     R = immutable(R)
     p = immutable(p)
-    return sourced_transform(R, p, ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), False))
+    return _TRANSFORM(R, p)

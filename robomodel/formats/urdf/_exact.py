@@ -1,25 +1,22 @@
 """The numbers the exporter writes for a value: a function of the value alone.
 
 Export must be a function of the value: two models that are ``==`` (one loaded, one unpickled,
-deep-copied or read back from JSON) must give the same text. The loader's
-:mod:`~robomodel.formats.urdf._sourced` records (the numbers a value was read from) are outside
-equality and do not survive pickle, deepcopy or JSON, and equal values can carry different
-records (``xyz="-0 0 0"`` and ``xyz="0 0 0"``, a massless link's centre of mass), so the
-exporter does not use them. Making them part of equality instead would make a loaded model
-differ from the same model built in code or read from JSON, which is worse.
+deep-copied or read back from JSON) must give the same text. The numbers a value was read from
+stay with the loader (:mod:`~robomodel.formats.urdf._records`), never in the values: equal
+values can come from different texts (``xyz="-0 0 0"`` and ``xyz="0 0 0"``, a massless link's
+centre of mass), and a loaded model holds the same plain values as one built in code.
 
 Computing the text from the matrices alone loses an ulp here and there (``rpy`` from a rotation,
 a centre of mass from a first moment), which would break ``loads(dumps(m)) == m``. So each
 function here searches for numbers that the loader turns back into the very same doubles: first
 the value's own numbers rounded to 1, 2, ... 17 digits (the shortest text wins, so a document's
 ``0.1`` comes back as ``0.1``), then the neighbouring doubles of the computed numbers. Every
-check uses the loader's own arithmetic, and every result is memoised per distinct value
-(models repeat transforms, exports repeat models). When nothing within that search reproduces
+check uses the loader's own arithmetic. Nothing is memoised across calls (no process-wide
+cache): each export computes its numbers afresh. When nothing within that search reproduces
 the value (a rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an
 inertia the parallel-axis formula cannot hit), the functions say so, and the writers add the
 exact value in a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``,
-"Round trips"), which robomodel's loader prefers and other tools ignore. The exporter never
-reads the loader's records.
+"Round trips"), which robomodel's loader prefers and other tools ignore.
 """
 
 from __future__ import annotations
@@ -28,6 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -79,24 +77,13 @@ def _rotation(rpy: Sequence[float]) -> list[float]:
     return flat
 
 
-_RPY_CACHE: dict[bytes, list[float] | None] = {}
 _WIDTH = 6  # doubles tried on either side of each computed angle
 
 
 def _rpy(R: np.ndarray) -> list[float] | None:
-    """The ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found.
-
-    Memoised by the matrix (models repeat rotations, and exports repeat models).
-    """
+    """The ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found."""
     R = R + 0.0  # -0.0 and 0.0 are equal values: the search must not tell them apart
-    key = R.tobytes()
-    if key in _RPY_CACHE:
-        got = _RPY_CACHE[key]
-    else:
-        got = _search_rpy(R)
-        if len(_RPY_CACHE) < 65536:
-            _RPY_CACHE[key] = got
-    return None if got is None else list(got)
+    return _search_rpy(R)
 
 
 def computed_rpy(R: np.ndarray) -> list[float]:
@@ -183,25 +170,22 @@ def origin_numbers(
     return found, rpy
 
 
-def axis_numbers(rest: Transform, direction: np.ndarray) -> list[float] | None:
+def axis_numbers(
+    rest: Transform, direction: np.ndarray, memo: dict[bytes, Any] | None = None
+) -> list[float] | None:
     """Return ``<axis xyz>`` in the child for the link1 ``direction`` of a joint at ``rest``.
 
     The loader computes ``(rest @ Axis(xyz)).direction``; the numbers are searched through it.
-    ``None`` when none is found. Memoised by the bytes of the rotation and the direction (the
-    search treats -0.0 as 0.0, so equal values under two keys get the same numbers).
+    ``None`` when none is found (the search treats -0.0 as 0.0, so equal values under two
+    keys get the same numbers). ``memo``: one export's memo (``Writer.memo``).
     """
-    key = rest.rotation.tobytes() + direction.tobytes()
-    if key in _AXIS_CACHE:
-        got = _AXIS_CACHE[key]
-    else:
-        got = _search_axis(rest, direction)
-        if len(_AXIS_CACHE) < 65536:
-            _AXIS_CACHE[key] = got
-    return None if got is None else list(got)
-
-
-_AXIS_CACHE: dict[bytes, list[float] | None] = {}
-_INERTIAL_CACHE: dict[bytes, tuple[float, list[float], list[float], bool]] = {}
+    if memo is None:
+        return _search_axis(rest, direction)
+    key = b"a" + rest.rotation.tobytes() + direction.tobytes()
+    if key not in memo:
+        memo[key] = _search_axis(rest, direction)
+    got: list[float] | None = memo[key]
+    return got
 
 
 def _search_axis(rest: Transform, direction: np.ndarray) -> list[float] | None:
@@ -261,24 +245,26 @@ def _refined(
     return None
 
 
-def inertial_numbers(inertia: SpatialInertia) -> tuple[float, list[float], list[float], bool]:
+def inertial_numbers(
+    inertia: SpatialInertia, memo: dict[bytes, Any] | None = None
+) -> tuple[float, list[float], list[float], bool]:
     """Return the ``(mass, com xyz, six moments, exact)`` of ``<inertial>`` with ``rpy="0 0 0"``.
 
-    Memoised by the bytes of the inertia's numbers (the search treats -0.0 as 0.0); see
-    :func:`_search_inertial`.
+    The search treats -0.0 as 0.0; see :func:`_search_inertial`. ``memo``: one export's memo
+    (``Writer.memo``).
     """
+    if memo is None:
+        return _search_inertial(inertia)
     key = (
-        inertia.first_moment.tobytes()
+        b"i"
+        + inertia.first_moment.tobytes()
         + inertia.rotational_inertia.tobytes()
         + float(inertia.mass).hex().encode()
     )
-    got = _INERTIAL_CACHE.get(key)
-    if got is None:
-        got = _search_inertial(inertia)
-        if len(_INERTIAL_CACHE) < 65536:
-            _INERTIAL_CACHE[key] = got
-    m, com, six, exact = got
-    return m, list(com), list(six), exact
+    if key not in memo:
+        memo[key] = _search_inertial(inertia)
+    got: tuple[float, list[float], list[float], bool] = memo[key]
+    return got
 
 
 def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[float], bool]:

@@ -15,22 +15,17 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.errors import warn
 from robomodel.formats.urdf._document import Reader, Writer
+from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
 from robomodel.model.record import Extension, Model
 
-if TYPE_CHECKING:
-    from robomodel.formats.urdf._joint import RawJoint
-    from robomodel.formats.urdf._link import RawLink
-    from robomodel.formats.urdf._sensor import RawSensor
-
 __all__ = [
-    "NO_KEPT",
     "blob_xml",
     "canonical_order",
     "frame_joint_marker",
@@ -43,10 +38,8 @@ __all__ = [
     "write_robot_kept",
 ]
 
-_EXTENSION = trusted(Extension)
+_EXTENSION = make(Extension)
 
-NO_KEPT: list[Extension] = []
-"""The class-level default of a record's kept-element list: replaced before the first append."""
 _ESCAPED = re.compile(r'[<>&"]')
 
 

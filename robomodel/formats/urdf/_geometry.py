@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from robomodel._internal.construct import trusted
-from robomodel.formats.meshes import MeshSource, sourced_mesh
+from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import (
     Reader,
     Writer,
@@ -26,14 +25,13 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
 )
 from robomodel.formats.urdf._extensions import kept_texts
-from robomodel.formats.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
+from robomodel.formats.urdf._origin import read_origin, write_origin
+from robomodel.formats.urdf._records import RawShape
 from robomodel.formats.urdf.errors import URDFReferenceError, URDFValueError
 from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
-from robomodel.model.spatial import Transform
 
 __all__ = [
-    "RawShape",
     "read_geometry",
     "read_material",
     "read_materials",
@@ -43,9 +41,9 @@ __all__ = [
     "write_shape",
 ]
 
-_MESH = trusted(Mesh)
-_MATERIAL = trusted(Material)
-_SOLID_SHAPE = trusted(SolidShape)
+_MESH = make(Mesh)
+_MATERIAL = make(Material)
+_SOLID_SHAPE = make(SolidShape)
 _SHAPE_CHILDREN = {"origin": 0, "geometry": 1, "material": 2}
 
 
@@ -138,8 +136,7 @@ def read_geometry(r: Reader, el: Any, what: str) -> Geometry | None:
             scale = numbers(r, g, what, "scale", 3, (1.0, 1.0, 1.0))
             # Three finite floats: what Mesh's converter would check.
             mesh = r.meshes[key] = _MESH(filename, scale)
-        # Equal to the plain mesh; it remembers its line and the directory it is relative to.
-        return sourced_mesh(mesh, MeshSource(r.file, g.sourceline, r.base_dir))
+        return mesh
     if tag == "box":
         x, y, z = strict_numbers(r, g, what, "size", 3)
         dims: tuple[float, ...] = (x, y, z)
@@ -159,9 +156,9 @@ def read_geometry(r: Reader, el: Any, what: str) -> Geometry | None:
     return _SPHERE(dims[0])
 
 
-_BOX = trusted(Box)
-_CYLINDER = trusted(Cylinder)
-_SPHERE = trusted(Sphere)
+_BOX = make(Box)
+_CYLINDER = make(Cylinder)
+_SPHERE = make(Sphere)
 
 
 def _write_geometry(out: list[str], g: Geometry) -> None:
@@ -182,19 +179,6 @@ def _write_geometry(out: list[str], g: Geometry) -> None:
 
 
 # ---------------------------------------------------------------------- <visual>, <collision>
-class RawShape:
-    """A visual or collision as read, waiting for its origin (see the module docstring)."""
-
-    __slots__ = ("extensions", "geometry", "material", "name", "origin")
-
-    def __init__(self, geometry: Geometry, name: str | None) -> None:
-        self.geometry = geometry
-        self.name = name
-        self.origin: Transform = IDENTITY_ORIGIN
-        self.material: Material | None = None
-        self.extensions: tuple[str, ...] = ()
-
-
 def read_shape(r: Reader, el: Any, what: str, db: dict[str, Material]) -> RawShape | None:
     """Return the shape of ``<visual>`` or ``<collision>`` ``el``, ``None`` when not modelled."""
     (origin, geometry, material), others = pick_children(r, el, what, _SHAPE_CHILDREN)
@@ -203,7 +187,10 @@ def read_shape(r: Reader, el: Any, what: str, db: dict[str, Material]) -> RawSha
     g = read_geometry(r, geometry, what)
     if g is None:
         return None
-    raw = RawShape(g, el.get("name") or None)
+    line = None
+    if isinstance(g, Mesh):  # where the report says it was read (robomodel.formats.urdf.report)
+        line = next((c.sourceline for c in geometry.iterchildren("mesh")), None)
+    raw = RawShape(g, el.get("name") or None, line)
     if origin is not None:
         read_origin(r, origin, what, raw)
     if material is not None:
@@ -222,7 +209,7 @@ def write_shape(w: Writer, tag: str, s: SolidShape) -> None:
     """Write ``s`` as a ``<visual>`` or ``<collision>`` (``tag``)."""
     out = w.out
     out.append(f"    <{tag} name={q(s.name)}>" if s.name else f"    <{tag}>")
-    out.append("      " + write_origin(s.link_H_geometry))
+    out.append("      " + write_origin(s.link_H_geometry, memo=w.memo))
     _write_geometry(out, s.geometry)
     if s.material is not None:
         write_material(w, s.material, "      ", False)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import make
 from robomodel.errors import warn
 from robomodel.formats.urdf._document import (
     XMLNS,
@@ -28,16 +29,15 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
 )
 from robomodel.formats.urdf._exact import inertial_numbers
-from robomodel.formats.urdf._extensions import NO_KEPT, keep, write_kept
+from robomodel.formats.urdf._extensions import keep, write_kept
 from robomodel.formats.urdf._origin import ZERO3, rotations
-from robomodel.formats.urdf._sourced import SourcedInertia, Vec3, sourced_inertias
+from robomodel.formats.urdf._records import RawLink, Vec3
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.spatial import SpatialInertia
 from robomodel.physics.inertia import consistency_problems
 
 if TYPE_CHECKING:
-    from robomodel.formats.urdf._link import RawLink
     from robomodel.formats.urdf.options import InertiaPolicy
 
 __all__ = [
@@ -55,6 +55,8 @@ _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
 _DIAG = np.arange(3)
 _RM_MOMENT = rm("first_moment")
 _RM_ORIGIN = rm("about_origin")
+# The inertias computed here: finite, symmetric, from checked numbers.
+_INERTIA = make(SpatialInertia)
 _PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
 
 
@@ -65,10 +67,10 @@ def read_inertial(r: Reader, el: Any, raw: RawLink, what: str) -> None:
     """
     (origin, mass_el, inertia_el), others = pick_children(r, el, what, _CHILDREN)
     if others:  # kept inside the <inertial> (owner kind "inertial": the link's)
-        if raw.inertial_exts is NO_KEPT:
-            raw.inertial_exts = []
+        kept = raw.inertial_exts if isinstance(raw.inertial_exts, list) else []
+        raw.inertial_exts = kept
         for ch in others:
-            keep(r, "inertial", raw.name, ch, raw.inertial_exts)
+            keep(r, "inertial", raw.name, ch, kept)
     if mass_el is None:
         raise r.err(
             URDFValueError, el, what, "<inertial> has no <mass value=...>; add the link mass"
@@ -125,7 +127,7 @@ def inertial_values(
     xyz: list[Vec3],
     rpy: list[Vec3],
     I_C: Any = None,
-) -> list[SourcedInertia]:
+) -> list[SpatialInertia]:
     """Return the inertias of the registered inertials (mass and moments, origin numbers).
 
     ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
@@ -168,8 +170,7 @@ def inertial_values(
     # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
     h = immutable(h)
     I_O = immutable(I_O)
-    sources = zip(masses, xyz, rpy, [d[1] for d in data], strict=True)
-    return sourced_inertias(masses, h, I_O, sources)
+    return list(map(_INERTIA, masses, h, I_O))
 
 
 def apply_exact_inertials(r: Reader) -> None:
@@ -198,9 +199,7 @@ def apply_exact_inertials(r: Reader) -> None:
                 "robomodel:first_moment and robomodel:about_origin disagree with the plain "
                 "inertial numbers; remove them or fix them",
             )
-        raw.inertia = sourced_inertias(
-            [got.mass], [immutable(h)], [immutable(I_O)], [got.urdf_inertial]
-        )[0]
+        raw.inertia = _INERTIA(got.mass, immutable(h), immutable(I_O))
 
 
 # Relative to the inertia's scale in consistency_problems (its largest pseudo-inertia eigenvalue:
@@ -262,7 +261,7 @@ def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
     # axes
     # (iDynTree's layout), with numbers that read back to this very inertia; where none do,
     # the numbers computed, and the exact inertia in robomodel's attributes.
-    mass, xyz, six, exact = inertial_numbers(inertia)
+    mass, xyz, six, exact = inertial_numbers(inertia, w.memo)
     out.append("    <inertial>")
     out.append(f'      <mass value="{format_float(mass)}"/>')
     out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="0 0 0"/>')

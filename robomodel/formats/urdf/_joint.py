@@ -17,7 +17,7 @@ import numpy as np
 from lxml import etree
 
 from robomodel._internal.arrays import immutable
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import (
     XMLNS,
     Reader,
@@ -43,8 +43,8 @@ from robomodel.formats.urdf._joint_exact import (
     limit_xml,
     reversed_values,
 )
-from robomodel.formats.urdf._origin import IDENTITY_ORIGIN, read_origin, write_origin
-from robomodel.formats.urdf._sourced import SourcedAxis, SourcedTransform, Vec3, sourced_axes
+from robomodel.formats.urdf._origin import read_origin, write_origin
+from robomodel.formats.urdf._records import RawJoint
 from robomodel.formats.urdf.errors import (
     URDFTopologyError,
     URDFUnsupportedError,
@@ -61,9 +61,9 @@ from robomodel.model.joints import (
     RevoluteJoint,
 )
 from robomodel.model.record import Extension
+from robomodel.model.spatial import Axis
 
 __all__ = [
-    "RawJoint",
     "check_mimics",
     "joint_values",
     "mimic_kept",
@@ -89,29 +89,6 @@ _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child or
 
 
 # ---------------------------------------------------------------------- reading
-class RawJoint:
-    """One ``<joint>`` as read; its origin and axis numbers arrive after the element pass."""
-
-    # The defaults live on the class: a joint sets only what it holds, and a document has
-    # hundreds of joints.
-    origin: SourcedTransform = IDENTITY_ORIGIN
-    parent = ""
-    child = ""
-    axis: Vec3 = (1.0, 0.0, 0.0)
-    axis_el: Any = None
-    exact_axis = False  # the <axis> has robomodel:direction
-    reversed_el: Any = None  # the <child> stating the joint's link1 is the URDF child
-    limit: Any = None
-    dynamics: Any = None
-    mimic: Mimic | None = None
-
-    def __init__(self, name: str, kind: str, el: Any) -> None:
-        self.name = name
-        self.kind = kind
-        self.el = el
-        self.exts: list[Extension] = []
-
-
 def read_joint(r: Reader, el: Any) -> RawJoint:
     """Return the record of ``<joint>`` ``el``, every attribute checked."""
     name = el.get("name")
@@ -210,10 +187,11 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
     return raw
 
 
-_FIXED_JOINT = trusted(FixedJoint)
-_TRUSTED_MOVING = {kind: trusted(cls) for kind, cls in _MOVING_TYPES.items()}
-_LIMITS = trusted(PositionLimits)
-_DYNAMICS = trusted(JointDynamics)
+_FIXED_JOINT = make(FixedJoint)
+_TRUSTED_MOVING = {kind: make(cls) for kind, cls in _MOVING_TYPES.items()}
+_LIMITS = make(PositionLimits)
+_DYNAMICS = make(JointDynamics)
+_AXIS = make(Axis)  # the batched axes below are unit by construction
 _NO_LIMITS = PositionLimits()
 _NO_DYNAMICS = JointDynamics()
 _ZEROS3 = immutable(np.zeros(3))
@@ -290,7 +268,7 @@ def _reversed(r: Reader, raw: RawJoint, j: Joint) -> Joint:
     )
 
 
-def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
+def _moving_axes(raws: list[RawJoint]) -> list[Axis | None]:
     """Return the axes in link1 of moving joints, ``None`` for a zero ``<axis xyz>``.
 
     One batched pass over all joints: per joint, numpy's call overhead on 3-vectors cost ten
@@ -313,11 +291,11 @@ def _moving_axes(raws: list[RawJoint]) -> list[SourcedAxis | None]:
         D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
     Org = R @ _ZEROS3 + P
     D, Org = immutable(D), immutable(Org)
-    axes = sourced_axes(D, Org, [(r.axis, r.origin) for r in raws])
+    axes = list(map(_AXIS, D, Org))
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
 
 
-def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: SourcedAxis | None) -> Joint:
+def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: Axis | None) -> Joint:
     """Return the moving joint of ``raw`` with offsets ``offset`` (``axis``: None if zero)."""
     # Every value below was checked as the joint classes check it (two different non-empty
     # link names, finite numbers, lower <= upper), so the trusted constructors apply.
@@ -455,7 +433,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     invert = parent != j.link1
     if isinstance(j, FixedJoint):
         out.append(f'  <joint name={q(jname)} type="fixed">')
-        out.append("    " + write_origin(j.link1_H_link2, invert))
+        out.append("    " + write_origin(j.link1_H_link2, invert, w.memo))
         out.append(f"    <parent link={q(parent)}/>")
         out.append("    " + child_xml(j, child, invert))
         write_kept(w, "joint", jname, "    ")
@@ -467,7 +445,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     else:
         kind = "prismatic"
     out.append(f"  <joint name={q(jname)} type={q(kind)}>")
-    out.append("    " + write_origin(j.link1_H_link2, invert))
+    out.append("    " + write_origin(j.link1_H_link2, invert, w.memo))
     out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
     out.append("    " + child_xml(j, child, invert))
@@ -538,7 +516,7 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
         # back into this very direction; else the numbers computed, with the direction in
         # link1 stated exactly in robomodel's attribute.
         a = j.axis_in_link1
-        found = axis_numbers(j.link1_H_link2, a.direction)
+        found = axis_numbers(j.link1_H_link2, a.direction, w.memo)
         marks = ""
         if found is None:
             marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import (
     XMLNS,
     Reader,
@@ -36,11 +37,10 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
     transform_text,
 )
-from robomodel.formats.urdf._sourced import SourcedAxis, sourced_axes
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
-from robomodel.model.spatial import Transform
+from robomodel.model.spatial import Axis, Transform
 
 __all__ = [
     "LIMIT_MARKS",
@@ -67,12 +67,13 @@ RM_ORIGIN = rm("origin")
 RM_REST = rm("link1_H_link2")
 """``<child robomodel:link1_H_link2>``: the joint's link1 is the URDF child (see above)."""
 _RM_AXIS = rm("axis")
+_AXIS = make(Axis)  # unit directions checked above
 
 
 # ---------------------------------------------------------------------- reading
 def reversed_values(
     r: Reader, el: Any, what: str, j: Joint, child: str, xyz: Any
-) -> tuple[Transform, SourcedAxis | None]:
+) -> tuple[Transform, Axis | None]:
     """Return the rest transform and axis of joint ``j`` reversed (link1 = ``child``).
 
     ``j`` is the joint as read from its URDF parent to ``child``; the axis is ``None`` for a
@@ -102,10 +103,10 @@ def reversed_values(
         )
     d = immutable(d)
     o = immutable(o)
-    return T, sourced_axes([d], [o], [(xyz, T)])[0]
+    return T, _AXIS(d, o)
 
 
-def exact_axis(r: Reader, el: Any, what: str, axis: Any) -> SourcedAxis:
+def exact_axis(r: Reader, el: Any, what: str, axis: Any) -> Axis:
     """Return ``axis`` with the direction and point of ``<axis>`` ``el``'s robomodel attributes.
 
     ``robomodel:direction`` (in link1) and ``robomodel:origin`` are each optional.
@@ -136,7 +137,7 @@ def exact_axis(r: Reader, el: Any, what: str, axis: Any) -> SourcedAxis:
     o = o.copy()
     d = immutable(d)
     o = immutable(o)
-    return sourced_axes([d], [o], [axis.urdf_axis])[0]
+    return _AXIS(d, o)
 
 
 # ---------------------------------------------------------------------- writing

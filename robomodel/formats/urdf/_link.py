@@ -1,7 +1,8 @@
 """``<link>``: its inertial, visuals and collisions, read beside written.
 
-:func:`read_link` returns a :class:`RawLink` record; whether the link stays a link or becomes a
-frame of its neighbour is decided with the whole tree (:mod:`robomodel.formats.urdf._tree`).
+:func:`read_link` returns a :class:`~robomodel.formats.urdf._records.RawLink` record; whether
+the link stays a link or becomes a frame of its neighbour is decided with the whole tree
+(:mod:`robomodel.formats.urdf._tree`).
 :func:`write_link` writes a model link, :func:`write_bare_link` the massless link that carries
 an additional frame.
 """
@@ -10,35 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import Reader, Writer, q, required
-from robomodel.formats.urdf._extensions import NO_KEPT, keep, write_kept
-from robomodel.formats.urdf._geometry import RawShape, read_shape, write_shape
+from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._geometry import read_shape, write_shape
 from robomodel.formats.urdf._inertial import read_inertial, write_inertial
-from robomodel.formats.urdf._sourced import SourcedInertia
+from robomodel.formats.urdf._records import NO_SHAPES, RawLink
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.model.record import Extension, Link
+from robomodel.model.record import Link
 from robomodel.model.shapes import Material
+from robomodel.model.spatial import SpatialInertia
 
-__all__ = ["RawLink", "link_value", "read_link", "write_bare_link", "write_link"]
-
-_NO_SHAPES: tuple[RawShape, ...] = ()
-
-
-class RawLink:
-    """One ``<link>`` as read; its inertia arrives after the element pass."""
-
-    # Class-level defaults, as for RawJoint. Most links of a real URDF are empty frames: shape
-    # lists only for links with shapes.
-    inertia: SourcedInertia | None = None
-    visuals: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
-    collisions: list[RawShape] | tuple[RawShape, ...] = _NO_SHAPES
-    inertial_exts: list[Extension] = NO_KEPT  # kept children of its <inertial>
-
-    def __init__(self, name: str, el: Any) -> None:
-        self.name = name
-        self.el = el
-        self.exts: list[Extension] = []
+__all__ = ["link_value", "read_link", "write_bare_link", "write_link"]
 
 
 def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
@@ -63,11 +47,11 @@ def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
             if s is None:
                 keep(r, "link", name, ch, raw.exts)
             elif tag == "visual":
-                if raw.visuals is _NO_SHAPES:
+                if raw.visuals is NO_SHAPES:
                     raw.visuals = []
                 raw.visuals.append(s)  # type: ignore[union-attr]
             else:
-                if raw.collisions is _NO_SHAPES:
+                if raw.collisions is NO_SHAPES:
                     raw.collisions = []
                 raw.collisions.append(s)  # type: ignore[union-attr]
         else:
@@ -76,10 +60,10 @@ def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
 
 
 _ZERO_LINK = Link()
-_LINK = trusted(Link)
+_LINK = make(Link)
 
 
-def link_value(inertia: SourcedInertia | None) -> Link:
+def link_value(inertia: SpatialInertia | None) -> Link:
     """Return the link of a record's inertia (zero without an ``<inertial>``)."""
     return _ZERO_LINK if inertia is None else _LINK(inertia)
 

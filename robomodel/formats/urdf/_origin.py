@@ -5,7 +5,7 @@ arrays one by one costs far more than the arithmetic. So :func:`read_origin` onl
 texts with the record that will hold the transform, and :func:`origin_values` computes every
 transform of the document in one vectorised pass. The angles go through ``math.cos`` and
 ``math.sin`` and every product is the scalar formula's, so the arrays are bitwise those of
-:func:`sourced_origin`, which builds the transforms the loader composes itself, and do not
+:func:`origin_transform`, which builds the transforms the loader composes itself, and do not
 depend on what else the document holds. :func:`write_origin` writes numbers computed from the
 transform alone (:mod:`robomodel.formats.urdf._exact`).
 """
@@ -13,20 +13,14 @@ transform alone (:mod:`robomodel.formats.urdf._exact`).
 from __future__ import annotations
 
 import math
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from robomodel._internal.arrays import immutable
+from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
 from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
-from robomodel.formats.urdf._sourced import (
-    SourcedTransform,
-    Vec3,
-    sourced_transform,
-    sourced_transforms,
-)
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_floats
 from robomodel.model.spatial import Transform, rpy_from_rotation
@@ -39,14 +33,17 @@ __all__ = [
     "exact_rotation",
     "inverted",
     "origin_text",
+    "origin_transform",
     "origin_values",
     "read_origin",
     "rotations",
-    "sourced_origin",
     "write_origin",
 ]
 
+Vec3 = tuple[float, float, float]
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
+# Every transform the loader builds was computed here from checked, finite numbers.
+_TRANSFORM = make(Transform)
 
 
 def rotations(angles: list[float], n: int) -> Any:
@@ -72,7 +69,7 @@ def rotations(angles: list[float], n: int) -> Any:
     return R
 
 
-def sourced_origin(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTransform:
+def origin_transform(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> Transform:
     """Return the transform of ``<origin xyz rpy>``, or its inverse when ``inverted``."""
     r, p, y = rpy
     if (
@@ -112,14 +109,14 @@ def sourced_origin(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> SourcedTrans
         Rt = R.T.copy()
         R, pos = Rt, -(Rt @ pos)
     R, pos = immutable(R), immutable(pos)
-    return sourced_transform(R, pos, (xyz, rpy, inverted))
+    return _TRANSFORM(R, pos)
 
 
-IDENTITY_ORIGIN = sourced_origin(ZERO3, ZERO3)
+IDENTITY_ORIGIN = origin_transform(ZERO3, ZERO3)
 """The transform of an absent ``<origin>`` (shared: records default to it)."""
 
 
-def canonical(T: Transform) -> SourcedTransform:
+def canonical(T: Transform) -> Transform:
     """Return the transform URDF text reproduces for ``T`` (``T`` moved by at most an ulp).
 
     Used for transforms the loader composes itself (shapes and sensors of fake links), so that
@@ -127,7 +124,7 @@ def canonical(T: Transform) -> SourcedTransform:
     """
     rpy = rpy_from_rotation(T.rotation)
     xyz = (float(T.position[0]), float(T.position[1]), float(T.position[2]))
-    return sourced_origin(xyz, rpy)
+    return origin_transform(xyz, rpy)
 
 
 def read_origin(r: Reader, el: Any, what: str, owner: Any) -> None:
@@ -150,13 +147,12 @@ def read_origin(r: Reader, el: Any, what: str, owner: Any) -> None:
     texts.append("0 0 0" if rs is None else rs)
 
 
-def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> list[Any]:
+def origin_values(U: Any, ix: list[int]) -> list[Transform]:
     """Return the transforms of the registered origins, in registration order.
 
     ``U`` holds the distinct triples read (one row each), ``ix`` per origin the rows of its
-    xyz and rpy (interleaved), ``xyz`` and ``rpy`` the triples themselves.
+    xyz and rpy (interleaved).
     """
-    n = len(xyz)
     P = U[ix[0::2]]
     # One rotation per distinct rpy text, in order of first use (each row is computed on its
     # own, so the order does not change any value).
@@ -164,10 +160,10 @@ def origin_values(U: Any, xyz: list[Vec3], rpy: list[Vec3], ix: list[int]) -> li
     inverse = [row_of.setdefault(k, len(row_of)) for k in ix[1::2]]
     A = U[list(row_of)]
     R = rotations(A.ravel().tolist(), len(row_of))
-    # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in sourced_origin.
+    # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in origin_transform.
     R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
     R, P = immutable(R[inverse]), immutable(P)
-    return sourced_transforms(R, P, zip(xyz, rpy, repeat(False, n), strict=True))
+    return list(map(_TRANSFORM, R, P))
 
 
 _ROTATION = rm("rotation")
@@ -199,45 +195,42 @@ def apply_exact(r: Reader) -> None:
         T = owner.origin
         R = exact_rotation(r, el, f"<{el.getparent().tag}>", T.rotation)
         R = immutable(R)
-        owner.origin = sourced_transform(R, T.position, T.urdf_origin)
+        owner.origin = _TRANSFORM(R, T.position)
 
 
-def inverted(T: SourcedTransform) -> SourcedTransform:
+def inverted(T: Transform) -> Transform:
     """Return the inverse of an origin read (the frame of a fake URDF root link).
 
-    From the rotation the origin holds (its exact rotation when it has one), which is bitwise
-    what :func:`sourced_origin` with ``inverted`` computes from the numbers.
+    From the rotation the origin holds (its exact rotation when it has one) and its position,
+    which holds the ``xyz`` numbers read: bitwise what :func:`origin_transform` with
+    ``inverted`` computes from the numbers.
     """
-    xyz, rpy, _ = T.urdf_origin
     Rt = T.rotation.T.copy()
-    pos = -(Rt @ np.array(xyz, dtype=np.float64))
+    pos = -(Rt @ np.array(T.position, dtype=np.float64))
     Rt = immutable(Rt)
     pos = immutable(pos)
-    return sourced_transform(Rt, pos, (xyz, rpy, True))
+    return _TRANSFORM(Rt, pos)
 
 
-def origin_text(T: Transform, invert: bool = False) -> str | None:
+def origin_text(
+    T: Transform, invert: bool = False, memo: dict[bytes, Any] | None = None
+) -> str | None:
     """Return the ``<origin>`` that reads back to ``T`` exactly (to its inverse when ``invert``).
 
     A function of the value alone (:mod:`robomodel.formats.urdf._exact`). Where no ``rpy`` of
     doubles
     gives the rotation, the angles computed by iDynTree's rule are written (what other tools
     read) with the exact rotation in ``robomodel:rotation``. ``None`` when ``invert`` and no
-    ``xyz`` gives the position exactly.
+    ``xyz`` gives the position exactly. ``memo``: one export's memo (``Writer.memo``).
     """
-    # Memoised by the numbers' bytes (models repeat transforms, and exports repeat models); the
-    # text is computed with -0.0 as 0.0, so equal values under two keys get the same text.
-    key = T.rotation.tobytes() + T.position.tobytes() + (b"i" if invert else b"")
-    text = _TEXTS.get(key, _MISSING)
-    if text is _MISSING:
-        text = _origin_text(T, invert)
-        if len(_TEXTS) < 65536:
-            _TEXTS[key] = text
+    # The text is computed with -0.0 as 0.0, so equal values under two keys get the same text.
+    if memo is None:
+        return _origin_text(T, invert)
+    key = b"o" + T.rotation.tobytes() + T.position.tobytes() + (b"i" if invert else b"")
+    if key not in memo:
+        memo[key] = _origin_text(T, invert)
+    text: str | None = memo[key]
     return text
-
-
-_MISSING = "missing"
-_TEXTS: dict[bytes, str | None] = {}
 
 
 def _origin_text(T: Transform, invert: bool) -> str | None:
@@ -253,13 +246,13 @@ def _origin_text(T: Transform, invert: bool) -> str | None:
     return f'<origin xyz="{fmt3(xyz)}" rpy="{fmt3(rpy)}"/>'
 
 
-def write_origin(T: Transform, invert: bool = False) -> str:
+def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | None = None) -> str:
     """Return the ``<origin>`` of ``T`` (of its inverse when ``invert``), exact where it can be.
 
     :func:`origin_text`; where no numbers give the inverse position exactly, the computed
     numbers (within an ulp; the exporter in index order writes such a frame as a child).
     """
-    text = origin_text(T, invert)
+    text = origin_text(T, invert, memo)
     if text is not None:
         return text
     U = T.inverse()

@@ -20,9 +20,9 @@ back, choosing the ``<frame>`` that states its two poses exactly.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.errors import suggest, warn
 from robomodel.formats.urdf._document import (
     XMLNS,
@@ -35,49 +35,28 @@ from robomodel.formats.urdf._document import (
     rm,
     transform_text,
 )
-from robomodel.formats.urdf._extensions import NO_KEPT, keep, write_kept
-from robomodel.formats.urdf._origin import IDENTITY_ORIGIN, canonical, read_origin, write_origin
-from robomodel.formats.urdf._sourced import SourcedTransform
+from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._origin import canonical, read_origin, write_origin
+from robomodel.formats.urdf._records import RawJoint, RawSensor
 from robomodel.formats.urdf.errors import URDFSensorError
-from robomodel.model.record import Extension, Frame
+from robomodel.model.record import Frame
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 
-if TYPE_CHECKING:
-    from robomodel.formats.urdf._joint import RawJoint
-
-__all__ = ["RawSensor", "add_sensor_frames", "read_sensor", "sensor_values", "write_sensor"]
+__all__ = ["add_sensor_frames", "read_sensor", "sensor_values", "write_sensor"]
 
 _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
 _FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
-_ACCELEROMETER = trusted(Accelerometer)
+_ACCELEROMETER = make(Accelerometer)
 _EYE = Transform.identity()
 _RM_FIRST = rm("first_link")
 _RM_FIRST_H = rm("first_link_H_sensor")
 _RM_SECOND_H = rm("second_link_H_sensor")
-_GYROSCOPE = trusted(Gyroscope)
+_GYROSCOPE = make(Gyroscope)
 
 
 # ---------------------------------------------------------------------- reading
-class RawSensor:
-    """One ``<sensor>`` as read; its origin arrives after the element pass."""
-
-    # Class-level defaults, as for RawJoint.
-    origin: SourcedTransform = IDENTITY_ORIGIN
-    parent_el: Any = None
-    parent_attr = ""
-    frame = ""
-    direction = ""
-    ft_exts: list[Extension] = NO_KEPT  # kept children of its <force_torque>
-
-    def __init__(self, name: str, kind: str, el: Any) -> None:
-        self.name = name
-        self.kind = kind
-        self.el = el
-        self.exts: list[Extension] = []
-
-
 def read_sensor(r: Reader, el: Any) -> RawSensor | None:
     """Return the record of ``<sensor>`` ``el``; ``None`` for a type kept verbatim."""
     name = el.get("name")
@@ -116,9 +95,9 @@ def read_sensor(r: Reader, el: Any) -> RawSensor | None:
                 elif sub.tag == "measure_direction":
                     raw.direction = (sub.text or "").strip()
                 else:  # kept inside the <force_torque> (owner kind "force_torque")
-                    if raw.ft_exts is NO_KEPT:
-                        raw.ft_exts = []
-                    keep(r, "force_torque", name, sub, raw.ft_exts)
+                    kept = raw.ft_exts if isinstance(raw.ft_exts, list) else []
+                    raw.ft_exts = kept
+                    keep(r, "force_torque", name, sub, kept)
             if raw.frame not in _FT_FRAMES:
                 raise r.err(
                     URDFSensorError,
@@ -307,7 +286,7 @@ def add_sensor_frames(
         )
 
 
-_FRAME = trusted(Frame)
+_FRAME = make(Frame)
 
 
 def _same_place(s: Sensor, link: str, link_H_frame: Transform) -> bool:
@@ -387,12 +366,12 @@ def write_sensor(w: Writer, s: Sensor) -> None:
         write_kept(w, "force_torque", s.name, "      ")
         out.append("    </force_torque>")
         if frame == "sensor":
-            out.append("    " + write_origin(child_H))
+            out.append("    " + write_origin(child_H, memo=w.memo))
     else:
         kind = "accelerometer" if isinstance(s, Accelerometer) else "gyroscope"
         out.append(f"  <sensor name={q(s.name)} type={q(kind)}>")
         out.append(f"    <parent link={q(s.link)}/>")
-        out.append("    " + write_origin(s.link_H_sensor))
+        out.append("    " + write_origin(s.link_H_sensor, memo=w.memo))
     write_kept(w, "sensor", s.name, "    ")
     out.append("  </sensor>")
 

@@ -24,20 +24,19 @@ from typing import Any, NamedTuple
 import attrs
 from lxml import etree
 
-from robomodel._internal.construct import trusted
+from robomodel._internal.construct import make
 from robomodel.errors import URDFError, suggest
 from robomodel.formats.urdf._document import XMLNS, Reader, Writer, q, rm
 from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, write_kept
 from robomodel.formats.urdf._geometry import shape_values
 from robomodel.formats.urdf._inertial import apply_exact_inertials
 from robomodel.formats.urdf._joint import (
-    RawJoint,
     joint_values,
     mimic_kept,
     release_elements,
     write_joint,
 )
-from robomodel.formats.urdf._link import RawLink, link_value, write_bare_link, write_link
+from robomodel.formats.urdf._link import link_value, write_bare_link, write_link
 from robomodel.formats.urdf._origin import (
     apply_exact,
     canonical,
@@ -45,7 +44,9 @@ from robomodel.formats.urdf._origin import (
     origin_text,
     write_origin,
 )
-from robomodel.formats.urdf._sensor import RawSensor, add_sensor_frames, sensor_values
+from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
+from robomodel.formats.urdf._sensor import add_sensor_frames, sensor_values
+from robomodel.formats.urdf._sources import element_lines, listening, note_sources
 from robomodel.formats.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
 from robomodel.formats.urdf.options import LoadOptions
 from robomodel.model.record import Extension, Frame, Model
@@ -54,7 +55,7 @@ from robomodel.model.spatial import Transform
 
 __all__ = ["ORDER_TAG", "Elements", "assemble", "finish_order", "write_tree"]
 
-_FRAME = trusted(Frame)
+_FRAME = make(Frame)
 ORDER_TAG = rm("order")
 """``<robomodel:order links="N"/>``: the document lists the model in index order (see below)."""
 
@@ -205,6 +206,8 @@ def assemble(
         moving_order = [k for k in t_joint[1:] if not fixed[k]]
         joint_order = moving_order + [k for k in t_joint[1:] if fixed[k]]
     in_model = [joints[k] for k in joint_order]
+    # Only for a listening load_result: each element's line, before the joints drop theirs.
+    lines = element_lines(links, joints, sensors) if listening() else None
     built = joint_values(r, in_model)
     release_elements(in_model)  # before the model's values add to the peak
 
@@ -216,6 +219,10 @@ def assemble(
     fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
     markers: dict[str, Extension] = {}
     in_order: list[Frame] = []  # the frames of fake links, in document order
+    # Only for a listening load_result: the records of each model link's shapes, in order.
+    shape_raws = (
+        [[links[i].visuals, links[i].collisions] for i in t_links] if lines is not None else None
+    )
     # (Most links of a document have no shapes, or only visuals.)
     visuals = [shape_values(links[i].visuals) if links[i].visuals else [] for i in t_links]
     collisions = [shape_values(links[i].collisions) if links[i].collisions else [] for i in t_links]
@@ -244,6 +251,11 @@ def assemble(
                 visuals[pos] += [_moved(s, T) for s in shape_values(raw.visuals)]
             if raw.collisions:
                 collisions[pos] += [_moved(s, T) for s in shape_values(raw.collisions)]
+            if shape_raws is not None:
+                shape_raws[pos] = [
+                    [*shape_raws[pos][0], *raw.visuals],
+                    [*shape_raws[pos][1], *raw.collisions],
+                ]
 
     # ------------------------------------------------------------------ sensors
     model_joints = {joints[k].name: joints[k] for k in joint_order}
@@ -257,6 +269,9 @@ def assemble(
     if resolver is not None:
         visuals = [[_resolved(s, resolver) for s in v] for v in visuals]
         collisions = [[_resolved(s, resolver) for s in c] for c in collisions]
+
+    if lines is not None and shape_raws is not None:
+        note_sources(r, lines, dict(zip(link_names, shape_raws, strict=True)))
 
     # ------------------------------------------------------------------ the model
     frames = in_order if n_links is not None else [fr for group in frames_on for fr in group]
@@ -513,7 +528,7 @@ def write_tree(w: Writer, base: str) -> None:
             root_frame = base_frames[0] - n
             # In index order a frame whose inverse no numbers state exactly is written as a
             # child, which reads back to the same model (the frame order is the document's).
-            if by_index and origin_text(m.frames[root_frame].link_H_frame, True) is None:
+            if by_index and origin_text(m.frames[root_frame].link_H_frame, True, w.memo) is None:
                 root_frame = -1
     joint_names = set(m.joint_names)
     written_joints: set[str] = set()
@@ -585,8 +600,9 @@ def write_frame(
     """
     out = w.out
     write_bare_link(w, fname)
+    origin = write_origin(link_H_frame, invert=root, memo=w.memo)
     out.append(
-        f'  <joint name={q(jname)} type="fixed">\n    {write_origin(link_H_frame, invert=root)}'
+        f'  <joint name={q(jname)} type="fixed">\n    {origin}'
         f"\n    <parent link={q(parent)}/>\n    <child link={q(child)}/>"
     )
     write_kept(w, "joint", jname, "    ")

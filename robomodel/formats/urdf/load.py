@@ -23,18 +23,14 @@ whole document at once and hands each record its values;
 from __future__ import annotations
 
 import os
-import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 from lxml import etree
 
-from robomodel._internal.construct import gc_paused
 from robomodel.errors import RobomodelError, URDFError
-from robomodel.formats.meshes import MeshError, mesh_source, resolve_mesh
+from robomodel.formats.meshes import MeshError, resolve_mesh
 from robomodel.formats.urdf._document import DoubtError, Reader, parse_triples
 from robomodel.formats.urdf._extensions import keep
 from robomodel.formats.urdf._geometry import read_materials
@@ -44,10 +40,11 @@ from robomodel.formats.urdf._inertial import (
     check_inertias,
     inertial_values,
 )
-from robomodel.formats.urdf._joint import RawJoint, check_mimics, read_joint
-from robomodel.formats.urdf._link import RawLink, read_link
+from robomodel.formats.urdf._joint import check_mimics, read_joint
+from robomodel.formats.urdf._link import read_link
 from robomodel.formats.urdf._origin import origin_values
-from robomodel.formats.urdf._sensor import RawSensor, read_sensor
+from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
+from robomodel.formats.urdf._sensor import read_sensor
 from robomodel.formats.urdf._tree import Elements, assemble
 from robomodel.formats.urdf._xacro import expand, should_expand, xacro_label
 from robomodel.formats.urdf.errors import (
@@ -62,23 +59,19 @@ from robomodel.model.shapes import Mesh
 __all__ = ["load", "loads", "resolve_uri"]
 
 _DEFAULT_OPTIONS = LoadOptions()
-_local = threading.local()
 
 
 def _parser() -> Any:
-    # lxml parsers must not be shared between threads; one per thread, built once.
-    p = getattr(_local, "parser", None)
-    if p is None:
-        p = etree.XMLParser(
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            huge_tree=False,
-            remove_comments=True,
-            remove_pis=True,
-        )
-        _local.parser = p
-    return p
+    # A parser per document: lxml parsers must not be shared between threads, and building
+    # one costs microseconds, so no module-level (per-thread) parser is kept.
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
 
 
 # ---------------------------------------------------------------------- public API
@@ -96,9 +89,10 @@ def load(
     A ``.xacro`` file, or any file when ``xacro=True``, is expanded through the ``xacro``
     package first (:mod:`robomodel.formats.urdf._xacro`). xacro runs Python code from the file, so
     expand only files you trust. A file that uses xacro and is not expanded is refused, never
-    read as plain URDF; one that only declares the xacro namespace is plain URDF. Meshes
-    remember the file's directory, against which relative mesh filenames resolve
-    (:func:`robomodel.formats.meshes.resolve_mesh`).
+    read as plain URDF; one that only declares the xacro namespace is plain URDF. Where each
+    element was read (lines, the file's directory against which relative mesh filenames
+    resolve) is not part of the model: :func:`robomodel.formats.urdf.report.load_result`
+    returns it with the model.
 
     Args:
         path: the URDF or xacro file.
@@ -207,20 +201,14 @@ def resolve_uri(
     searched; the environment is never consulted. The rules are
     :func:`robomodel.formats.meshes.resolve_mesh`'s.
 
-    Given a loaded :class:`~robomodel.model.shapes.Mesh` instead of its filename, relative paths are
-    joined to its URDF's directory and an error names the URDF file and line of the mesh.
+    A :class:`~robomodel.model.shapes.Mesh` stands for its filename.
 
     Raises:
         URDFReferenceError: a ``package://`` or ``model://`` URI is not found in any directory,
             would leave it, or has no package name; a ``file://`` URI names another host; a
             URI of another scheme.
     """
-    file, line = "<string>", None
     if isinstance(uri, Mesh):
-        source = mesh_source(uri)
-        if source is not None:
-            file, line = source.file, source.line
-            base_dir = source.base_dir if base_dir is None else base_dir
         uri = uri.filename
     if not isinstance(uri, str):
         raise URDFReferenceError(
@@ -232,9 +220,7 @@ def resolve_uri(
     try:
         return resolve_mesh(uri, package_dirs=dirs, base_dir=base_dir)
     except MeshError as e:
-        raise URDFReferenceError(
-            f"{uri!r}: {e.reason}", file=file, line=line, element="mesh"
-        ) from None
+        raise URDFReferenceError(f"{uri!r}: {e.reason}", file="<string>", element="mesh") from None
 
 
 def _checked_resolver(resolver: Callable[[str], str]) -> Callable[[str], str]:
@@ -304,8 +290,7 @@ def _load_bytes(
 ) -> Model:
     if resolver is not None:
         resolver = _checked_resolver(resolver)
-    with gc_paused():  # the document's tree is freed inside the pause too
-        return _load_document(data, file, options, package_dirs, resolver, base_dir)
+    return _load_document(data, file, options, package_dirs, resolver, base_dir)
 
 
 def _load_document(
@@ -443,11 +428,10 @@ def _read_numbers(r: Reader) -> Any:
     index = dict(zip(uniq, range(len(uniq)), strict=True))
     ix = list(map(index.__getitem__, texts))
     read = list(map(triples.__getitem__, ix))
-    # Three C-level loops: the records take their values by attribute.
     if n:
         _check_positions(r, U, ix[0 : 2 * n : 2], texts)
-        values = origin_values(U, read[0 : 2 * n : 2], read[1 : 2 * n : 2], ix[: 2 * n])
-        _drain(map(setattr, r.origin_owners, repeat("origin"), values))
+        for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
+            owner.origin = value
     central = None
     if m:
         central = central_inertias(r.inertial_data)
@@ -467,8 +451,10 @@ def _read_numbers(r: Reader) -> Any:
                 "the <inertial> numbers are finite but the inertia about the link origin they "
                 "give is not (mass times centre of mass overflows); give realistic values",
             ) from None
-        _drain(map(setattr, r.inertial_owners, repeat("inertia"), inertias))
-    _drain(map(setattr, r.axis_owners, repeat("axis"), read[2 * n + 2 * m :]))
+        for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
+            owner.inertia = inertia
+    for owner, axis in zip(r.axis_owners, read[2 * n + 2 * m :], strict=True):
+        owner.axis = axis
     return central
 
 
@@ -492,6 +478,3 @@ def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> No
             f"a position beyond {_MAX_POSITION:g} m: finite, but the transforms computed from "
             "it overflow to infinity; give realistic values",
         )
-
-
-_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator in C

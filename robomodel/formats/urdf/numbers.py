@@ -27,20 +27,12 @@ from collections.abc import Iterable
 
 __all__ = ["format3", "format_float", "format_floats"]
 
-_cache: dict[float, str] = {}
-
 
 def format_float(x: float) -> str:
     """Return the exporter's text for ``x``; raise ``ValueError`` for NaN or an infinity."""
-    s = _cache.get(x)
-    if s is not None:
-        return s
     if not math.isfinite(x):
         raise ValueError(f"cannot write the non-finite number {x!r} in a URDF")
-    s = _format(float(x))
-    if len(_cache) < 4096:
-        _cache[x] = s
-    return s
+    return _format(float(x))
 
 
 def _format(x: float) -> str:
@@ -76,11 +68,7 @@ def _format(x: float) -> str:
 
 def format3(x: float, y: float, z: float) -> str:
     """Return three formatted numbers separated by spaces (the exporter's hot path)."""
-    get = _cache.get
-    a, b, c = get(x), get(y), get(z)
-    if a is None or b is None or c is None:
-        return f"{format_float(x)} {format_float(y)} {format_float(z)}"
-    return f"{a} {b} {c}"
+    return f"{format_float(x)} {format_float(y)} {format_float(z)}"
 
 
 def format_floats(values: Iterable[float]) -> str:

@@ -1,26 +1,47 @@
-"""The report-returning verbs of URDF: what a read or a write changes or drops.
+"""The URDF reads and writes that also say what they did: the reports, and where each element was.
 
 URDF and a robomodel model do not hold the same things: a massless leaf link on a fixed joint
 is read as an additional frame (``LoadOptions.remove_fake_links``), frames are written back as
 such links, and the elements robomodel does not model are kept verbatim only when asked
-(``LoadOptions.keep_extensions``, ``DumpOptions.write_extensions``). The report lists each of
-those, in the vocabulary every format shares (:class:`~robomodel.formats.report.Loss`).
+(``LoadOptions.keep_extensions``, ``DumpOptions.write_extensions``).
+:func:`loads_with_report` and :func:`dumps_with_report` list each of those, in the vocabulary
+every format shares (:class:`~robomodel.formats.report.Loss`).
+
+Where each element was read is not part of the model (two equal models behave alike wherever
+they came from): :func:`load_result` and :func:`loads_result` take exactly the arguments of
+:func:`robomodel.formats.urdf.load` and :func:`~robomodel.formats.urdf.loads` and return a
+:class:`LoadResult`, the model and its :class:`~robomodel.formats.urdf._sources.Sources` (file,
+element and mesh lines, the directory relative meshes are in). ``robomodel validate`` names lines
+with it (:func:`robomodel.model.checks.locate`), and mesh checks resolve relative filenames with
+it (``check_meshes(model, origins=result.sources)``). :func:`recording` collects the sources of
+every URDF load inside a ``with`` block, for callers that load through another function.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import attrs
 
 from robomodel.formats.report import ConversionReport, Loss
+from robomodel.formats.urdf._sources import Sources as Sources
+from robomodel.formats.urdf._sources import recording as recording
 from robomodel.formats.urdf.dump import dumps
-from robomodel.formats.urdf.load import loads
+from robomodel.formats.urdf.load import load, loads
 from robomodel.formats.urdf.options import DumpOptions, LoadOptions
 from robomodel.model.record import Model
 
-__all__ = ["dumps_with_report", "loads_with_report"]
+__all__ = [
+    "LoadResult",
+    "Sources",
+    "dumps_with_report",
+    "load_result",
+    "loads_result",
+    "loads_with_report",
+    "recording",
+]
 
 _DEFAULT_LOAD = LoadOptions()
 _DEFAULT_DUMP = DumpOptions()
@@ -35,7 +56,7 @@ def loads_with_report(
     resolver: Callable[[str], str] | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     xacro_args: Mapping[str, str] | None = None,
-    xacro: bool = True,
+    xacro: bool | None = None,
 ) -> tuple[Model, ConversionReport]:
     """Return :func:`~robomodel.formats.urdf.loads` of ``text`` and the report of what it changed.
 
@@ -119,3 +140,36 @@ def dumps_with_report(
             for x in model.extensions
         ]
     return text, ConversionReport(losses=tuple(losses))
+
+
+@attrs.frozen(kw_only=True)
+class LoadResult:
+    """A loaded model and where it was read.
+
+    Attributes:
+        model: the model.
+        sources: the file, the lines of its elements and meshes, the mesh base directory.
+    """
+
+    model: Model
+    sources: Sources
+
+
+def load_result(path: str | os.PathLike[str], **kwargs: Any) -> LoadResult:
+    """Return :func:`~robomodel.formats.urdf.load` of ``path`` with its sources.
+
+    >>> from robomodel.data import example_path
+    >>> result = load_result(example_path())
+    >>> result.sources.line("link", "root_link")
+    25
+    """
+    with recording() as box:
+        model = load(path, **kwargs)
+    return LoadResult(model=model, sources=box[-1])
+
+
+def loads_result(text: str | bytes, **kwargs: Any) -> LoadResult:
+    """Return :func:`~robomodel.formats.urdf.loads` of ``text`` with its sources."""
+    with recording() as box:
+        model = loads(text, **kwargs)
+    return LoadResult(model=model, sources=box[-1])
