@@ -166,5 +166,18 @@ def merged_links(data: object, n: int, taken: set[str]) -> list[tuple[str, Trans
             return None
         if not isinstance(name, str) or name in taken:
             return None
+        # A robomodel value must be what its type says: a frame whose rotation is not a
+        # rotation (a scaling, a shear, a mirror) is refused rather than carried into the model.
+        R = T.rotation
+        if not (
+            np.all(np.isfinite(v))
+            and np.allclose(R @ R.T, np.eye(3), atol=1e-9)
+            and np.linalg.det(R) > 0.0
+        ):
+            raise MJCFError(
+                f"the frame of merged link {name!r} is not a rigid transform (its rotation "
+                f"{R.tolist()} is not orthonormal with determinant 1); fix or remove the entry",
+                element=f'<custom><text name="{METADATA_NAME}">: "merged"',
+            )
         out.append((name, T))
     return out
