@@ -222,7 +222,7 @@ def test_nul_in_mesh_uri_on_export(tmp_path: Path) -> None:
         tmp_path,
     )
     assert out["ok"], out
-    assert any("regular file" in loss or "not found" in loss for loss in out["result"]), out
+    assert any("is not a regular file" in loss for loss in out["result"]), out
 
 
 def test_includes_outside_the_model_directory_are_allowed(tmp_path: Path) -> None:
@@ -294,21 +294,31 @@ def _binary_stl_header(count: int) -> bytes:
     return b"\0" * 80 + struct.pack("<I", count)
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        b"garbage that is no mesh",
-        _binary_stl_header(2**31) + b"\0" * 50,  # claims two billion triangles
-        _binary_stl_header(3) + b"\1" * 20,  # cut short
-        b"solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0\nendloop\nendfacet\nendsolid\n",
-        b"",
-    ],
+_PLY = (
+    b"ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+    b"property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+    b"0 0 0\n3 0 5 9\n"
 )
-def test_broken_mesh_in_inertia(tmp_path: Path, content: bytes) -> None:
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("bad.stl", b"garbage that is no mesh"),
+        ("bad.stl", _binary_stl_header(2**31) + b"\0" * 50),  # claims two billion triangles
+        ("bad.stl", _binary_stl_header(3) + b"\1" * 20),  # cut short
+        ("bad.stl", b"solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0\nendloop\nendsolid\n"),
+        ("bad.stl", b""),
+        ("bad.obj", b"v 0 0 0\nf 1 2 3\n"),  # faces past the vertices: IndexError in trimesh
+        ("bad.ply", _PLY),  # the same in PLY
+    ],
+    ids=["garbage", "huge-count", "cut-short", "ascii-broken", "empty", "obj-index", "ply-index"],
+)
+def test_broken_mesh_in_inertia(tmp_path: Path, name: str, content: bytes) -> None:
     """with_inertias_from_shapes gives a ModelError naming a mesh it cannot read."""
     pytest.importorskip("trimesh")
-    (tmp_path / "bad.stl").write_bytes(content)
-    (tmp_path / "r.urdf").write_text(URDF_MESH.format(mesh="bad.stl"))
+    (tmp_path / name).write_bytes(content)
+    (tmp_path / "r.urdf").write_text(URDF_MESH.format(mesh=name))
     refused(
         """
         import robomodel.formats.urdf as u
@@ -316,7 +326,7 @@ def test_broken_mesh_in_inertia(tmp_path: Path, content: bytes) -> None:
         with_inertias_from_shapes(u.load("r.urdf"), density=1000.0)
         """,
         tmp_path,
-        "bad.stl",
+        name,
     )
 
 
@@ -347,3 +357,30 @@ def test_fifo_as_the_model_file_of_the_cli(tmp_path: Path, fifo: Path) -> None:
         # main reports the CLIError as one line and returns (or exits with) a failure status.
         out = attempt(code, tmp_path)
         assert out.get("result") in (1, 2) or out.get("mro", [""])[0] == "SystemExit", out
+
+
+def test_export_errors_name_the_file(tmp_path: Path) -> None:
+    """A writer error names the target file of ``dump`` and ``<model>`` for ``dumps``."""
+    body = """
+        import robomodel as rm, robomodel.formats.mjcf as x
+        x.{call}
+        """
+    msg = refused(body.format(call="dumps(rm.Model())"), tmp_path, "no links")
+    assert msg.startswith("<model>: ")
+    msg = refused(body.format(call="dump(rm.Model(), 'out.xml')"), tmp_path, "no links")
+    assert msg.startswith("out.xml: ")
+
+
+def test_convert_of_a_hostile_mjcf(tmp_path: Path, fifo: Path) -> None:
+    """``convert`` reads the MJCF source through the same checks as ``load``."""
+    (tmp_path / "bad.xml").write_bytes(b"<mujoco>\xff</mujoco>")
+    body = "import robomodel.formats.mjcf as x; x.convert({src!r}, 'out.urdf', to='urdf')"
+    refused(body.format(src="bad.xml"), tmp_path, "bad.xml", "UTF-8")
+    refused(body.format(src="pipe.stl"), tmp_path, "pipe.stl", "FIFO")
+    text = mjcf()
+    refused(
+        f"import robomodel.formats.mjcf as x; x.loads_with_report({text!r}, path='pipe.stl')",
+        tmp_path,
+        "pipe.stl",
+        "FIFO",
+    )

@@ -101,6 +101,8 @@ def _loads_with_report(
     mj = mujoco()
     # MuJoCo opens includes and asset files itself, with blocking reads: refuse FIFOs and
     # devices before it sees them.
+    if path is not None:
+        refuse_unless_regular(path, "")
     check_opened_files(text, path)
     # MuJoCo's compiler warns through Python's warnings (deprecated attributes, ...): those
     # become report entries rather than escaping to the caller.
@@ -112,7 +114,7 @@ def _loads_with_report(
         except ValueError as exc:
             raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
     if path is not None:
-        text = _read(path)
+        text = read_mjcf(path)
     model, report = _Reader(mj, spec, mm, options, text).run()
     said = tuple(
         Loss(action="note", kind="mujoco", name="compiler", detail=str(w.message)) for w in caught
@@ -120,7 +122,7 @@ def _loads_with_report(
     return model, ConversionReport(losses=said + report.losses)
 
 
-def _read(path: str) -> str:
+def read_mjcf(path: str) -> str:
     """The text of the MJCF file ``path``: a regular file of UTF-8 text."""
     try:
         refuse_unless_regular(path, "")
@@ -150,7 +152,7 @@ def loads(text: str, *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
 def load(path: str | os.PathLike[str], *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
     """Read the MJCF file ``path`` (see :func:`loads`); includes and meshes resolve next to it."""
     name = os.fspath(path)
-    text = _read(name)
+    text = read_mjcf(name)
     model, report = loads_with_report(text, options=options, path=name)
     _warn(report)
     return model
