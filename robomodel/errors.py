@@ -287,7 +287,32 @@ class JSONFormatError(ModelError):
 
 
 class MJCFError(RobomodelError, ValueError):
-    """MuJoCo refused an MJCF document, or a model cannot be written as MJCF."""
+    """MuJoCo refused an MJCF document, or a model cannot be written as MJCF.
+
+    The message starts with ``file: element:`` where those are known (``"<string>"`` for text
+    given as a string, ``"<model>"`` for an export that names no file).
+
+    Attributes:
+        file: the MJCF file (or ``None`` while the error travels up to the function that knows it).
+        element: a short description of the offending element (``"<include file='a.xml'>"``), or
+            ``""``.
+        reason: what is wrong and what to do.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, element: str = "") -> None:
+        self.file = file
+        self.element = element
+        self.reason = reason
+        where = "" if file is None else f"{file}: "
+        super().__init__(f"{where}{element + ': ' if element else ''}{reason}")
+
+    def in_file(self, file: str) -> MJCFError:
+        """Return this error naming ``file`` (itself when it already names a file)."""
+        if self.file is not None:
+            return self
+        out = type(self)(self.reason, file=file, element=self.element)
+        out.__cause__ = self.__cause__
+        return out
 
 
 class URDFSyntaxError(URDFError):

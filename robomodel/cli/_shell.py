@@ -55,7 +55,7 @@ def read_model(
         inertia: what a URDF's inconsistent inertias do (``LoadOptions.inertia``).
 
     Raises:
-        CLIError: the file does not exist or is a directory.
+        CLIError: the file does not exist or is not a regular file (a directory, a FIFO).
         UnreadableModelError: a reader failed on the file outside its own checks (invalid
             UTF-8, nesting too deep, a number too large, ...).
         URDFError: the URDF is malformed, or uses xacro and is not expanded
@@ -74,6 +74,9 @@ def read_model(
             )
         if path.is_dir():
             raise CLIError(f"{source}: is a directory, not a model file")
+        if not path.is_file():
+            # A FIFO or a device: reading it blocks forever or never ends.
+            raise CLIError(f"{source}: is not a regular file (a FIFO or a device?)")
     from robomodel.formats.table import format_for_input
 
     try:

@@ -19,6 +19,7 @@ from robomodel.model.shapes import Mesh
 from robomodel.model.view import ModelView
 
 __all__ = [
+    "MAX_MESH_BYTES",
     "MeshError",
     "MeshOrigins",
     "MeshProblem",
@@ -32,6 +33,9 @@ __all__ = [
 ]
 
 ShapeKind = Literal["visual", "collision"]
+
+MAX_MESH_BYTES = 256 * 1024 * 1024
+"""The largest mesh file robomodel reads (256 MiB; about 5 million triangles of binary STL)."""
 
 
 # --------------------------------------------------------------------------- where meshes were read
@@ -302,6 +306,10 @@ def readable(filename: str, path: str) -> None:
         raise MeshError(filename, f"no such file {path!r}", kind="missing")
     if os.path.isdir(path):
         raise MeshError(filename, f"{path!r} is a directory, not a mesh file", kind="unreadable")
+    # Reading a FIFO or a device blocks or never ends; a mesh past the bound exhausts memory.
+    if not os.path.isfile(path) or os.path.getsize(path) > MAX_MESH_BYTES:
+        why = "is not a regular file" if not os.path.isfile(path) else "exceeds MAX_MESH_BYTES"
+        raise MeshError(filename, f"{path!r} {why}", kind="unreadable")
     try:
         with open(path, "rb") as fh:
             fh.read(1)

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from robomodel.errors import ArgumentError, ModelError
 from robomodel.model.builders import with_link
-from robomodel.model.mesh_files import MeshError, resolve_mesh
+from robomodel.model.mesh_files import MeshError, readable, resolve_mesh
 from robomodel.model.record import Link, Model
 from robomodel.model.shapes import Box, Cylinder, Geometry, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import SpatialInertia
@@ -249,12 +249,24 @@ def _mesh(mesh: Mesh, base_dir: str | Path | None, package_dirs: Iterable[str]) 
         raise ModelError(
             f"{exc}; pass package_dirs= for package:// URIs, or base_dir= for relative paths"
         ) from None
-    if not path.is_file():
+    if not path.exists():
         raise ModelError(
             f"mesh file {mesh.filename!r} was not found (looked for {str(path)!r}); pass "
             "base_dir= for relative paths, or package_dirs= for package:// URIs"
         )
-    tm: Any = trimesh.load(str(path), force="mesh")
+    try:
+        # A regular file below MAX_MESH_BYTES: a FIFO would block, a huge file exhaust memory.
+        readable(mesh.filename, str(path))
+        tm: Any = trimesh.load(str(path), force="mesh")
+    except MeshError as exc:
+        raise ModelError(str(exc)) from None
+    except Exception as exc:  # trimesh raises many kinds (IndexError, MemoryError...) on bad data
+        raise ModelError(
+            f"mesh {mesh.filename!r}: {str(path)!r} is not a mesh trimesh reads "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
+    if len(getattr(tm, "faces", ())) == 0:
+        raise ModelError(f"mesh {mesh.filename!r}: {str(path)!r} holds no triangles")
     tm.apply_scale(mesh.scale)
     if not tm.is_watertight:
         raise ModelError(

@@ -10,7 +10,7 @@ from typing import Any, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
-from robomodel.errors import MJCFError, MujocoNotInstalledError
+from robomodel.errors import MJCFError, ModelError, MujocoNotInstalledError
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.spatial import Transform
 
@@ -160,11 +160,21 @@ def merged_links(data: object, n: int, taken: set[str]) -> list[tuple[str, Trans
     for item in data:
         try:
             name, numbers = item
-            v = np.asarray(numbers, dtype=np.float64)
-            T = Transform(v[3:].reshape(3, 3), v[:3])
+            v = np.asarray(numbers, dtype=np.float64).reshape(12)
         except (TypeError, ValueError):
             return None
         if not isinstance(name, str) or name in taken:
             return None
+        # A robomodel value must be what its type says: a frame whose rotation is not a
+        # rotation (a scaling, a shear, a mirror) is refused rather than carried into the model,
+        # by the one rotation rule of every transform.
+        try:
+            T = Transform(v[3:].reshape(3, 3), v[:3])
+        except ModelError as e:
+            raise MJCFError(
+                f"the frame of merged link {name!r} is not a rigid transform ({e}); fix or "
+                "remove the entry",
+                element=f'<custom><text name="{METADATA_NAME}">: "merged"',
+            ) from None
         out.append((name, T))
     return out

@@ -150,6 +150,11 @@ class GeomWriter:
                 f"mesh {g.filename!r} is not found in the package dirs {list(self.m.package_dirs)}",
             )
             return None
+        if "\0" in path or (os.path.exists(path) and not os.path.isfile(path)):
+            # A NUL cannot be in a file name, and MuJoCo (or trimesh) would block reading a
+            # FIFO or a device.
+            self.note("dropped", kind, label, f"mesh {path!r} is not a regular file")
+            return None
         suffix = os.path.splitext(path)[1].lower()
         if suffix not in MESH_FORMATS:
             converted = self._converted(path, kind, label, g.filename)

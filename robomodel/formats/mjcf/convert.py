@@ -11,7 +11,7 @@ import attrs
 from robomodel.errors import ArgumentError, deprecated
 from robomodel.formats.mjcf._kept import PREFIX
 from robomodel.formats.mjcf.dump import dump
-from robomodel.formats.mjcf.load import loads_with_report
+from robomodel.formats.mjcf.load import loads_with_report, read_mjcf
 from robomodel.formats.mjcf.options import DumpOptions, LoadOptions
 from robomodel.formats.report import ConversionReport, Loss
 from robomodel.model.builders import with_package_dirs
@@ -74,8 +74,7 @@ def convert(
     if to == "urdf":
         from robomodel.formats import urdf
 
-        with open(src, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_mjcf(src)
         model, report = loads_with_report(text, options=load_options, path=src)
         kept = [x for x in model.extensions if x.tag.startswith(PREFIX)]
         if kept:

@@ -71,7 +71,17 @@ def dumps_with_report(
     >>> print(report)  # doctest: +ELLIPSIS
     changed link 'arm': massless moving body: MuJoCo needs mass and inertia above 1e-15; ...
     """
-    return _Writer(model, options).run()
+    return _dumps_with_report(model, options, "<model>")
+
+
+def _dumps_with_report(
+    model: Model, options: DumpOptions, where: str
+) -> tuple[str, ConversionReport]:
+    try:
+        return _Writer(model, options).run()
+    except MJCFError as exc:
+        # The writer's phases do not know the file; every MJCF error names one.
+        raise exc.in_file(where) from exc.__cause__
 
 
 def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
@@ -93,7 +103,7 @@ def dump(
     The file is written whole or not at all (:func:`robomodel._internal.files.atomic_write`):
     a failed export never leaves a half-written file behind.
     """
-    text, report = dumps_with_report(model, options=options)
+    text, report = _dumps_with_report(model, options, os.fspath(path))
     atomic_write(path, text)
     return report
 
@@ -113,7 +123,7 @@ def compile_mjcf(text: str) -> Any:
     try:
         return mj.MjModel.from_xml_string(text)
     except ValueError as exc:
-        raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
+        raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}", file="<string>") from exc
 
 
 def _warn(report: ConversionReport) -> None:

@@ -24,13 +24,14 @@ import attrs
 import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
-from robomodel.errors import MJCFError
+from robomodel.errors import MJCFError, RobomodelError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     merged_links,
     mujoco,
     rotations_from_quats,
 )
+from robomodel.formats.mjcf._files import check_opened_files, refuse_unless_regular
 from robomodel.formats.mjcf._geoms import GeomReader, material_from_json
 from robomodel.formats.mjcf._kept import PREFIX, keep
 from robomodel.formats.mjcf.options import LoadOptions
@@ -77,7 +78,32 @@ def loads_with_report(
     >>> list(m.link_names), list(m.joint_names), m.total_mass
     (['world', 'a'], ['j'], 1.0)
     """
+    where = path if path is not None else "<string>"
+    try:
+        return _loads_with_report(text, options, path)
+    except MJCFError as exc:
+        raise exc.in_file(where) from exc.__cause__
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        # A hand-edited document whose robomodel metadata has the right shape but values no
+        # phase expected: say which file, rather than let a bare TypeError out.
+        if isinstance(exc, RobomodelError):
+            raise
+        raise MJCFError(
+            f"robomodel could not read the document ({type(exc).__name__}: {exc}); its "
+            f'<custom><text name="{METADATA_NAME}"> metadata may be damaged: remove it',
+            file=where,
+        ) from exc
+
+
+def _loads_with_report(
+    text: str, options: LoadOptions, path: str | None
+) -> tuple[Model, ConversionReport]:
     mj = mujoco()
+    # MuJoCo opens includes and asset files itself, with blocking reads: refuse FIFOs and
+    # devices before it sees them.
+    if path is not None:
+        refuse_unless_regular(path, "")
+    check_opened_files(text, path)
     # MuJoCo's compiler warns through Python's warnings (deprecated attributes, ...): those
     # become report entries rather than escaping to the caller.
     with warnings.catch_warnings(record=True) as caught:
@@ -88,13 +114,28 @@ def loads_with_report(
         except ValueError as exc:
             raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
     if path is not None:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_mjcf(path)
     model, report = _Reader(mj, spec, mm, options, text).run()
     said = tuple(
         Loss(action="note", kind="mujoco", name="compiler", detail=str(w.message)) for w in caught
     )
     return model, ConversionReport(losses=said + report.losses)
+
+
+def read_mjcf(path: str) -> str:
+    """The text of the MJCF file ``path``: a regular file of UTF-8 text."""
+    try:
+        refuse_unless_regular(path, "")
+        with open(path, "rb") as fh:
+            data = fh.read()
+        return data.decode("utf-8")
+    except MJCFError as exc:
+        raise exc.in_file(path) from None
+    except UnicodeDecodeError as exc:
+        raise MJCFError(
+            f"not UTF-8 text (byte {exc.start}: {exc.reason}); save the file as UTF-8",
+            file=path,
+        ) from None
 
 
 def loads(text: str, *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
@@ -111,8 +152,7 @@ def loads(text: str, *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
 def load(path: str | os.PathLike[str], *, options: LoadOptions = _DEFAULT_OPTIONS) -> Model:
     """Read the MJCF file ``path`` (see :func:`loads`); includes and meshes resolve next to it."""
     name = os.fspath(path)
-    with open(name, encoding="utf-8") as fh:
-        text = fh.read()
+    text = read_mjcf(name)
     model, report = loads_with_report(text, options=options, path=name)
     _warn(report)
     return model
@@ -175,7 +215,7 @@ class _Reader(GeomReader):
                 raw = bytes(mm.text_data[adr : adr + size]).split(b"\0")[0]
                 try:
                     data = json.loads(raw.decode("utf-8"))
-                except (ValueError, UnicodeDecodeError):
+                except (ValueError, UnicodeDecodeError, RecursionError):
                     self.note("dropped", "metadata", METADATA_NAME, "not robomodel's JSON")
                     return {}
                 if not isinstance(data, dict):
@@ -478,7 +518,10 @@ class _Reader(GeomReader):
     def _frames(self) -> None:
         mj, mm = self.mj, self.mm
         # Sites robomodel's exporter made only to carry sensors are not frames.
-        sensor_sites = set(self.meta.get("sensor_sites", ()))
+        listed = self.meta.get("sensor_sites", ())
+        sensor_sites = (
+            {x for x in listed if isinstance(x, str)} if isinstance(listed, list) else set()
+        )
         for s in range(mm.nsite):
             if self.name(mj.mjtObj.mjOBJ_SITE, s) in sensor_sites:
                 continue
