@@ -57,6 +57,7 @@ __all__ = [
     "MimicError",
     "ModelError",
     "MujocoNotInstalledError",
+    "NotARegularFileError",
     "OptionalDependencyError",
     "RobomodelError",
     "RobomodelWarning",
@@ -345,6 +346,14 @@ class URDFSensorError(URDFError):
 
 class URDFExportError(URDFError):
     """The model cannot be written as URDF (unreachable links, an axis off its child origin...)."""
+
+
+class NotARegularFileError(RobomodelError, OSError):
+    """A model or mesh file named is not a regular file (a FIFO, a device, a directory).
+
+    robomodel opens only regular files: reading a FIFO or a device could block forever or never
+    end. Also an :class:`OSError`, as every other file that cannot be read.
+    """
 
 
 class URDFXacroError(URDFError):

@@ -386,3 +386,19 @@ def test_convert_of_a_hostile_mjcf(tmp_path: Path, fifo: Path) -> None:
         "pipe.stl",
         "FIFO",
     )
+
+
+@pytest.mark.parametrize("reader", ["urdf", "json", "dh"])
+def test_library_readers_refuse_a_fifo_without_blocking(tmp_path: Path, reader: str) -> None:
+    """The library's load() of every format refuses a FIFO (not only the command line)."""
+    os.mkfifo(tmp_path / "pipe.model")
+    code = f"""
+        from robomodel.errors import NotARegularFileError
+        from robomodel.formats import {reader} as fmt
+        try:
+            fmt.load("pipe.model")
+        except NotARegularFileError as e:
+            result = str(e)
+        """
+    out = attempt(code, tmp_path)
+    assert out["ok"] and "pipe.model" in out["result"] and "regular file" in out["result"], out

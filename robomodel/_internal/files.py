@@ -26,7 +26,9 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["atomic_path", "atomic_write"]
+from robomodel.errors import NotARegularFileError
+
+__all__ = ["atomic_path", "atomic_write", "read_regular"]
 
 _NEW_FILE_MODE = 0o666  # what open(path, "w") asks for; the kernel applies the umask
 
@@ -79,6 +81,37 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     with _staged(target, given, suffix=target.suffix, mode=_mode_of(target)) as tmp:
         yield tmp
         _sync_file(tmp)
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """Return the bytes of the regular file ``path``; refuse anything else without blocking.
+
+    The file is opened without blocking and judged by the opened descriptor (no race between a
+    check and the open): a FIFO would block a plain ``open`` until a writer came, and a device
+    such as ``/dev/zero`` would never end.
+
+    Raises:
+        NotARegularFileError: ``path`` is a FIFO, a device or a directory (names ``path``).
+        OSError: ``path`` cannot be opened (it does not exist, no permission, ...).
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO or a device"
+            raise NotARegularFileError(
+                errno.EINVAL,
+                f"is {kind}, not a regular file; robomodel reads models and meshes only from "
+                "regular files",
+                os.fspath(path),
+            )
+        os.set_blocking(fd, True)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 # ------------------------------------------------------------------ the target

@@ -32,6 +32,7 @@ from typing import Any, cast
 
 import attrs
 
+from robomodel._internal.files import read_regular
 from robomodel.errors import CLIError
 from robomodel.model import Model
 
@@ -115,7 +116,7 @@ class ModelFormat:
             # relative to its directory.
             model = cast("Model", module.load(path))
         else:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(path).decode("utf-8")
             model = cast("Model", self._function(self.loads_function)(text))
         if package_dirs:
             from robomodel.model.updates import with_package_dirs

@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
-from robomodel._internal.files import atomic_write
+from robomodel._internal.files import atomic_write, read_regular
 from robomodel.errors import ModelError
 from robomodel.formats.dh.chain import DHChain, DHLink
 from robomodel.model.spatial import Transform
@@ -293,8 +293,14 @@ def dumps(chain: DHChain, *, exact: bool = False) -> str:
 
 def load(path: str | os.PathLike[str]) -> DHChain:
     """Read a chain from an iKin text file (UTF-8); see :func:`loads`."""
-    with open(path, encoding="utf-8") as fh:
-        return loads(fh.read())
+    data = read_regular(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ModelError(
+            f"{os.fspath(path)}: not UTF-8 text (byte {e.start}); save it as UTF-8"
+        ) from None
+    return loads(text)
 
 
 def dump(chain: DHChain, path: str | os.PathLike[str], *, exact: bool = False) -> None:

@@ -31,7 +31,7 @@ import numpy as np
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
 from robomodel._internal.deprecation import renamed_attributes
-from robomodel._internal.files import atomic_write
+from robomodel._internal.files import atomic_write, read_regular
 from robomodel.errors import ArgumentError, JSONFormatError, suggest
 from robomodel.formats.json._document import (
     _EXACT,
@@ -593,8 +593,7 @@ def loads(text: str | bytes) -> Model:
 
 def load(path: str | os.PathLike[str]) -> Model:
     """Return the model in the robomodel JSON file ``path`` (UTF-8); see :func:`loads`."""
-    with open(path, "rb") as fh:
-        return loads(fh.read())
+    return loads(read_regular(path))
 
 
 def dump(model: Model, path: str | os.PathLike[str], *, indent: int | None = None) -> None:

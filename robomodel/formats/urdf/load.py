@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
+from robomodel._internal.files import read_regular
 from robomodel.errors import RobomodelError, URDFError
 from robomodel.formats.meshes import MeshError, resolve_mesh
 from robomodel.formats.urdf._document import DoubtError, Reader, parse_triples
@@ -119,8 +120,7 @@ def load(
         OSError: the file cannot be read.
     """
     name = os.fspath(path)
-    with open(name, "rb") as fh:
-        data = fh.read()
+    data = read_regular(name)
     dirs = [os.fspath(d) for d in package_dirs]
     base_dir = os.path.dirname(os.path.abspath(name))
     if should_expand(data, name, xacro=xacro):
