@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import (
     decorated_models,
@@ -269,6 +269,10 @@ def test_fast_path_builds_what_the_checked_constructor_builds(
         chosen = set(init)
         expected = attrs.evolve(value, **{f.alias: getattr(other, f.name) for f in chosen})
     changes = {f.name: getattr(other, f.name) for f in chosen}
+    # A replacer stores fields as given, so the caller gives what the converters would store.
+    # Some converters are not idempotent to the last bit (normalising a unit direction again
+    # can move it by an ulp): those draws say nothing about the replacer.
+    assume(all(_same_bits(getattr(expected, name), value) for name, value in changes.items()))
     # Derived fields without a default (a model's index) are the caller's to give.
     changes |= {
         f.name: getattr(expected, f.name)
@@ -277,6 +281,12 @@ def test_fast_path_builds_what_the_checked_constructor_builds(
     }
     fast = replace(cls)(value, **changes)
     _assert_same_value(fast, expected)
+
+
+def _same_bits(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.tobytes() == b.tobytes()
+    return a is b or a == b
 
 
 # ---------------------------------------------------------------------- public paths are checked
