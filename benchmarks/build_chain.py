@@ -81,7 +81,10 @@ def measure(n: int, s: h.Settings) -> list[h.Result]:
         lambda: build(_robomodel_steps, ours), lambda: build(_idyntree_steps, theirs), s.rounds
     )
     case = h.Case(
-        "", lambda: _robomodel_steps(n, s.clock), "iDynTree", lambda: _idyntree_steps(n, s.clock)
+        "",
+        lambda: _robomodel_steps(n, s.clock),
+        "iDynTree `Model.addJointAndLink`, one link at a time",
+        lambda: _idyntree_steps(n, s.clock),
     )
     w = min(WINDOW, n - 1)
 
