@@ -10,8 +10,11 @@ for each benchmark, OLD, NEW, OLD, NEW, ... (``R`` runs each, default 2), so tha
 same minutes of the machine. Each row's ratios robomodel / peer of all runs' rounds are pooled
 per checkout; the figures file (markdown) gives per row the median and range of each
 checkout's ratios and ``new/old``, the quotient of the medians (above 1.0 the new checkout is
-slower against the same peer). The benchmarks import robomodel's modules through
-``_harness.rm_module``, so they run against the flat layout before the layer folders too.
+slower against the same peer). A checkout is a directory holding the ``robomodel`` package: a
+git work tree, or a snapshot of one commit (``git archive``) with the commit's line in a
+``COMMIT`` file; a work tree in the middle of a merge cannot be timed. The benchmarks import
+robomodel's modules through ``_harness.rm_module``, so they run against the flat layout before
+the layer folders too.
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ def run_one(
 
 
 def _commit(checkout: str) -> str:
+    """The checkout's last commit, from git or from a ``COMMIT`` file (in a snapshot made
+    with ``git archive``, which has no ``.git``)."""
+    stamp = Path(checkout) / "COMMIT"
+    if stamp.is_file():
+        return stamp.read_text(encoding="utf-8").strip()[:100]
     got = subprocess.run(
         ["git", "-C", checkout, "log", "-1", "--format=%h %cI %s"],
         capture_output=True,
