@@ -47,6 +47,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -124,15 +125,21 @@ FLAT: dict[str, str] = {
 def rm_module(name: str) -> ModuleType:
     """Return ``robomodel.<name>``, or its flat-layout module in an older checkout.
 
-    The new path is tried first, so that a checkout with the layer folders never goes through
-    its deprecated aliases (which warn).
+    The new path is used when the imported ``robomodel`` package holds it, so that a checkout
+    with the layer folders never goes through its deprecated aliases (which warn). The test
+    looks at the package's own folder, not at what an import would find: an editable install
+    of another checkout answers for module names the package lacks (setuptools' finder maps
+    ``robomodel.formats`` to its own tree even when ``PYTHONPATH`` gives an older
+    ``robomodel``), which would mix two checkouts in one process.
     """
-    try:
-        return importlib.import_module(f"robomodel.{name}")
-    except ModuleNotFoundError as exc:
-        if name not in FLAT or not (exc.name or "").startswith("robomodel"):
-            raise
-        return importlib.import_module(f"robomodel.{FLAT[name]}")
+    root = Path(rm.__file__).parent
+    here = root.joinpath(*name.split("."))
+    if name in FLAT and not (here.is_dir() or here.with_suffix(".py").is_file()):
+        name = FLAT[name]
+    module = importlib.import_module(f"robomodel.{name}")
+    if not str(module.__file__).startswith(str(root)):
+        raise SystemExit(f"robomodel.{name} comes from {module.__file__}, outside {root}")
+    return module
 
 
 # Module-level caches of robomodel (the URDF reader's parsed-number tables, the writer's

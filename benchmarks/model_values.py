@@ -173,9 +173,10 @@ def time_idyntree(n: int) -> None:
 # above the child's own, so the growth read from ru_maxrss came out as 0.
 _RSS_CHILD = """
 import resource, sys
-try:
+import os, robomodel
+if os.path.isdir(os.path.join(os.path.dirname(robomodel.__file__), "formats")):
     from robomodel.formats import urdf
-except ModuleNotFoundError:  # the flat layout before the layer folders
+else:  # the flat layout before the layer folders
     from robomodel import urdf
 
 def peak():
