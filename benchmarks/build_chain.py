@@ -109,7 +109,7 @@ def main() -> None:
     s = h.settings(args, rounds=3)
     sizes = args.sizes or ([100, 1000] if s.quick else [100, 1000, 10000])
     h.header("Building a chain one add_joint_and_link at a time", s, blocks=False)
-    h.table([r for n in sizes for r in measure(n, s)])
+    h.finish("build_chain", [r for n in sizes for r in measure(n, s)], s)
 
 
 if __name__ == "__main__":

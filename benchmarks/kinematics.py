@@ -167,7 +167,9 @@ def main() -> None:
         f"coordinates, {pm.njoints} joints, {pm.nframes} frames",
         s,
     )
-    fk, fk_frames, rnea, batch, _, fresh, reused, _ = h.run(cases, s)
+    results = h.run(cases, s)
+    h.write_json("kinematics", results, s)
+    fk, fk_frames, rnea, batch, _, fresh, reused, _ = results
     for label, r in (("FK", fk), ("FK (vs + frames)", fk_frames), ("RNEA", rnea)):
         print(f"{label} target <= 10x: {'met' if r.ratio <= 10.0 else 'NOT met'}")
     print(f"batched FK target <= 1.0x (all links): {'met' if batch.ratio <= 1.0 else 'NOT met'}")
