@@ -81,7 +81,10 @@ def measure(n: int, s: h.Settings) -> list[h.Result]:
         lambda: build(_robomodel_steps, ours), lambda: build(_idyntree_steps, theirs), s.rounds
     )
     case = h.Case(
-        "", lambda: _robomodel_steps(n, s.clock), "iDynTree", lambda: _idyntree_steps(n, s.clock)
+        "",
+        lambda: _robomodel_steps(n, s.clock),
+        "iDynTree `Model.addJointAndLink`, one link at a time",
+        lambda: _idyntree_steps(n, s.clock),
     )
     w = min(WINDOW, n - 1)
 
@@ -106,7 +109,7 @@ def main() -> None:
     s = h.settings(args, rounds=3)
     sizes = args.sizes or ([100, 1000] if s.quick else [100, 1000, 10000])
     h.header("Building a chain one add_joint_and_link at a time", s, blocks=False)
-    h.table([r for n in sizes for r in measure(n, s)])
+    h.finish("build_chain", [r for n in sizes for r in measure(n, s)], s)
 
 
 if __name__ == "__main__":

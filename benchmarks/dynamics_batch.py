@@ -1,150 +1,178 @@
-"""Kinematics and dynamics speed on iCubGazeboV2_7 against Pinocchio, paired rounds, medians.
+"""Batched inverse dynamics and regressors on iCubGazeboV2_7 against Pinocchio loops.
 
-Rows (robomodel / Pinocchio from Python, on the same robot loaded by each library):
+Run ``python benchmarks/dynamics_batch.py [--rounds N] [--quick] [--cpu] [--json PATH]``; timed
+in paired rounds by ``_harness``. Both libraries load the same URDF (fixed base, 32 DOFs) and
+get random states of the same shape.
 
-* ``inverse_dynamics_batch`` of 2,000 states vs a Python loop of ``pin.rnea``;
-* ``forward_kinematics_batch`` of all frames over 10,000 configurations vs a Python loop of
-  ``pin.forwardKinematics`` + ``pin.updateFramePlacements``;
-* one ``forward_kinematics`` call vs one ``pin.forwardKinematics``, and vs
-  ``pin.forwardKinematics`` + ``pin.updateFramePlacements`` (the same work: every link pose);
-* one ``inverse_dynamics`` call vs one ``pin.rnea``.
+First-call rows (load a robot, call one thing): before each timed call robomodel loads the URDF
+(its per-model plans are then empty and the call builds them) and Pinocchio builds its model
+with ``pin.buildModelFromUrdf`` and its ``Data`` with ``createData`` (neither timed). The
+Pinocchio side is the cheapest loop that ends with the same output, all states' results in
+memory, each copied into one preallocated array:
 
-Each round times robomodel then Pinocchio back to back; the ratio of the round is their
-quotient and the row reports the median over rounds (the machine may be shared, and a pair
-measured together sees the same load). Run from the repository root:
-``PYTHONPATH=$PWD python benchmarks/dynamics_batch.py [--rounds 9] [--quick] [--cpu]``
-(``--cpu``: this process's CPU time instead of the wall clock, steadier on a shared machine).
+* ``inverse_dynamics_batch`` of 10, 200 and 2,000 states against a ``pin.rnea`` loop writing
+  into an ``(N, nv)`` array;
+* ``regressor_batch`` of 10, 200 and 2,000 states against a
+  ``pin.computeJointTorqueRegressor`` loop writing into an ``(N, nv, 10 (njoints - 1))`` array
+  (Pinocchio's regressor has 10 columns per moving body, the links on fixed joints merged into
+  them; robomodel's 10 per link, 39 links: the same rows, more columns);
+* one ``inverse_dynamics`` call against one ``pin.rnea``; one ``forward_kinematics`` call (the
+  pose of every link and frame) against ``pin.forwardKinematics`` + ``updateFramePlacements``.
+
+Rows saying "repeated" time many calls on one model after a warm-up (plans built).
 """
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import time
 import warnings
-from collections.abc import Callable
+from typing import Any
 
-import icub_models
+import _harness as h
 import numpy as np
 
-from robomodel.formats.urdf import load
-from robomodel.physics.dynamics import inverse_dynamics, inverse_dynamics_batch
-from robomodel.physics.kinematics import JointState, forward_kinematics, forward_kinematics_batch
+import robomodel as rm
+from robomodel.identification import regressor_batch
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import pinocchio as pin
 
-ROBOT = "iCubGazeboV2_7"
-
-
-CLOCK = time.perf_counter
-
-
-def per_call(fn: Callable[[], object], number: int) -> float:
-    """Return the mean time of one call over ``number`` calls (``CLOCK``), in seconds."""
-    t0 = CLOCK()
-    for _ in range(number):
-        fn()
-    return (CLOCK() - t0) / number
-
-
-def paired(
-    ours: Callable[[], object], theirs: Callable[[], object], number: int, rounds: int
-) -> tuple[float, float, float]:
-    """Return (median ours, median theirs, median of the per-round ratios), in seconds."""
-    a, b, r = [], [], []
-    for _ in range(rounds):
-        x, y = per_call(ours, number), per_call(theirs, number)
-        a.append(x)
-        b.append(y)
-        r.append(x / y)
-    return statistics.median(a), statistics.median(b), statistics.median(r)
-
-
-def row(
-    label: str, times: tuple[float, float, float], unit: float, name: str, target: float
-) -> None:
-    ours, theirs, ratio = times
-    verdict = "met" if ratio <= target else "NOT met"
-    print(
-        f"  {label:<44}{ours / unit:10.2f} {name} {theirs / unit:10.2f} {name} "
-        f"{ratio:7.2f}x  (target <= {target:g}x: {verdict})"
-    )
+dynamics = h.rm_module("physics.dynamics")
+urdf = h.rm_module("formats.urdf")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--quick", action="store_true", help="one round on small batches")
-    parser.add_argument("--cpu", action="store_true", help="time with this process's CPU time")
-    args = parser.parse_args()
-    global CLOCK
-    if args.cpu:
-        CLOCK = time.process_time
-    rounds = 1 if args.quick else args.rounds
-    path = str(icub_models.get_model_file(ROBOT))
-    model = load(path)
+    s = h.settings(h.parser(__doc__).parse_args(), rounds=9, block=0.05)
+    warnings.simplefilter("ignore")
+    path = h.icub_path()
+    model = urdf.load(path)
     pm = pin.buildModelFromUrdf(path)
     pd = pm.createData()
+    assert pm.nq == pm.nv == model.n_dofs == model.n_pos_coords
     rng = np.random.default_rng(0)
-    print(f"{ROBOT}: {model.n_links} links, {model.n_dofs} DOFs, {model.n_frames} frames; ")
-    print(f"medians of {rounds} paired rounds, {'CPU time' if args.cpu else 'wall clock'}")
-    print(f"  {'':<44}{'robomodel':>13} {'Pinocchio':>13} {'ratio':>8}")
+    sizes = (10, 200) if s.quick else (10, 200, 2000)
+    states = {n: tuple(rng.uniform(-1, 1, (n, model.n_dofs)) for _ in range(3)) for n in sizes}
+    n_cols = 10 * (pm.njoints - 1)
 
-    N = 100 if args.quick else 2000
-    Q, DQ, DDQ = (rng.uniform(-1, 1, (N, model.n_dofs)) for _ in range(3))
-    PQ, PV, PA = (rng.uniform(-1, 1, (N, pm.nq)) for _ in range(3))
+    def rm_load() -> Any:
+        return urdf.load(path)
 
-    def rnea_loop() -> None:
-        for i in range(N):
-            pin.rnea(pm, pd, PQ[i], PV[i], PA[i])
+    def pin_load() -> Any:
+        built = pin.buildModelFromUrdf(path)
+        return built, built.createData()
 
-    inverse_dynamics_batch(model, Q[:2], DQ[:2], DDQ[:2])  # builds the per-model plan
-    times = paired(lambda: inverse_dynamics_batch(model, Q, DQ, DDQ), rnea_loop, 1, rounds)
-    row(f"inverse_dynamics_batch, {N} states", times, 1e-3, "ms", 1.0)
+    def rnea_loop(n: int) -> Any:
+        Q, DQ, DDQ = states[n]
 
-    NF = 200 if args.quick else 10_000
-    QF = rng.uniform(-1, 1, (NF, model.n_pos_coords))
-    PQF = rng.uniform(-1, 1, (NF, pm.nq))
+        def run(pin_model: Any) -> object:
+            m, d = pin_model
+            out = np.empty((n, m.nv))
+            for i in range(n):
+                out[i] = pin.rnea(m, d, Q[i], DQ[i], DDQ[i])
+            return out
 
-    def fk_loop() -> None:
-        for q in PQF:
-            pin.forwardKinematics(pm, pd, q)
-            pin.updateFramePlacements(pm, pd)
+        return run
 
-    forward_kinematics_batch(model, QF[:2])
-    times = paired(lambda: forward_kinematics_batch(model, QF), fk_loop, 1, rounds)
-    row(f"forward_kinematics_batch, all frames, {NF}", times, 1e-3, "ms", 1.0)
+    def regressor_loop(n: int) -> Any:
+        Q, DQ, DDQ = states[n]
 
-    q = rng.uniform(-1, 1, model.n_pos_coords)
-    state = JointState(q, rng.uniform(-1, 1, model.n_dofs), rng.uniform(-1, 1, model.n_dofs))
-    pq, pv, pa = (rng.uniform(-1, 1, pm.nq) for _ in range(3))
-    forward_kinematics(model, q)
-    inverse_dynamics(model, state)
-    times = paired(
-        lambda: forward_kinematics(model, q),
-        lambda: pin.forwardKinematics(pm, pd, pq),
-        300,
-        rounds,
+        def run(pin_model: Any) -> object:
+            m, d = pin_model
+            out = np.empty((n, m.nv, n_cols))
+            for i in range(n):
+                out[i] = pin.computeJointTorqueRegressor(m, d, Q[i], DQ[i], DDQ[i])
+            return out
+
+        return run
+
+    cases: list[h.Case | h.Fresh] = []
+    for n in sizes:
+        Q, DQ, DDQ = states[n]
+        cases.append(
+            h.Fresh(
+                f"inverse_dynamics_batch, {n} states",
+                rm_load,
+                lambda m, Q=Q, DQ=DQ, DDQ=DDQ: dynamics.inverse_dynamics_batch(m, Q, DQ, DDQ),
+                f"a `pin.rnea` loop writing into one preallocated array, {n} states",
+                pin_load,
+                rnea_loop(n),
+            )
+        )
+    for n in sizes:
+        Q, DQ, DDQ = states[n]
+        cases.append(
+            h.Fresh(
+                f"regressor_batch, {n} states",
+                rm_load,
+                lambda m, Q=Q, DQ=DQ, DDQ=DDQ: regressor_batch(m, Q, DQ, DDQ),
+                f"a `pin.computeJointTorqueRegressor` loop writing into one preallocated "
+                f"array, {n} states",
+                pin_load,
+                regressor_loop(n),
+            )
+        )
+    q, dq, ddq = (rng.uniform(-1, 1, model.n_dofs) for _ in range(3))
+    state = rm.JointState(q, dq, ddq)
+
+    def fk_frames(pin_model: Any) -> object:
+        m, d = pin_model
+        pin.forwardKinematics(m, d, q)
+        pin.updateFramePlacements(m, d)
+        return d
+
+    cases += [
+        h.Fresh(
+            "inverse_dynamics, one state",
+            rm_load,
+            lambda m: rm.inverse_dynamics(m, state),
+            "one `pin.rnea`",
+            pin_load,
+            lambda pmd: pin.rnea(pmd[0], pmd[1], q, dq, ddq),
+        ),
+        h.Fresh(
+            "forward_kinematics, one configuration (every link and frame)",
+            rm_load,
+            lambda m: rm.forward_kinematics(m, q),
+            "one `pin.forwardKinematics` + `pin.updateFramePlacements`",
+            pin_load,
+            fk_frames,
+        ),
+    ]
+    big = sizes[-1]
+    Q, DQ, DDQ = states[big]
+    cases += [
+        h.Case(
+            f"inverse_dynamics_batch, {big} states, repeated on one model",
+            lambda: dynamics.inverse_dynamics_batch(model, Q, DQ, DDQ),
+            f"a `pin.rnea` loop writing into one preallocated array, {big} states",
+            lambda: rnea_loop(big)((pm, pd)),
+        ),
+        h.Case(
+            "regressor_batch, 200 states, repeated on one model",
+            lambda: regressor_batch(model, *states[200]),
+            "a `pin.computeJointTorqueRegressor` loop writing into one preallocated array, "
+            "200 states",
+            lambda: regressor_loop(200)((pm, pd)),
+        ),
+        h.Case(
+            "inverse_dynamics, one state, repeated on one model",
+            lambda: rm.inverse_dynamics(model, state),
+            "one `pin.rnea`",
+            lambda: pin.rnea(pm, pd, q, dq, ddq),
+        ),
+        h.Case(
+            "forward_kinematics, one configuration, repeated on one model",
+            lambda: rm.forward_kinematics(model, q),
+            "one `pin.forwardKinematics` + `pin.updateFramePlacements`",
+            lambda: fk_frames((pm, pd)),
+        ),
+    ]
+    h.header(
+        f"{h.ICUB}: {model.n_links} links, {model.n_dofs} DOFs, {model.n_frames} frames; "
+        f"Pinocchio: {pm.njoints} joints, {pm.nframes} frames",
+        s,
     )
-    row("forward_kinematics, one call", times, 1e-6, "us", 10.0)
-
-    def fk_frames() -> None:
-        pin.forwardKinematics(pm, pd, pq)
-        pin.updateFramePlacements(pm, pd)
-
-    # Equal work: robomodel's call returns every link pose, which Pinocchio has only after
-    # updateFramePlacements (iCub's links on fixed joints are Pinocchio frames).
-    times = paired(lambda: forward_kinematics(model, q), fk_frames, 300, rounds)
-    row("  same, vs forwardKinematics + frames", times, 1e-6, "us", 10.0)
-    times = paired(
-        lambda: inverse_dynamics(model, state),
-        lambda: pin.rnea(pm, pd, pq, pv, pa),
-        300,
-        rounds,
-    )
-    row("inverse_dynamics, one call", times, 1e-6, "us", 10.0)
+    h.finish("dynamics_batch", h.measure(cases, s), s)
 
 
 if __name__ == "__main__":

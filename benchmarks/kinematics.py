@@ -20,6 +20,10 @@
     freshly loaded model (which builds the per-model plan) against the URDF load of that chain,
     in paired rounds (each round loads the text once and times that model's first FK call).
 
+The rows of (a), (b) and (b') say "repeated": they time many calls on one model after a warm-up
+(the first calls on a freshly loaded model are in ``benchmarks/dynamics_batch.py``); (c) is a
+first call.
+
 Run: ``python benchmarks/kinematics.py [--rounds N] [--quick] [--cpu]``; timed in paired rounds
 by ``_harness``.
 """
@@ -33,14 +37,13 @@ import numpy as np
 import pinocchio as pin
 from model_values import chain_urdf
 
-from robomodel.formats.urdf import loads
-from robomodel.physics.dynamics import inverse_dynamics
-from robomodel.physics.kinematics import (
-    BatchPoses,
-    JointState,
-    forward_kinematics,
-    forward_kinematics_batch,
-)
+kinematics = h.rm_module("physics.kinematics")
+loads = h.rm_module("formats.urdf").loads
+inverse_dynamics = h.rm_module("physics.dynamics").inverse_dynamics
+BatchPoses = kinematics.BatchPoses
+JointState = kinematics.JointState
+forward_kinematics = kinematics.forward_kinematics
+forward_kinematics_batch = kinematics.forward_kinematics_batch
 
 N_BATCH = 10_000
 CHAIN = 20_000
@@ -110,51 +113,52 @@ def main() -> None:
     links = list(model.link_names)
     cases = [
         h.Case(
-            "forward kinematics",
+            "forward kinematics, repeated",
             lambda: forward_kinematics(model, q),
-            "Pinocchio",
+            "one `pin.forwardKinematics`",
             lambda: pin.forwardKinematics(pm, pd, pq),
         ),
         h.Case(
-            "forward kinematics (all links)",
+            "forward kinematics (all links), repeated",
             lambda: forward_kinematics(model, q),
-            "Pinocchio + frames",
+            "one `pin.forwardKinematics` + `pin.updateFramePlacements`",
             lambda: (pin.forwardKinematics(pm, pd, pq), pin.updateFramePlacements(pm, pd)),
         ),
         h.Case(
-            "inverse dynamics (RNEA)",
+            "inverse dynamics (RNEA), repeated",
             lambda: inverse_dynamics(model, state),
-            "Pinocchio",
+            "one `pin.rnea`",
             lambda: pin.rnea(pm, pd, pq, pv, pa),
         ),
         h.Case(
-            f"FK of {N_BATCH} configurations, all {len(links)} links",
+            f"FK of {N_BATCH} configurations, all {len(links)} links, repeated",
             lambda: forward_kinematics_batch(model, Q, frames=links),
-            "Pinocchio loop",
+            f"a `pin.forwardKinematics` loop, {N_BATCH} configurations",
             pin_loop,
         ),
         h.Case(
-            f"FK of {N_BATCH} configurations, all {model.n_frames} frames",
+            f"FK of {N_BATCH} configurations, all {model.n_frames} frames, repeated",
             lambda: forward_kinematics_batch(model, Q),
-            "Pinocchio loop",
+            f"a `pin.forwardKinematics` loop, {N_BATCH} configurations",
             pin_loop,
         ),
         h.Case(
-            f"FK of {N_BATCH}, all frames, fresh",
+            f"FK of {N_BATCH}, all frames, fresh arrays, repeated",
             lambda: forward_kinematics_batch(model, Q),
-            "Pinocchio loop + frames",
+            f"a `pin.forwardKinematics` + `updateFramePlacements` loop, {N_BATCH} configurations",
             pin_frames_loop,
         ),
         h.Case(
-            f"FK of {N_BATCH}, all frames, workspace",
+            f"FK of {N_BATCH}, all frames, workspace, repeated",
             lambda: forward_kinematics_batch(model, Q, out=workspace),
-            "Pinocchio loop + frames",
+            f"a `pin.forwardKinematics` + `updateFramePlacements` loop, {N_BATCH} configurations",
             pin_frames_loop,
         ),
         h.Case(
-            f"FK of {N_BATCH}, all frames, workspace",
+            f"FK of {N_BATCH}, all frames, workspace, repeated",
             lambda: forward_kinematics_batch(model, Q, out=workspace),
-            f"... + copy of {len(shared)} frames",
+            f"a `pin.forwardKinematics` + `updateFramePlacements` loop copying {len(shared)} "
+            f"frames into one preallocated array, {N_BATCH} configurations",
             pin_frames_copy_loop,
         ),
     ]
@@ -163,7 +167,9 @@ def main() -> None:
         f"coordinates, {pm.njoints} joints, {pm.nframes} frames",
         s,
     )
-    fk, fk_frames, rnea, batch, _, fresh, reused, _ = h.run(cases, s)
+    results = h.run(cases, s)
+    h.write_json("kinematics", results, s)
+    fk, fk_frames, rnea, batch, _, fresh, reused, _ = results
     for label, r in (("FK", fk), ("FK (vs + frames)", fk_frames), ("RNEA", rnea)):
         print(f"{label} target <= 10x: {'met' if r.ratio <= 10.0 else 'NOT met'}")
     print(f"batched FK target <= 1.0x (all links): {'met' if batch.ratio <= 1.0 else 'NOT met'}")

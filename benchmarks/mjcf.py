@@ -1,96 +1,104 @@
-"""MJCF export and import of iCubGazeboV2_7 against MuJoCo compiling the URDF itself.
+"""MJCF export of iCubGazeboV2_7 against MuJoCo compiling the URDF itself.
 
-Run ``python benchmarks/mjcf.py``. Contenders take turns (``ROUNDS`` rounds of ``BLOCK`` runs
-each, the best time kept), as in ``benchmarks/urdf.py``:
+Run ``python benchmarks/mjcf.py [--rounds N] [--quick] [--cpu] [--json PATH]``; timed in paired
+rounds by ``_harness``. First-call rows (before each timed call robomodel loads the URDF, not
+timed, so the export starts from a freshly loaded model):
 
-- MuJoCo's own URDF import: ``mujoco.MjModel.from_xml_string`` on the URDF text with its
-  ``package://`` URIs replaced by the directory that holds them (MuJoCo 4.0 does not resolve
-  them);
-- robomodel's export plus MuJoCo's compile of the MJCF it writes (the target: within 2x);
-- robomodel's import of that MJCF (MuJoCo's compile plus building the model).
+* robomodel's ``mjcf.dumps`` + ``mjcf.compile_mjcf`` (MuJoCo compiling the MJCF robomodel
+  writes) against MuJoCo's own URDF import, ``mujoco.MjModel.from_xml_string`` on the URDF
+  text with its ``package://`` URIs replaced by the directory that holds them (MuJoCo 4.0 does
+  not resolve them); without meshes (the URDF's ``<visual>`` and ``<collision>`` elements
+  removed for MuJoCo, ``ExportOptions(meshes=False, ...)`` for robomodel), and with them (both
+  load the same meshes; slow, so at most 3 rounds, and left out by ``--quick``; the target:
+  within 2x);
+* robomodel's ``mjcf.loads`` of that MJCF (MuJoCo's compile plus building the model) against
+  MuJoCo compiling the same MJCF text.
 
-Both sides load the same meshes; ``--no-meshes`` times both without them. ``--table`` prints
-instead the peer table of ``docs/mjcf.md``: for every icub-models robot, what MuJoCo's URDF
-import and robomodel's export keep.
+``--table`` prints instead the peer table of ``docs/mjcf.md``: for every icub-models robot, what
+MuJoCo's URDF import and robomodel's export keep.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
-import time
 import warnings
-from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
+import _harness as h
 import icub_models
 import mujoco
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-
 import robomodel as rm
-from robomodel.formats import mjcf
-from robomodel.formats.urdf import load
+
+mjcf = h.rm_module("formats.mjcf")
+urdf = h.rm_module("formats.urdf")
 
 ROBOT = "iCubGazeboV2_7"
-ROUNDS = 1 if "--quick" in sys.argv else int(os.environ.get("ROBOMODEL_BENCH_ROUNDS", "5"))
-BLOCK = int(os.environ.get("ROBOMODEL_BENCH_BLOCK", "3"))
-CLOCK = time.process_time if "--cpu" in sys.argv else time.perf_counter
 
 
-def share_dir(urdf: str) -> str:
+def share_dir(path: str) -> str:
     """The directory holding the ``iCub`` package folder of an icub-models URDF."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(urdf))))
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(path))))
 
 
-def mujoco_urdf_text(urdf: str, *, meshes: bool = True) -> str:
+def mujoco_urdf_text(path: str, *, meshes: bool = True) -> str:
     """The URDF text MuJoCo can compile: package URIs made absolute, or shapes removed."""
-    with open(urdf, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8") as fh:
         text = fh.read()
     if meshes:
-        return text.replace("package://", share_dir(urdf) + "/")
-    import re
-
+        return text.replace("package://", share_dir(path) + "/")
     return re.sub(r"<(visual|collision)\b.*?</\1>", "", text, flags=re.S)
 
 
-def best_of_rounds(contenders: dict[str, Callable[[], object]]) -> dict[str, float]:
-    best = dict.fromkeys(contenders, float("inf"))
-    for fn in contenders.values():
-        fn()
-    for _ in range(ROUNDS):
-        for name, fn in contenders.items():
-            for _ in range(BLOCK):
-                t = CLOCK()
-                fn()
-                best[name] = min(best[name], CLOCK() - t)
-    return best
-
-
-def bench() -> None:
-    meshes = "--no-meshes" not in sys.argv
+def bench(argv: list[str]) -> None:
+    p = h.parser(__doc__)
+    p.add_argument("--table", action="store_true", help="print the peer table of docs/mjcf.md")
+    s = h.settings(p.parse_args(argv), rounds=9, block=0.2)
+    warnings.simplefilter("ignore")
     path = str(icub_models.get_model_file(ROBOT))
-    model = rm.with_package_dirs(load(path), [share_dir(path)])
-    options = mjcf.DumpOptions(meshes=meshes, visuals=meshes, collisions=meshes)
-    text, _ = mjcf.dumps_with_report(model, options=options)
-    urdf_text = mujoco_urdf_text(path, meshes=meshes)
+    share = share_dir(path)
 
-    def ours_export() -> object:
-        return mjcf.compile_mjcf(mjcf.dumps_with_report(model, options=options)[0])
+    def rm_load() -> Any:
+        return rm.with_package_dirs(urdf.load(path), [share])
 
-    contenders: dict[str, Callable[[], object]] = {
-        "MuJoCo compiles the URDF": lambda: mujoco.MjModel.from_xml_string(urdf_text),
-        "robomodel export + MuJoCo compile": ours_export,
-        "robomodel export alone": lambda: mjcf.dumps_with_report(model, options=options),
-        "robomodel import of the MJCF": lambda: mjcf.loads_with_report(text),
-    }
-    t = best_of_rounds(contenders)
-    peer = t["MuJoCo compiles the URDF"]
-    print(f"{ROBOT}, meshes {'on' if meshes else 'off'}; best of {ROUNDS}x{BLOCK} runs")
-    for name, v in t.items():
-        print(f"  {name:36s} {v * 1e3:9.2f} ms   ratio {v / peer:5.2f}")
-    ratio = t["robomodel export + MuJoCo compile"] / peer
-    print(f"target: export + compile within 2x of MuJoCo's URDF compile -> {ratio:.2f}x")
+    def export_compile(options: Any) -> Any:
+        return lambda model: mjcf.compile_mjcf(mjcf.dumps(model, options=options))
+
+    def nothing() -> None:
+        return None
+
+    cases: list[h.Case | h.Fresh] = []
+    for meshes in (False,) if s.quick else (False, True):
+        options = mjcf.ExportOptions(meshes=meshes, visuals=meshes, collisions=meshes)
+        text = mujoco_urdf_text(path, meshes=meshes)
+        with_or_without = "with meshes" if meshes else "without meshes"
+        cases.append(
+            h.Fresh(
+                f"MJCF dumps + compile_mjcf, {ROBOT}, {with_or_without}",
+                rm_load,
+                export_compile(options),
+                f"MuJoCo `MjModel.from_xml_string` on the URDF text, {with_or_without}",
+                nothing,
+                lambda _, text=text: mujoco.MjModel.from_xml_string(text),
+                max_rounds=3 if meshes else None,
+            )
+        )
+    plain = mjcf.ExportOptions(meshes=False, visuals=False, collisions=False)
+    mjcf_text = mjcf.dumps(rm_load(), options=plain)
+    cases.append(
+        h.Fresh(
+            f"MJCF loads, {ROBOT}, without meshes",
+            nothing,
+            lambda _: mjcf.loads(mjcf_text),
+            "MuJoCo `MjModel.from_xml_string` on the same MJCF text",
+            nothing,
+            lambda _: mujoco.MjModel.from_xml_string(mjcf_text),
+        )
+    )
+    h.header(f"{ROBOT}: MJCF export and import against MuJoCo (target <= 2.0x)", s)
+    h.finish("mjcf", h.measure(cases, s), s)
 
 
 def table() -> None:
@@ -101,7 +109,7 @@ def table() -> None:
     print("|---|---|---|---|")
     for name in sorted(icub_models.get_robot_names()):
         path = str(icub_models.get_model_file(name))
-        model = rm.with_package_dirs(load(path), [share_dir(path)])
+        model = rm.with_package_dirs(urdf.load(path), [share_dir(path)])
         n_sensors = sum(
             2 if isinstance(s, rm.SixAxisForceTorqueSensor) else 1 for s in model.sensors
         )
@@ -129,4 +137,4 @@ def table() -> None:
 
 
 if __name__ == "__main__":
-    table() if "--table" in sys.argv else bench()
+    table() if "--table" in sys.argv else bench(sys.argv[1:])

@@ -37,9 +37,12 @@ import tempfile
 import time
 import tracemalloc
 
+import _harness as h
+
 import robomodel as rm
-from robomodel.formats import json as rm_json
-from robomodel.formats import urdf
+
+rm_json = h.rm_module("formats.json")
+urdf = h.rm_module("formats.urdf")
 
 ROUNDS = 5
 CLOCK = time.perf_counter  # --cpu: time.process_time
@@ -170,7 +173,11 @@ def time_idyntree(n: int) -> None:
 # above the child's own, so the growth read from ru_maxrss came out as 0.
 _RSS_CHILD = """
 import resource, sys
-from robomodel.formats import urdf
+import os, robomodel
+if os.path.isdir(os.path.join(os.path.dirname(robomodel.__file__), "formats")):
+    from robomodel.formats import urdf
+else:  # the flat layout before the layer folders
+    from robomodel import urdf
 
 def peak():
     try:

@@ -1,10 +1,25 @@
-"""URDF load and export of iCubGazeboV2_7 (and load of the bundled example model): robomodel
-against iDynTree, Pinocchio and yourdfpy.
+"""URDF load and export: robomodel against iDynTree (and Pinocchio's URDF parser).
 
-Run ``python benchmarks/urdf.py [--rounds N] [--quick] [--cpu]``. Each pair (robomodel's load
-or export and a peer's) is timed in paired rounds by ``_harness``: the two take turns within
-every round, so that both see the same machine conditions. Peers that are not installed
-(Pinocchio, yourdfpy) are left out.
+Run ``python benchmarks/urdf.py [--rounds N] [--quick] [--cpu] [--json PATH]``. Each pair is
+timed in paired rounds by ``_harness`` (the two take turns within every round).
+
+First-call rows (what a user does: load a robot, or load it and write it once):
+
+* URDF load of iCubGazeboV2_7 and of plainer URDFs of 12-39 links (the model bundled with
+  robomodel, icub-models' iCubGenova03 and left_hand_mk3), each against iDynTree's
+  ``ModelLoader().loadModelFromFile`` on the same file; iCubGazeboV2_7 also against
+  ``pin.buildModelFromUrdf``. robomodel's module-level caches (the reader's parsed-number
+  tables) are emptied before each load, as in a new process.
+* The first URDF export of a freshly loaded iCubGazeboV2_7 (the load not timed) to a file:
+  ``robomodel.formats.urdf.dump`` against iDynTree's ``ModelExporter`` (``init`` on a freshly
+  loaded model, then ``exportModelToFile``; its ``exportModelToString`` is not callable from
+  Python). Both write into one directory of ``/dev/shm`` when there is one, so that the disk's
+  flush times do not blur the figures (robomodel's writer syncs its file).
+
+iDynTree's C++ warnings about the bundled example's textures go to a closed standard error while
+the rows are timed.
+
+Rows saying "repeated" time many calls on one model after a warm-up.
 """
 
 from __future__ import annotations
@@ -12,75 +27,119 @@ from __future__ import annotations
 import os
 import tempfile
 import warnings
+from typing import Any
 
 import _harness as h
 
-from robomodel.formats.urdf import dump, load
+urdf = h.rm_module("formats.urdf")
+
+PLAIN = ("iCubGenova03", "left_hand_mk3")
 
 
 def main() -> None:
-    s = h.settings(h.parser(__doc__).parse_args(), rounds=10, block=0.2)
-    path = h.icub_path()
-    out_dir = tempfile.mkdtemp()
-    model = load(path)
-
-    def rm_load() -> object:
-        return load(path)
-
-    def rm_export() -> object:
-        return dump(model, os.path.join(out_dir, "rm.urdf"))
-
+    s = h.settings(h.parser(__doc__).parse_args(), rounds=9, block=0.15)
     idt = h.idyntree()
 
-    def idt_load() -> object:
+    def idt_load(path: str) -> Any:
         loader = idt.ModelLoader()
-        assert loader.loadModelFromFile(path)
+        if not loader.loadModelFromFile(path):
+            raise SystemExit(f"iDynTree could not load {path}")
         return loader
 
-    keep = idt_load()  # the exporter refers to the loader's model: keep it alive
-    exporter = idt.ModelExporter()
-    exporter.init(keep.model())
-    cases = [
-        h.Case("load", rm_load, "iDynTree", idt_load),
-        h.Case(
-            "export",
-            rm_export,
-            "iDynTree",
-            lambda: exporter.exportModelToFile(os.path.join(out_dir, "idt.urdf")),
-        ),
+    out_dir = tempfile.mkdtemp(
+        prefix="bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None
+    )
+    rm_out, idt_out = os.path.join(out_dir, "rm.urdf"), os.path.join(out_dir, "idt.urdf")
+
+    def rm_export(model: Any) -> object:
+        return urdf.dump(model, rm_out)
+
+    def idt_export(loader: Any) -> object:
+        exporter = idt.ModelExporter()
+        assert exporter.init(loader.model())
+        assert exporter.exportModelToFile(idt_out)
+        return exporter
+
+    def nothing() -> None:
+        return None
+
+    icub = h.icub_path()
+    n_links = urdf.load(icub).n_links
+    cases: list[h.Case | h.Fresh] = [
+        h.Fresh(
+            f"URDF load, {h.ICUB} ({n_links} links)",
+            nothing,
+            lambda _: urdf.load(icub),
+            "iDynTree `ModelLoader().loadModelFromFile`, one file",
+            nothing,
+            lambda _: idt_load(icub),
+        )
     ]
-    try:
-        import pinocchio as pin
-    except ImportError:
-        pass
-    else:
-        cases.append(h.Case("load", rm_load, "Pinocchio", lambda: pin.buildModelFromUrdf(path)))
+    others = [("bundled example", h.example_path())]
+    others += [(name, h.icub_path(name)) for name in PLAIN]
+    for name, path in others:
+        n = urdf.load(path).n_links
+        cases.append(
+            h.Fresh(
+                f"URDF load, {name} ({n} links)",
+                nothing,
+                lambda _, p=path: urdf.load(p),
+                "iDynTree `ModelLoader().loadModelFromFile`, one file",
+                nothing,
+                lambda _, p=path: idt_load(p),
+            )
+        )
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import yourdfpy
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import pinocchio as pin
     except ImportError:
         pass
     else:
         cases.append(
-            h.Case(
-                "load",
-                rm_load,
-                "yourdfpy",
-                lambda: yourdfpy.URDF.load(path, load_meshes=False, build_scene_graph=False),
+            h.Fresh(
+                f"URDF load, {h.ICUB} ({n_links} links)",
+                nothing,
+                lambda _: urdf.load(icub),
+                "Pinocchio `pin.buildModelFromUrdf`, one file",
+                nothing,
+                lambda _: pin.buildModelFromUrdf(icub),
             )
         )
-    example = h.example_path()
     cases.append(
-        h.Case(
-            "load (bundled example)",
-            lambda: load(example),
-            "iDynTree",
-            lambda: idt.ModelLoader().loadModelFromFile(example),
+        h.Fresh(
+            f"first URDF export to a file, {h.ICUB}",
+            lambda: urdf.load(icub),
+            rm_export,
+            "iDynTree `ModelExporter`: `init` on a freshly loaded model + `exportModelToFile`",
+            lambda: idt_load(icub),
+            idt_export,
         )
     )
-    h.header(f"{h.ICUB}: URDF load and export (target <= 1.0x against iDynTree)", s)
-    h.run(cases, s)
+    model = urdf.load(icub)
+    loader = idt_load(icub)
+    cases += [
+        h.Case(
+            f"URDF load, {h.ICUB}, repeated (module caches warm)",
+            lambda: urdf.load(icub),
+            "iDynTree `ModelLoader().loadModelFromFile`, one file",
+            lambda: idt_load(icub),
+        ),
+        h.Case(
+            f"URDF export to a file, {h.ICUB}, repeated on one model",
+            lambda: rm_export(model),
+            "iDynTree `ModelExporter` `init` + `exportModelToFile`",
+            lambda: idt_export(loader),
+        ),
+    ]
+    h.header(f"URDF load and export (target <= 1.0x against iDynTree); {h.ICUB}", s)
+    with h.stderr_closed():
+        results = h.measure(cases, s)
+    h.finish("urdf", results, s)
+    for name in (rm_out, idt_out):
+        if os.path.exists(name):
+            os.remove(name)
+    os.rmdir(out_dir)
 
 
 if __name__ == "__main__":
