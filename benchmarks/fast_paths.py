@@ -169,6 +169,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("paths", nargs="*", help=f"fast paths to measure: {', '.join(PATHS)} (all)")
     p.add_argument("--samples", type=int, default=30, help="paired samples per row")
+    p.add_argument("--quick", action="store_true", help="2 samples a row: a check that it runs")
     args = p.parse_args()
     print(
         f"{'fast path':10s} {'row':26s} {'on: min / median ms':>22s} {'off: min / median ms':>22s}"
@@ -182,7 +183,7 @@ def main() -> None:
         for row in rows:
             on: list[float] = []
             off: list[float] = []
-            for k in range(args.samples):
+            for k in range(2 if args.quick else args.samples):
                 for fast in (True, False) if k % 2 else (False, True):
                     undo = None if fast else switch_off()
                     try:
