@@ -266,11 +266,11 @@ def test_to_json_writes_what_json_dumps_writes(m: rm.Model) -> None:
 
 
 def test_to_json_on_names_to_escape_and_infinite_limits() -> None:
-    m = rm.add_link(rm.Model(name='r"\\\u00e9\n'), 'a"\\\u00e9\x01')
+    m = rm.add_link(rm.Model(name='r"\\\u00e9\n'), 'a"\\\u00e9\u2603')
     joint = rm.RevoluteJoint(
         link1="x", link2="y", limits=rm.PositionLimits(enabled=False), effort_limit=math.inf
     )
-    m = rm.add_joint_and_link(m, 'a"\\\u00e9\x01', "j\u2603", joint, "b")
+    m = rm.add_joint_and_link(m, 'a"\\\u00e9\u2603', "j\u2603", joint, "b")
     m = rm.add_joint_and_link(m, "b", "f", rm.FixedJoint(link1="x", link2="y"), "c")
     assert rm_json.dumps(m) == json.dumps(to_dict(m), allow_nan=False, ensure_ascii=False)
     assert rm_json.loads(rm_json.dumps(m)) == m

@@ -16,7 +16,6 @@ from robomodel.model.builders import discard_sensor as discard_sensor
 from robomodel.model.builders import insert_link_to_existing_joint as insert_link_to_existing_joint
 from robomodel.model.builders import remove_sensor as remove_sensor
 from robomodel.model.checks import Finding as Finding
-from robomodel.model.checks import Severity as Severity
 from robomodel.model.joints import FixedJoint as FixedJoint
 from robomodel.model.joints import Joint as Joint
 from robomodel.model.joints import JointDynamics as JointDynamics
@@ -86,7 +85,6 @@ __all__ = [
     "PrismaticJoint",
     "RevoluteJoint",
     "Sensor",
-    "Severity",
     "SixAxisForceTorqueSensor",
     "SolidShape",
     "SpatialInertia",
