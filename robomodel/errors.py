@@ -280,11 +280,20 @@ class JSONFormatError(ModelError):
 
     Attributes:
         path: where in the document the problem is, as a JSON path (``"$.joints[3].axis"``).
+        reason: what is wrong and what to do.
+        file: the file the document was read from, or ``None`` for text given as a string.
     """
 
-    def __init__(self, path: str, reason: str) -> None:
+    def __init__(self, path: str, reason: str, *, file: str | None = None) -> None:
         self.path = path
-        super().__init__(f"robomodel JSON, at {path}: {reason}")
+        self.reason = reason
+        self.file = file
+        where = f"{file}: " if file is not None else ""
+        super().__init__(f"{where}robomodel JSON, at {path}: {reason}")
+
+    def in_file(self, file: str) -> JSONFormatError:
+        """Return this error naming ``file``, the document's file."""
+        return JSONFormatError(self.path, self.reason, file=file)
 
 
 class MJCFError(RobomodelError, ValueError):

@@ -402,3 +402,18 @@ def test_library_readers_refuse_a_fifo_without_blocking(tmp_path: Path, reader: 
         """
     out = attempt(code, tmp_path)
     assert out["ok"] and "pipe.model" in out["result"] and "regular file" in out["result"], out
+
+
+def test_json_errors_name_the_file(tmp_path: Path) -> None:
+    """A JSON document that is no robomodel model is refused naming its file and the path in it."""
+    from robomodel.errors import JSONFormatError
+    from robomodel.formats import json as rjson
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "robomodel", "version": 0}')
+    with pytest.raises(JSONFormatError, match=r"bad\.json: robomodel JSON, at \$") as e:
+        rjson.load(bad)
+    assert e.value.file == str(bad) and e.value.path.startswith("$")
+    with pytest.raises(JSONFormatError) as e:
+        rjson.loads(bad.read_text())
+    assert e.value.file is None

@@ -388,13 +388,15 @@ def _axis_suspects(model: ModelView) -> list[tuple[int, str]]:
     position = np.array([joint.link1_H_link2.position for joint in joints])
     direction = np.array([joint.axis_in_link1.direction for joint in joints])
     origin = np.array([joint.axis_in_link1.origin for joint in joints])
-    # In link2's frame: R^T (x - p); a reversed axis (child == link1) is the same line.
-    in_child = np.where(
-        forward[:, None], np.einsum("nji,nj->ni", rotation, origin - position), origin
-    )
-    u = np.where(forward[:, None], np.einsum("nji,nj->ni", rotation, direction), direction)
-    along = np.einsum("ni,ni->n", in_child, u)
-    distance = np.linalg.norm(in_child - u * along[:, None], axis=1)
+    # In link2's frame: R^T (x - p); a reversed axis (child == link1) is the same line. An
+    # axis point near the largest double overflows here: such a joint is a suspect (inf).
+    with np.errstate(over="ignore", invalid="ignore"):
+        in_child = np.where(
+            forward[:, None], np.einsum("nji,nj->ni", rotation, origin - position), origin
+        )
+        u = np.where(forward[:, None], np.einsum("nji,nj->ni", rotation, direction), direction)
+        along = np.einsum("ni,ni->n", in_child, u)
+        distance = np.linalg.norm(in_child - u * along[:, None], axis=1)
     keep = (distance > 0.5 * _AXIS_OFF_ORIGIN) | ~np.isfinite(distance)
     return [m for m, k in zip(moving, keep.tolist(), strict=True) if k]
 
@@ -404,8 +406,9 @@ def _axes(model: ModelView) -> Iterator[Finding]:
         joint = model.joints[index]
         if isinstance(joint, FixedJoint):  # pragma: no cover - the suspects are moving joints
             continue
-        distance = joint.axis(child).distance([0.0, 0.0, 0.0])
-        if distance > _AXIS_OFF_ORIGIN:
+        with np.errstate(over="ignore", invalid="ignore"):
+            distance = joint.axis(child).distance([0.0, 0.0, 0.0])
+        if not distance <= _AXIS_OFF_ORIGIN:  # a NaN (overflowed) distance warns too
             yield _finding(
                 "warning",
                 "axis-through-origin",

@@ -593,7 +593,10 @@ def loads(text: str | bytes) -> Model:
 
 def load(path: str | os.PathLike[str]) -> Model:
     """Return the model in the robomodel JSON file ``path`` (UTF-8); see :func:`loads`."""
-    return loads(read_regular(path))
+    try:
+        return loads(read_regular(path))
+    except JSONFormatError as e:
+        raise e.in_file(os.fspath(path)) from None
 
 
 def dump(model: Model, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
