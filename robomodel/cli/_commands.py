@@ -32,6 +32,7 @@ from robomodel.model.record import Model
 
 __all__ = [
     "run_attach",
+    "run_compare",
     "run_convert",
     "run_demo",
     "run_diff",
@@ -371,6 +372,62 @@ def run_diff(args: argparse.Namespace) -> int:
     d = diff(a, b, atol=args.atol, order=not args.ignore_order)
     emit(str(d), args.output)
     return 1 if d else 0
+
+
+def _tolerances(items: Sequence[str]) -> Any:
+    """Parse ``--tolerance`` words: ``VALUE`` for every tolerance, ``QUANTITY=VALUE`` for one."""
+    from robomodel.tools.compare import Tolerances
+
+    every: float | None = None
+    one: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.rpartition("=")
+        number = _number(value, f"--tolerance {item}")
+        if number < 0:
+            raise CLIError(f"--tolerance {item}: a tolerance is >= 0")
+        if sep:
+            one[name] = number
+        else:
+            every = number
+    return Tolerances.all(every, **one)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Run ``robomodel compare``: exit 0 (same mechanism), 1 (different), 2 (unreadable)."""
+    import json
+
+    from robomodel.tools.compare import same_mechanism
+
+    a = read_model(args.a, keep_fake_links=args.keep_fake_links, **_loading(args))
+    b = read_model(args.b, keep_fake_links=args.keep_fake_links, **_loading(args))
+    rename: dict[str, str] = {}
+    for item in args.rename or ():
+        old, sep, new = item.partition("=")
+        if not sep or not old or not new:
+            raise CLIError(f"--rename expects OLD=NEW, got {item!r}")
+        rename[old] = new
+    prefix: str | tuple[str, str] = ""
+    if args.prefix:
+        pa, sep, pb = args.prefix.partition("=")
+        prefix = (pa, pb) if sep else args.prefix
+    if args.samples < 1:
+        raise CLIError(f"--samples must be at least 1, got {args.samples}")
+    verdict = same_mechanism(
+        a,
+        b,
+        rename=rename,
+        prefix=prefix,
+        locked=_assignments(args.locked, "--locked"),
+        samples=args.samples,
+        seed=args.seed,
+        tolerances=_tolerances(args.tolerance),
+    )
+    if args.json:
+        text = json.dumps(verdict.as_dict(), indent=1, allow_nan=False)
+    else:
+        text = verdict.report(limit=max(args.limit, 0))
+    emit(text, args.output)
+    return 0 if verdict.same else 1
 
 
 def run_convert(args: argparse.Namespace) -> int:

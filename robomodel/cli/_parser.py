@@ -373,6 +373,57 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "compare",
+        "is B still the same robot as A? compare masses, poses, axes, limits, inverse dynamics "
+        "and sensor readings at random configurations; exit status 1 if they differ",
+        commands.run_compare,
+        (
+            arg("a", metavar="A", help="first model (a file of any format robomodel reads)"),
+            arg("b", metavar="B", help="second model"),
+            arg(
+                "--rename",
+                nargs="+",
+                action="extend",
+                metavar="OLD=NEW",
+                help="an element of A called NEW in B; repeat for more",
+            ),
+            arg(
+                "--prefix",
+                metavar="TEXT",
+                help="B's names are A's with TEXT in front; or A_PREFIX=B_PREFIX",
+            ),
+            arg(
+                "--locked",
+                nargs="+",
+                action="extend",
+                metavar="JOINT=VALUE",
+                help="position of a joint that moves in one model only (rad or m; '30deg' for "
+                "degrees); also names joints lumped on purpose",
+            ),
+            arg("--samples", type=int, default=100, metavar="N", help="configurations (100)"),
+            arg("--seed", type=int, default=0, help="random seed of the configurations (0)"),
+            arg(
+                "--tolerance",
+                action="append",
+                default=[],
+                metavar="[QUANTITY=]VALUE",
+                help="every tolerance (default 1e-6 in SI units), or one of mass, length, "
+                "angle, inertia, torque, sensor, limit, mimic, relative; repeat for more",
+            ),
+            arg("--json", action="store_true", help="print the verdict as JSON"),
+            arg(
+                "--limit",
+                type=int,
+                default=5,
+                metavar="N",
+                help="differences listed per quantity (5)",
+            ),
+            *KEEP_FAKE_LINKS,
+            *LOADING,
+            *OUTPUT,
+        ),
+    ),
+    Command(
         "convert",
         FromFormats(
             lambda formats: (
