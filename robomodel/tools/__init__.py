@@ -1,9 +1,13 @@
-"""Views of models for people: differences, drawings, plots and text views.
+"""Views of models for people: differences, mechanism comparisons, drawings, plots, text views.
 
 matplotlib (for :func:`save_pose` and :func:`pose_figure`) is imported only when a pose is
 plotted.
 """
 
+from robomodel.tools.compare import Discrepancy as Discrepancy
+from robomodel.tools.compare import MechanismVerdict as MechanismVerdict
+from robomodel.tools.compare import Tolerances as Tolerances
+from robomodel.tools.compare import same_mechanism as same_mechanism
 from robomodel.tools.diff import Difference as Difference
 from robomodel.tools.diff import ModelDiff as ModelDiff
 from robomodel.tools.diff import diff as diff
@@ -16,11 +20,15 @@ from robomodel.tools.textview import tree_lines as tree_lines
 
 __all__ = [
     "Difference",
+    "Discrepancy",
+    "MechanismVerdict",
     "ModelDiff",
+    "Tolerances",
     "diff",
     "find_problems",
     "info_text",
     "pose_figure",
+    "same_mechanism",
     "save_pose",
     "tree_lines",
     "tree_svg",

@@ -256,7 +256,13 @@ def match(
     # A root that one model merged into the world (MuJoCo fuses a fixed root into its world
     # body): the two unmatched default bases are the same body.
     ra, rb = a.default_base, b.default_base
-    if ra is not None and rb is not None and ra in unmatched_a and rb in unmatched_b:
+    if (
+        ra is not None
+        and rb is not None
+        and ra in unmatched_a
+        and rb in unmatched_b
+        and (_is_world(a, ra) or _is_world(b, rb))
+    ):
         pairs[ra] = rb
         unmatched_a.remove(ra)
         unmatched_b.remove(rb)
@@ -352,6 +358,11 @@ def match(
         differences=tuple(out),
         understood=tuple(understood),
     )
+
+
+def _is_world(model: Model, link: str) -> bool:
+    """A massless link called world: what MJCF readers call MuJoCo's world body."""
+    return link == _WORLD and model.link(link).mass == 0.0
 
 
 def _missing(side: str, kind: str, name: str, detail: str) -> Discrepancy:

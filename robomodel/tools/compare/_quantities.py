@@ -17,6 +17,7 @@ import numpy.typing as npt
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint, joint_type_name
 from robomodel.model.mimic import MimicRelation, mimic_map
 from robomodel.model.record import Model
+from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 from robomodel.model.validation import STANDARD_GRAVITY
 from robomodel.physics.dynamics import inverse_dynamics_batch
@@ -185,6 +186,7 @@ def measure(
         F = np.broadcast_to(fix.as_matrix(), (samples.qb.shape[0], 4, 4))
         Pb = {k: _relative(F, v) for k, v in Pb.items()}
     _frames(matching, Pa, Pb, judge, a, b)
+    _sensor_frames(a, b, matching, Pa, Pb, judge)
     _mass(a, b, matching, Pa, Pb, judge)
     _joints(a, b, matching, Pa, Pb, judge, shifts)
     _dynamics(a, b, matching, samples, judge, fix, floating=floating, rng=rng)
@@ -213,6 +215,46 @@ def _frames(
             B[:, :3, :3],
         )
     del b
+
+
+def _sensor_poses(model: Model, name: str) -> list[tuple[str, Transform]]:
+    sensor = model.sensor(name)
+    if isinstance(sensor, SixAxisForceTorqueSensor):
+        return [(link, sensor.link_H_sensor(link)) for link in sensor.links]
+    return [(sensor.link, sensor.link_H_sensor)]
+
+
+def _sensor_frames(
+    a: Model,
+    b: Model,
+    matching: Matching,
+    Pa: dict[str, FloatArray],
+    Pb: dict[str, FloatArray],
+    judge: Judge,
+) -> None:
+    """Each sensor's frame, seen from each of its links that both models put on one body."""
+    for sa, sb in matching.sensors:
+        there = {
+            matching.group_b[b.link_index(link)]: (link, T) for link, T in _sensor_poses(b, sb)
+        }
+        for link, T in _sensor_poses(a, sa):
+            k = matching.group_a[a.link_index(link)]
+            if k < 0 or k not in there:
+                continue
+            link_b, U = there[k]
+            A = Pa[link] @ T.as_matrix()
+            B = Pb[link_b] @ U.as_matrix()
+            names = (sa, sb)
+            detail = f"seen from link {link!r}"
+            pa, pb = A[:, :3, 3], B[:, :3, 3]
+            judge.numbers(
+                "frame position", "sensor", names, np.linalg.norm(pa - pb, axis=1), pa, pb,
+                detail=detail,
+            )  # fmt: skip
+            judge.numbers(
+                "frame orientation", "sensor", names, _angle(A[:, :3, :3], B[:, :3, :3]),
+                A[:, :3, :3], B[:, :3, :3], detail=detail,
+            )  # fmt: skip
 
 
 def _mass(

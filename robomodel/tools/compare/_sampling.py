@@ -104,13 +104,15 @@ def offsets(
             float(np.max(np.abs(M.rotation - D.rotation))) <= angle
             and float(np.max(np.abs(M.position - D.position))) <= length
         )
-        if not fits or not _limits_shifted(joint_a, joint_b, c, angle, length):
+        # b's rest is a's moved by c along the joint: b's position is a's minus c.
+        shift = -c
+        if not fits or not _limits_shifted(joint_a, joint_b, shift, angle, length):
             continue
-        found[ja] = c
+        found[ja] = shift
+        unit = "rad" if isinstance(joint_a, RevoluteJoint) else "m"
         notes.append(
-            f"joint {ja!r}: b's zero is a's turned by {c:.6g} "
-            f"{'rad' if isinstance(joint_a, RevoluteJoint) else 'm'} about its axis (b's "
-            "position = a's + that; MuJoCo's ref, or a continuous joint's parametrisation)"
+            f"joint {ja!r}: b's position is a's {shift:+.6g} {unit} (b's zero is elsewhere on "
+            "the joint's axis: MuJoCo's ref, or a continuous joint's parametrisation)"
         )
     return found, notes
 

@@ -8,13 +8,17 @@ would see: masses and inertias, the pose of every shared link and frame, joint a
 the torques inverse dynamics gives every shared joint, and every shared sensor's reading.
 
 >>> import robomodel as rm
->>> m = rm.load_example()
->>> bool(same_mechanism(m, rm.transformers.change_base(m, "l_sole")))
+>>> from robomodel.data import example_path
+>>> from robomodel.formats import urdf
+>>> from robomodel.transformers import change_base
+>>> m = urdf.load(example_path())
+>>> bool(same_mechanism(m, change_base(m, "l_foot"), samples=10))
 True
->>> heavier = rm.with_link(m, "l_shank", rm.Link(m.link("l_shank").inertia.scaled(2.0)))
->>> verdict = same_mechanism(m, heavier, samples=10)
+>>> shank = m.link("l_lower_leg").inertia
+>>> light = rm.SpatialInertia(shank.mass / 2, shank.first_moment / 2, shank.rotational_inertia / 2)
+>>> verdict = same_mechanism(m, rm.with_link(m, "l_lower_leg", rm.Link(light)), samples=10)
 >>> verdict.same, verdict.of("body mass")[0].name
-(False, 'l_shank')
+(False, 'l_lower_leg')
 """
 
 from __future__ import annotations
