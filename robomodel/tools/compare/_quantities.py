@@ -296,6 +296,13 @@ def _mass(
             "body mass", "link", names, [abs(m1 - m2)], [m1], [m2], per_state=False, detail=detail
         )
         if m1 <= 0.0 or m2 <= 0.0:
+            # No centre of mass: compare the inertia about the reference origin (a massless
+            # body may still have rotational inertia, which dynamics sees).
+            I1, I2 = Ia[:, sa].sum(axis=1), Ib[:, sb].sum(axis=1)
+            judge.numbers(
+                "body inertia", "link", names, np.abs(I1 - I2).max(axis=(1, 2)), I1, I2,
+                detail=", ".join(filter(None, [detail, "about the reference link's origin"])),
+            )  # fmt: skip
             continue
         c1, I1 = _about_com(m1, ha[:, sa].sum(axis=1), Ia[:, sa].sum(axis=1))
         c2, I2 = _about_com(m2, hb[:, sb].sum(axis=1), Ib[:, sb].sum(axis=1))
