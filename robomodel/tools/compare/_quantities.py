@@ -115,6 +115,24 @@ def _angle(Ra: FloatArray, Rb: FloatArray) -> FloatArray:
     return out
 
 
+def _rpy(R: FloatArray) -> FloatArray:
+    """Roll, pitch and yaw (URDF's ``Rz(yaw) Ry(pitch) Rx(roll)``) of a stack of rotations."""
+    roll = np.arctan2(R[..., 2, 1], R[..., 2, 2])
+    pitch = np.arcsin(np.clip(-R[..., 2, 0], -1.0, 1.0))
+    yaw = np.arctan2(R[..., 1, 0], R[..., 0, 0])
+    out: FloatArray = np.stack((roll, pitch, yaw), axis=-1)
+    return out
+
+
+def _six(J: FloatArray) -> FloatArray:
+    """``[ixx, iyy, izz, ixy, ixz, iyz]`` of a stack of symmetric 3x3 matrices."""
+    out: FloatArray = np.stack(
+        (J[..., 0, 0], J[..., 1, 1], J[..., 2, 2], J[..., 0, 1], J[..., 0, 2], J[..., 1, 2]),
+        axis=-1,
+    )
+    return out
+
+
 def _poses(model: Model, Q: FloatArray, frames: Sequence[str], base: str) -> dict[str, FloatArray]:
     got = forward_kinematics_batch(model, Q, frames=list(frames), base=base)
     return {k: np.ascontiguousarray(v) for k, v in got.items()}
@@ -211,8 +229,8 @@ def _frames(
             kind,
             (fa, fb),
             _angle(A[:, :3, :3], B[:, :3, :3]),
-            A[:, :3, :3],
-            B[:, :3, :3],
+            _rpy(A[:, :3, :3]),
+            _rpy(B[:, :3, :3]),
         )
     del b
 
@@ -253,7 +271,7 @@ def _sensor_frames(
             )  # fmt: skip
             judge.numbers(
                 "frame orientation", "sensor", names, _angle(A[:, :3, :3], B[:, :3, :3]),
-                A[:, :3, :3], B[:, :3, :3], detail=detail,
+                _rpy(A[:, :3, :3]), _rpy(B[:, :3, :3]), detail=detail,
             )  # fmt: skip
 
 
@@ -281,7 +299,12 @@ def _mass(
         )
     Ta, Tb = Ia.sum(axis=1), Ib.sum(axis=1)
     judge.numbers(
-        "composite inertia", "model", model_names, np.abs(Ta - Tb).max(axis=(1, 2)), Ta, Tb
+        "composite inertia",
+        "model",
+        model_names,
+        np.abs(Ta - Tb).max(axis=(1, 2)),
+        _six(Ta),
+        _six(Tb),
     )
     # Per body: the links of each model that move as one.
     ga, gb = np.array(matching.group_a, dtype=int), np.array(matching.group_b, dtype=int)
@@ -300,7 +323,8 @@ def _mass(
             # body may still have rotational inertia, which dynamics sees).
             I1, I2 = Ia[:, sa].sum(axis=1), Ib[:, sb].sum(axis=1)
             judge.numbers(
-                "body inertia", "link", names, np.abs(I1 - I2).max(axis=(1, 2)), I1, I2,
+                "body inertia", "link", names, np.abs(I1 - I2).max(axis=(1, 2)), _six(I1),
+                _six(I2),
                 detail=", ".join(filter(None, [detail, "about the reference link's origin"])),
             )  # fmt: skip
             continue
@@ -311,8 +335,9 @@ def _mass(
             detail=detail,
         )  # fmt: skip
         judge.numbers(
-            "body inertia", "link", names, np.abs(I1 - I2).max(axis=(1, 2)), I1, I2, detail=detail
-        )
+            "body inertia", "link", names, np.abs(I1 - I2).max(axis=(1, 2)), _six(I1), _six(I2),
+            detail=detail,
+        )  # fmt: skip
 
 
 def _members(links_a: tuple[str, ...], links_b: tuple[str, ...]) -> str:
@@ -370,8 +395,8 @@ def _joints(
             "joint",
             names,
             _angle(Xa[:, :3, :3], Xb[:, :3, :3]),
-            Xa[:, :3, :3],
-            Xb[:, :3, :3],
+            _rpy(Xa[:, :3, :3]),
+            _rpy(Xb[:, :3, :3]),
         )
         # b's end of the joint on the child's body (the frame pair may be on another link).
         k = matching.group_a[a.link_index(child)]

@@ -145,7 +145,10 @@ def same_mechanism(
         rng=rng,
     )
     order = {q: i for i, q in enumerate(QUANTITIES)}
-    differences = sorted(judge.out, key=lambda d: (order[d.quantity], -d.error, d.name))
+    kinds = {k: i for i, k in enumerate(("model", "link", "joint", "frame", "sensor"))}
+    differences = sorted(
+        judge.out, key=lambda d: (order[d.quantity], -d.error, kinds.get(d.kind, 9), d.name)
+    )
     n_sensors = len(matching.sensors)
     counts = (
         ("links and frames", len(matching.frames)),

@@ -140,8 +140,10 @@ class Discrepancy:
         name: the element's name in model a (in b when only b has it).
         other_name: its name in model b, when that differs (a rename, a prefix, a frame that
             stands for a moved link frame); ``""`` otherwise.
-        a: model a's value at the worst configuration: numbers, or text for the quantities
-            judged exactly (``"revolute"``, ``"absent"``, ...).
+        a: model a's value at the worst configuration: numbers (a position ``[x, y, z]``, an
+            orientation as ``[roll, pitch, yaw]``, an inertia as ``[ixx, iyy, izz, ixy, ixz,
+            iyz]``, in the reference link's frame), or text for the quantities judged exactly
+            (``"revolute"``, ``"absent"``, ...).
         b: model b's value there.
         error: how far apart they are (see :class:`Tolerances`); ``inf`` for text.
         tolerance: the absolute tolerance the error was judged with.
