@@ -187,6 +187,37 @@ def test_a_joint_whose_zero_differs_with_its_limits_is_understood() -> None:
     assert "joint 'w': b's position is a's -0.7 rad" in notes
 
 
+def test_mimic_joints_through_mjcf_are_the_same_mechanism() -> None:
+    """A mimic relation becomes a MuJoCo joint equality and comes back."""
+    m = _set_joint(
+        example(), "l_knee", mimic=rm.Mimic(joint="l_hip_pitch", multiplier=-0.5, offset=0.1)
+    )
+    assert same_mechanism(m, mjcf.loads(mjcf.dumps_with_report(m)[0]), samples=FAST).same
+
+
+def test_poses_from_a_reference_link_whose_frame_moved() -> None:
+    """When every shared link of b is a moved frame, poses are measured from the frame that
+    stands for a's reference link, and gravity and the base twist are moved into b's link."""
+    unit = rm.SpatialInertia.from_com(1.0, (0.1, 0.2, 0.3), np.diag([0.1, 0.2, 0.25]))
+    m = rm.add_link(rm.Model(), "A", rm.Link(unit))
+    j1 = rm.RevoluteJoint(
+        link1="A", link2="B", axis_in_link1=rm.Axis((0, 0, 1), (0.2, 0.1, 0)),
+        link1_H_link2=rm.Transform.from_translation((0.5, 0, 0)),
+    )  # fmt: skip
+    m = rm.add_joint_and_link(m, "A", "j1", j1, "B", rm.Link(unit))
+    j2 = rm.RevoluteJoint(
+        link1="B", link2="C", axis_in_link1=rm.Axis((0, 1, 0), (0.1, 0, 0.3)),
+        link1_H_link2=rm.Transform.from_rpy_xyz((0.1, 0.2, 0.3), (0.5, 0, 0)),
+    )  # fmt: skip
+    m = rm.add_joint_and_link(m, "B", "j2", j2, "C", rm.Link(unit))
+    b = change_base(m, "C")
+    assert set(b.frame_names) == {"A_original_frame", "B_original_frame"}
+    # C is renamed away, so A and B (both moved in b) are the only shared links.
+    v = same_mechanism(m, b, rename={"C": "C2"}, samples=FAST)
+    assert v.reference == ("A", "A")
+    assert {(d.quantity, d.name) for d in v.differences} == {("missing", "C")}, v.report()
+
+
 # --------------------------------------------------------------------------- planted defects
 
 LINKS_WITH_MASS = [n for n in ("l_upper_arm", "r_lower_leg", "chest", "head", "l_hand")]
@@ -380,6 +411,7 @@ def test_bad_options_raise_clear_errors() -> None:
         same_mechanism(m, m, samples=0)
     with pytest.raises(ArgumentError, match="seed"):
         same_mechanism(m, m, seed=1.5)  # type: ignore[arg-type]
+    assert same_mechanism(m, m, samples=np.int64(3), seed=np.int32(2)).same  # type: ignore[arg-type]
     with pytest.raises(UnknownNameError):
         same_mechanism(m, m, locked={"no_such_joint": 0.0})
     with pytest.raises(ArgumentError, match="tolerance"):

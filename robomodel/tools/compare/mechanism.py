@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 
 import numpy as np
@@ -44,6 +45,16 @@ def _floating(model: Model) -> bool:
     """A model is fixed to the world when its default base is a massless link named world."""
     base = model.default_base
     return not (base == _WORLD and model.link(base).mass == 0.0)
+
+
+def _integer(value: object, what: str) -> int:
+    # numpy integers are integers too; bools and floats are not.
+    if isinstance(value, bool | float):
+        raise ArgumentError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ArgumentError(f"{what} must be an integer, got {value!r}") from None
 
 
 def same_mechanism(
@@ -114,10 +125,9 @@ def same_mechanism(
     # Normalise the options.
     check_type(a, Model, "a")
     check_type(b, Model, "b")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+    samples, seed = _integer(samples, "samples"), _integer(seed, "seed")
+    if samples < 1:
         raise ArgumentError(f"samples must be an integer >= 1, got {samples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ArgumentError(f"seed must be an integer, got {seed!r}")
     tol = Tolerances() if tolerances is None else check_type(tolerances, Tolerances, "tolerances")
     pair = ("", prefix) if isinstance(prefix, str) else tuple(prefix)
     if len(pair) != 2 or not all(isinstance(p, str) for p in pair):
