@@ -53,13 +53,15 @@ class Judge:
         detail: str = "",
     ) -> None:
         """Judge ``error`` (one entry per state, or one) of values ``va`` / ``vb``."""
-        err = np.nan_to_num(
-            np.atleast_1d(np.asarray(error, dtype=float)), nan=np.inf, posinf=np.inf
-        )
+        err = np.atleast_1d(np.asarray(error, dtype=float))
+        tol = self.tol.of(quantity)
+        if err.max() <= tol:  # the common case, decided before the relative part (NaN fails)
+            return
+        err = np.where(np.isnan(err), np.inf, err)
         A = np.asarray(va, dtype=float).reshape(err.shape[0], -1)
         B = np.asarray(vb, dtype=float).reshape(err.shape[0], -1)
         scale = np.maximum(np.abs(A).max(axis=1), np.abs(B).max(axis=1))
-        limit = self.tol.of(quantity) + self.tol.relative * np.nan_to_num(scale)
+        limit = tol + self.tol.relative * np.where(np.isfinite(scale), scale, 0.0)
         bad = err > limit
         if not bad.any():
             return
@@ -74,7 +76,7 @@ class Judge:
                 a=A[i],
                 b=B[i],
                 error=float(err[i]),
-                tolerance=self.tol.of(quantity),
+                tolerance=tol,
                 configuration=i if per_state else None,
                 count=int(bad.sum()) if per_state else 1,
                 detail=detail,
