@@ -43,6 +43,7 @@ class Matching:
         group_a: the body index of each link of a (``-1``: in no body).
         group_b: the body index of each link of b.
         joints: ``(a joint, b joint)`` pairs moving in both.
+        fixed_joints: ``(a joint, b joint)`` pairs fixed in both.
         locked_a: a's moving joints held still (not moving in b), with their positions.
         locked_b: b's moving joints held still, with their positions.
         sensors: ``(a sensor, b sensor)`` pairs of the same kind.
@@ -58,6 +59,7 @@ class Matching:
     group_a: tuple[int, ...]
     group_b: tuple[int, ...]
     joints: tuple[tuple[str, str], ...]
+    fixed_joints: tuple[tuple[str, str], ...]
     locked_a: Mapping[str, float]
     locked_b: Mapping[str, float]
     sensors: tuple[tuple[str, str], ...]
@@ -351,6 +353,11 @@ def match(
         group_a=tuple(group_a),
         group_b=tuple(group_b),
         joints=tuple(joints),
+        fixed_joints=tuple(
+            (n, to_b(n))
+            for n, j in zip(a.joint_names, a.joints, strict=True)
+            if not j.n_dofs and b.is_joint_name_used(to_b(n)) and not b.joint(to_b(n)).n_dofs
+        ),
         locked_a=locked_a,
         locked_b=locked_b,
         sensors=tuple(sensors),

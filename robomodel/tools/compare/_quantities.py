@@ -360,6 +360,11 @@ def _joints(
     relations_a = {r.follower: r for r in mimic_map(a).relations}
     relations_b = {r.follower: r for r in mimic_map(b).relations}
     to_b = dict(matching.joints)
+    for ja, jb in matching.fixed_joints:
+        ends = joint_ends(a, b, matching, ja, jb)
+        if ends is not None:
+            (pa, pb), (ca, cb), _ = ends
+            _transform(judge, (ja, jb), _relative(Pa[pa], Pa[ca]), _relative(Pb[pb], Pb[cb]))
     for ja, jb in matching.joints:
         joint_a, joint_b = a.joint(ja), b.joint(jb)
         names = (ja, jb)
@@ -383,29 +388,29 @@ def _joints(
             )
             continue
         (pa, pb), (ca, cb), child = ends
-        Xa, Xb = _relative(Pa[pa], Pa[ca]), _relative(Pb[pb], Pb[cb])
-        judge.numbers(
-            "joint transform position",
-            "joint",
-            names,
-            np.linalg.norm(Xa[:, :3, 3] - Xb[:, :3, 3], axis=1),
-            Xa[:, :3, 3],
-            Xb[:, :3, 3],
-        )
-        judge.numbers(
-            "joint transform orientation",
-            "joint",
-            names,
-            _angle(Xa[:, :3, :3], Xb[:, :3, :3]),
-            _rpy(Xa[:, :3, :3]),
-            _rpy(Xb[:, :3, :3]),
-        )
+        _transform(judge, names, _relative(Pa[pa], Pa[ca]), _relative(Pb[pb], Pb[cb]))
         # b's end of the joint on the child's body (the frame pair may be on another link).
         k = matching.group_a[a.link_index(child)]
         child_b = next(
             x for x in (joint_b.link1, joint_b.link2) if matching.group_b[b.link_index(x)] == k
         )
         _axis(judge, names, joint_a, joint_b, child, child_b, Pa[child], Pb[child_b])
+
+
+def _transform(judge: Judge, names: tuple[str, str], Xa: FloatArray, Xb: FloatArray) -> None:
+    """The pose of a joint's child body in its parent body."""
+    pa, pb = Xa[:, :3, 3], Xb[:, :3, 3]
+    judge.numbers(
+        "joint transform position", "joint", names, np.linalg.norm(pa - pb, axis=1), pa, pb
+    )
+    judge.numbers(
+        "joint transform orientation",
+        "joint",
+        names,
+        _angle(Xa[:, :3, :3], Xb[:, :3, :3]),
+        _rpy(Xa[:, :3, :3]),
+        _rpy(Xb[:, :3, :3]),
+    )
 
 
 def _limits(
