@@ -327,6 +327,21 @@ def test_a_changed_mimic_multiplier_is_named(data: st.DataObject) -> None:
     assert d.name == follower and d.a[0] == k and d.b[0] == pytest.approx(1.1 * k)
 
 
+def test_a_joint_both_models_move_can_be_held_still() -> None:
+    """Named in ``locked``, a joint both models move sits there in both, and the verdict says
+    so: its flipped axis no longer moves the links below it apart."""
+    m = example()
+    j = m.joint("l_knee")
+    flipped = _set_joint(m, "l_knee", axis_in_link1=j.axis_in_link1.reversed())
+    assert not same_mechanism(m, flipped, samples=FAST).same
+    v = same_mechanism(m, flipped, locked={"l_knee": 0.0}, samples=FAST)
+    # Still seen: the axis itself, and the torque measured along it (of the opposite sign).
+    assert v.quantities == ("axis direction", "torque (fixed base)", "torque (floating base)")
+    assert {d.name for d in v.differences} == {"l_knee"}, v.report()
+    assert "l_knee=0" in " ".join(v.understood)
+    assert set(v.configurations[:, v.joint_names.index("l_knee")]) == {0.0}
+
+
 def test_a_joint_that_one_model_fixed_is_a_difference_unless_locked() -> None:
     m = example()
     j = m.joint("l_knee")
@@ -394,6 +409,14 @@ def test_the_verdict_is_an_immutable_value() -> None:
     assert v != same_mechanism(m, m, samples=5, seed=8)
     assert set(v.configuration(0)) == set(_moving(m))
     assert json.loads(json.dumps(v.as_dict(), allow_nan=False))["same"] is True
+    from test_results_immutable import assert_deeply_immutable
+
+    j = m.joint("l_knee")
+    flipped = _set_joint(m, "l_knee", axis_in_link1=j.axis_in_link1.reversed())
+    different = same_mechanism(m, change_base(flipped, "l_foot"), samples=5)
+    assert not different.same
+    assert_deeply_immutable(different)
+    assert_deeply_immutable(v)
 
 
 def test_the_configurations_are_within_the_joint_limits() -> None:

@@ -200,6 +200,11 @@ def _locked_joints(
             here = a.joint(n) if a.is_joint_name_used(n) else None
             d = _one_sided("joint", n, t, here, "revolute or prismatic")
             out.append(attrs.evolve(d, a=d.b, b=d.a))
+    pinned = [
+        f"{n}={locked.get(n, locked.get(t, 0.0)):g}" for n, t in pairs if n in locked or t in locked
+    ]
+    if pinned:
+        understood.append("joints of both models held at the given positions: " + ", ".join(pinned))
     for side, held in (("a", locked_a), ("b", locked_b)):
         given = [f"{n}={v:g}" for n, v in held.items() if n in locked or to_b(n) in locked]
         if given:

@@ -204,6 +204,9 @@ def sample(
         qa[ja] = rng.uniform(lo, hi, n)
         dqa[ja] = rng.standard_normal(n)
         ddqa[ja] = rng.standard_normal(n)
+        held = locked.get(ja, locked.get(jb))
+        if held is not None:  # the caller pins a joint both models move
+            qa[ja], dqa[ja], ddqa[ja] = np.full(n, held), np.zeros(n), np.zeros(n)
     for name, value in matching.locked_a.items():
         if name not in fa or name in locked:
             qa[name], dqa[name], ddqa[name] = np.full(n, value), zero, zero

@@ -107,7 +107,8 @@ def same_mechanism(
         rename: names of a's elements in b (``{"l_hand": "left_hand"}``).
         prefix: ``"text"`` when b's names are a's with ``text`` in front, or ``(a_prefix,
             b_prefix)`` when a name of a starting with ``a_prefix`` has ``b_prefix`` instead.
-        locked: positions of joints that move in one model only (by either model's name).
+        locked: positions of joints that move in one model only (by either model's name);
+            a joint both models move that is named here is held at that position in both.
         samples: the number of configurations (at least 1).
         seed: the seed of the random generator, so that a verdict can be reproduced.
         tolerances: how far numbers may be apart (:class:`Tolerances`, defaults 1e-6 in SI
