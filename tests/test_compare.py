@@ -138,6 +138,14 @@ def test_a_world_merged_fixed_root_is_not_a_difference() -> None:
     v = same_mechanism(w, m, samples=FAST)
     assert v.same, v.report()
     assert any("world-merged root" in u for u in v.understood)
+    # Fixed to the world, the model's base does not float: only the fixed-base torques count.
+    i = m.link("l_lower_leg").inertia
+    heavier = rm.SpatialInertia(2 * i.mass, 2 * i.first_moment, 2 * i.rotational_inertia)
+    v = same_mechanism(w, rm.with_link(w, "l_lower_leg", rm.Link(heavier)), samples=FAST)
+    assert "torque (fixed base)" in v.quantities
+    assert "torque (floating base)" not in v.quantities
+    v = same_mechanism(m, rm.with_link(m, "l_lower_leg", rm.Link(heavier)), samples=FAST)
+    assert "torque (floating base)" in v.quantities
 
 
 def test_rename_and_prefix_rules() -> None:

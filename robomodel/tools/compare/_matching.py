@@ -25,7 +25,7 @@ from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 from robomodel.tools.compare.verdict import Discrepancy
 
-__all__ = ["Matching", "match"]
+__all__ = ["Matching", "is_world", "match", "name_map"]
 
 _ORIGINAL = "_original_frame"
 _WORLD = "world"
@@ -223,7 +223,8 @@ def _one_sided(kind: str, name: str, other: str, there: object, what: str) -> Di
             other_name=other if other != name else "",
             a="present",
             b="absent",
-            detail=f"a moving joint; give --locked {name}=VALUE if the other model locked it",
+            detail="a moving joint, held at 0; give its position in locked if the other model "
+            "locked it",
         )
     return Discrepancy(
         quantity="joint type",
@@ -268,7 +269,7 @@ def match(
         and rb is not None
         and ra in unmatched_a
         and rb in unmatched_b
-        and (_is_world(a, ra) or _is_world(b, rb))
+        and (is_world(a, ra) or is_world(b, rb))
     ):
         pairs[ra] = rb
         unmatched_a.remove(ra)
@@ -372,7 +373,7 @@ def match(
     )
 
 
-def _is_world(model: Model, link: str) -> bool:
+def is_world(model: Model, link: str) -> bool:
     """A massless link called world: what MJCF readers call MuJoCo's world body."""
     return link == _WORLD and model.link(link).mass == 0.0
 

@@ -31,20 +31,18 @@ import numpy as np
 from robomodel.errors import ArgumentError
 from robomodel.model.record import Model
 from robomodel.model.validation import check_type
-from robomodel.tools.compare._matching import match
+from robomodel.tools.compare._matching import is_world, match
 from robomodel.tools.compare._quantities import Judge, measure
 from robomodel.tools.compare._sampling import offsets, sample
 from robomodel.tools.compare.verdict import QUANTITIES, MechanismVerdict, Tolerances
 
 __all__ = ["same_mechanism"]
 
-_WORLD = "world"
-
 
 def _floating(model: Model) -> bool:
     """A model is fixed to the world when its default base is a massless link named world."""
     base = model.default_base
-    return not (base == _WORLD and model.link(base).mass == 0.0)
+    return not (base is not None and is_world(model, base))
 
 
 def _integer(value: object, what: str) -> int:
