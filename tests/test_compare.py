@@ -659,3 +659,27 @@ def test_random_models_with_a_shifted_joint_are_different(data: st.DataObject) -
     v = same_mechanism(m, _set_joint(m, name, **changes), samples=5)
     assert not v.same
     assert name in {d.name for d in v.of("joint transform position")}, v.report()
+
+
+def _gym_assets() -> list[str]:
+    try:
+        import gymnasium
+    except ImportError:
+        return []
+    import glob
+    import os
+
+    folder = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
+    return sorted(glob.glob(os.path.join(folder, "*.xml")))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _gym_assets(), ids=lambda p: Path(p).name)
+def test_gymnasium_models_through_robomodels_mjcf_are_the_same_mechanism(path: str) -> None:
+    """gymnasium's MuJoCo models (ball joints, free joints, sites, joint equalities), read by
+    robomodel, written as MJCF, compiled by MuJoCo and read back."""
+    m, report = mjcf.loads_with_report(Path(path).read_text(), path=path)
+    floating = any(x.kind == "floating base" for x in report.losses)
+    text = mjcf.dumps_with_report(m, options=mjcf.DumpOptions(floating_base=floating))[0]
+    v = same_mechanism(m, mjcf.loads(text))
+    assert v.same, v.report()
