@@ -192,7 +192,8 @@ class _Writer(GeomWriter, InertiaWriter):
                 "merged link",
                 m.link_names[i],
                 "massless link between two moving joints: its joint moves into its child's "
-                "body (MuJoCo bodies may hold several joints)",
+                "body (MuJoCo bodies may hold several joints); a site named after it on that "
+                "body marks its frame (exact while the joints after it are at zero)",
             )
 
         # Inertias: apply the policies on exactly what will be written.
@@ -208,8 +209,12 @@ class _Writer(GeomWriter, InertiaWriter):
                     self.bodies[name] = world
                     self.metadata["world"] = name
                     self.note(
-                        "note", "world link", name, "a massless fixed base: MuJoCo's world body"
+                        "note",
+                        "world link",
+                        name,
+                        "a massless fixed base: MuJoCo's world body, with a site named after it",
                     )
+                    self._link_site(name, name, Transform.identity())
                     self._shapes(world, e.link)
                     continue
                 body = ET.SubElement(world, "body", name=self._body_name(name))
@@ -247,6 +252,10 @@ class _Writer(GeomWriter, InertiaWriter):
                         for lname, X_H_L in between
                     ]
             self.bodies[name] = body
+            if e.parent is not None and between:
+                C_H_X = X_H_C.inverse()
+                for lname, X_H_L in between:
+                    self._link_site(name, lname, C_H_X @ X_H_L)
             self.inertial(body, e.link, written[e.link])
             self._shapes(body, e.link)
         self._frames()
@@ -457,6 +466,15 @@ class _Writer(GeomWriter, InertiaWriter):
             )
         self.site_names.add(unique)
         return unique
+
+    def _link_site(self, body: str, link: str, T: Transform) -> None:
+        """Mark a link that has no body of its own with a site named after it at its frame.
+
+        So every link stays queryable by name in MuJoCo; robomodel's reader, which restores
+        the link from the metadata, skips the site.
+        """
+        site = self._site(body, link, T)
+        self.metadata.setdefault("link_sites", []).append(site)
 
     def _frames(self) -> None:
         m = self.m
