@@ -64,7 +64,28 @@ class ModelFormat:
         return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
 
     def dumps(self, model: Model) -> str:
-        """Return ``model`` as text of this format."""
+        """Return ``model`` as text of this format.
+
+        URDF is written through :func:`robomodel.formats.urdf.dumps_with_report`, so a model
+        whose joint axes miss their child's origin is made URDF-compatible rather than refused.
+
+        Warns:
+            RobomodelWarning: URDF only: links were moved onto their joints' axes (one entry
+                each, from the conversion report).
+        """
+        if self.name == "urdf" and self.dumps_function == "dumps":
+            from robomodel.formats.report import ConversionReport, warn_losses
+            from robomodel.formats.urdf import dumps_with_report
+
+            text, report = dumps_with_report(model)
+            moved = tuple(x for x in report.losses if x.kind == "link")
+            warn_losses(
+                ConversionReport(losses=moved),
+                what="export",
+                full_report="robomodel.formats.urdf.dumps_with_report",
+                fmt="URDF",
+            )
+            return text
         return cast("str", self._function(self.dumps_function)(model))
 
     def read(

@@ -13,10 +13,10 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 
-from golden import cases
 from test_outputs_unchanged import golden, mismatches
 
 import robomodel.formats.mjcf
+from golden import cases
 
 CHANGED = {"n": 0}
 

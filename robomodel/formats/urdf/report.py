@@ -109,6 +109,12 @@ def dumps_with_report(
 ) -> tuple[str, ConversionReport]:
     """Return :func:`~robomodel.formats.urdf.dumps` of ``model`` and the report of what it changed.
 
+    URDF puts each child link's origin on the axis of its moving joint; a model whose axes
+    miss their child's origin (an MJCF joint with a ``pos``, an iDynTree model) is first made
+    URDF-compatible (:func:`robomodel.transformers.make_urdf_compatible`: the child frames are
+    translated onto the axes, everything else re-expressed, the mechanism unchanged, a frame
+    ``<link>_original_frame`` at each old pose), and the report says so for each moved link.
+
     The report lists every additional frame written as a massless link on a fixed joint
     (``"changed"``) and, with ``write_extensions=False``, every kept element not written
     (``"dropped"``).
@@ -119,15 +125,30 @@ def dumps_with_report(
     >>> print(report)
     changed frame 'tip': written as a massless link on a fixed joint to 'base'
     """
-    text = dumps(model, options=options)
+    written, moved = urdf_compatible(model, options)
+    text = dumps(written, options=options)
     losses = [
+        Loss(
+            action="changed",
+            kind="link",
+            name=link,
+            detail=f"its frame is moved onto the axis of joint {joint!r} (URDF puts a child "
+            "link's origin on its joint's axis); inertia, shapes, frames and sensors are "
+            f"re-expressed, the mechanism is unchanged; frame {frame!r} keeps the old frame"
+            if frame
+            else f"its frame is moved onto the axis of joint {joint!r} (URDF puts a child "
+            "link's origin on its joint's axis); the mechanism is unchanged",
+        )
+        for link, joint, frame in moved
+    ]
+    losses += [
         Loss(
             action="changed",
             kind="frame",
             name=f.name,
             detail=f"written as a massless link on a fixed joint to {f.link!r}",
         )
-        for f in model.frames
+        for f in written.frames
     ]
     if not options.write_extensions:
         losses += [
@@ -140,6 +161,49 @@ def dumps_with_report(
             for x in model.extensions
         ]
     return text, ConversionReport(losses=tuple(losses))
+
+
+def urdf_compatible(
+    model: Model, options: DumpOptions = _DEFAULT_DUMP
+) -> tuple[Model, list[tuple[str, str, str | None]]]:
+    """Return ``model`` made writable as URDF from ``options.base``, and what moved.
+
+    The moved links come as ``(link, its joint from the base, the frame at its old pose or
+    None)``. ``model`` itself, and no moves, when every axis passes through its child's origin
+    or when the model cannot be written anyway (links not connected to the base: the writer
+    says why).
+    """
+    from robomodel.errors import ModelError, RobomodelError
+    from robomodel.transformers import make_urdf_compatible
+
+    base = options.base
+    try:
+        try:
+            new = make_urdf_compatible(model, base_link=base)
+            originals = True
+        except ModelError:
+            # A "<link>_original_frame" name is taken: move the frames without the record.
+            new = make_urdf_compatible(model, base_link=base, original_frames=False)
+            originals = False
+    except RobomodelError:
+        return model, []
+    if new is model:
+        return model, []
+    before = set(model.frame_names)
+    trav = new.traversal(base)
+    moved: list[tuple[str, str, str | None]] = []
+    for link, j in zip(trav.links, trav.joints, strict=True):
+        if j is None:
+            continue
+        name, joint = new.link_names[link], new.joint_names[j]
+        frame = f"{name}_original_frame"
+        if originals:
+            if frame not in before and new.is_frame_name_used(frame):
+                moved.append((name, joint, frame))
+        elif new.joints[j] != model.joint(joint):
+            # Without the record frames, a moved child shows in its joint's rest transform.
+            moved.append((name, joint, None))
+    return new, moved
 
 
 @attrs.frozen(kw_only=True)
