@@ -309,7 +309,7 @@ class _Writer(GeomWriter, InertiaWriter):
                 "changed",
                 "mesh",
                 name or "",
-                "MuJoCo finds its volume too small: written with inertia=\"shell\" (the "
+                'MuJoCo finds its volume too small: written with inertia="shell" (the '
                 "inertias are explicit, so only where MuJoCo centres the mesh changes)",
             )
         return _text(root)
@@ -612,8 +612,7 @@ def _text(root: ET.Element) -> str:
 
 
 def _compiles(mj: Any, text: str, *, full: bool = False) -> str | None:
-    """Return ``None`` when MuJoCo compiles ``text``, else its error (the first line unless
-    ``full``)."""
+    """Return ``None`` when MuJoCo compiles ``text``, else its error (its first line, or all)."""
     try:
         mj.MjModel.from_xml_string(text)
     except ValueError as exc:
