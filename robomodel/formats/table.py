@@ -224,16 +224,12 @@ def format_for_input(path: Path, requested: str | None = None) -> ModelFormat:
             f"{known}"
         )
     if by_ext is not None and by_ext is not fmt:
-        import warnings
+        from robomodel.errors import warn
 
-        from robomodel.errors import RobomodelWarning
-
-        warnings.warn(
+        warn(
             f"{path}: the extension {Path(path).suffix!r} stands for {by_ext.name} but the file "
             f"holds {holds}: reading it as {fmt.description} (rename the file; the command's "
-            "--from FORMAT chooses the reader)",
-            RobomodelWarning,
-            stacklevel=2,
+            "--from FORMAT chooses the reader)"
         )
     return fmt
 
