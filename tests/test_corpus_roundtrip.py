@@ -29,10 +29,41 @@ from robomodel.model.updates import with_link
 GYM = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
 MJCF_FILES = sorted(GYM.glob("*.xml"))
 URDF_FILES = sorted(Path(icub_models.get_model_file(n)) for n in icub_models.get_robot_names())
+
+
+def _package_urdfs() -> list[Path]:
+    """URDF files shipped with installed pip packages (Drake's examples, MuJoCo's test data)
+    that Pinocchio loads too: the peers' corpus, for the slow tier."""
+    found: list[Path] = []
+    for module in ("pydrake", "mujoco"):
+        try:
+            root = Path(__import__(module).__file__).parent
+        except ImportError:
+            continue
+        found += sorted(root.glob("share/drake/examples/**/*.urdf")) + sorted(
+            root.glob("testdata/*.urdf")
+        )
+    try:
+        import pinocchio
+    except ImportError:
+        return []
+    loadable = []
+    for path in found:
+        try:
+            pinocchio.buildModelFromUrdf(str(path))
+        except (ValueError, RuntimeError):
+            continue
+        loadable.append(path)
+    return loadable
+
+
+PACKAGE_URDFS = _package_urdfs()
 DEFAULT = {"hopper.xml", "ant.xml", "humanoid.xml", "iCubGenova03", "iCubGazeboV2_7"}
 
 
 def _label(path: Path) -> str:
+    if path in PACKAGE_URDFS:
+        return f"{path.parent.name}/{path.name}"
     return path.name if path.suffix == ".xml" else path.parent.name
 
 
@@ -75,7 +106,7 @@ def _through(model: rm.Model, fmt: str) -> tuple[rm.Model, rm.Model]:
 
 
 @pytest.mark.parametrize("fmt", ["json", "urdf", "mjcf"])
-@pytest.mark.parametrize("path", [_param(p) for p in [*MJCF_FILES, *URDF_FILES]])
+@pytest.mark.parametrize("path", [_param(p) for p in [*MJCF_FILES, *URDF_FILES, *PACKAGE_URDFS]])
 def test_every_file_round_trips_as_the_same_mechanism(path: Path, fmt: str) -> None:
     model = _load(path)
     back, expected = _through(model, fmt)
