@@ -36,7 +36,7 @@ def test_the_plain_writer_still_refuses(hopper) -> None:  # type: ignore[no-unty
 
 def test_the_report_path_moves_the_frames_and_says_so(hopper) -> None:  # type: ignore[no-untyped-def]
     text, report = urdf.dumps_with_report(hopper)
-    moved = {x.name: x.detail for x in report.losses if x.kind == "link"}
+    moved = {x.name: x.detail for x in report.losses if x.kind == "link" and x.action == "changed"}
     assert moved and all("moved onto the axis" in d for d in moved.values())
     back = urdf.loads(text)
     assert_same_mechanism(hopper, back, rng=np.random.default_rng(1), what="hopper -> urdf")
@@ -55,3 +55,21 @@ def test_convert_writes_the_file_and_warns(
     assert_same_mechanism(
         hopper, urdf.load(out), rng=np.random.default_rng(2), what="convert hopper"
     )
+
+
+def test_the_report_names_the_links_mujoco_refuses_in_urdf(hopper, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A body with several MJCF joints becomes massless URDF links between them: valid URDF
+    (Pinocchio loads it), refused by MuJoCo's URDF import; the report says which, before
+    MuJoCo does."""
+    import mujoco
+    import pinocchio
+
+    text, report = urdf.dumps_with_report(hopper)
+    noted = {x.name for x in report.losses if x.action == "note" and "MuJoCo" in x.detail}
+    path = tmp_path / "hopper.urdf"
+    path.write_text(text)
+    pin = pinocchio.buildModelFromUrdf(str(path))
+    assert sum(i.mass for i in pin.inertias) == pytest.approx(hopper.total_mass, rel=1e-12)
+    with pytest.raises(ValueError, match="mjMINVAL") as refused:
+        mujoco.MjModel.from_xml_path(str(path))
+    assert any(f"'{name}'" in str(refused.value) for name in noted), (noted, refused.value)

@@ -78,7 +78,7 @@ class ModelFormat:
             from robomodel.formats.urdf import dumps_with_report
 
             text, report = dumps_with_report(model)
-            moved = tuple(x for x in report.losses if x.kind == "link")
+            moved = tuple(x for x in report.losses if x.kind == "link" and x.action == "changed")
             warn_losses(
                 ConversionReport(losses=moved),
                 what="export",

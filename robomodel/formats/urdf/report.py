@@ -150,6 +150,17 @@ def dumps_with_report(
         )
         for f in written.frames
     ]
+    losses += [
+        Loss(
+            action="note",
+            kind="link",
+            name=name,
+            detail="massless on a moving joint: valid URDF (Pinocchio and iDynTree load it), "
+            "but MuJoCo's URDF import refuses a moving body without mass; "
+            "robomodel.formats.mjcf writes it (merged or bounded) instead",
+        )
+        for name in _massless_moving(written, options)
+    ]
     if not options.write_extensions:
         losses += [
             Loss(
@@ -161,6 +172,27 @@ def dumps_with_report(
             for x in model.extensions
         ]
     return text, ConversionReport(losses=tuple(losses))
+
+
+def _massless_moving(model: Model, options: DumpOptions) -> list[str]:
+    """The links on a moving joint (from the base) with no mass, nor mass welded to them."""
+    from robomodel.errors import RobomodelError
+    from robomodel.model.joints import FixedJoint
+
+    try:
+        trav = model.traversal(options.base)
+    except RobomodelError:
+        return []
+    # Mass carried by each link together with the links welded to it (fixed joints below).
+    carried = [link.inertia.mass for link in model.links]
+    for link, j, parent in reversed(list(zip(trav.links, trav.joints, trav.parents, strict=True))):
+        if j is not None and isinstance(model.joints[j], FixedJoint) and parent is not None:
+            carried[parent] += carried[link]
+    return [
+        model.link_names[link]
+        for link, j in zip(trav.links, trav.joints, strict=True)
+        if j is not None and not isinstance(model.joints[j], FixedJoint) and carried[link] <= 0.0
+    ]
 
 
 def urdf_compatible(
