@@ -309,8 +309,9 @@ class _Writer(GeomWriter, InertiaWriter):
                 "changed",
                 "mesh",
                 name or "",
-                'MuJoCo finds its volume too small: written with inertia="shell" (the '
-                "inertias are explicit, so only where MuJoCo centres the mesh changes)",
+                f"{el.get('file')}: MuJoCo finds its volume too small: written with "
+                'inertia="shell" (the inertias are explicit, so only where MuJoCo centres the '
+                "mesh changes)",
             )
         return _text(root)
 
