@@ -73,3 +73,24 @@ def test_the_report_names_the_links_mujoco_refuses_in_urdf(hopper, tmp_path: Pat
     with pytest.raises(ValueError, match="mjMINVAL") as refused:
         mujoco.MjModel.from_xml_path(str(path))
     assert any(f"'{name}'" in str(refused.value) for name in noted), (noted, refused.value)
+
+
+def test_the_report_says_how_much_mass_mujoco_fuses_into_its_world(tmp_path: Path) -> None:
+    """Why gymnasium's models "lose mass through URDF": MuJoCo's URDF import welds the root to
+    the world and fuses it, and every link welded to it, into the world body. The report gives
+    that mass; MuJoCo's total is exactly the model's minus it."""
+    import re
+
+    import mujoco
+
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        ant = mjcf.load(HOPPER.parent / "ant.xml")
+    text, report = urdf.dumps_with_report(ant)
+    (note,) = [x for x in report.losses if "fuses it" in x.detail]
+    fused = float(re.search(r"so their (\S+) kg", note.detail).group(1))  # type: ignore[union-attr]
+    path = tmp_path / "ant.urdf"
+    path.write_text(text)
+    mm = mujoco.MjModel.from_xml_path(str(path))
+    assert float(mm.body_mass.sum()) == pytest.approx(ant.total_mass - fused, rel=1e-12)
+    assert fused > ant.link(note.name).inertia.mass  # the legs welded to the torso count too

@@ -150,6 +150,7 @@ def dumps_with_report(
         )
         for f in written.frames
     ]
+    massless, welded = _mujoco_import_facts(written, options)
     losses += [
         Loss(
             action="note",
@@ -159,8 +160,21 @@ def dumps_with_report(
             "but MuJoCo's URDF import refuses a moving body without mass; "
             "robomodel.formats.mjcf writes it (merged or bounded) instead",
         )
-        for name in _massless_moving(written, options)
+        for name in massless
     ]
+    if welded > 0.0:
+        base = written.link_names[written.traversal(options.base).base]
+        losses.append(
+            Loss(
+                action="note",
+                kind="link",
+                name=base,
+                detail=f"the URDF root: MuJoCo's URDF import welds it to the world and fuses it "
+                f"and the links welded to it into the world body (fusestatic), so their "
+                f"{welded!r} kg are not in MuJoCo's total mass (Pinocchio and iDynTree count "
+                "them); robomodel.formats.mjcf keeps them",
+            )
+        )
     if not options.write_extensions:
         losses += [
             Loss(
@@ -174,25 +188,31 @@ def dumps_with_report(
     return text, ConversionReport(losses=tuple(losses))
 
 
-def _massless_moving(model: Model, options: DumpOptions) -> list[str]:
-    """The links on a moving joint (from the base) with no mass, nor mass welded to them."""
+def _mujoco_import_facts(model: Model, options: DumpOptions) -> tuple[list[str], float]:
+    """What MuJoCo's URDF import does with ``model``'s masses.
+
+    Returns the links on a moving joint (from the base) with no mass, nor mass welded to them
+    (MuJoCo refuses them), and the mass of the base with the links welded to it (MuJoCo fuses
+    it into its world body).
+    """
     from robomodel.errors import RobomodelError
     from robomodel.model.joints import FixedJoint
 
     try:
         trav = model.traversal(options.base)
     except RobomodelError:
-        return []
+        return [], 0.0
     # Mass carried by each link together with the links welded to it (fixed joints below).
     carried = [link.inertia.mass for link in model.links]
     for link, j, parent in reversed(list(zip(trav.links, trav.joints, trav.parents, strict=True))):
         if j is not None and isinstance(model.joints[j], FixedJoint) and parent is not None:
             carried[parent] += carried[link]
-    return [
+    massless = [
         model.link_names[link]
         for link, j in zip(trav.links, trav.joints, strict=True)
         if j is not None and not isinstance(model.joints[j], FixedJoint) and carried[link] <= 0.0
     ]
+    return massless, carried[trav.base]
 
 
 def urdf_compatible(
