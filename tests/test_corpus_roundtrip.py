@@ -1,6 +1,7 @@
 """Every real robot through every path: load, write as MJCF, URDF and JSON, load, compare.
 
-The corpus is every MJCF file of gymnasium's MuJoCo assets and every icub-models URDF. Each
+The corpus is every MJCF file of gymnasium's MuJoCo assets and every icub-models URDF, and
+(slow tier) the MJCF and URDF files of MuJoCo's and Drake's pip packages that the peers load. Each
 model read from its file is written to each format robomodel writes and read back, and the
 result must be the same mechanism (``corpus_compare.assert_same_mechanism``: total mass, every
 named link and frame at random configurations, inverse dynamics). A write may report what the
@@ -17,6 +18,7 @@ from pathlib import Path
 import attrs
 import gymnasium
 import icub_models
+import mujoco
 import numpy as np
 import pytest
 from corpus_compare import assert_same_mechanism
@@ -27,7 +29,8 @@ from robomodel.formats import mjcf, urdf
 from robomodel.model.updates import with_link
 
 GYM = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
-MJCF_FILES = sorted(GYM.glob("*.xml"))
+MUJOCO_TESTDATA = sorted((Path(mujoco.__file__).parent / "testdata").glob("*.xml"))
+MJCF_FILES = sorted(GYM.glob("*.xml")) + MUJOCO_TESTDATA
 URDF_FILES = sorted(Path(icub_models.get_model_file(n)) for n in icub_models.get_robot_names())
 
 
@@ -62,7 +65,7 @@ DEFAULT = {"hopper.xml", "ant.xml", "humanoid.xml", "iCubGenova03", "iCubGazeboV
 
 
 def _label(path: Path) -> str:
-    if path in PACKAGE_URDFS:
+    if path in PACKAGE_URDFS or path in MUJOCO_TESTDATA:
         return f"{path.parent.name}/{path.name}"
     return path.name if path.suffix == ".xml" else path.parent.name
 
