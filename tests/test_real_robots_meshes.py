@@ -131,3 +131,24 @@ def test_only_meshes_mujoco_refuses_change(tmp_path: Path, thickness: float) -> 
     shell = 'inertia="shell"' in text
     assert shell == any(x.kind == "mesh" for x in report.losses)
     assert shell == (thickness == 0.0)
+
+
+def test_kept_sections_are_not_blamed_for_another_failure(tmp_path: Path) -> None:
+    """A document MuJoCo refuses for a reason of its own (here a damaged binary STL) used to
+    have every kept section dropped as "refused"; they are written back, and the report says
+    that MuJoCo refuses the document without them."""
+    bad = tmp_path / "damaged.stl"
+    bad.write_bytes(b"\0" * 80 + (1000).to_bytes(4, "little") + b"\0" * 50)  # 1000 faces, 1 given
+    source = tmp_path / "kept.xml"
+    source.write_text(
+        '<mujoco><option timestep="0.003"/><worldbody><body name="a"><joint name="j"/>'
+        '<geom type="box" size="0.1 0.1 0.1"/></body></worldbody></mujoco>'
+    )
+    model = _quiet_load(source)
+    mesh = rm.SolidShape(geometry=rm.Mesh(str(bad)))
+    model = rm.with_visual_shapes(model, "a", [mesh])
+    text, report = mjcf.dumps_with_report(model)
+    assert '<option timestep="0.003"' in text
+    assert not [x for x in report.losses if x.kind == "kept section" and x.action == "dropped"]
+    (said,) = [x for x in report.losses if x.kind == "kept section"]
+    assert "without them" in said.detail and "damaged.stl" in said.detail
