@@ -133,10 +133,15 @@ def _refuse_other_formats(text: str) -> None:
 
     root = root_element(text.encode("utf-8", "replace"))
     if root is not None and root != "mujoco" and root in ROOT_FORMATS:
-        reader = {"robot": "robomodel.formats.urdf.load"}.get(root, "its own reader")
+        reader = {"robot": "robomodel.formats.urdf.load", "sdf": "robomodel.formats.sdf.load"}[root]
+        why = (
+            "MuJoCo would compile it into a different robot"
+            if root == "robot"
+            else "MuJoCo does not read it"
+        )
         raise MJCFError(
-            f"the document is <{root}> ({ROOT_FORMATS[root]}), not MJCF (<mujoco>); MuJoCo "
-            f"would compile it into a different robot: read it with {reader}"
+            f"the document is <{root}> ({ROOT_FORMATS[root]}), not MJCF (<mujoco>); {why}: "
+            f"read it with {reader}"
         )
 
 
