@@ -70,12 +70,15 @@ def test_to_chooses_the_format_for_any_other_name(tmp_path: Path) -> None:
     assert_models_close(robomodel.formats.urdf.load(urdf_out), robomodel.formats.urdf.load(ICUB))
 
 
-def test_the_reader_follows_the_extension(tmp_path: Path) -> None:
-    """A file no format claims is read as URDF, so JSON text in robot.txt is bad input."""
+def test_the_reader_follows_the_content(tmp_path: Path) -> None:
+    """A file no format claims is read as what it holds: JSON text in robot.txt is JSON; text
+    that is no model at all is bad input naming the file."""
     out = tmp_path / "robot.txt"
     assert main(["convert", "example", str(out), "--to", "json"]) == 0
     p = run("info", str(out))
-    assert_one_line_error(p, "robot.txt")
+    assert p.returncode == 0 and not p.stderr, p.stderr
+    out.write_text("not a model")
+    assert_one_line_error(run("info", str(out)), "robot.txt")
 
 
 @pytest.mark.parametrize("name", ["iCubGazeboV2_7", "left_hand_mk3"])

@@ -121,15 +121,18 @@ def test_mapping_input_and_bad_values(hand: Path) -> None:
     assert mm.actuated_positions(off).shape == (6,)  # without atol, no check
 
 
-def test_cycles_and_dangling_leaders_are_refused() -> None:
+def test_cycles_are_refused_and_dangling_leaders_ignored() -> None:
     cycle = dict(COUPLING)
     cycle["l_hand_medium_proximal_joint"] = ("l_hand_pinky_distal_joint", 1.0, 0.0)
     # The URDF reader refuses both itself (issue 15), naming the joints.
     with pytest.raises(robomodel.errors.URDFError, match=r"l_hand_medium_proximal_joint.* cycle"):
         robomodel.formats.urdf.loads(coupled_hand_text(cycle))
+    # A leader that is no joint of the document is ignored with a warning naming it (as
+    # Pinocchio and MuJoCo ignore it): the joint moves on its own.
     dangling = {"l_hand_index_distal_joint": ("l_hand_index_proximal_jiont", 1.0, 0.0)}
-    with pytest.raises(robomodel.errors.URDFError, match=r"proximal_jiont.*names no joint"):
-        robomodel.formats.urdf.loads(coupled_hand_text(dangling))
+    with pytest.warns(robomodel.errors.RobomodelWarning, match=r"proximal_jiont.*names no joint"):
+        m = robomodel.formats.urdf.loads(coupled_hand_text(dangling))
+    assert m.joint("l_hand_index_distal_joint").mimic is None
 
 
 @pytest.mark.parametrize("name", icub_models.get_robot_names())

@@ -736,7 +736,6 @@ def _rev(name: str, p: str, c: str, extra: str = "") -> str:
         _robot(_rev("j", "a", "b", '<limit effort="-1" velocity="1"/>'), "ab"),
         _robot(_rev("j", "a", "b", '<limit effort="1" velocity="-1"/>'), "ab"),
         _robot(_rev("j", "a", "b", '<dynamics damping="-0.5"/>'), "ab"),
-        _robot(_rev("j", "a", "b", '<mimic joint="nope"/>'), "ab"),
         _robot(_rev("j", "a", "b", '<mimic joint="j"/>'), "ab"),
         _robot(
             _rev("j", "a", "b", '<mimic joint="f"/>')
@@ -750,6 +749,13 @@ def _rev(name: str, p: str, c: str, extra: str = "") -> str:
 def test_strict_reader_refuses(text: str) -> None:
     with pytest.raises(URDFError):
         loads(text)
+
+
+def test_a_mimic_naming_no_joint_is_ignored_with_a_warning() -> None:
+    # Pinocchio and MuJoCo load such files (Talos'); the warning names the line.
+    with pytest.warns(RobomodelWarning, match=r"<string>:\d+: joint 'j'.*'nope'.*ignored"):
+        m = loads(_robot(_rev("j", "a", "b", '<mimic joint="nope"/>'), "ab"))
+    assert m.joint("j").mimic is None
 
 
 def test_markup_in_comments_and_cdata_loads() -> None:

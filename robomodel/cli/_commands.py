@@ -78,7 +78,12 @@ def _loading(args: argparse.Namespace) -> dict[str, Any]:
             raise CLIError(f"--xacro-arg expects NAME:=VALUE, got {item!r}")
         xacro[name] = value
     trusted = True if getattr(args, "xacro", False) else None  # None: only .xacro files
-    return {"package_dirs": dirs, "xacro_args": xacro or None, "xacro": trusted}
+    return {
+        "package_dirs": dirs,
+        "xacro_args": xacro or None,
+        "xacro": trusted,
+        "input_format": getattr(args, "input_format", None),
+    }
 
 
 def _load(args: argparse.Namespace) -> Model:

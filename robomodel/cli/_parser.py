@@ -95,6 +95,30 @@ URDF_READING = (
     ),
 )
 
+
+def _input_format(*flags: str) -> Arg:
+    return arg(
+        *flags,
+        dest="input_format",
+        metavar="FORMAT",
+        choices=FromFormats(lambda formats: [f.name for f in formats]),
+        help=FromFormats(
+            lambda formats: (
+                "read the model file as this format ("
+                + ", ".join(f.name for f in formats)
+                + "); by default the content decides (root element <robot>, <mujoco>, <sdf>, "
+                "or JSON), then the extension"
+            )
+        ),
+    )
+
+
+#: The format a model file is read as, when its content should not decide.
+INPUT_FORMAT = (_input_format("--from", "--from-format"),)
+
+#: ``INPUT_FORMAT`` for commands whose ``--from`` means something else (``to-dh``).
+INPUT_FORMAT_LONG = (_input_format("--from-format"),)
+
 #: Where a model's packages, meshes and xacro arguments come from.
 LOADING = (
     arg(
@@ -130,11 +154,14 @@ LOADING = (
     ),
 )
 
-MODEL = MODEL_SOURCE + URDF_READING + LOADING
+MODEL = MODEL_SOURCE + URDF_READING + INPUT_FORMAT + LOADING
 """The model a subcommand reads, with every loading option."""
 
+#: :data:`MODEL` for a command whose ``--from`` names something else.
+MODEL_FROM_FORMAT = MODEL_SOURCE + URDF_READING + INPUT_FORMAT_LONG + LOADING
+
 #: A fake-link-free reading, for the command that removes fake links itself.
-MODEL_AS_WRITTEN = MODEL_SOURCE + LOADING
+MODEL_AS_WRITTEN = MODEL_SOURCE + INPUT_FORMAT + LOADING
 
 #: Where the output goes; on its own for text output (a report, a tree, a picture).
 OUTPUT = (arg("-o", "--output", metavar="FILE", help="write here instead of standard output"),)
@@ -368,6 +395,7 @@ COMMANDS: tuple[Command, ...] = (
             arg("--atol", type=float, default=1e-9, help="tolerance for numbers (1e-9)"),
             arg("--ignore-order", action="store_true", help="ignore element order"),
             *KEEP_FAKE_LINKS,
+            *INPUT_FORMAT,
             *LOADING,
             *OUTPUT,
         ),
@@ -446,6 +474,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
             *FORMAT,
             *KEEP_FAKE_LINKS,
+            *INPUT_FORMAT,
             *LOADING,
         ),
     ),
@@ -454,7 +483,7 @@ COMMANDS: tuple[Command, ...] = (
         "extract the DH chain between two frames (iKin text)",
         commands.run_to_dh,
         (
-            *MODEL,
+            *MODEL_FROM_FORMAT,
             *OUTPUT,
             arg("--from", dest="base_frame", required=True, metavar="FRAME", help="chain root"),
             arg("--to", dest="end_frame", required=True, metavar="FRAME", help="end-effector"),

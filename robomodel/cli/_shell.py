@@ -41,18 +41,25 @@ def read_model(
     xacro_args: Mapping[str, str] | None = None,
     xacro: bool | None = None,
     inertia: str = "warn",
+    input_format: str | None = None,
 ) -> Model:
-    """Load a model from a URDF file, a robomodel JSON file or a bundled model name.
+    """Load a model from a model file or a bundled model name.
 
     Args:
         source: a file of one of the formats in :data:`robomodel.formats.table.FORMATS` (by its
-            extension; any other file, ``.xacro`` files too, is read as URDF), or ``example``.
+            content, see :func:`robomodel.formats.table.format_for_input`; a file whose content
+            and extension say nothing is read as URDF), or ``example``.
         keep_fake_links: keep massless leaf links as links instead of frames.
         package_dirs: directories searched for ``package://`` meshes (``--package-dir``).
         xacro_args: the arguments of a xacro document (``--xacro-arg NAME:=VALUE``).
         xacro: ``True`` to expand a URDF file using xacro whatever its name (``--xacro``; xacro
             runs the Python code in the file); ``None`` expands only ``.xacro`` files.
         inertia: what a URDF's inconsistent inertias do (``LoadOptions.inertia``).
+        input_format: the name of the format to read the file as (``--from``), whatever it
+            holds; ``None`` decides by the content.
+
+    Warns:
+        RobomodelWarning: the file's extension stands for another format than its content.
 
     Raises:
         CLIError: the file does not exist or is not a regular file (a directory, a FIFO).
@@ -80,7 +87,7 @@ def read_model(
     from robomodel.formats.table import format_for_input
 
     try:
-        return format_for_input(path).read(
+        return format_for_input(path, input_format).read(
             path,
             keep_fake_links=keep_fake_links,
             package_dirs=package_dirs,

@@ -64,7 +64,28 @@ class ModelFormat:
         return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
 
     def dumps(self, model: Model) -> str:
-        """Return ``model`` as text of this format."""
+        """Return ``model`` as text of this format.
+
+        URDF is written through :func:`robomodel.formats.urdf.dumps_with_report`, so a model
+        whose joint axes miss their child's origin is made URDF-compatible rather than refused.
+
+        Warns:
+            RobomodelWarning: URDF only: links were moved onto their joints' axes (one entry
+                each, from the conversion report).
+        """
+        if self.name == "urdf" and self.dumps_function == "dumps":
+            from robomodel.formats.report import ConversionReport, warn_losses
+            from robomodel.formats.urdf import dumps_with_report
+
+            text, report = dumps_with_report(model)
+            moved = tuple(x for x in report.losses if x.kind == "link" and x.action == "changed")
+            warn_losses(
+                ConversionReport(losses=moved),
+                what="export",
+                full_report="robomodel.formats.urdf.dumps_with_report",
+                fmt="URDF",
+            )
+            return text
         return cast("str", self._function(self.dumps_function)(model))
 
     def read(
@@ -142,8 +163,8 @@ FORMATS: tuple[ModelFormat, ...] = (
         description="MuJoCo MJCF (needs the mujoco extra)",
     ),
 )
-"""Every format, the default (URDF) first. Reading a file whose extension no format claims
-reads it as URDF (any XML file may be one)."""
+"""Every format, the default (URDF) first. A file is read as the format its content holds
+(:func:`format_for_input`); a file whose content and extension say nothing is read as URDF."""
 
 
 def format_named(name: str) -> ModelFormat:
@@ -164,9 +185,53 @@ def _by_extension(path: str) -> ModelFormat | None:
     return next((f for f in FORMATS if suffix in f.extensions), None)
 
 
-def format_for_input(path: Path) -> ModelFormat:
-    """Return the format to read ``path`` with: from its extension, URDF when none claims it."""
-    return _by_extension(str(path)) or FORMATS[0]
+def format_for_input(path: Path, requested: str | None = None) -> ModelFormat:
+    """Return the format to read ``path`` with: ``requested``, else what the file holds.
+
+    ``requested`` (``--from``) wins. Otherwise the content decides
+    (:func:`robomodel.formats.detect.content_format`: the root element ``<robot>``,
+    ``<mujoco>`` or ``<sdf>``, or JSON), so that a URDF file named ``.xml`` is read as URDF;
+    a file whose content says nothing goes by its extension, URDF when no format claims it.
+
+    Warns:
+        RobomodelWarning: the extension stands for another format than the content (the file
+            is read as what it holds).
+
+    Raises:
+        CLIError: ``requested`` is not a format robomodel reads, or the file holds a format no
+            entry of :data:`FORMATS` reads (SDFormat without the SDFormat reader).
+    """
+    if requested is not None:
+        return format_named(requested)
+    by_ext = _by_extension(str(path))
+    try:
+        data = read_regular(path)
+    except OSError:
+        # The reader opens the file again and says what is wrong with it, in its own words.
+        return by_ext or FORMATS[0]
+    from robomodel.formats.detect import content_format, root_element
+
+    found = content_format(data)
+    if found is None:
+        return by_ext or FORMATS[0]
+    fmt = next((f for f in FORMATS if f.name == found), None)
+    root = root_element(data)
+    holds = f"a <{root}> document" if root is not None else "JSON"
+    if fmt is None:
+        known = ", ".join(f.name for f in FORMATS)
+        raise CLIError(
+            f"{path}: holds {holds} ({found}), a format this robomodel cannot read; it reads "
+            f"{known}"
+        )
+    if by_ext is not None and by_ext is not fmt:
+        from robomodel.errors import warn
+
+        warn(
+            f"{path}: the extension {Path(path).suffix!r} stands for {by_ext.name} but the file "
+            f"holds {holds}: reading it as {fmt.description} (rename the file; the command's "
+            "--from FORMAT chooses the reader)"
+        )
+    return fmt
 
 
 def format_for_output(output: str | None, requested: str | None) -> ModelFormat:

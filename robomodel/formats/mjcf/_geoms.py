@@ -7,6 +7,7 @@ with ``<geom>``, ``<mesh>`` and ``<material>``; the writer's and reader's classe
 from __future__ import annotations
 
 import os
+import stat
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -19,7 +20,14 @@ from robomodel.model.record import Model
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import Transform
 
-__all__ = ["MESH_FORMATS", "GeomReader", "GeomWriter", "material_from_json", "material_json"]
+__all__ = [
+    "MESH_FORMATS",
+    "GeomReader",
+    "GeomWriter",
+    "is_ascii_stl",
+    "material_from_json",
+    "material_json",
+]
 
 MESH_FORMATS = (".stl", ".obj", ".msh")
 """Mesh file suffixes MuJoCo reads; others are converted (``DumpOptions.mesh_dir``) or dropped."""
@@ -34,6 +42,7 @@ class GeomWriter:
     geom_names: set[str]
     meshes: dict[tuple[str, tuple[float, float, float]], str]
     mesh_names: set[str]
+    mesh_elements: dict[str, ET.Element]
     material_assets: dict[tuple[object, ...], str]
     material_names: set[str]
     converted: dict[str, str]
@@ -156,8 +165,11 @@ class GeomWriter:
             self.note("dropped", kind, label, f"mesh {path!r} is not a regular file")
             return None
         suffix = os.path.splitext(path)[1].lower()
-        if suffix not in MESH_FORMATS:
-            converted = self._converted(path, kind, label, g.filename)
+        ascii_stl = suffix == ".stl" and is_ascii_stl(path)
+        if suffix not in MESH_FORMATS or ascii_stl:
+            # MuJoCo reads only binary STL: an ASCII one is converted like other formats.
+            why = "an ASCII STL (MuJoCo reads binary STL only)" if ascii_stl else None
+            converted = self._converted(path, kind, label, g.filename, why=why)
             if converted is None:
                 return None
             path = converted
@@ -175,22 +187,28 @@ class GeomWriter:
             self.mesh_names.add(name)
             self.meshes[key] = name
             el = ET.SubElement(self._root_asset, "mesh", name=name, file=path)
+            self.mesh_elements[name] = el
             if g.filename != path:
                 self.metadata.setdefault("mesh_uris", {})[name] = g.filename
             if g.scale != (1.0, 1.0, 1.0):
                 el.set("scale", nums(g.scale))
         return name
 
-    def _converted(self, path: str, kind: str, label: str, uri: str) -> str | None:
-        """Return an STL copy of a mesh MuJoCo cannot read, made with trimesh, or ``None``."""
+    def _converted(
+        self, path: str, kind: str, label: str, uri: str, *, why: str | None = None
+    ) -> str | None:
+        """Return a binary STL copy of a mesh MuJoCo cannot read, made with trimesh, or ``None``.
+
+        ``why`` says what MuJoCo cannot read about it (by default: its format).
+        """
         out_dir = self.o.mesh_dir
         if out_dir is None:
+            what = why or f"MuJoCo reads only {MESH_FORMATS}"
             self.note(
                 "dropped",
                 kind,
                 label,
-                f"mesh {uri!r}: MuJoCo reads only {MESH_FORMATS} (set DumpOptions.mesh_dir "
-                "to convert it with trimesh)",
+                f"mesh {uri!r}: {what} (set DumpOptions.mesh_dir to convert it with trimesh)",
             )
             return None
         done = self.converted.get(path)
@@ -208,13 +226,37 @@ class GeomWriter:
             mesh: Any = trimesh.load(path, force="mesh")
             os.makedirs(out_dir, exist_ok=True)
             with atomic_path(target) as tmp:
-                mesh.export(tmp)
+                mesh.export(tmp, file_type="stl")  # trimesh writes binary STL
         except Exception as exc:  # trimesh raises many kinds; any of them means "not converted"
             self.note("dropped", kind, label, f"mesh {uri!r} could not be converted: {exc}")
             return None
         self.converted[path] = target
         self.note("approximated", kind, label, f"mesh {uri!r} converted to {target!r}")
         return target
+
+
+def is_ascii_stl(path: str) -> bool:
+    """Whether the STL file ``path`` is ASCII (MuJoCo decodes only binary STL).
+
+    A binary STL is an 80-byte header, a 4-byte triangle count and 50 bytes per triangle; an
+    ASCII one starts with ``solid`` and does not have that size (some binary headers start with
+    ``solid`` too, so the size decides). Unreadable files count as binary: MuJoCo says why.
+    """
+    try:
+        # Opened without blocking and judged by the descriptor: never a FIFO's endless wait.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return False
+            head, size = os.read(fd, 84), info.st_size
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    if len(head) == 84 and size == 84 + 50 * int.from_bytes(head[80:84], "little"):
+        return False
+    return head.lstrip()[:5].lower() == b"solid"
 
 
 def material_json(mat: Material) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, TypeAlias
 
@@ -152,6 +153,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.geom_names: set[str] = set()
         self.meshes: dict[tuple[str, tuple[float, float, float]], str] = {}
         self.mesh_names: set[str] = set()
+        self.mesh_elements: dict[str, ET.Element] = {}
         self.metadata: dict[str, Any] = {}
         self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
         self.material_assets: dict[tuple[object, ...], str] = {}
@@ -192,7 +194,8 @@ class _Writer(GeomWriter, InertiaWriter):
                 "merged link",
                 m.link_names[i],
                 "massless link between two moving joints: its joint moves into its child's "
-                "body (MuJoCo bodies may hold several joints)",
+                "body (MuJoCo bodies may hold several joints); a site named after it on that "
+                "body marks its frame (exact while the joints after it are at zero)",
             )
 
         # Inertias: apply the policies on exactly what will be written.
@@ -208,8 +211,12 @@ class _Writer(GeomWriter, InertiaWriter):
                     self.bodies[name] = world
                     self.metadata["world"] = name
                     self.note(
-                        "note", "world link", name, "a massless fixed base: MuJoCo's world body"
+                        "note",
+                        "world link",
+                        name,
+                        "a massless fixed base: MuJoCo's world body, with a site named after it",
                     )
+                    self._link_site(name, name, Transform.identity())
                     self._shapes(world, e.link)
                     continue
                 body = ET.SubElement(world, "body", name=self._body_name(name))
@@ -247,6 +254,10 @@ class _Writer(GeomWriter, InertiaWriter):
                         for lname, X_H_L in between
                     ]
             self.bodies[name] = body
+            if e.parent is not None and between:
+                C_H_X = X_H_C.inverse()
+                for lname, X_H_L in between:
+                    self._link_site(name, lname, C_H_X @ X_H_L)
             self.inertial(body, e.link, written[e.link])
             self._shapes(body, e.link)
         self._frames()
@@ -267,11 +278,42 @@ class _Writer(GeomWriter, InertiaWriter):
             custom = ET.SubElement(root, "custom")
             data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
             ET.SubElement(custom, "text", name=METADATA_NAME, data=data)
-        text = _text(root)
+        text = self._thin_meshes(root) if self.mesh_elements else _text(root)
         kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
         if kept:
             text = self._kept_sections(root, kept)
         return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+
+    def _thin_meshes(self, root: ET.Element) -> str:
+        """Write ``inertia="shell"`` on the meshes MuJoCo finds too thin for a volume.
+
+        robomodel writes every inertia explicitly, so a mesh's inertia only decides where
+        MuJoCo centres it; but MuJoCo still computes a volume for each mesh and refuses a thin
+        one (a sticker, a sheet: "mesh volume is too small"), which a source file had said
+        with ``shellinertia`` or the mesh's ``inertia`` attribute. The document is compiled
+        (when MuJoCo is installed) and each mesh MuJoCo names so is given the shell
+        inertia, reported; nothing else changes.
+        """
+        try:
+            mj = mujoco()
+        except ImportError:
+            return _text(root)
+        for _ in range(len(self.mesh_elements)):
+            error = _compiles(mj, _text(root), full=True)
+            name = _thin_mesh(error)
+            el = self.mesh_elements.get(name or "")
+            if el is None or el.get("inertia") == "shell":
+                break
+            el.set("inertia", "shell")
+            self.note(
+                "changed",
+                "mesh",
+                name or "",
+                f"{el.get('file')}: MuJoCo finds its volume too small: written with "
+                'inertia="shell" (the inertias are explicit, so only where MuJoCo centres the '
+                "mesh changes)",
+            )
+        return _text(root)
 
     def _kept_sections(self, root: ET.Element, kept: list[Extension]) -> str:
         """Write back the MJCF sections an import kept; keep only those MuJoCo accepts.
@@ -295,6 +337,21 @@ class _Writer(GeomWriter, InertiaWriter):
             return text
         for el in sections:
             root.remove(el)
+        base_error = _compiles(mj, _text(root))
+        if base_error is not None:
+            # The document fails without them: the kept sections are not the cause, and
+            # judging them against it would blame each. They are written back unchecked.
+            place = 1
+            for el in sections:
+                root.insert(place, el)
+                place += 1
+            self.note(
+                "note",
+                "kept section",
+                "all",
+                f"written back unchecked: MuJoCo refuses the document without them ({base_error})",
+            )
+            return _text(root)
         place = 1
         for el in sections:
             root.insert(place, el)
@@ -458,6 +515,15 @@ class _Writer(GeomWriter, InertiaWriter):
         self.site_names.add(unique)
         return unique
 
+    def _link_site(self, body: str, link: str, T: Transform) -> None:
+        """Mark a link that has no body of its own with a site named after it at its frame.
+
+        So every link stays queryable by name in MuJoCo; robomodel's reader, which restores
+        the link from the metadata, skips the site.
+        """
+        site = self._site(body, link, T)
+        self.metadata.setdefault("link_sites", []).append(site)
+
     def _frames(self) -> None:
         m = self.m
         for f in m.frames:
@@ -546,13 +612,24 @@ def _text(root: ET.Element) -> str:
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _compiles(mj: Any, text: str) -> str | None:
-    """Return ``None`` when MuJoCo compiles ``text``, else the first line of its error."""
+def _compiles(mj: Any, text: str, *, full: bool = False) -> str | None:
+    """Return ``None`` when MuJoCo compiles ``text``, else its error (its first line, or all)."""
     try:
         mj.MjModel.from_xml_string(text)
     except ValueError as exc:
-        return str(exc).splitlines()[0]
+        return str(exc) if full else str(exc).splitlines()[0]
     return None
+
+
+_THIN = re.compile(r"mesh volume is too small[^\n]*\n?.*?Element name '([^']*)'", re.DOTALL)
+
+
+def _thin_mesh(error: str | None) -> str | None:
+    """The mesh MuJoCo's error names as too thin for a volume, if that is the error."""
+    if error is None:
+        return None
+    found = _THIN.search(error)
+    return found.group(1) if found else None
 
 
 def _close(a: Transform, b: Transform) -> bool:

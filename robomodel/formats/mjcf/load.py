@@ -98,6 +98,7 @@ def loads_with_report(
 def _loads_with_report(
     text: str, options: LoadOptions, path: str | None
 ) -> tuple[Model, ConversionReport]:
+    _refuse_other_formats(text)
     mj = mujoco()
     # MuJoCo opens includes and asset files itself, with blocking reads: refuse FIFOs and
     # devices before it sees them.
@@ -120,6 +121,28 @@ def _loads_with_report(
         Loss(action="note", kind="mujoco", name="compiler", detail=str(w.message)) for w in caught
     )
     return model, ConversionReport(losses=said + report.losses)
+
+
+def _refuse_other_formats(text: str) -> None:
+    """Refuse a URDF or SDFormat document: MuJoCo compiles URDF too, into a different robot.
+
+    MuJoCo's URDF import fuses links and drops what MJCF lacks, so a URDF file read here would
+    load as another mechanism without a word.
+    """
+    from robomodel.formats.detect import ROOT_FORMATS, root_element
+
+    root = root_element(text.encode("utf-8", "replace"))
+    if root is not None and root != "mujoco" and root in ROOT_FORMATS:
+        reader = {"robot": "robomodel.formats.urdf.load", "sdf": "robomodel.formats.sdf.load"}[root]
+        why = (
+            "MuJoCo would compile it into a different robot"
+            if root == "robot"
+            else "MuJoCo does not read it"
+        )
+        raise MJCFError(
+            f"the document is <{root}> ({ROOT_FORMATS[root]}), not MJCF (<mujoco>); {why}: "
+            f"read it with {reader}"
+        )
 
 
 def read_mjcf(path: str) -> str:
@@ -522,8 +545,16 @@ class _Reader(GeomReader):
         sensor_sites = (
             {x for x in listed if isinstance(x, str)} if isinstance(listed, list) else set()
         )
+        # Sites marking links that had no body of their own (merged links, the world link):
+        # the metadata brought the links back, so the sites are not frames. Without the
+        # metadata (another tool's MJCF, or the entry removed) they are frames of that name.
+        marks = self.meta.get("link_sites", ())
+        link_sites = {x for x in marks if isinstance(x, str)} if isinstance(marks, list) else set()
         for s in range(mm.nsite):
-            if self.name(mj.mjtObj.mjOBJ_SITE, s) in sensor_sites:
+            sname = self.name(mj.mjtObj.mjOBJ_SITE, s)
+            if sname in sensor_sites:
+                continue
+            if sname in link_sites and self.model.is_link_name_used(sname):
                 continue
             link, T = self._sitepose(s)
             if link not in self.model.link_names:

@@ -18,6 +18,7 @@ from lxml import etree
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
+from robomodel.errors import warn
 from robomodel.formats.urdf._document import (
     XMLNS,
     Reader,
@@ -385,7 +386,14 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: Axis | None) -> J
 
 
 def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -> None:
-    """Refuse a ``<mimic>`` naming an unknown joint, its own joint or a fixed one, or a cycle."""
+    """Refuse an ambiguous ``<mimic>``; ignore, with a warning, one that cannot mean anything.
+
+    A ``<mimic>`` on a fixed joint (it has no position to follow) and one naming no joint of
+    the document are ignored with a :class:`~robomodel.errors.RobomodelWarning` naming the file
+    and line, as Pinocchio and MuJoCo ignore them: the file says nothing a user could mean
+    differently, and often comes from a package the user cannot edit. A ``<mimic>`` naming its
+    own joint or a fixed leader, and a cycle, are refused: there the intended motion is unclear.
+    """
     for rj in joints:
         mim = rj.mimic
         if mim is None:
@@ -393,16 +401,17 @@ def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -
         what = f"joint {rj.name!r}"
         k = joint_idx.get(mim.joint)
         el = rj.el.find("mimic")
-        if k is None:
-            raise r.err(
-                URDFValueError,
-                el,
-                what,
-                f"<mimic joint={mim.joint!r}> names no joint of the document; name a moving joint",
+        if rj.kind == "fixed" or k is None:
+            why = (
+                "is on a fixed joint, which has no position to follow"
+                if rj.kind == "fixed"
+                else "names no joint of the document"
             )
+            _ignore_mimic(r, rj, el, what, f"<mimic joint={mim.joint!r}> {why}: ignored")
+            continue
         if mim.joint == rj.name:
             raise r.err(URDFValueError, el, what, "<mimic> names the joint itself; name another")
-        if rj.kind == "fixed" or joints[k].kind == "fixed":
+        if joints[k].kind == "fixed":
             raise r.err(
                 URDFValueError,
                 el,
@@ -424,6 +433,14 @@ def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -
             seen.append(leader.name)
             nxt = joint_idx.get(leader.mimic.joint)
             leader = None if nxt is None else joints[nxt]
+
+
+def _ignore_mimic(r: Reader, rj: RawJoint, el: Any, what: str, reason: str) -> None:
+    """Drop the ``<mimic>`` of ``rj`` (and its kept text), warning with the file and line."""
+    rj.mimic = None
+    rj.exts[:] = [x for x in rj.exts if x.tag != "mimic"]
+    err = r.err(URDFValueError, el, what, f"{reason} (remove the <mimic> to silence this)")
+    warn(str(err))
 
 
 # ---------------------------------------------------------------------- writing

@@ -109,6 +109,12 @@ def dumps_with_report(
 ) -> tuple[str, ConversionReport]:
     """Return :func:`~robomodel.formats.urdf.dumps` of ``model`` and the report of what it changed.
 
+    URDF puts each child link's origin on the axis of its moving joint; a model whose axes
+    miss their child's origin (an MJCF joint with a ``pos``, an iDynTree model) is first made
+    URDF-compatible (:func:`robomodel.transformers.make_urdf_compatible`: the child frames are
+    translated onto the axes, everything else re-expressed, the mechanism unchanged, a frame
+    ``<link>_original_frame`` at each old pose), and the report says so for each moved link.
+
     The report lists every additional frame written as a massless link on a fixed joint
     (``"changed"``) and, with ``write_extensions=False``, every kept element not written
     (``"dropped"``).
@@ -119,16 +125,56 @@ def dumps_with_report(
     >>> print(report)
     changed frame 'tip': written as a massless link on a fixed joint to 'base'
     """
-    text = dumps(model, options=options)
+    written, moved = urdf_compatible(model, options)
+    text = dumps(written, options=options)
     losses = [
+        Loss(
+            action="changed",
+            kind="link",
+            name=link,
+            detail=f"its frame is moved onto the axis of joint {joint!r} (URDF puts a child "
+            "link's origin on its joint's axis); inertia, shapes, frames and sensors are "
+            f"re-expressed, the mechanism is unchanged; frame {frame!r} keeps the old frame"
+            if frame
+            else f"its frame is moved onto the axis of joint {joint!r} (URDF puts a child "
+            "link's origin on its joint's axis); the mechanism is unchanged",
+        )
+        for link, joint, frame in moved
+    ]
+    losses += [
         Loss(
             action="changed",
             kind="frame",
             name=f.name,
             detail=f"written as a massless link on a fixed joint to {f.link!r}",
         )
-        for f in model.frames
+        for f in written.frames
     ]
+    massless, welded = _mujoco_import_facts(written, options)
+    losses += [
+        Loss(
+            action="note",
+            kind="link",
+            name=name,
+            detail="massless on a moving joint: valid URDF (Pinocchio and iDynTree load it), "
+            "but MuJoCo's URDF import refuses a moving body without mass; "
+            "robomodel.formats.mjcf writes it (merged or bounded) instead",
+        )
+        for name in massless
+    ]
+    if welded > 0.0:
+        base = written.link_names[written.traversal(options.base).base]
+        losses.append(
+            Loss(
+                action="note",
+                kind="link",
+                name=base,
+                detail=f"the URDF root: MuJoCo's URDF import welds it to the world and fuses it "
+                f"and the links welded to it into the world body (fusestatic), so their "
+                f"{welded!r} kg are not in MuJoCo's total mass (Pinocchio and iDynTree count "
+                "them); robomodel.formats.mjcf keeps them",
+            )
+        )
     if not options.write_extensions:
         losses += [
             Loss(
@@ -140,6 +186,76 @@ def dumps_with_report(
             for x in model.extensions
         ]
     return text, ConversionReport(losses=tuple(losses))
+
+
+def _mujoco_import_facts(model: Model, options: DumpOptions) -> tuple[list[str], float]:
+    """What MuJoCo's URDF import does with ``model``'s masses.
+
+    Returns the links on a moving joint (from the base) with no mass, nor mass welded to them
+    (MuJoCo refuses them), and the mass of the base with the links welded to it (MuJoCo fuses
+    it into its world body).
+    """
+    from robomodel.errors import RobomodelError
+    from robomodel.model.joints import FixedJoint
+
+    try:
+        trav = model.traversal(options.base)
+    except RobomodelError:
+        return [], 0.0
+    # Mass carried by each link together with the links welded to it (fixed joints below).
+    carried = [link.inertia.mass for link in model.links]
+    for link, j, parent in reversed(list(zip(trav.links, trav.joints, trav.parents, strict=True))):
+        if j is not None and isinstance(model.joints[j], FixedJoint) and parent is not None:
+            carried[parent] += carried[link]
+    massless = [
+        model.link_names[link]
+        for link, j in zip(trav.links, trav.joints, strict=True)
+        if j is not None and not isinstance(model.joints[j], FixedJoint) and carried[link] <= 0.0
+    ]
+    return massless, carried[trav.base]
+
+
+def urdf_compatible(
+    model: Model, options: DumpOptions = _DEFAULT_DUMP
+) -> tuple[Model, list[tuple[str, str, str | None]]]:
+    """Return ``model`` made writable as URDF from ``options.base``, and what moved.
+
+    The moved links come as ``(link, its joint from the base, the frame at its old pose or
+    None)``. ``model`` itself, and no moves, when every axis passes through its child's origin
+    or when the model cannot be written anyway (links not connected to the base: the writer
+    says why).
+    """
+    from robomodel.errors import ModelError, RobomodelError
+    from robomodel.transformers import make_urdf_compatible
+
+    base = options.base
+    try:
+        try:
+            new = make_urdf_compatible(model, base_link=base)
+            originals = True
+        except ModelError:
+            # A "<link>_original_frame" name is taken: move the frames without the record.
+            new = make_urdf_compatible(model, base_link=base, original_frames=False)
+            originals = False
+    except RobomodelError:
+        return model, []
+    if new is model:
+        return model, []
+    before = set(model.frame_names)
+    trav = new.traversal(base)
+    moved: list[tuple[str, str, str | None]] = []
+    for link, j in zip(trav.links, trav.joints, strict=True):
+        if j is None:
+            continue
+        name, joint = new.link_names[link], new.joint_names[j]
+        frame = f"{name}_original_frame"
+        if originals:
+            if frame not in before and new.is_frame_name_used(frame):
+                moved.append((name, joint, frame))
+        elif new.joints[j] != model.joint(joint):
+            # Without the record frames, a moved child shows in its joint's rest transform.
+            moved.append((name, joint, None))
+    return new, moved
 
 
 @attrs.frozen(kw_only=True)

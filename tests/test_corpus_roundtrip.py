@@ -1,0 +1,117 @@
+"""Every real robot through every path: load, write as MJCF, URDF and JSON, load, compare.
+
+The corpus is every MJCF file of gymnasium's MuJoCo assets and every icub-models URDF, and
+(slow tier) the MJCF and URDF files of MuJoCo's and Drake's pip packages that the peers load. Each
+model read from its file is written to each format robomodel writes and read back, and the
+result must be the same mechanism (``corpus_compare.assert_same_mechanism``: total mass, every
+named link and frame at random configurations, inverse dynamics). A write may report what the
+format cannot carry (the conversion report), but must not stop halfway. The default tier runs a
+few files; ``-m slow`` the whole corpus.
+"""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+from pathlib import Path
+
+import attrs
+import gymnasium
+import icub_models
+import mujoco
+import numpy as np
+import pytest
+from corpus_compare import assert_same_mechanism
+
+import robomodel as rm
+from robomodel.formats import json as rm_json
+from robomodel.formats import mjcf, urdf
+from robomodel.model.updates import with_link
+
+GYM = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
+MUJOCO_TESTDATA = sorted((Path(mujoco.__file__).parent / "testdata").glob("*.xml"))
+MJCF_FILES = sorted(GYM.glob("*.xml")) + MUJOCO_TESTDATA
+URDF_FILES = sorted(Path(icub_models.get_model_file(n)) for n in icub_models.get_robot_names())
+
+
+def _package_urdfs() -> list[Path]:
+    """URDF files shipped with installed pip packages (Drake's examples, MuJoCo's test data)
+    that Pinocchio loads too: the peers' corpus, for the slow tier."""
+    found: list[Path] = []
+    for module in ("pydrake", "mujoco"):
+        try:
+            root = Path(__import__(module).__file__).parent
+        except ImportError:
+            continue
+        found += sorted(root.glob("share/drake/examples/**/*.urdf")) + sorted(
+            root.glob("testdata/*.urdf")
+        )
+    try:
+        import pinocchio
+    except ImportError:
+        return []
+    loadable = []
+    for path in found:
+        try:
+            pinocchio.buildModelFromUrdf(str(path))
+        except (ValueError, RuntimeError):
+            continue
+        loadable.append(path)
+    return loadable
+
+
+PACKAGE_URDFS = _package_urdfs()
+DEFAULT = {"hopper.xml", "ant.xml", "humanoid.xml", "iCubGenova03", "iCubGazeboV2_7"}
+
+
+def _label(path: Path) -> str:
+    if path in PACKAGE_URDFS or path in MUJOCO_TESTDATA:
+        return f"{path.parent.name}/{path.name}"
+    return path.name if path.suffix == ".xml" else path.parent.name
+
+
+def _param(path: Path) -> object:
+    slow = _label(path) not in DEFAULT
+    return pytest.param(path, id=_label(path), marks=[pytest.mark.slow] if slow else [])
+
+
+def _quiet(call, *args, **kwargs):  # type: ignore[no-untyped-def]
+    """Run a reader or writer whose report warnings are expected (they list what is lost)."""
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        return call(*args, **kwargs)
+
+
+def _load(path: Path) -> rm.Model:
+    if path.suffix == ".xml":
+        model: rm.Model = _quiet(mjcf.load, path)
+    else:
+        model = _quiet(urdf.load, path, options=urdf.LoadOptions(inertia="ignore"))
+    return model
+
+
+def _through(model: rm.Model, fmt: str) -> tuple[rm.Model, rm.Model]:
+    """The model read back from ``fmt``, and what it should equal: the input with the changes
+    the conversion report lists (an inertia MuJoCo needs bounded, for MJCF)."""
+    if fmt == "json":
+        return rm_json.loads(rm_json.dumps(model)), model
+    if fmt == "urdf":
+        text, _report = urdf.dumps_with_report(model)
+        return urdf.loads(text, options=urdf.LoadOptions(inertia="ignore")), model
+    text, report = mjcf.dumps_with_report(model)
+    back, _ = mjcf.loads_with_report(text)
+    expected = model
+    for link, inertia in report.inertias.items():
+        changed = [x for x in report.losses if x.name == link and x.action == "changed"]
+        assert changed, f"{link}: its inertia was changed without a report entry"
+        expected = with_link(expected, link, attrs.evolve(expected.link(link), inertia=inertia))
+    return back, expected
+
+
+@pytest.mark.parametrize("fmt", ["json", "urdf", "mjcf"])
+@pytest.mark.parametrize("path", [_param(p) for p in [*MJCF_FILES, *URDF_FILES, *PACKAGE_URDFS]])
+def test_every_file_round_trips_as_the_same_mechanism(path: Path, fmt: str) -> None:
+    model = _load(path)
+    back, expected = _through(model, fmt)
+    rng = np.random.default_rng(zlib.crc32(f"{_label(path)}/{fmt}".encode()))
+    assert_same_mechanism(expected, back, rng=rng, what=f"{_label(path)} -> {fmt}")
