@@ -57,13 +57,15 @@ def drake_plant(
         for bi in plant.GetBodyIndices(inst):
             b = plant.get_body(bi)
             bodies[prefix + b.name()] = b
+    bodies["world"] = plant.world_body()
+    # Joints by the robomodel names of the two bodies they connect (Drake files a joint of a
+    # nested model under the instance of its child, so instance prefixes do not name it).
+    by_index = {b.index(): n for n, b in bodies.items()}
     joints: dict[str, object] = {}
-    for inst in instances:
-        iname = plant.GetModelInstanceName(inst)
-        prefix = "" if iname == top else iname[len(top) + 2 :] + "::"
-        for ji in plant.GetJointIndices(inst):
-            j = plant.get_joint(ji)
-            joints[prefix + j.name()] = j
+    for ji in plant.GetJointIndices():
+        j = plant.get_joint(ji)
+        ends = (by_index[j.parent_body().index()], by_index[j.child_body().index()])
+        joints[ends] = joints[ends[::-1]] = j  # type: ignore[index]
     bodies["world"] = plant.world_body()
     # Weld the root of each part in Drake's tree (the body without a parent joint; SDFormat's
     # parent/child may point the other way than robomodel's base) at the identity.
@@ -116,7 +118,7 @@ def compare(
         qd, vd, ad = np.zeros_like(q), np.zeros_like(v), np.zeros_like(a)
         for name, joint in zip(model.joint_names, model.joints, strict=True):
             if joint.n_dofs:
-                dj = joints[name]
+                dj = joints[(joint.link1, joint.link2)]
                 qd[dj.position_start()] = q[joint.pos_coord_offset]
                 vd[dj.velocity_start()] = v[joint.dof_offset]
                 ad[dj.velocity_start()] = a[joint.dof_offset]
@@ -142,5 +144,5 @@ def compare(
         for name, joint in zip(model.joint_names, model.joints, strict=True):
             if joint.n_dofs:
                 got = tau[joint.dof_offset]
-                want = tau_d[joints[name].velocity_start()]
+                want = tau_d[joints[(joint.link1, joint.link2)].velocity_start()]
                 assert abs(got - want) <= 1e-8 * max(1.0, abs(want)), (name, got, want)
