@@ -17,10 +17,9 @@ from robomodel.physics.joint_state import JointState
 from robomodel.physics.kinematics import forward_kinematics
 
 pytest.importorskip("pydrake")
-from pydrake.multibody.parsing import Parser  # noqa: E402
-from pydrake.multibody.plant import MultibodyPlant  # noqa: E402
-from pydrake.multibody.tree import MultibodyForces  # noqa: E402
-
+from pydrake.multibody.parsing import Parser
+from pydrake.multibody.plant import MultibodyPlant
+from pydrake.multibody.tree import MultibodyForces
 
 _DRAKE_ROOT = "<drake root>"
 
@@ -116,7 +115,7 @@ def compare(
         v = rng.uniform(-1, 1, model.n_dofs)
         a = rng.uniform(-1, 1, model.n_dofs)
         qd, vd, ad = np.zeros_like(q), np.zeros_like(v), np.zeros_like(a)
-        for name, joint in zip(model.joint_names, model.joints, strict=True):
+        for joint in model.joints:
             if joint.n_dofs:
                 dj = joints[(joint.link1, joint.link2)]
                 qd[dj.position_start()] = q[joint.pos_coord_offset]

@@ -92,8 +92,10 @@ def _check_icub_export(name: str) -> None:
     assert sdf.loads(text) == model
     usable = _drake_readable(model, report)
     if usable is not model:  # the report named links Drake refuses or reads otherwise
-        with pytest.raises((RuntimeError, AssertionError)):  # noqa: PT012  (refused, or read otherwise)
-            plant, bodies, joints = drake_plant(text=text, roots=roots(model), packages=[ICUB_PACKAGE])
+        with pytest.raises((RuntimeError, AssertionError)):
+            plant, bodies, joints = drake_plant(
+                text=text, roots=roots(model), packages=[ICUB_PACKAGE]
+            )
             compare(model, plant, bodies, joints)
         text = sdf.dumps(usable)
     plant, bodies, joints = drake_plant(text=text, roots=roots(usable), packages=[ICUB_PACKAGE])

@@ -1,7 +1,9 @@
-"""SDFormat (``.sdf``) import and export: ``load``/``loads`` read a model, ``dump``/``dumps``
-write one; ``loads_with_report``/``load_with_report``/``dumps_with_report`` also return what the
-conversion dropped (the verbs every format shares: ``docs/formats.md``; the mapping, the pose
-rules and what is lost: ``docs/sdf.md``).
+"""SDFormat (``.sdf``) import and export.
+
+``load``/``loads`` read a model, ``dump``/``dumps`` write one; ``loads_with_report``,
+``load_with_report`` and ``dumps_with_report`` also return what the conversion dropped (the
+verbs every format shares: ``docs/formats.md``; the mapping, the pose rules and what is lost:
+``docs/sdf.md``).
 
 Layout: ``load.py`` and ``dump.py`` are the entry points (the ``<model>`` level, nested models,
 includes, worlds); every element is read and written by one private module, the reader beside

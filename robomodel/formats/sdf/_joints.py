@@ -1,5 +1,6 @@
-"""``<joint>`` with ``<axis>`` (``<xyz>``, ``<limit>``, ``<dynamics>``, ``<mimic>``): read beside
-written.
+"""``<joint>`` with ``<axis>`` (``<xyz>``, ``<limit>``, ``<dynamics>``, ``<mimic>``).
+
+Read beside written.
 
 Reading. A joint connects its parent and child links (``<parent>``/``<child>`` may name frames in
 1.8+: the links they are attached to). robomodel stores ``link1 = parent``, ``link2 = child``,
@@ -179,8 +180,10 @@ def read_joint(
 
 
 def _direction_numbers(d: np.ndarray) -> tuple[list[float], bool]:
-    """Numbers whose normalisation (``Axis``) is ``d`` exactly, and whether they were found
-    (else ``d`` itself, and the writer states it exactly)."""
+    """Return numbers whose normalisation (``Axis``) is ``d`` exactly, and whether found.
+
+    When none is found, ``d`` itself is returned and the writer states it exactly.
+    """
     target = d.tolist()
 
     def ok(c: list[float]) -> bool:
@@ -229,7 +232,7 @@ def write_joint(
     i2, i3 = indent + "  ", indent + "    "
     rev = ' robomodel:reversed="true"' if j.link1 != parent else ""
     if isinstance(j, FixedJoint):
-        out = [f"{indent}<joint name={quoteattr(name)} type=\"fixed\"{rev}>"]
+        out = [f'{indent}<joint name={quoteattr(name)} type="fixed"{rev}>']
         out += [f"{i2}<parent>{escape(parent)}</parent>", f"{i2}<child>{escape(child)}</child>"]
         if pose is not None:
             out.append(write_pose(pose, child, i2))
@@ -242,15 +245,17 @@ def write_joint(
         and (lim.lower, lim.upper) == (-math.inf, math.inf)
     )
     kind = "continuous" if continuous else joint_kind(j)
-    out = [f"{indent}<joint name={quoteattr(name)} type=\"{kind}\"{rev}>"]
+    out = [f'{indent}<joint name={quoteattr(name)} type="{kind}"{rev}>']
     out += [f"{i2}<parent>{escape(parent)}</parent>", f"{i2}<child>{escape(child)}</child>"]
-    out.append(write_pose(Transform.from_translation(ax.origin + 0.0), j.link1, i2))
+    # The world is no frame of a model: its frame is the model frame (written at the identity).
+    frame1 = "__model__" if j.link1 == "world" else j.link1
+    out.append(write_pose(Transform.from_translation(ax.origin + 0.0), frame1, i2))
     nums, found = _direction_numbers(ax.direction)
     if j.link1 != parent:  # the reader negates the axis of a reversed joint back, exactly
         nums = [-v for v in nums]
     exact = "" if found else f' robomodel:direction="{fmt(ax.direction)}"'
     out.append(f"{i2}<axis>")
-    out.append(f"{i3}<xyz expressed_in={quoteattr(j.link1)}{exact}>{fmt(nums)}</xyz>")
+    out.append(f"{i3}<xyz expressed_in={quoteattr(frame1)}{exact}>{fmt(nums)}</xyz>")
     if not continuous or math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit):
         out.append(f"{i3}{_write_limit(j, continuous)}")
     if j.dynamics.kind != "none":

@@ -1,4 +1,6 @@
-"""``<link>``: ``<inertial>``, ``<visual>``, ``<collision>`` and their geometry, read beside written.
+"""``<link>``: ``<inertial>``, ``<visual>``, ``<collision>`` and their geometry.
+
+Read beside written.
 
 An SDFormat inertial gives the mass, the pose of the inertia frame (its origin the centre of
 mass) and the moments about the centre of mass in that frame; robomodel stores the spatial
@@ -18,8 +20,7 @@ import numpy as np
 from robomodel.formats.report import Loss
 from robomodel.formats.sdf._poses import PoseGraph, read_pose, write_pose
 from robomodel.formats.sdf._xml import Source, fmt, rm, tag_of, verbatim
-from robomodel.formats.urdf._exact import inertial_numbers
-from robomodel.formats.urdf._inertial import inertial_values
+from robomodel.formats.urdf.exact import inertial_numbers, inertial_values
 from robomodel.model.record import Extension
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import SpatialInertia, Transform
@@ -64,7 +65,9 @@ def read_inertial(
             T = graph.between(link, graph.check(rel, pose_el, what)) @ T
     for ch in el:
         if ch.tag not in ("mass", "inertia", "pose"):
-            kept.append(Extension(owner_kind="inertial", owner=link, xml=verbatim(ch), tag=tag_of(ch)))
+            kept.append(
+                Extension(owner_kind="inertial", owner=link, xml=verbatim(ch), tag=tag_of(ch))
+            )
     # The rotation of the inertia frame is applied by the URDF arithmetic: R I Rᵀ, then shift.
     rpy_free = [(T.rotation, T.position.tolist())]
     out = _inertia_from(m, six, rpy_free[0][0], rpy_free[0][1])
@@ -180,8 +183,11 @@ def write_robot_material(mat: Material, indent: str) -> str:
 
 
 def read_shape(src: Source, el: Any, link: str, graph: PoseGraph) -> SolidShape | None:
-    """Return the shape of ``<visual>``/``<collision>`` ``el``; ``None``: one robomodel does not
-    model (a plane, capsule, heightmap, submesh, ...), which the caller keeps verbatim."""
+    """Return the shape of ``<visual>``/``<collision>`` ``el``.
+
+    ``None`` for a geometry robomodel does not model (a plane, capsule, heightmap, submesh,
+    ...), which the caller keeps verbatim.
+    """
     what = f"{el.tag} {el.get('name', '')!r} of link {link!r}"
     geom_el = el.find("geometry")
     if geom_el is None:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from robomodel.formats.sdf._xml import Source, exact_transform_text, fmt, rm
-from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
+from robomodel.formats.urdf.exact import computed_rpy, origin_numbers
 from robomodel.model.spatial import Transform, rotation_from_rpy
 
 __all__ = ["PoseGraph", "read_pose", "write_pose"]
@@ -153,6 +153,14 @@ class PoseGraph:
             self.src.fail(el, what, f"no frame named {name!r} in the model (frames: {known})")
         return name
 
+    def validate(self) -> None:
+        """Check that every ``relative_to`` names a frame and the poses form no cycle."""
+        for name, node in self.nodes.items():
+            if node.rel is not None:
+                self.check(node.rel, node.el, f"{node.kind} {name!r}: relative_to")
+        for name in self.nodes:
+            self.to_root(name)
+
     def to_root(self, name: str) -> Transform:
         """Return the pose of frame ``name`` in the top model frame."""
         got = self._to_root.get(name)
@@ -175,6 +183,7 @@ class PoseGraph:
 
     def between(self, a: str, b: str) -> Transform:
         """Return ``a_H_b``: as written when one is given relative to the other."""
+        a, b = self._plain(a), self._plain(b)
         if a == b:
             return Transform.identity()
         nb, na = self.nodes[b], self.nodes[a]
@@ -183,6 +192,13 @@ class PoseGraph:
         if na.rel == b:
             return na.inverse if na.inverse is not None else na.pose.inverse()
         return self.to_root(a).inverse() @ self.to_root(b)
+
+    def _plain(self, name: str) -> str:
+        # The world of a model posed at the identity is its model frame: a link posed in the
+        # model frame is then posed in the world as written.
+        if name == "world" and self.nodes["world"].pose.is_identity(0.0):
+            return self.ROOT
+        return name
 
     def attached_link(self, name: str) -> str:
         """Return the link frame ``name`` is rigidly attached to."""

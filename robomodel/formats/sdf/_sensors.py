@@ -59,7 +59,9 @@ def read_ft(
                 direction = (ch.text or "").strip()
             else:
                 extensions.append(
-                    Extension(owner_kind="force_torque", owner=name, xml=verbatim(ch), tag=tag_of(ch))
+                    Extension(
+                        owner_kind="force_torque", owner=name, xml=verbatim(ch), tag=tag_of(ch)
+                    )
                 )
     if frame not in ("child", "parent", "sensor"):
         src.fail(ft, what, f"<frame>{frame}</frame> must be child, parent or sensor")
@@ -67,7 +69,9 @@ def read_ft(
         src.fail(ft, what, f"<measure_direction>{direction}</measure_direction> is unknown")
     for ch in el:
         if ch.tag not in ("pose", "force_torque"):
-            extensions.append(Extension(owner_kind="sensor", owner=name, xml=verbatim(ch), tag=tag_of(ch)))
+            extensions.append(
+                Extension(owner_kind="sensor", owner=name, xml=verbatim(ch), tag=tag_of(ch))
+            )
     origin = graph.between(child, joint).position
     if frame == "child":
         R = Transform.identity().rotation
@@ -152,8 +156,10 @@ def read_imu(
 
 
 def write_imu(s: Accelerometer | Gyroscope, indent: str, kept: list[str]) -> str:
-    """Return ``<sensor type="imu">`` for one accelerometer or gyroscope (``kept``: its
-    extensions' XML)."""
+    """Return ``<sensor type="imu">`` for one accelerometer or gyroscope.
+
+    ``kept``: the XML of its extensions, written inside.
+    """
     from xml.sax.saxutils import quoteattr
 
     kind = "accelerometer" if isinstance(s, Accelerometer) else "gyroscope"

@@ -22,9 +22,10 @@ from robomodel.formats.sdf._sensors import write_ft, write_imu
 from robomodel.formats.sdf._xml import XMLNS, exact_transform_text
 from robomodel.formats.sdf.options import DumpOptions
 from robomodel.model.joints import FixedJoint
-from robomodel.physics.inertia import consistency_problems
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
+from robomodel.model.spatial import SpatialInertia
+from robomodel.physics.inertia import consistency_problems
 
 __all__ = ["dump", "dumps", "dumps_with_report"]
 
@@ -32,8 +33,11 @@ _DEFAULT = DumpOptions()
 
 
 def _tree(model: Model, base: str) -> tuple[dict[str, tuple[str, int]], list[str]]:
-    """Each link's (parent link, joint index) in the traversal from ``base`` and from the roots
-    of the parts not connected to it; and the roots."""
+    """Return each link's (parent link, joint index) in the tree, and the roots.
+
+    The tree is the traversal from ``base`` and from the first link of each part not connected
+    to it.
+    """
     parent_of: dict[str, tuple[str, int]] = {}
     roots: list[str] = []
     seen: set[str] = set()
@@ -73,8 +77,17 @@ def dumps_with_report(
         )
     base = options.base or model.default_base or model.link_names[0]
     parent_of, _ = _tree(model, base)
+    # A massless, shapeless first link named "world" at the base is SDFormat's world.
+    world = (
+        model.link_names[0] == "world"
+        and base == "world"
+        and model.links[0].inertia == SpatialInertia.zero()
+        and not model.visuals[0]
+        and not model.collisions[0]
+        and not any(getattr(s, "link", None) == "world" for s in model.sensors)
+    )
     for bad in ("__model__", "world"):
-        if model.is_frame_name_used(bad):
+        if model.is_frame_name_used(bad) and not (bad == "world" and world):
             raise SDFError(
                 f"{bad!r} is a name SDFormat reserves; rename the link or frame",
                 file="<model>",
@@ -110,7 +123,7 @@ def dumps_with_report(
     wrapped: list[int] = []  # not SDFormat where they belong: kept at the model level
 
     def kept(kind: str, owner: str) -> list[str]:
-        ks = []
+        ks: list[int] = []
         for k in ext_by.get((kind, owner), []):
             (ks if native(model.extensions[k]) else wrapped).append(k)
         doc_order.extend(ks)
@@ -119,9 +132,11 @@ def dumps_with_report(
     out = [
         '<?xml version="1.0"?>',
         f'<sdf version="{options.version}" {XMLNS}>',
-        f"  <model name={quoteattr(model.name or 'model')} canonical_link={quoteattr(base)}"
+        f"  <model name={quoteattr(model.name or 'model')}"
+        + ("" if world else f" canonical_link={quoteattr(base)}")
         + (' robomodel:unnamed="true">' if not model.name else ">"),
     ]
+
     def kept_quiet(kind: str, owner: str) -> list[str]:
         # Sensor children: the reader meets them last (see below), so they are not yet ordered.
         ks = ext_by.get((kind, owner), [])
@@ -135,6 +150,8 @@ def dumps_with_report(
     # Links, each relative to its parent in the tree.
     sensor_ext_order: list[int] = []
     for li, name in enumerate(model.link_names):
+        if world and li == 0:
+            continue
         inertia = model.links[li].inertia
         if inertia.mass == 0.0 and inertia.rotational_inertia.any():
             losses.append(
@@ -160,10 +177,11 @@ def dumps_with_report(
         if name in parent_of:
             p, j = parent_of[name]
             joint = model.joints[j]
+            rel = None if p == "world" else p  # the model frame is the world's (no pose)
             if joint.link1 == p:
-                out.append(write_pose(joint.link1_H_link2, p, "      "))
+                out.append(write_pose(joint.link1_H_link2, rel, "      "))
             else:  # the reader inverts this pose back; state the inverse exactly
-                line = write_pose(joint.link1_H_link2.inverse(), p, "      ")
+                line = write_pose(joint.link1_H_link2.inverse(), rel, "      ")
                 exact = exact_transform_text(joint.link1_H_link2)
                 out.append(line.replace("<pose ", f'<pose robomodel:inverse="{exact}" ', 1))
         out.append(write_inertial(model.links[li].inertia, "      ", kept("inertial", name)))
@@ -224,9 +242,13 @@ def dumps_with_report(
     # The sensors' kept children come after the joints' in the reader's order.
     for k in sensor_ext_order + [k for j in model.joint_names for k in sensors_of_joint.get(j, [])]:
         s = model.sensors[k]
-        kinds = ("force_torque", "sensor") if isinstance(s, SixAxisForceTorqueSensor) else ("sensor",)
+        kinds = (
+            ("force_torque", "sensor") if isinstance(s, SixAxisForceTorqueSensor) else ("sensor",)
+        )
         for kind in kinds:
-            doc_order.extend(i for i in ext_by.get((kind, s.name), []) if native(model.extensions[i]))
+            doc_order.extend(
+                i for i in ext_by.get((kind, s.name), []) if native(model.extensions[i])
+            )
 
     # Frames, then the model's extensions.
     for fr in model.frames:
@@ -241,9 +263,9 @@ def dumps_with_report(
     # Extensions of owners SDFormat has not (frames, joints that became frames) or that are
     # not SDFormat there (URDF's <gazebo>, a <dynamics> on a fixed joint): in robomodel's
     # element, which SDFormat readers skip.
-    written = set(doc_order)
-    for k, e in enumerate(model.extensions):
-        if k not in written and k not in wrapped:
+    placed = set(doc_order)
+    for k in range(len(model.extensions)):
+        if k not in placed and k not in wrapped:
             wrapped.append(k)
     wrapped.sort()
     for k in wrapped:
@@ -252,9 +274,11 @@ def dumps_with_report(
             f"    <robomodel:extension owner_kind={quoteattr(e.owner_kind)} "
             f"owner={quoteattr(e.owner)}>{e.xml}</robomodel:extension>"
         )
-    doc_order = [k for k in doc_order if model.extensions[k].owner_kind == "robot"] + wrapped + [
-        k for k in doc_order if model.extensions[k].owner_kind != "robot"
-    ]
+    doc_order = (
+        [k for k in doc_order if model.extensions[k].owner_kind == "robot"]
+        + wrapped
+        + [k for k in doc_order if model.extensions[k].owner_kind != "robot"]
+    )
     if doc_order != list(range(len(model.extensions))):
         missing = sorted(set(range(len(model.extensions))) - set(doc_order))
         for k in missing:
@@ -279,14 +303,32 @@ def dumps_with_report(
 _NATIVE = {
     "robot": {"static", "self_collide", "allow_auto_disable", "enable_wind", "plugin", "gripper"},
     "link": {
-        "gravity", "enable_wind", "self_collide", "kinematic", "must_be_base_link",
-        "velocity_decay", "sensor", "projector", "audio_sink", "audio_source", "battery",
-        "light", "particle_emitter", "visual", "collision",
+        "gravity",
+        "enable_wind",
+        "self_collide",
+        "kinematic",
+        "must_be_base_link",
+        "velocity_decay",
+        "sensor",
+        "projector",
+        "audio_sink",
+        "audio_source",
+        "battery",
+        "light",
+        "particle_emitter",
+        "visual",
+        "collision",
     },
     "joint": {"physics", "sensor", "gearbox_ratio", "gearbox_reference_body", "thread_pitch"},
     "inertial": {"fluid_added_mass", "auto_inertia_params"},
     "sensor": {
-        "always_on", "update_rate", "visualize", "topic", "imu", "plugin", "enable_metrics",
+        "always_on",
+        "update_rate",
+        "visualize",
+        "topic",
+        "imu",
+        "plugin",
+        "enable_metrics",
         "frame_id",
     },
     "force_torque": {"force", "torque"},
@@ -313,9 +355,6 @@ def dumps(model: Model, *, options: DumpOptions = _DEFAULT) -> str:
     return dumps_with_report(model, options=options)[0]
 
 
-def dump(
-    model: Model, path: str | os.PathLike[str], *, options: DumpOptions = _DEFAULT
-) -> None:
+def dump(model: Model, path: str | os.PathLike[str], *, options: DumpOptions = _DEFAULT) -> None:
     """Write ``model`` to the SDFormat file ``path`` (replaced in one step)."""
     atomic_write(path, dumps(model, options=options))
-

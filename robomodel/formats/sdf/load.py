@@ -10,10 +10,10 @@ in document order.
 from __future__ import annotations
 
 import os
-
-import attrs
 from collections.abc import Iterable
 from typing import Any
+
+import attrs
 
 from robomodel._internal.files import read_regular
 from robomodel.errors import SDFError
@@ -192,9 +192,10 @@ def _resolve(uri: str, dirs: list[str], base_dir: str | None) -> str | None:
         if not _inside(cand, d):
             continue
         if os.path.isdir(cand):
-            cand = _model_file(cand)
-            if cand is None or not _inside(cand, d):
+            found = _model_file(cand)
+            if found is None or not _inside(found, d):
                 continue
+            cand = found
         if os.path.isfile(cand):
             return cand
     return None
@@ -269,6 +270,7 @@ def _read(
     if not w.links:
         src.fail(top, f"model {name!r}", "has no link; a model needs at least one")
     g.nodes[g.ROOT].attached = w.canonical.get(g.ROOT)
+    g.validate()
 
     # Links: inertia, shapes, link sensors; what robomodel does not model kept verbatim.
     link_names: list[str] = ["world"] if world else []
@@ -296,7 +298,9 @@ def _read(
                     (vis if tag == "visual" else col).append(shape)
             elif tag == "sensor" and ch.get("type") == "imu":
                 g.scopes[ch] = g.scopes[el]
-                for s in read_imu(lsrc, ch, g.scoped(el, ch.get("name", "")), lname, g, sensor_exts):
+                for s in read_imu(
+                    lsrc, ch, g.scoped(el, ch.get("name", "")), lname, g, sensor_exts
+                ):
                     sensors.append((_order(ch, len(sensors)), s))
             elif tag != "pose":
                 w.keep(ch, "link", lname)
@@ -315,7 +319,12 @@ def _read(
     for jname, el, jsrc in w.joints:
         what = f"joint {jname!r}"
         kind = el.get("type", "")
-        if kind in UNSUPPORTED_JOINTS or kind not in ("revolute", "prismatic", "continuous", "fixed"):
+        if kind in UNSUPPORTED_JOINTS or kind not in (
+            "revolute",
+            "prismatic",
+            "continuous",
+            "fixed",
+        ):
             if options.unsupported_joints == "raise":
                 jsrc.fail(
                     el,
@@ -388,7 +397,9 @@ def _read(
 def _renamed_mimic(j: Joint, renamed: dict[str, str]) -> Joint:
     from robomodel.model.joints import replace_joint
 
-    mimic = j.mimic  # type: ignore[union-attr]
+    mimic = getattr(j, "mimic", None)
+    if mimic is None:
+        return j
     leader = renamed.get(mimic.joint, mimic.joint)
     if leader == mimic.joint:
         return j
@@ -441,8 +452,7 @@ def load_with_report(
     options: LoadOptions = _DEFAULT,
     package_dirs: Iterable[str | os.PathLike[str]] = (),
 ) -> tuple[Model, ConversionReport]:
-    """Read the SDFormat file ``path`` (a ``<model>`` or a ``<world>``); return the model and
-    the report.
+    """Read the SDFormat file ``path`` (a ``<model>`` or a ``<world>``), with the report.
 
     Includes resolve under ``package_dirs`` (``model://name`` is the folder ``name`` of one of
     them, its ``model.config`` naming the file) and, for relative paths, the file's directory;
