@@ -108,6 +108,16 @@ def test_icub_export_parsed_by_drake(name: str) -> None:
     _check_icub_export(name)
 
 
+def test_version_1_7_export_parsed_by_drake() -> None:
+    """The SDFormat 1.7 text (rpy poses, relative_to, expressed_in) reads alike in Drake."""
+    model = _icub("iCubGazeboV2_7")
+    text = sdf.dumps(model, options=sdf.DumpOptions(version="1.7"))
+    assert '<sdf version="1.7"' in text
+    assert sdf.loads(text) == model
+    plant, bodies, joints = drake_plant(text=text, roots=roots(model), packages=[ICUB_PACKAGE])
+    compare(model, plant, bodies, joints)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ICUB)
 def test_every_icub_export_parsed_by_drake(name: str) -> None:
