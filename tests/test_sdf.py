@@ -227,6 +227,26 @@ def test_include_directory_uri_reads_model_config(tmp_path: os.PathLike[str]) ->
         sdf.loads(outside, package_dirs=[os.path.join(DATA, "models")])
 
 
+def test_include_cycle_is_refused(tmp_path: os.PathLike[str]) -> None:
+    """A model that includes itself (through a relative URI) is an error, not a recursion."""
+    folder = os.fspath(tmp_path)
+    with open(os.path.join(folder, "a.sdf"), "w", encoding="utf-8") as fh:
+        fh.write(_doc(_link("x") + "<include><uri>b.sdf</uri><name>b</name></include>", name="a"))
+    with open(os.path.join(folder, "b.sdf"), "w", encoding="utf-8") as fh:
+        fh.write(_doc(_link("y") + "<include><uri>a.sdf</uri><name>a</name></include>", name="b"))
+    with pytest.raises(SDFError, match="includes itself"):
+        sdf.load(os.path.join(folder, "a.sdf"))
+
+
+def test_fifo_include_is_refused_without_blocking(tmp_path: os.PathLike[str]) -> None:
+    folder = os.fspath(tmp_path)
+    os.mkfifo(os.path.join(folder, "pipe.sdf"))
+    with open(os.path.join(folder, "a.sdf"), "w", encoding="utf-8") as fh:
+        fh.write(_doc(_link("x") + "<include><uri>pipe.sdf</uri></include>"))
+    with pytest.raises(SDFError, match="not found"):
+        sdf.load(os.path.join(folder, "a.sdf"))
+
+
 # ---------------------------------------------------------------------- sensors and extensions
 def test_sensors_and_kept_elements_of_frames_1_7() -> None:
     m, report = sdf.load_with_report(os.path.join(DATA, "frames_1_7.sdf"))
@@ -320,6 +340,31 @@ def test_unsupported_joint_raises_with_its_line_or_is_dropped_and_reported() -> 
         ),
         (_doc('<link name="a"><inertial><mass>-1</mass></inertial></link>'), "negative"),
         ('<!DOCTYPE x [<!ENTITY e "x">]><sdf version="1.7"/>', "DOCTYPE"),
+        (
+            _doc(
+                '<link name="a"><visual name="v"><geometry><box><size>-1 1 1</size></box>'
+                "</geometry></visual></link>"
+            ),
+            "link 'a': a shape dimension must be >= 0",
+        ),
+        (
+            _doc(
+                _link("a")
+                + _link("b")
+                + '<joint name="j" type="revolute"><parent>a</parent><child>b</child>'
+                '<axis><xyz>0 0 1</xyz><mimic joint="nope"/></axis></joint>',
+                version="1.11",
+            ),
+            "<mimic joint='nope'> names no joint",
+        ),
+        (
+            _doc(
+                _link("a")
+                + '<frame name="f"><pose rotation_format="quat_xyzw">0 0 0 0 0 0 0</pose></frame>',
+                version="1.9",
+            ),
+            "quaternion is zero",
+        ),
     ],
 )
 def test_bad_input_is_an_sdf_error_naming_the_place(text: str, words: str) -> None:

@@ -57,6 +57,9 @@ class Source:
     def __init__(self, file: str, version: tuple[int, int]) -> None:
         self.file = file
         self.version = version
+        # The directory relative includes of this document resolve in (None: text given as a
+        # string, which has none).
+        self.folder: str | None = None
 
     def fail(self, el: Any, what: str, reason: str) -> NoReturn:
         """Raise an :class:`SDFError` naming the file, ``el``'s line and ``what``."""

@@ -10,13 +10,14 @@ in document order.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import attrs
 
 from robomodel._internal.files import read_regular
-from robomodel.errors import SDFError
+from robomodel.errors import ModelError, SDFError, UnknownNameError
 from robomodel.formats.report import ConversionReport, Loss
 from robomodel.formats.sdf._joints import UNSUPPORTED_JOINTS, read_joint
 from robomodel.formats.sdf._links import read_inertial, read_robot_material, read_shape
@@ -39,10 +40,10 @@ _MODEL_TAGS = ("link", "joint", "frame", "model", "include", "pose")
 class _Walk:
     """The elements of one model and its nested models, registered in one pose graph."""
 
-    def __init__(self, src: Source, dirs: list[str], base_dir: str | None) -> None:
+    def __init__(self, src: Source, dirs: list[str]) -> None:
         self.graph = PoseGraph(src)
         self.dirs = dirs
-        self.base_dir = base_dir
+        self.including: list[str] = []  # the files being included, to refuse a cycle
         self.links: list[tuple[str, Any, Source]] = []
         self.joints: list[tuple[str, Any, Source]] = []
         self.frames: list[tuple[str, Any, Source]] = []
@@ -106,7 +107,9 @@ class _Walk:
                 name = (over.text or "").strip() if over is not None else inc_el.get("name", "")
                 pose_el = ch.find("pose")
                 g.scopes[inc_el] = (prefix, frame)
+                self.including.append(inc_src.file)
                 self.nested(inc_src, inc_el, prefix + name, frame, ch, pose_el)
+                self.including.pop()
                 first_link = first_link or self.canonical.get(prefix + name)
             elif tag in ("pose", rm("order")):
                 pass
@@ -149,7 +152,7 @@ class _Walk:
     def include(self, src: Source, el: Any) -> tuple[Source, Any]:
         """Return the source and ``<model>`` of ``<include>`` ``el``."""
         uri = (el.findtext("uri") or "").strip()
-        path = _resolve(uri, self.dirs, self.base_dir)
+        path = _resolve(uri, self.dirs, src.folder)
         if path is None:
             src.fail(
                 el,
@@ -157,8 +160,12 @@ class _Walk:
                 "not found in the package dirs (only model://, package:// and relative paths "
                 "under the package dirs or the file's directory; no network)",
             )
+        path = os.path.realpath(path)
+        if path in self.including:
+            src.fail(el, f"<include> {uri!r}", f"{path} includes itself (through {src.file})")
         data = read_regular(path)
         root, inc = parse_document(data, path)
+        inc.folder = os.path.dirname(path)
         m = root.find("model")
         if m is None:
             src.fail(el, f"<include> {uri!r}", f"{path} holds no <model>")
@@ -255,8 +262,9 @@ def _read(
 ) -> tuple[Model, ConversionReport]:
     # Choose the model, and walk it into one pose graph.
     root, src = parse_document(data, file)
+    src.folder = base_dir
     top = _pick(src, root, options)
-    w = _Walk(src, dirs, base_dir)
+    w = _Walk(src, dirs)
     g = w.graph
     if top.tag == "include":
         src, top = w.include(src, top)
@@ -280,88 +288,102 @@ def _read(
     sensors: list[tuple[int, Sensor]] = []
     sensor_exts: list[Extension] = []
     for lname, el, lsrc in w.links:
-        inertia = SpatialInertia.zero()
-        vis: list[SolidShape] = []
-        col: list[SolidShape] = []
-        for ch in el:
-            tag = ch.tag
-            if tag == "inertial":
-                kept: list[Extension] = []
-                inertia = read_inertial(lsrc, ch, lname, g, kept)
-                w.extensions.extend((len(w.extensions), e) for e in kept)
-            elif tag in ("visual", "collision"):
-                g.scopes[ch] = g.scopes[el]
-                shape = read_shape(lsrc, ch, lname, g)
-                if shape is None:
+        with _at(lsrc, el, f"link {lname!r}"):
+            inertia = SpatialInertia.zero()
+            vis: list[SolidShape] = []
+            col: list[SolidShape] = []
+            for ch in el:
+                tag = ch.tag
+                if tag == "inertial":
+                    kept: list[Extension] = []
+                    inertia = read_inertial(lsrc, ch, lname, g, kept)
+                    w.extensions.extend((len(w.extensions), e) for e in kept)
+                elif tag in ("visual", "collision"):
+                    g.scopes[ch] = g.scopes[el]
+                    shape = read_shape(lsrc, ch, lname, g)
+                    if shape is None:
+                        w.keep(ch, "link", lname)
+                    else:
+                        (vis if tag == "visual" else col).append(shape)
+                elif tag == "sensor" and ch.get("type") == "imu":
+                    g.scopes[ch] = g.scopes[el]
+                    for s in read_imu(
+                        lsrc, ch, g.scoped(el, ch.get("name", "")), lname, g, sensor_exts
+                    ):
+                        sensors.append((_order(ch, len(sensors)), s))
+                elif tag != "pose":
                     w.keep(ch, "link", lname)
-                else:
-                    (vis if tag == "visual" else col).append(shape)
-            elif tag == "sensor" and ch.get("type") == "imu":
-                g.scopes[ch] = g.scopes[el]
-                for s in read_imu(
-                    lsrc, ch, g.scoped(el, ch.get("name", "")), lname, g, sensor_exts
-                ):
-                    sensors.append((_order(ch, len(sensors)), s))
-            elif tag != "pose":
-                w.keep(ch, "link", lname)
-        if el.find("inertial") is None:
-            # SDFormat's default inertial (1 kg, unit moments), as every SDFormat reader does.
-            inertia = read_inertial(lsrc, el.makeelement("inertial", {}), lname, g, [])
-        link_names.append(lname)
-        links.append(Link(inertia))
-        visuals.append(vis)
-        collisions.append(col)
+            if el.find("inertial") is None:
+                # SDFormat's default inertial (1 kg, unit moments), as every SDFormat reader does.
+                inertia = read_inertial(lsrc, el.makeelement("inertial", {}), lname, g, [])
+            link_names.append(lname)
+            links.append(Link(inertia))
+            visuals.append(vis)
+            collisions.append(col)
 
     # Joints, and the F/T sensors in them.
     joint_names: list[str] = []
     joints: list[Joint] = []
     renamed: dict[str, str] = {}  # SDFormat joint name -> robomodel's (robomodel:name)
+    read_at: list[tuple[Any, Source]] = []  # each read joint's element
     for jname, el, jsrc in w.joints:
-        what = f"joint {jname!r}"
-        kind = el.get("type", "")
-        if kind in UNSUPPORTED_JOINTS or kind not in (
-            "revolute",
-            "prismatic",
-            "continuous",
-            "fixed",
-        ):
-            if options.unsupported_joints == "raise":
-                jsrc.fail(
-                    el,
-                    what,
-                    f'type="{kind}" is not modelled by robomodel (it models fixed, revolute, '
-                    "continuous and prismatic joints); LoadOptions(unsupported_joints='drop') "
-                    "leaves it out and lists it in the report",
-                )
-            w.losses.append(Loss(action="dropped", kind="joint", name=jname, detail=f"type {kind}"))
-            continue
-        parent_txt = (el.findtext("parent") or "").strip()
-        if not parent_txt:
-            jsrc.fail(el, what, "has no <parent>; name the parent link")
-        parent = g.attached_link(g.check(g.scoped(el, parent_txt), el, what))
-        child = g.attached_link(g.check(g.nodes[jname].attached or "", el, what))
-        joints.append(read_joint(jsrc, el, jname, g.scopes[el][1], parent, child, g, w.losses))
-        joint_names.append(el.get(rm("name")) or jname)
-        renamed[jname] = joint_names[-1]
-        for ch in el:
-            if ch.tag == "sensor" and ch.get("type") == "force_torque":
-                g.scopes[ch] = g.scopes[el]
-                sname = g.scoped(el, ch.get("name", ""))
-                s = read_ft(jsrc, ch, sname, joint_names[-1], parent, child, g, sensor_exts)
-                sensors.append((_order(ch, len(sensors)), s))
-            elif ch.tag not in ("parent", "child", "pose") and (
-                ch.tag != "axis" or el.get("type") == "fixed"
+        with _at(jsrc, el, f"joint {jname!r}"):
+            what = f"joint {jname!r}"
+            kind = el.get("type", "")
+            if kind in UNSUPPORTED_JOINTS or kind not in (
+                "revolute",
+                "prismatic",
+                "continuous",
+                "fixed",
             ):
-                w.keep(ch, "joint", jname)
+                if options.unsupported_joints == "raise":
+                    jsrc.fail(
+                        el,
+                        what,
+                        f'type="{kind}" is not modelled by robomodel (it models fixed, revolute, '
+                        "continuous and prismatic joints); LoadOptions(unsupported_joints='drop') "
+                        "leaves it out and lists it in the report",
+                    )
+                w.losses.append(
+                    Loss(action="dropped", kind="joint", name=jname, detail=f"type {kind}")
+                )
+                continue
+            parent_txt = (el.findtext("parent") or "").strip()
+            if not parent_txt:
+                jsrc.fail(el, what, "has no <parent>; name the parent link")
+            parent = g.attached_link(g.check(g.scoped(el, parent_txt), el, what))
+            child = g.attached_link(g.check(g.nodes[jname].attached or "", el, what))
+            joints.append(read_joint(jsrc, el, jname, g.scopes[el][1], parent, child, g, w.losses))
+            joint_names.append(el.get(rm("name")) or jname)
+            renamed[jname] = joint_names[-1]
+            read_at.append((el, jsrc))
+            for ch in el:
+                if ch.tag == "sensor" and ch.get("type") == "force_torque":
+                    g.scopes[ch] = g.scopes[el]
+                    sname = g.scoped(el, ch.get("name", ""))
+                    s = read_ft(jsrc, ch, sname, joint_names[-1], parent, child, g, sensor_exts)
+                    sensors.append((_order(ch, len(sensors)), s))
+                elif ch.tag not in ("parent", "child", "pose") and (
+                    ch.tag != "axis" or el.get("type") == "fixed"
+                ):
+                    w.keep(ch, "joint", jname)
 
     # Frames: <frame> elements and nested model frames, on the links they are attached to.
     frames: list[Frame] = []
     for fname, el, _ in sorted(w.frames + w.models, key=lambda r: r[1].sourceline or 0):
         link = g.attached_link(fname)
         frames.append(Frame(el.get(rm("name")) or fname, link, g.between(link, fname)))
-    joints = [
-        j if getattr(j, "mimic", None) is None else _renamed_mimic(j, renamed) for j in joints
-    ]
+    for k, j in enumerate(joints):
+        mimic = getattr(j, "mimic", None)
+        if mimic is not None:
+            el, jsrc = read_at[k]
+            if mimic.joint not in renamed:
+                jsrc.fail(
+                    el.find("axis").find("mimic"),
+                    f"joint {joint_names[k]!r}",
+                    f"<mimic joint={mimic.joint!r}> names no joint of the model",
+                )
+            joints[k] = _renamed_mimic(j, renamed)
 
     # The model, its lists in robomodel's order when it wrote them.
     exts = [e for _, e in w.extensions] + sensor_exts
@@ -392,6 +414,15 @@ def _read(
     except (ValueError, KeyError) as e:
         raise SDFError(f"the model is not valid: {e}", file=src.file) from e
     return model, ConversionReport(losses=tuple(w.losses))
+
+
+@contextmanager
+def _at(src: Source, el: Any, what: str) -> Iterator[None]:
+    """Name ``el`` (file, line) in a model error raised while building its values."""
+    try:
+        yield
+    except (ModelError, UnknownNameError) as e:
+        src.fail(el, what, str(e))
 
 
 def _renamed_mimic(j: Joint, renamed: dict[str, str]) -> Joint:
