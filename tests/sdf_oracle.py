@@ -56,6 +56,15 @@ def drake_plant(
         for bi in plant.GetBodyIndices(inst):
             b = plant.get_body(bi)
             bodies[prefix + b.name()] = b
+    # Frames (<frame> elements) by robomodel's scoped name, next to the bodies.
+    for inst in instances:
+        iname = plant.GetModelInstanceName(inst)
+        prefix = "" if iname == top else iname[len(top) + 2 :] + "::"
+        for fi in plant.GetFrameIndices(inst):
+            fr = plant.get_frame(fi)
+            key = "frame:" + prefix + fr.name()
+            if fr.name() and not fr.name().startswith("_") and (prefix + fr.name()) not in bodies:
+                bodies[key] = fr
     bodies["world"] = plant.world_body()
     # Joints by the robomodel names of the two bodies they connect (Drake files a joint of a
     # nested model under the instance of its child, so instance prefixes do not name it).
@@ -65,6 +74,15 @@ def drake_plant(
         j = plant.get_joint(ji)
         ends = (by_index[j.parent_body().index()], by_index[j.child_body().index()])
         joints[ends] = joints[ends[::-1]] = j  # type: ignore[index]
+    # Frames (<frame> elements) by robomodel's scoped name, next to the bodies.
+    for inst in instances:
+        iname = plant.GetModelInstanceName(inst)
+        prefix = "" if iname == top else iname[len(top) + 2 :] + "::"
+        for fi in plant.GetFrameIndices(inst):
+            fr = plant.get_frame(fi)
+            key = "frame:" + prefix + fr.name()
+            if fr.name() and not fr.name().startswith("_") and (prefix + fr.name()) not in bodies:
+                bodies[key] = fr
     bodies["world"] = plant.world_body()
     # Weld the root of each part in Drake's tree (the body without a parent joint; SDFormat's
     # parent/child may point the other way than robomodel's base) at the identity.
@@ -93,9 +111,14 @@ def compare(
     *,
     rounds: int = 3,
     seed: int = 0,
-) -> None:
-    """Total mass (1e-9), body poses relative to the base at random q (1e-9) and inverse-dynamics
-    torques at random (q, v, vdot) under gravity (1e-8) agree."""
+    skip_frames: tuple[str, ...] = (),
+) -> list[str]:
+    """Total mass (1e-9), body and frame poses relative to the base at random q (1e-9) and
+    inverse-dynamics torques at random (q, v, vdot) under gravity (1e-8) agree.
+
+    Returns:
+        The names of the frames compared (those Drake has under the same name).
+    """
     mass = model.total_mass
     drake_mass = sum(bodies[n].default_mass() for n in model.link_names if n != "world")
     # Inverse dynamics needs the same fixed body on both sides: Drake's root.
@@ -107,6 +130,7 @@ def compare(
     assert plant.num_velocities() == model.n_dofs
     parts = roots(model)
     connected = len(parts) == 1
+    frames_compared: list[str] = []
     rng = np.random.default_rng(seed)
     ctx = plant.CreateDefaultContext()
     g = plant.gravity_field().gravity_vector()
@@ -126,12 +150,26 @@ def compare(
         for base in parts:
             fk = forward_kinematics(model, q, base=base)
             X_WB0 = plant.EvalBodyPoseInWorld(ctx, bodies[base])
-            for i in model.traversal(base).links:
-                n = model.link_names[i]
+            reached = {model.link_names[i] for i in model.traversal(base).links}
+            for n in reached:
                 X = X_WB0.inverse() @ plant.EvalBodyPoseInWorld(ctx, bodies[n])
                 np.testing.assert_allclose(
                     fk.base_H_frame(n).as_matrix(), X.GetAsMatrix4(), rtol=0, atol=1e-9, err_msg=n
                 )
+            # The additional frames Drake has under the same name (<frame> elements).
+            for fr in model.frames:
+                drake_frame = bodies.get("frame:" + fr.name)
+                if drake_frame is None or fr.link not in reached or fr.name in skip_frames:
+                    continue
+                X = X_WB0.inverse() @ drake_frame.CalcPoseInWorld(ctx)
+                np.testing.assert_allclose(
+                    fk.base_H_frame(fr.name).as_matrix(),
+                    X.GetAsMatrix4(),
+                    rtol=0,
+                    atol=1e-9,
+                    err_msg=fr.name,
+                )
+                frames_compared.append(fr.name)
         X_WB0 = plant.EvalBodyPoseInWorld(ctx, bodies[id_base])
         if not connected:
             continue
@@ -145,3 +183,4 @@ def compare(
                 got = tau[joint.dof_offset]
                 want = tau_d[joints[(joint.link1, joint.link2)].velocity_start()]
                 assert abs(got - want) <= 1e-8 * max(1.0, abs(want)), (name, got, want)
+    return sorted(set(frames_compared))

@@ -62,7 +62,30 @@ def test_pose_rules_agree_with_drake(name: str) -> None:
     path = os.path.join(DATA, name)
     model = sdf.load(path, package_dirs=[os.path.join(DATA, "models")])
     plant, bodies, joints = drake_plant(path=path, roots=roots(model), packages=[ARM])
-    compare(model, plant, bodies, joints, rounds=5)
+    # Drake 1.51 places a frame attached_to a joint as if its pose were relative to the joint
+    # frame whatever its relative_to says (test_frame_attached_to_a_joint below): not compared.
+    compared = compare(model, plant, bodies, joints, rounds=5, skip_frames=("elbow_frame",))
+    assert compared == {"frames_1_7.sdf": ["shoulder_mount"], "nested_1_8.sdf": ["arm::mount"]}.get(
+        name, []
+    )
+
+
+def test_frame_attached_to_a_joint() -> None:
+    """SDFormat: a frame attached_to a joint is fixed to the joint's child link, and its pose is
+    in the frame its relative_to names. elbow_frame (frames_1_7.sdf) is on 'upper', at its
+    <pose relative_to="upper"> exactly. (Drake 1.51 instead composes that pose with the inverse
+    of the joint frame's pose in the link: 0.05 lower here, measured below.)"""
+    path = os.path.join(DATA, "frames_1_7.sdf")
+    model = sdf.load(path)
+    frame = next(f for f in model.frames if f.name == "elbow_frame")
+    assert frame.link == "upper"
+    expected = rm.Transform.from_rpy_xyz((0, 0.1, 0), (0.02, 0, 0.4))
+    np.testing.assert_allclose(frame.link_H_frame.as_matrix(), expected.as_matrix(), atol=1e-15)
+    _plant, bodies, _ = drake_plant(path=path, roots=roots(model))  # the plant kept alive
+    drake_frame = bodies["frame:elbow_frame"]
+    assert drake_frame.body().name() == "upper"
+    X = drake_frame.GetFixedPoseInBodyFrame().GetAsMatrix4()
+    assert not np.allclose(X, expected.as_matrix(), atol=1e-3)
 
 
 def _icub(name: str) -> rm.Model:
