@@ -88,6 +88,18 @@ def test_frame_attached_to_a_joint() -> None:
     assert not np.allclose(X, expected.as_matrix(), atol=1e-3)
 
 
+SDFORMAT = sorted(glob.glob(os.path.join(DATA, "sdformat", "*.sdf")))
+
+
+@pytest.mark.parametrize("path", SDFORMAT, ids=os.path.basename)
+def test_sdformat_test_models_agree_with_drake(path: str) -> None:
+    """libsdformat's own pose-semantics test models (tests/data/sdf/sdformat, Apache-2.0):
+    robomodel and Drake read the same bodies, frames and torques."""
+    model = sdf.load(path)
+    plant, bodies, joints = drake_plant(path=path, roots=roots(model))
+    compare(model, plant, bodies, joints, rounds=3)
+
+
 def _icub(name: str) -> rm.Model:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RobomodelWarning)

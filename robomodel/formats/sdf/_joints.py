@@ -53,7 +53,7 @@ def _limits(src: Source, axis: Any, what: str) -> tuple[PositionLimits, float, f
     vals = {}
     for tag in ("lower", "upper", "effort", "velocity"):
         sub = lim.find(tag)
-        vals[tag] = None if sub is None else src.number(sub, what)
+        vals[tag] = None if sub is None else src.number(sub, what, infinite=True)
     lo = vals["lower"] if vals["lower"] is not None else -_BIG
     hi = vals["upper"] if vals["upper"] is not None else _BIG
     lo = -math.inf if lo <= -_BIG else lo

@@ -46,6 +46,13 @@ def read_inertial(
 ) -> SpatialInertia:
     """Return the spatial inertia of ``<inertial>`` ``el`` about link ``link``'s origin."""
     what = f"link {link!r}"
+    if el.get("auto", "false").strip() in ("true", "1"):
+        src.fail(
+            el,
+            what,
+            '<inertial auto="true"> (computed from the collision shapes) is not supported; '
+            "give the mass and the moments",
+        )
     mass_el = _child(el, "mass")
     m = 1.0 if mass_el is None else src.number(mass_el, what)  # SDFormat's default mass is 1
     if m < 0.0:
@@ -120,9 +127,9 @@ def write_inertial(inertia: SpatialInertia, indent: str, kept: list[str]) -> str
 
 # ---------------------------------------------------------------------- visual and collision
 def _geometry(src: Source, el: Any, what: str) -> Geometry | None:
-    g = list(el)
+    g = [ch for ch in el if isinstance(ch.tag, str)]
     if len(g) != 1:
-        src.fail(el, what, f"<geometry> must hold one shape, got {len(g)}")
+        return None  # none, or several (polylines): kept verbatim
     s = g[0]
     if s.tag == "box":
         size = s.find("size")
@@ -191,7 +198,7 @@ def read_shape(src: Source, el: Any, link: str, graph: PoseGraph) -> SolidShape 
     what = f"{el.tag} {el.get('name', '')!r} of link {link!r}"
     geom_el = el.find("geometry")
     if geom_el is None:
-        src.fail(el, what, f"<{el.tag}> has no <geometry>")
+        return None  # SDFormat allows it (a material alone): kept verbatim
     geom = _geometry(src, geom_el, what)
     if geom is None:
         return None

@@ -147,7 +147,13 @@ class PoseGraph:
             self.nodes[name].inverse = inv
 
     def check(self, name: str, el: Any, what: str) -> str:
-        """Return ``name`` if it is a frame of the graph, else raise naming ``el``."""
+        """Return ``name`` if it is a frame of the graph, else raise naming ``el``.
+
+        ``outer::inner::__model__`` is the frame of the nested model ``outer::inner`` (unless a
+        flattened document names a frame so).
+        """
+        if name not in self.nodes and name.endswith("::__model__"):
+            name = name[: -len("::__model__")]
         if name not in self.nodes:
             known = ", ".join(sorted(n for n in self.nodes if n != self.ROOT)[:12])
             self.src.fail(el, what, f"no frame named {name!r} in the model (frames: {known})")
@@ -213,5 +219,5 @@ class PoseGraph:
             if nxt is None:
                 node = self.nodes[name]
                 self.src.fail(node.el, f"frame {name!r}", "is attached to no link")
-            cur = nxt
+            cur = self.check(nxt, self.nodes[cur].el, f"frame {cur!r}: attached_to")
         return cur

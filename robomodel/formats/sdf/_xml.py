@@ -66,8 +66,11 @@ class Source:
         line = getattr(el, "sourceline", None)
         raise SDFError(reason, file=self.file, line=line, element=what)
 
-    def numbers(self, el: Any, what: str, size: int | None = None) -> list[float]:
-        """Return the numbers of ``el``'s text (``size`` of them when given), all finite."""
+    def numbers(
+        self, el: Any, what: str, size: int | None = None, *, infinite: bool = False
+    ) -> list[float]:
+        """Return the numbers of ``el``'s text (``size`` of them when given), all finite
+        (``infinite``: or infinite, as joint limits may be)."""
         text = (el.text or "").split()
         try:
             vals = [float(t) for t in text]
@@ -75,13 +78,13 @@ class Source:
             self.fail(el, what, f"<{el.tag}> must hold numbers, got {el.text!r:.60}")
         if size is not None and len(vals) != size:
             self.fail(el, what, f"<{el.tag}> must hold {size} numbers, got {len(vals)}")
-        if not all(math.isfinite(v) for v in vals):
+        if not all(math.isfinite(v) or (infinite and not math.isnan(v)) for v in vals):
             self.fail(el, what, f"<{el.tag}> holds a NaN or an infinity: {el.text!r:.60}")
         return vals
 
-    def number(self, el: Any, what: str) -> float:
+    def number(self, el: Any, what: str, *, infinite: bool = False) -> float:
         """Return the one number of ``el``'s text."""
-        return self.numbers(el, what, 1)[0]
+        return self.numbers(el, what, 1, infinite=infinite)[0]
 
     def numbers_attr(self, el: Any, attr: str, what: str, size: int) -> list[float]:
         """Return the ``size`` finite numbers of robomodel's attribute ``attr`` of ``el``."""

@@ -119,7 +119,7 @@ class _Walk:
                 self.keep(ch, "robot", "")
         canon = el.get("canonical_link")
         if canon:
-            self.canonical[frame] = g.scoped(el, canon) if el in g.scopes else prefix + canon
+            self.canonical[frame] = prefix + canon  # a name in this model's own scope
         elif first_link is not None:
             self.canonical[frame] = first_link
 
