@@ -69,8 +69,10 @@ class Source:
     def numbers(
         self, el: Any, what: str, size: int | None = None, *, infinite: bool = False
     ) -> list[float]:
-        """Return the numbers of ``el``'s text (``size`` of them when given), all finite
-        (``infinite``: or infinite, as joint limits may be)."""
+        """Return the numbers of ``el``'s text (``size`` of them when given).
+
+        All must be finite; with ``infinite``, infinities are allowed (joint limits).
+        """
         text = (el.text or "").split()
         try:
             vals = [float(t) for t in text]
