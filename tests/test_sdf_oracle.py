@@ -49,9 +49,14 @@ def test_drake_ships_sdf_models() -> None:
 
 @pytest.mark.parametrize("path", DRAKE_SDF, ids=os.path.basename)
 def test_drake_bundled_files(path: str) -> None:
-    """Every SDFormat file in Drake's wheel: same mass, poses and torques as Drake's plant."""
+    """Every SDFormat file in Drake's wheel: same mass, poses and torques as Drake's plant; and
+    robomodel's export of it reads back ==, and agrees with Drake's plant of that export."""
     model = sdf.load(path)
     plant, bodies, joints = drake_plant(path=path, roots=roots(model))
+    compare(model, plant, bodies, joints)
+    text = sdf.dumps(model)
+    assert sdf.loads(text) == model
+    plant, bodies, joints = drake_plant(text=text, roots=roots(model))
     compare(model, plant, bodies, joints)
 
 
@@ -161,13 +166,21 @@ def test_every_icub_export_parsed_by_drake(name: str) -> None:
     _check_icub_export(name)
 
 
-def test_force_torque_sign_rule_against_statics() -> None:
-    """The F/T sensor of frames_1_7.sdf (parent_to_child, frame=sensor) reads, at rest, the
-    wrench that holds the tool up: +m g, moments about the joint origin, in the sensor axes.
-    Poses from Drake's plant; the statics by hand."""
-    path = os.path.join(DATA, "frames_1_7.sdf")
-    model = sdf.load(path)
-    plant, bodies, joints = drake_plant(path=path, roots=roots(model))
+@pytest.mark.parametrize("frame", ["child", "parent", "sensor"])
+@pytest.mark.parametrize("direction", ["parent_to_child", "child_to_parent"])
+def test_force_torque_sign_rule_against_statics(frame: str, direction: str) -> None:
+    """The F/T sensor of frames_1_7.sdf (with each <frame> and <measure_direction>) reads, at
+    rest, the wrench that holds the tool up (parent_to_child: +m g; child_to_parent: its
+    opposite), moments about the joint origin, in the orientation <frame> names. Poses from
+    Drake's plant; the statics by hand."""
+    with open(os.path.join(DATA, "frames_1_7.sdf"), encoding="utf-8") as fh:
+        text = fh.read()
+    text = text.replace("<frame>sensor</frame>", f"<frame>{frame}</frame>").replace(
+        "<measure_direction>parent_to_child</measure_direction>",
+        f"<measure_direction>{direction}</measure_direction>",
+    )
+    model = sdf.loads(text)
+    plant, bodies, joints = drake_plant(text=text, roots=roots(model))
     ctx = plant.CreateDefaultContext()
     rng = np.random.default_rng(3)
     q = rng.uniform(-0.5, 0.5, model.n_pos_coords)
@@ -177,17 +190,20 @@ def test_force_torque_sign_rule_against_statics() -> None:
             qd[joints[(joint.link1, joint.link2)].position_start()] = q[joint.pos_coord_offset]
     plant.SetPositions(ctx, qd)
     tool = bodies["tool"]
-    X_WT = plant.EvalBodyPoseInWorld(ctx, tool)
-    c_W = X_WT.multiply(tool.default_com())
-    weld = joints[("slider", "tool")]
-    X_WJ = weld.frame_on_child().CalcPoseInWorld(ctx)
-    R_WS = X_WJ.rotation().matrix() @ rm.Transform.from_rpy_xyz((0, 0, 0.5)).rotation
+    c_W = plant.EvalBodyPoseInWorld(ctx, tool).multiply(tool.default_com())
+    X_WJ = joints[("slider", "tool")].frame_on_child().CalcPoseInWorld(ctx)
+    R_WS = {
+        "child": plant.EvalBodyPoseInWorld(ctx, tool).rotation().matrix(),
+        "parent": plant.EvalBodyPoseInWorld(ctx, bodies["slider"]).rotation().matrix(),
+        "sensor": X_WJ.rotation().matrix() @ rm.Transform.from_rpy_xyz((0, 0, 0.5)).rotation,
+    }[frame]
     g = plant.gravity_field().gravity_vector()
-    f_W = -tool.default_mass() * g
+    f_W = -tool.default_mass() * g * (1.0 if direction == "parent_to_child" else -1.0)
     tau_W = np.cross(c_W - X_WJ.translation(), f_W)
     expected = np.concatenate([R_WS.T @ f_W, R_WS.T @ tau_W])
     got = predict_ft_measurement(model, "ft", q, gravity=g)
     np.testing.assert_allclose(got, expected, atol=1e-9)
+    assert sdf.loads(sdf.dumps(model)) == model
 
 
 def test_imu_reads_gravity_in_its_axes() -> None:
