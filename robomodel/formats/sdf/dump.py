@@ -24,7 +24,7 @@ from robomodel.formats.sdf.options import DumpOptions
 from robomodel.model.joints import FixedJoint
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
-from robomodel.model.spatial import SpatialInertia
+from robomodel.model.spatial import SpatialInertia, Transform
 from robomodel.physics.inertia import consistency_problems
 
 __all__ = ["dump", "dumps", "dumps_with_report"]
@@ -109,13 +109,13 @@ def dumps_with_report(
                         "robomodel:name keeps the name",
                     )
                 )
-    sensors_of_link: dict[str, list[int]] = {}
-    sensors_of_joint: dict[str, list[int]] = {}
+    sensors_of_link: dict[str, list[tuple[int, Accelerometer | Gyroscope]]] = {}
+    sensors_of_joint: dict[str, list[tuple[int, SixAxisForceTorqueSensor]]] = {}
     for k, s in enumerate(model.sensors):
         if isinstance(s, SixAxisForceTorqueSensor):
-            sensors_of_joint.setdefault(s.parent_joint, []).append(k)
+            sensors_of_joint.setdefault(s.parent_joint, []).append((k, s))
         else:
-            sensors_of_link.setdefault(s.link, []).append(k)
+            sensors_of_link.setdefault(s.link, []).append((k, s))
     ext_by: dict[tuple[str, str], list[int]] = {}
     for k, e in enumerate(model.extensions):
         ext_by.setdefault((e.owner_kind, e.owner), []).append(k)
@@ -145,7 +145,6 @@ def dumps_with_report(
         return [model.extensions[k].xml for k in written]
 
     robot_lines = ["    " + x for x in kept("robot", "")]
-    link_ext_lines: list[str] = []
 
     # Links, each relative to its parent in the tree.
     sensor_ext_order: list[int] = []
@@ -189,14 +188,11 @@ def dumps_with_report(
             for k, shape in enumerate(shapes):
                 out.append(write_shape(tag, shape, k, "      ", losses, name))
         out.extend("      " + x for x in kept("link", name))
-        for k in sensors_of_link.get(name, []):
-            s = model.sensors[k]
-            assert isinstance(s, (Accelerometer, Gyroscope))
-            line = write_imu(s, "      ", kept_quiet("sensor", s.name))
+        for k, imu in sensors_of_link.get(name, []):
+            line = write_imu(imu, "      ", kept_quiet("sensor", imu.name))
             out.append(line.replace("<sensor ", f'<sensor robomodel:index="{k}" ', 1))
             sensor_ext_order.append(k)
         out.append("    </link>")
-    del link_ext_lines
 
     # Joints, from the tree parent to the child, with their F/T sensors.
     for j, (jname, joint) in enumerate(zip(model.joint_names, model.joints, strict=True)):
@@ -206,19 +202,15 @@ def dumps_with_report(
             parent, child = joint.link2, joint.link1
         fts = sensors_of_joint.get(jname, [])
         pose = None
-        if fts and isinstance(joint, FixedJoint):
-            s0 = model.sensors[fts[0]]
-            assert isinstance(s0, SixAxisForceTorqueSensor)
-            pose = type(joint.link1_H_link2).from_translation(s0.link_H_sensor(child).position)
+        if fts and isinstance(joint, FixedJoint):  # the joint origin at the sensor's
+            pose = Transform.from_translation(fts[0][1].link_H_sensor(child).position)
         lines = write_joint(
             joint_sdf[jname], joint, parent, child, options.version, "    ", losses, pose, joint_sdf
         )
         if joint_sdf[jname] != jname:
             lines[0] = lines[0].replace("<joint ", f"<joint robomodel:name={quoteattr(jname)} ", 1)
         out.extend(lines)
-        for k in fts:
-            s = model.sensors[k]
-            assert isinstance(s, SixAxisForceTorqueSensor)
+        for k, s in fts:
             text = write_ft(s, parent, child, "      ")
             text = text.replace("<sensor ", f'<sensor robomodel:index="{k}" ', 1)
             inner = "".join(kept_quiet("force_torque", s.name))
@@ -240,7 +232,8 @@ def dumps_with_report(
         out.append("    </joint>")
 
     # The sensors' kept children come after the joints' in the reader's order.
-    for k in sensor_ext_order + [k for j in model.joint_names for k in sensors_of_joint.get(j, [])]:
+    joint_sensors = [k for j in model.joint_names for k, _ in sensors_of_joint.get(j, [])]
+    for k in sensor_ext_order + joint_sensors:
         s = model.sensors[k]
         kinds = (
             ("force_torque", "sensor") if isinstance(s, SixAxisForceTorqueSensor) else ("sensor",)
