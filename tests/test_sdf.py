@@ -130,6 +130,13 @@ def test_version_1_7_reports_mimic_lost() -> None:
     assert sdf.loads(sdf.dumps(m)) == m  # 1.11 keeps it
 
 
+def test_names_with_xml_characters_round_trip() -> None:
+    m = rm.add_link(rm.Model(name='a<&"b'), 'x&"<y')
+    m = rm.add_joint_and_link(m, 'x&"<y', 'j"&', "z>'", kind="revolute", axis=(0, 0, 1))
+    m = rm.add_frame(m, "z>'", "f&", rm.Transform.from_translation((1, 2, 3)))
+    assert sdf.loads(sdf.dumps(m)) == m
+
+
 def test_dump_writes_a_file_and_load_reads_it(tmp_path: os.PathLike[str]) -> None:
     m = _icub("left_hand_mk3")
     path = os.path.join(tmp_path, "hand.sdf")

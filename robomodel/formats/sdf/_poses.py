@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
@@ -85,7 +86,7 @@ def write_pose(T: Transform, relative_to: str | None = None, indent: str = "") -
     The ``rpy`` is searched so that the reader's arithmetic gives ``T.rotation`` exactly; when
     none does, ``robomodel:transform`` states ``T`` exactly beside the computed angles.
     """
-    rel = f' relative_to="{relative_to}"' if relative_to else ""
+    rel = f" relative_to={quoteattr(relative_to)}" if relative_to else ""
     xyz, rpy = origin_numbers(T)
     if rpy is None:
         text = fmt([*(xyz or []), *computed_rpy(T.rotation)])
