@@ -276,6 +276,15 @@ def write_shape(
             )
     elif mat is not None:  # SDFormat collisions have no material: robomodel's element keeps it
         out.append(write_robot_material(mat, i2))
+        losses.append(
+            Loss(
+                action="note",
+                kind="collision",
+                name=name,
+                detail=f"its material (link {link!r}) kept in <robomodel:material>, which other "
+                "SDFormat readers skip",
+            )
+        )
     out.extend(i2 + x for x in shape.extensions)
     out.append(f"{indent}</{tag}>")
     return "\n".join(out)

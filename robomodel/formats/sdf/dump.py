@@ -261,11 +261,33 @@ def dumps_with_report(
         if k not in placed and k not in wrapped:
             wrapped.append(k)
     wrapped.sort()
+    by_tag: dict[str, int] = {}
     for k in wrapped:
         e = model.extensions[k]
+        by_tag[e.tag] = by_tag.get(e.tag, 0) + 1
         out.append(
             f"    <robomodel:extension owner_kind={quoteattr(e.owner_kind)} "
             f"owner={quoteattr(e.owner)}>{e.xml}</robomodel:extension>"
+        )
+    for tag_name, count in by_tag.items():  # kept for robomodel, unseen by others: say so
+        losses.append(
+            Loss(
+                action="note",
+                kind="extension",
+                name=tag_name,
+                detail=f"{count} element(s) that are not SDFormat where their owner is written, kept "
+                "in <robomodel:extension>, which other SDFormat readers skip",
+            )
+        )
+    if model.materials:
+        losses.append(
+            Loss(
+                action="note",
+                kind="material",
+                name="",
+                detail=f"{len(model.materials)} model-level material(s) (SDFormat has none), "
+                "kept in <robomodel:material>",
+            )
         )
     doc_order = (
         [k for k in doc_order if model.extensions[k].owner_kind == "robot"]
