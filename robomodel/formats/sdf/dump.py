@@ -275,8 +275,8 @@ def dumps_with_report(
                 action="note",
                 kind="extension",
                 name=tag_name,
-                detail=f"{count} element(s) that are not SDFormat where their owner is written, kept "
-                "in <robomodel:extension>, which other SDFormat readers skip",
+                detail=f"{count} element(s) that are not SDFormat where their owner is written, "
+                "kept in <robomodel:extension>, which other SDFormat readers skip",
             )
         )
     if model.materials:
