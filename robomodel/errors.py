@@ -23,6 +23,7 @@ The tree::
     |   +-- URDFXacroError
     |       +-- XacroNotInstalledError (OptionalDependencyError)
     +-- MJCFError (ValueError)
+    +-- SDFError (ValueError)
     +-- MeshError (ValueError)
     +-- CLIError (ValueError)
     |   +-- UnreadableModelError
@@ -61,6 +62,7 @@ __all__ = [
     "OptionalDependencyError",
     "RobomodelError",
     "RobomodelWarning",
+    "SDFError",
     "TopologyError",
     "URDFError",
     "URDFExportError",
@@ -323,6 +325,29 @@ class MJCFError(RobomodelError, ValueError):
         out = type(self)(self.reason, file=file, element=self.element)
         out.__cause__ = self.__cause__
         return out
+
+
+class SDFError(RobomodelError, ValueError):
+    """An SDFormat document cannot be read, or a model cannot be written as SDFormat.
+
+    The message starts with ``file:line: element 'name':`` where those are known.
+
+    Attributes:
+        file: the file name (``"<string>"`` for text).
+        line: the 1-based line of the offending element, or ``None``.
+        element: a short description of the element (``"joint 'j3'"``), or ``""``.
+        reason: what is wrong and what to do.
+    """
+
+    def __init__(
+        self, reason: str, *, file: str = "<string>", line: int | None = None, element: str = ""
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.element = element
+        self.reason = reason
+        where = file if line is None else f"{file}:{line}"
+        super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
 
 
 class URDFSyntaxError(URDFError):

@@ -1,6 +1,6 @@
 """Honest formats: the command writes a format only under an extension that stands for it.
 
-``convert a.urdf out.sdf`` used to write URDF text into ``out.sdf`` and exit 0. Now the format
+``convert a.urdf out.dae`` used to write URDF text into ``out.dae`` and exit 0. Now the format
 comes from ``--to`` or the extension, an extension robomodel cannot write is refused (status 2,
 one line) before anything is read or written, and a new format is one entry of
 ``robomodel.formats.table.FORMATS``.
@@ -26,9 +26,9 @@ ICUB = icub_models.get_model_file("iCubGazeboV2_7")
 
 
 def test_convert_refuses_an_extension_it_cannot_write(tmp_path: Path) -> None:
-    out = tmp_path / "out.sdf"
+    out = tmp_path / "out.dae"
     p = run("convert", str(ICUB), str(out))
-    assert_one_line_error(p, "out.sdf", "'.sdf'", ".urdf", ".json", "--to")
+    assert_one_line_error(p, "out.dae", "'.dae'", ".urdf", ".json", "--to")
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left either
 
@@ -36,12 +36,12 @@ def test_convert_refuses_an_extension_it_cannot_write(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["convert", "example", "{dir}/robot.sdf"], ("'.sdf'",)),
+        (["convert", "example", "{dir}/robot.dae"], ("'.dae'",)),
         (["convert", "example", "{dir}/robot"], ("without an extension",)),
         (["convert", "example", "{dir}/robot.json", "--to", "urdf"], ("says json", "--to")),
         (["convert", "example", "{dir}/robot.urdf", "--to", "json"], ("says urdf",)),
         (["reduce", "--joints", "l_knee", "-o", "{dir}/leg.obj"], ("'.obj'",)),
-        (["from-dh", "--icub", "arm", "right_v2.7", "-o", "{dir}/arm.sdf"], ("'.sdf'",)),
+        (["from-dh", "--icub", "arm", "right_v2.7", "-o", "{dir}/arm.dae"], ("'.dae'",)),
     ],
 )
 def test_every_model_writer_refuses_wrong_formats(
@@ -55,9 +55,9 @@ def test_every_model_writer_refuses_wrong_formats(
 
 def test_unknown_format_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
-        main(["convert", "example", "-", "--to", "sdf"])
+        main(["convert", "example", "-", "--to", "dae"])
     assert e.value.code == 2
-    assert "invalid choice: 'sdf'" in capsys.readouterr().err
+    assert "invalid choice: 'dae'" in capsys.readouterr().err
 
 
 def test_to_chooses_the_format_for_any_other_name(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ PACKAGES = [
     "robomodel.formats",
     "robomodel.formats.urdf",
     "robomodel.formats.mjcf",
+    "robomodel.formats.sdf",
     "robomodel.formats.dh",
     "robomodel.tools",
     "robomodel.cli",

@@ -10,17 +10,17 @@ function the entry names) otherwise. A new format is one more entry in :data:`FO
 ``ModelFormat(name="mjcf", extensions=(".xml", ".mjcf"), module="robomodel.formats.mjcf", ...)``.
 
 The command never writes a format under an extension that stands for another one, and refuses
-an extension it does not know unless ``--to`` says what to write: ``convert a.urdf out.sdf``
-fails instead of writing URDF text into ``out.sdf``.
+an extension it does not know unless ``--to`` says what to write: ``convert a.urdf out.dae``
+fails instead of writing URDF text into ``out.dae``.
 
 >>> [f.name for f in FORMATS]
-['urdf', 'json', 'mjcf']
+['urdf', 'json', 'mjcf', 'sdf']
 >>> format_for_output("robot.JSON", None).name
 'json'
->>> format_for_output("robot.sdf", None)  # doctest: +ELLIPSIS
+>>> format_for_output("robot.dae", None)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-robomodel.errors.CLIError: robot.sdf: cannot write '.sdf' files; robomodel writes .urdf ...
+robomodel.errors.CLIError: robot.dae: cannot write '.dae' files; robomodel writes .urdf ...
 """
 
 from __future__ import annotations
@@ -161,6 +161,12 @@ FORMATS: tuple[ModelFormat, ...] = (
         extensions=(".xml", ".mjcf"),
         module="robomodel.formats.mjcf",
         description="MuJoCo MJCF (needs the mujoco extra)",
+    ),
+    ModelFormat(
+        name="sdf",
+        extensions=(".sdf", ".world"),
+        module="robomodel.formats.sdf",
+        description="SDFormat",
     ),
 )
 """Every format, the default (URDF) first. A file is read as the format its content holds
