@@ -23,6 +23,7 @@ The tree::
     |   +-- URDFXacroError
     |       +-- XacroNotInstalledError (OptionalDependencyError)
     +-- MJCFError (ValueError)
+    +-- USDError (ValueError)
     +-- MeshError (ValueError)
     +-- CLIError (ValueError)
     |   +-- UnreadableModelError
@@ -71,6 +72,7 @@ __all__ = [
     "URDFUnsupportedError",
     "URDFValueError",
     "URDFXacroError",
+    "USDError",
     "UnknownIndexError",
     "UnknownNameError",
     "UnreadableModelError",
@@ -323,6 +325,26 @@ class MJCFError(RobomodelError, ValueError):
         out = type(self)(self.reason, file=file, element=self.element)
         out.__cause__ = self.__cause__
         return out
+
+
+class USDError(RobomodelError, ValueError):
+    """An OpenUSD stage is not an articulation robomodel can read, or a model cannot be written.
+
+    The message starts with ``file: prim:`` where those are known (``"<string>"`` for text given
+    as a string).
+
+    Attributes:
+        file: the USD file (or ``None`` when none is known).
+        prim: the path of the offending prim (``"/robot/joints/j1"``), or ``""``.
+        reason: what is wrong and what to do.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, prim: str = "") -> None:
+        self.file = file
+        self.prim = prim
+        self.reason = reason
+        where = "" if file is None else f"{file}: "
+        super().__init__(f"{where}{prim + ': ' if prim else ''}{reason}")
 
 
 class URDFSyntaxError(URDFError):

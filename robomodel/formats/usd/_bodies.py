@@ -1,0 +1,122 @@
+"""Links as rigid bodies: the body prim, its pose, and its mass properties, written and read.
+
+A link is an ``Xform`` prim with ``PhysicsRigidBodyAPI`` and ``PhysicsMassAPI``, placed by a
+``translate`` and an ``orient`` xformOp (doubles) at its world pose at the zero configuration.
+UsdPhysics' mass, centre of mass, principal moments and principal axes are 32-bit floats; the
+exact inertia robomodel stores (mass, first moment, 3x3 inertia about the link origin) is
+written beside them as ``robomodel:mass``, ``robomodel:first_moment`` and
+``robomodel:rotational_inertia``, which the reader prefers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.formats.report import Loss
+from robomodel.formats.usd._math import (
+    inertia_from_principal,
+    matrix_from_quaternion,
+    principal,
+    quaternion_from_matrix,
+)
+from robomodel.formats.usd._pxr import pxr
+from robomodel.formats.usd._stage import get, put
+from robomodel.model.record import Link
+from robomodel.model.spatial import SpatialInertia, Transform
+
+__all__ = ["body_losses", "read_inertia", "write_body"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def write_body(stage: Any, path: str, name: str, link: Link, world_H_link: Transform) -> Any:
+    """Define the body prim of ``link`` at ``path``, placed at ``world_H_link``; return it."""
+    p = pxr()
+    xf = p.UsdGeom.Xform.Define(stage, path)
+    prim = xf.GetPrim()
+    double = p.UsdGeom.XformOp.PrecisionDouble
+    xf.AddTranslateOp(double).Set(p.Gf.Vec3d(*world_H_link.position.tolist()))
+    w, x, y, z = quaternion_from_matrix(world_H_link.rotation)
+    xf.AddOrientOp(double).Set(p.Gf.Quatd(w, p.Gf.Vec3d(x, y, z)))
+    p.UsdPhysics.RigidBodyAPI.Apply(prim)
+    _write_mass(p, prim, link.inertia)
+    put(prim, "name", "string", name)
+    return prim
+
+
+def _write_mass(p: Any, prim: Any, inertia: SpatialInertia) -> None:
+    api = p.UsdPhysics.MassAPI.Apply(prim)
+    pr = principal(inertia)
+    api.CreateMassAttr(pr.mass)
+    api.CreateCenterOfMassAttr(p.Gf.Vec3f(*pr.com.tolist()))
+    api.CreateDiagonalInertiaAttr(p.Gf.Vec3f(*pr.moments.tolist()))
+    w, x, y, z = quaternion_from_matrix(pr.axes)
+    api.CreatePrincipalAxesAttr(p.Gf.Quatf(w, p.Gf.Vec3f(x, y, z)))
+    put(prim, "mass", "double", inertia.mass)
+    put(prim, "first_moment", "double3", p.Gf.Vec3d(*inertia.first_moment.tolist()))
+    put(prim, "rotational_inertia", "matrix3d", p.Gf.Matrix3d(inertia.rotational_inertia.tolist()))
+
+
+def body_losses(name: str, link: Link) -> list[Loss]:
+    """The report entries of a link whose mass UsdPhysics reads differently from robomodel."""
+    if link.inertia.mass == 0.0:
+        return [
+            Loss(
+                action="note",
+                kind="link",
+                name=name,
+                detail="massless: UsdPhysics reads a mass of 0 as not given, and simulators "
+                "derive one from the collision shapes or a default",
+            )
+        ]
+    return []
+
+
+def read_inertia(prim: Any, losses: list[Loss], name: str) -> SpatialInertia:
+    """Return the inertia of a body prim: robomodel's exact doubles, else UsdPhysics' MassAPI.
+
+    A body without mass properties (UsdPhysics then derives them from its collision shapes) is
+    read as massless, with a report entry.
+    """
+    p = pxr()
+    mass = get(prim, "mass")
+    if mass is not None:
+        h = get(prim, "first_moment")
+        inertia = get(prim, "rotational_inertia")
+        return SpatialInertia(
+            float(mass), np.array(h, dtype=np.float64), np.array(inertia, dtype=np.float64)
+        )
+    api = p.UsdPhysics.MassAPI(prim)
+    m = api.GetMassAttr().Get() if prim.HasAPI(p.UsdPhysics.MassAPI) else None
+    if not m:
+        losses.append(
+            Loss(
+                action="approximated",
+                kind="link",
+                name=name,
+                detail="no mass given (UsdPhysics derives one from the collision shapes); read "
+                "as massless",
+            )
+        )
+        return SpatialInertia.zero()
+    com = np.array(api.GetCenterOfMassAttr().Get(), dtype=np.float64)
+    if not np.all(np.isfinite(com)):
+        com = np.zeros(3)  # UsdPhysics' "not given": the body origin
+    moments = np.array(api.GetDiagonalInertiaAttr().Get(), dtype=np.float64)
+    q = api.GetPrincipalAxesAttr().Get()
+    imag = q.GetImaginary()
+    axes = matrix_from_quaternion(q.GetReal(), imag[0], imag[1], imag[2])
+    if not np.any(moments):
+        losses.append(
+            Loss(
+                action="approximated",
+                kind="link",
+                name=name,
+                detail="no inertia given (UsdPhysics derives one from the collision shapes); "
+                "read as zero about the centre of mass",
+            )
+        )
+    return inertia_from_principal(float(m), com, moments, axes)
