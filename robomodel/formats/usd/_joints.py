@@ -224,9 +224,9 @@ def _read_exact(p: Any, prim: Any, link1_H_link2: Any) -> Joint:
     mimic = None
     if get(prim, "mimic:joint") is not None:
         mimic = Mimic(
-            str(get(prim, "mimic:joint")),
-            float(get(prim, "mimic:multiplier")),
-            float(get(prim, "mimic:offset")),
+            joint=str(get(prim, "mimic:joint")),
+            multiplier=float(get(prim, "mimic:multiplier")),
+            offset=float(get(prim, "mimic:offset")),
         )
     return cls(
         link1=link1,

@@ -206,24 +206,34 @@ def _default_base(
     return next(iter(name_of.values()))
 
 
+def _tf_message(e: BaseException) -> str:
+    """The useful part of a usd-core error: its last line, without the C++ function and file."""
+    lines = [x.strip() for x in str(e).strip().splitlines() if x.strip()]
+    last = lines[-1] if lines else type(e).__name__
+    return last.split(" : ", 1)[-1].strip("'")
+
+
 def _open_text(text: str | bytes) -> Any:
     p = pxr()
-    if isinstance(text, bytes) and text.startswith(_CRATE_MAGIC):
-        with tempfile.TemporaryDirectory(prefix="robomodel-usd-") as d:
-            tmp = os.path.join(d, "stage.usdc")
-            Path(tmp).write_bytes(text)
-            layer = p.Sdf.Layer.CreateAnonymous(".usdc")
-            if not layer.Import(tmp):
-                raise USDError("not a USD crate file usd-core can read", file="<bytes>")
-    else:
-        source = text.decode("utf-8") if isinstance(text, bytes) else text
-        layer = p.Sdf.Layer.CreateAnonymous(".usda")
-        try:
+    crate = isinstance(text, bytes) and text.startswith(_CRATE_MAGIC)
+    what, where = ("a USD crate file", "<bytes>") if crate else ("USD text", "<string>")
+    try:
+        if crate:
+            with tempfile.TemporaryDirectory(prefix="robomodel-usd-") as d:
+                tmp = os.path.join(d, "stage.usdc")
+                Path(tmp).write_bytes(text)  # type: ignore[arg-type]
+                layer = p.Sdf.Layer.CreateAnonymous(".usdc")
+                ok = layer.Import(tmp)
+        else:
+            source = text.decode("utf-8") if isinstance(text, bytes) else text
+            layer = p.Sdf.Layer.CreateAnonymous(".usda")
             ok = layer.ImportFromString(source)
-        except p.Tf.ErrorException as e:
-            raise USDError(f"not USD text usd-core can read ({e})", file="<string>") from e
-        if not ok:
-            raise USDError("not USD text usd-core can read", file="<string>")
+    except p.Tf.ErrorException as e:
+        raise USDError(f"not {what} usd-core can read ({_tf_message(e)})", file=where) from e
+    except UnicodeDecodeError as e:
+        raise USDError(f"not USD text: not UTF-8 ({e})", file=where) from e
+    if not ok:
+        raise USDError(f"not {what} usd-core can read", file=where)
     return p.Usd.Stage.Open(layer)
 
 
@@ -269,7 +279,7 @@ def load_with_report(path: str | os.PathLike[str]) -> tuple[Model, ConversionRep
     try:
         stage = p.Usd.Stage.Open(str(path))
     except p.Tf.ErrorException as e:
-        raise USDError(f"not a USD file usd-core can read ({e})", file=str(path)) from e
+        raise USDError(f"not a USD file usd-core can read ({_tf_message(e)})", file=str(path)) from e
     if stage is None:
         raise USDError("not a USD file usd-core can read", file=str(path))
     try:

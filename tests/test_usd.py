@@ -1,0 +1,167 @@
+"""OpenUSD: the exact round trip, binary files, determinism, options and bad input."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import SLOW, decorated_models, models_with_sensors
+
+import robomodel as rm
+from robomodel.data import example_path
+from robomodel.errors import USDError
+from robomodel.formats import urdf
+
+pytest.importorskip("pxr")
+from robomodel.formats import usd  # noqa: E402
+
+NO_MESHES = usd.DumpOptions(meshes=False)
+
+
+def _round_trip(m: rm.Model) -> rm.Model:
+    text, _ = usd.dumps_with_report(m, options=NO_MESHES)
+    back, _ = usd.loads_with_report(text)
+    return back
+
+
+@settings(max_examples=25)
+@given(decorated_models(max_links=5))
+def test_round_trip_is_exact(m: rm.Model) -> None:
+    """usd.loads(usd.dumps(m)) == m, bit for bit (through the robomodel: doubles)."""
+    back = _round_trip(m)
+    assert back == m
+    assert back.inertial_parameters().tobytes() == m.inertial_parameters().tobytes()
+    for a, b in zip(m.joints, back.joints, strict=True):
+        assert a.link1_H_link2.rotation.tobytes() == b.link1_H_link2.rotation.tobytes()
+
+
+@settings(max_examples=15)
+@given(models_with_sensors(max_links=5))
+def test_round_trip_keeps_sensors(m: rm.Model) -> None:
+    """Sensors (no UsdPhysics schema) come back exactly from their robomodel: attributes."""
+    assert _round_trip(m) == m
+
+
+@pytest.mark.slow
+@SLOW
+@given(decorated_models())
+def test_round_trip_slow(m: rm.Model) -> None:
+    """The exact round trip, with many more examples."""
+    assert _round_trip(m) == m
+
+
+def test_example_round_trip_and_same_bytes() -> None:
+    m = urdf.load(example_path())
+    text, report = usd.dumps_with_report(m)
+    assert usd.loads(text) == m
+    # Equal models write identical text (the principal axes are computed deterministically).
+    assert usd.dumps_with_report(urdf.load(example_path()))[0] == text
+    assert "metersPerUnit = 1" in text and 'upAxis = "Z"' in text
+    # What has no UsdPhysics schema is in the report, each sensor by name.
+    noted = {x.name for x in report.of("note") if x.kind == "sensor"}
+    assert noted == {s.name for s in m.sensors}
+
+
+@pytest.mark.parametrize("suffix", [".usda", ".usdc", ".usd"])
+def test_dump_and_load_files(tmp_path: Path, suffix: str) -> None:
+    m = urdf.load(example_path())
+    path = tmp_path / f"robot{suffix}"
+    usd.dump(m, path, options=NO_MESHES)  # the example has no mesh: nothing dropped, no warning
+    data = path.read_bytes()
+    assert data.startswith(b"PXR-USDC") == (suffix != ".usda")
+    assert usd.load(path) == m
+    assert usd.loads(data) == m
+    # A second write of the same model gives the same bytes (no timestamps, no temp paths).
+    again = tmp_path / f"again{suffix}"
+    usd.dump(m, again, options=NO_MESHES)
+    assert again.read_bytes() == data
+
+
+def test_fixed_base_adds_a_world_joint_read_back_as_the_base() -> None:
+    m = urdf.load(example_path())
+    text, report = usd.dumps_with_report(m, options=usd.DumpOptions(fixed_base=True, meshes=False))
+    assert [x.name for x in report.of("added")] == ["world_joint"]
+    back, back_report = usd.loads_with_report(text)
+    assert back == m
+    assert not back_report.of("dropped")
+
+
+def test_names_that_are_not_identifiers_survive() -> None:
+    m = rm.add_link(rm.Model(name="my robot"), "base-link.1", rm.Link())
+    m = rm.add_joint_and_link(m, "base-link.1", "1 joint", "joints", kind="prismatic", axis=(0, 1, 0))
+    m = rm.add_frame(m, "joints", "tip/frame")
+    back = _round_trip(m)
+    assert back == m
+
+
+def test_missing_mesh_is_reported_and_kept_as_a_name() -> None:
+    m = rm.add_link(rm.Model(name="r"), "base", rm.Link())
+    shape = rm.SolidShape(geometry=rm.Mesh(filename="nowhere/x.stl", scale=(2.0, 2.0, 2.0)))
+    m = rm.with_visual_shapes(m, "base", [shape])
+    text, report = usd.dumps_with_report(m)
+    (loss,) = report.of("dropped")
+    assert loss.kind == "mesh" and "nowhere/x.stl" in loss.detail
+    with pytest.warns(rm.RobomodelWarning, match="nowhere/x.stl"):
+        usd.dumps(m)
+    assert usd.loads(text) == m
+
+
+def test_mesh_is_converted_with_its_scale(relative_mesh_urdf: Path) -> None:
+    from pxr import Sdf, Usd, UsdGeom
+
+    m = urdf.load(relative_mesh_urdf)
+    text, report = usd.dumps_with_report(
+        m, options=usd.DumpOptions(base_dir=str(relative_mesh_urdf.parent))
+    )
+    assert not report.of("dropped")
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    layer.ImportFromString(text)
+    stage = Usd.Stage.Open(layer)
+    (mesh,) = [p for p in stage.Traverse() if p.IsA(UsdGeom.Mesh)]
+    points = np.array(UsdGeom.Mesh(mesh).GetPointsAttr().Get())
+    lo, hi = points.min(0), points.max(0)
+    assert np.allclose(hi - lo, [0.1, 0.2, 0.3], atol=1e-6)  # the box of the fixture, in metres
+    assert usd.loads(text) == m
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not usd at all",
+        "#usda 1.0\ndef Xform \"r\" {}\n",  # no rigid body
+        b"PXR-USDC garbage",
+    ],
+)
+def test_bad_input_is_a_usd_error(text: str | bytes) -> None:
+    with pytest.raises(USDError):
+        usd.loads(text)
+
+
+def test_joint_to_a_prim_that_is_not_a_body_names_the_prim() -> None:
+    text = """#usda 1.0
+def Xform "r" {
+    def Xform "a" (prepend apiSchemas = ["PhysicsRigidBodyAPI"]) {}
+    def Xform "b" {}
+    def PhysicsRevoluteJoint "j" { rel physics:body0 = </r/a>
+        rel physics:body1 = </r/b>
+    }
+}
+"""
+    with pytest.raises(USDError, match=r"/r/j.*'/r/b'.*not a rigid body"):
+        usd.loads(text)
+
+
+def test_not_a_regular_file(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        usd.load(tmp_path)
+
+
+def test_infinite_limits_and_effort() -> None:
+    m = rm.add_link(rm.Model(name="r"), "a", rm.Link())
+    m = rm.add_joint_and_link(m, "a", "j", "b", kind="revolute", axis=(0.0, 0.6, 0.8))
+    j = m.joint("j")
+    assert math.isinf(j.effort_limit)
+    assert _round_trip(m) == m
