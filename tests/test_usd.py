@@ -140,18 +140,33 @@ def test_bad_input_is_a_usd_error(text: str | bytes) -> None:
         usd.loads(text)
 
 
-def test_joint_to_a_prim_that_is_not_a_body_names_the_prim() -> None:
+def test_joint_to_a_missing_prim_names_the_joint_prim() -> None:
     text = """#usda 1.0
 def Xform "r" {
     def Xform "a" (prepend apiSchemas = ["PhysicsRigidBodyAPI"]) {}
-    def Xform "b" {}
     def PhysicsRevoluteJoint "j" { rel physics:body0 = </r/a>
         rel physics:body1 = </r/b>
     }
 }
 """
-    with pytest.raises(USDError, match=r"/r/j.*'/r/b'.*not a rigid body"):
+    with pytest.raises(USDError, match=r"/r/j.*'/r/b'.*not a prim"):
         usd.loads(text)
+
+
+def test_joint_to_a_prim_that_is_not_a_body_joins_the_world() -> None:
+    """UsdPhysics: a joint end that is not a rigid body is the world; reported, not read."""
+    text = """#usda 1.0
+def Xform "r" {
+    def Xform "a" (prepend apiSchemas = ["PhysicsRigidBodyAPI"]) {}
+    def Xform "b" {}
+    def PhysicsRevoluteJoint "j" { rel physics:body0 = </r/b>
+        rel physics:body1 = </r/a>
+    }
+}
+"""
+    m, report = usd.loads_with_report(text)
+    assert m.link_names == ["a"] and m.n_joints == 0 and m.default_base == "a"
+    assert [(x.action, x.name) for x in report.losses if x.kind == "joint"] == [("dropped", "j")]
 
 
 def test_not_a_regular_file(tmp_path: Path) -> None:

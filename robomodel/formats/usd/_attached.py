@@ -52,6 +52,7 @@ def write_frame(stage: Any, path: str, frame: Frame, index: int) -> None:
     """Write ``frame`` (the ``index``-th of the model) as an ``Xform`` at ``path``."""
     prim = _placed(stage, path, frame.link_H_frame)
     put(prim, "name", "string", frame.name)
+    put(prim, "link", "string", frame.link)
     put(prim, "index", "int", index)
 
 

@@ -190,9 +190,12 @@ def read_joint(prim: Any, body0: str, body1: str) -> Joint:
     hi = math.inf if upper is None else float(upper) * scale
     enabled = math.isfinite(lo) or math.isfinite(hi)
     drive = p.UsdPhysics.DriveAPI.Get(prim, "angular" if revolute else "linear")
-    effort = math.inf
+    effort = _authored(prim, "urdf:limit:effort", math.inf)
     if drive and drive.GetMaxForceAttr().HasAuthoredValue():
         effort = float(drive.GetMaxForceAttr().Get())
+    # Newton's joint attributes (newton-usd-schemas) are per degree for a revolute joint.
+    velocity = _authored(prim, "newton:velocityLimit", math.inf) * scale
+    damping = _authored(prim, "newton:damping", 0.0) / scale
     cls = RevoluteJoint if revolute else PrismaticJoint
     return cls(
         link1=body0,
@@ -200,8 +203,18 @@ def read_joint(prim: Any, body0: str, body1: str) -> Joint:
         link1_H_link2=rest,
         axis_in_link1=axis,
         limits=PositionLimits(enabled=enabled, lower=lo, upper=hi) if enabled else PositionLimits(),
-        effort_limit=effort,
+        effort_limit=effort if math.isfinite(effort) and effort >= 0.0 else math.inf,
+        velocity_limit=velocity if math.isfinite(velocity) and velocity >= 0.0 else math.inf,
+        dynamics=JointDynamics(kind="urdf", damping=damping) if damping > 0.0 else JointDynamics(),
     )
+
+
+def _authored(prim: Any, name: str, default: float) -> float:
+    attr = prim.GetAttribute(name)
+    if not attr or not attr.HasAuthoredValue():
+        return default
+    value = attr.Get()
+    return float(value) if isinstance(value, (int, float)) else default
 
 
 def _local_frame(usd: Any, k: int) -> Transform:

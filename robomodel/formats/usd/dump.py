@@ -30,7 +30,7 @@ __all__ = ["BINARY_SUFFIXES", "dump", "dumps", "dumps_with_report", "stage_of"]
 BINARY_SUFFIXES = (".usdc", ".usd")
 """File suffixes :func:`dump` writes as binary crate files (USD's default for ``.usd``)."""
 
-_RESERVED = ("joints", "sensors", "materials")
+_RESERVED = ("joints", "frames", "sensors", "materials")
 """Names of the root prim's children that are not links."""
 
 

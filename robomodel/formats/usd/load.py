@@ -15,6 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from robomodel._internal.files import read_regular
 from robomodel.errors import RobomodelError, USDError
 from robomodel.formats.report import ConversionReport, Loss, warn_losses
@@ -23,11 +25,12 @@ from robomodel.formats.usd._bodies import read_inertia
 from robomodel.formats.usd._geometry import read_material, read_shape
 from robomodel.formats.usd._joints import joint_bodies, read_joint
 from robomodel.formats.usd._pxr import pxr
-from robomodel.formats.usd._stage import get
+from robomodel.formats.usd._stage import array_of_matrix, get
 from robomodel.model.joints import Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.shapes import SolidShape
+from robomodel.model.spatial import Transform
 
 __all__ = ["load", "loads", "loads_with_report", "read_stage"]
 
@@ -55,7 +58,10 @@ def _link_children(
         elif role == "sensors":
             sensors += [read_sensor(c, link) for c in items]
         elif not child.HasAPI(p.UsdPhysics.RigidBodyAPI):
-            skipped += sum(1 for d in p.Usd.PrimRange(child) if d.IsA(p.UsdGeom.Gprim))
+            shapes = sum(1 for d in p.Usd.PrimRange(child) if d.IsA(p.UsdGeom.Gprim))
+            skipped += shapes
+            if not own and not shapes and child.GetTypeName() == "Xform":
+                frames.append((len(frames), _foreign_frame(p, prim, child, link, losses)))
     if skipped:
         losses.append(
             Loss(
@@ -67,6 +73,15 @@ def _link_children(
             )
         )
     return visuals, collisions, frames, sensors
+
+
+def _foreign_frame(p: Any, body: Any, prim: Any, link: str, losses: list[Loss]) -> Frame:
+    """A plain ``Xform`` under a body of another tool's file: a frame of that link."""
+    cache = p.UsdGeom.XformCache()
+    world_H_body = array_of_matrix(cache.GetLocalToWorldTransform(body))
+    world_H_prim = array_of_matrix(cache.GetLocalToWorldTransform(prim))
+    H = np.linalg.solve(world_H_body, world_H_prim)
+    return Frame(prim.GetName(), link, Transform(H[:3, :3], H[:3, 3]))
 
 
 def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
@@ -114,7 +129,7 @@ def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
         collisions.append(c)
         frames += f
         sensors += s
-    frames += [read_frame(c, "") for c in _scoped(root, "frames")] if own else []
+    frames += [read_frame(c, str(get(c, "link"))) for c in _scoped(root, "frames")] if own else []
 
     default_base = _default_base(p, stage, root, own, name_of, world_bodies)
     try:
@@ -154,12 +169,15 @@ def _joint(
     name = str(get(prim, "name", prim.GetName()))
     where = str(prim.GetPath())
     b0, b1 = joint_bodies(prim)
+    stage = prim.GetStage()
     for target in (*b0, *b1):
-        if target not in name_of:
+        if not stage.GetPrimAtPath(target):
             raise USDError(
-                f"joint {name!r} names {target!r}, which is not a rigid body of the stage",
-                prim=where,
+                f"joint {name!r} names {target!r}, which is not a prim of the stage", prim=where
             )
+    # UsdPhysics: a joint end that is not a rigid body is fixed in the world.
+    b0 = [t for t in b0 if t in name_of]
+    b1 = [t for t in b1 if t in name_of]
     if not b0 or not b1:
         body = name_of[(b0 or b1)[0]] if (b0 or b1) else None
         if body is not None:
