@@ -94,7 +94,10 @@ def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
     p = pxr()
     losses: list[Loss] = []
     root = stage.GetDefaultPrim()
-    own = bool(root) and get(root, "format_version") is not None
+    if not root:  # no defaultPrim: the first root prim names the robot
+        roots = list(stage.GetPseudoRoot().GetChildren())
+        root = roots[0] if roots else stage.GetPseudoRoot()
+    own = get(root, "format_version") is not None
 
     # Bodies: every prim with PhysicsRigidBodyAPI, in namespace order.
     bodies = [prim for prim in stage.Traverse() if prim.HasAPI(p.UsdPhysics.RigidBodyAPI)]
@@ -134,7 +137,7 @@ def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
     default_base = _default_base(p, stage, root, own, name_of, world_bodies)
     try:
         model = Model(
-            name=str(get(root, "name", root.GetName() if root else "")),
+            name=str(get(root, "name", "" if root.IsPseudoRoot() else root.GetName())),
             link_names=link_names,
             links=links,
             joint_names=joint_names,
