@@ -31,6 +31,10 @@ __all__ = ["body_losses", "read_inertia", "write_body"]
 
 FloatArray = npt.NDArray[np.float64]
 
+MIN_MOMENT = 1e-15
+"""Principal moments at or below this (kg m^2) count as zero: round-off of a zero inertia
+(MuJoCo's ``mjMINVAL`` draws the line at the same value)."""
+
 
 def write_body(stage: Any, path: str, name: str, link: Link, world_H_link: Transform) -> Any:
     """Define the body prim of ``link`` at ``path``, placed at ``world_H_link``; return it."""
@@ -61,18 +65,26 @@ def _write_mass(p: Any, prim: Any, inertia: SpatialInertia) -> None:
 
 
 def body_losses(name: str, link: Link) -> list[Loss]:
-    """The report entries of a link whose mass UsdPhysics reads differently from robomodel."""
+    """The report entries of a link whose mass properties simulators will not take as written.
+
+    A mass of 0 is UsdPhysics' "not given"; Isaac Sim and Newton need a positive mass and
+    positive principal moments on every simulated body. The values are written as they are.
+    """
     if link.inertia.mass == 0.0:
-        return [
-            Loss(
-                action="note",
-                kind="link",
-                name=name,
-                detail="massless: UsdPhysics reads a mass of 0 as not given, and simulators "
-                "derive one from the collision shapes or a default",
-            )
-        ]
-    return []
+        detail = (
+            "massless: UsdPhysics reads a mass of 0 as not given, and simulators derive one "
+            "from the collision shapes or a default"
+        )
+    else:
+        moments = principal(link.inertia).moments
+        if float(moments.min()) > MIN_MOMENT:
+            return []
+        detail = (
+            f"principal moments of inertia {moments.tolist()} are not all positive (above "
+            f"{MIN_MOMENT:g} kg m^2), as Isaac Sim and Newton need for a simulated body; "
+            "written as they are"
+        )
+    return [Loss(action="note", kind="link", name=name, detail=detail)]
 
 
 def read_inertia(prim: Any, losses: list[Loss], name: str) -> SpatialInertia:
