@@ -180,3 +180,51 @@ def test_infinite_limits_and_effort() -> None:
     j = m.joint("j")
     assert math.isinf(j.effort_limit)
     assert _round_trip(m) == m
+
+
+def _cli(*args: str) -> int:
+    from robomodel.cli import main
+
+    return main(list(args))
+
+
+def test_cli_converts_to_and_from_usd(tmp_path: Path) -> None:
+    """`robomodel convert` writes .usda text and .usdc/.usd crate files and reads them back."""
+    from robomodel.formats import json as rm_json
+
+    m = urdf.load(example_path())
+    for suffix in (".usda", ".usdc", ".usd"):
+        out = tmp_path / f"r{suffix}"
+        assert _cli("convert", str(example_path()), str(out)) == 0
+        assert usd.load(out) == m
+        back = tmp_path / f"back{suffix}.json"
+        assert _cli("convert", str(out), str(back)) == 0
+        assert rm_json.load(back) == m
+
+
+def test_cli_usd_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _cli("convert", "example", "-", "--to", "usd") == 0
+    text = capsys.readouterr().out
+    assert text.startswith("#usda 1.0")
+    assert usd.loads(text) == urdf.load(example_path())
+
+
+def test_cli_scene_writes_usd_at_a_configuration(tmp_path: Path) -> None:
+    """The scene's link poses are robomodel's forward kinematics at the given joint values."""
+    from pxr import Sdf, Usd, UsdGeom
+
+    from robomodel.physics.kinematics import forward_kinematics
+
+    out = tmp_path / "scene.usda"
+    assert _cli("scene", "-m", "example", "-o", str(out), "--q", "l_elbow=0.5") == 0
+    m = urdf.load(example_path())
+    q = np.zeros(m.n_pos_coords)
+    q[m.joint("l_elbow").pos_coord_offset] = 0.5
+    fk = forward_kinematics(m, q)
+    stage = Usd.Stage.Open(Sdf.Layer.FindOrOpen(str(out)))
+    assert not any(p.HasAPI("PhysicsRigidBodyAPI") for p in stage.Traverse())
+    cache = UsdGeom.XformCache()
+    forearm = stage.GetDefaultPrim().GetChild("l_forearm")
+    world = np.array(cache.GetLocalToWorldTransform(forearm)).T
+    np.testing.assert_allclose(world, fk.base_H_link[m.link_index("l_forearm")], atol=1e-12)
+    assert any(p.IsA(UsdGeom.Gprim) for p in Usd.PrimRange(forearm))

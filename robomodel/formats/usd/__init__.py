@@ -5,7 +5,8 @@ revolute, prismatic and fixed joints, visual and collision geometry) and :func:`
 :func:`load` read one back, from robomodel's own files exactly (``loads(dumps(m)) == m``) and
 from other tools' (NVIDIA's urdf-usd-converter) as far as UsdPhysics describes the robot;
 :func:`dumps_with_report` and :func:`loads_with_report` also return the
-:class:`ConversionReport`. usd-core is an optional extra (``pip install 'robomodel[usd]'``),
+:class:`ConversionReport`; :func:`dump_scene` writes the shapes at a configuration, for looking
+at. usd-core is an optional extra (``pip install 'robomodel[usd]'``),
 imported on first use. See ``docs/usd.md``.
 """
 
@@ -22,6 +23,7 @@ from robomodel.formats.usd.load import loads as loads
 from robomodel.formats.usd.load import loads_with_report as loads_with_report
 from robomodel.formats.usd.load import read_stage as read_stage
 from robomodel.formats.usd.options import DumpOptions as DumpOptions
+from robomodel.formats.usd.scene import dump_scene as dump_scene
 
 __all__ = [
     "ConversionReport",
@@ -29,6 +31,7 @@ __all__ = [
     "Loss",
     "USDError",
     "dump",
+    "dump_scene",
     "dumps",
     "dumps_with_report",
     "load",
