@@ -16,7 +16,7 @@ from robomodel.errors import USDError
 from robomodel.formats import urdf
 
 pytest.importorskip("pxr")
-from robomodel.formats import usd  # noqa: E402
+from robomodel.formats import usd
 
 NO_MESHES = usd.DumpOptions(meshes=False)
 
@@ -91,7 +91,9 @@ def test_fixed_base_adds_a_world_joint_read_back_as_the_base() -> None:
 
 def test_names_that_are_not_identifiers_survive() -> None:
     m = rm.add_link(rm.Model(name="my robot"), "base-link.1", rm.Link())
-    m = rm.add_joint_and_link(m, "base-link.1", "1 joint", "joints", kind="prismatic", axis=(0, 1, 0))
+    m = rm.add_joint_and_link(
+        m, "base-link.1", "1 joint", "joints", kind="prismatic", axis=(0, 1, 0)
+    )
     m = rm.add_frame(m, "joints", "tip/frame")
     back = _round_trip(m)
     assert back == m
@@ -131,7 +133,7 @@ def test_mesh_is_converted_with_its_scale(relative_mesh_urdf: Path) -> None:
     "text",
     [
         "not usd at all",
-        "#usda 1.0\ndef Xform \"r\" {}\n",  # no rigid body
+        '#usda 1.0\ndef Xform "r" {}\n',  # no rigid body
         b"PXR-USDC garbage",
     ],
 )

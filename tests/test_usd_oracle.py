@@ -87,8 +87,11 @@ def _check_file(name: str) -> None:
     name_of = {str(p.GetPath()): n for n, p in prims.items()}
 
     # Joints: one UsdPhysics joint per robomodel joint, of the same kind, between the same links.
-    kinds = {T.RevoluteJoint: rm.RevoluteJoint, T.PrismaticJoint: rm.PrismaticJoint,
-             T.FixedJoint: rm.FixedJoint}
+    kinds = {
+        T.RevoluteJoint: rm.RevoluteJoint,
+        T.PrismaticJoint: rm.PrismaticJoint,
+        T.FixedJoint: rm.FixedJoint,
+    }
     joints = {}
     for kind, cls in kinds.items():
         for d in parsed.get(kind, ((), ()))[1]:
@@ -109,7 +112,9 @@ def _check_file(name: str) -> None:
         np.testing.assert_allclose(h, m.link(lname).inertia.first_moment, rtol=1e-9, atol=0)
         assert api.GetMassAttr().Get() == pytest.approx(mass, rel=F32)
         scale = max(1.0, float(np.abs(com).max()))
-        np.testing.assert_allclose(api.GetCenterOfMassAttr().Get(), com, rtol=0, atol=2 * F32 * scale)
+        np.testing.assert_allclose(
+            api.GetCenterOfMassAttr().Get(), com, rtol=0, atol=2 * F32 * scale
+        )
         R = np.array(Gf.Matrix3d().SetRotate(Gf.Quatd(api.GetPrincipalAxesAttr().Get()))).T
         back = R @ np.diag(np.array(api.GetDiagonalInertiaAttr().Get(), dtype=float)) @ R.T
         # float32 precision, and round-off of the parallel-axis step for a zero inertia.

@@ -29,7 +29,7 @@ from robomodel.formats import urdf
 from robomodel.physics.kinematics import forward_kinematics
 
 pytest.importorskip("pxr")
-from robomodel.formats import usd  # noqa: E402
+from robomodel.formats import usd
 
 
 def _converter() -> str | None:
@@ -86,14 +86,21 @@ def _kept(original: rm.Model, read: rm.Model) -> dict[str, str]:
 # the total mass read back).
 CONVERTER_KEPT = {
     "example": {"bodies": "27/27", "joints": "26/26", "frames": "4/17", "sensors": "0/12"},
-    "iCubGazeboV2_7": {"bodies": "39/39", "joints": "38/38", "frames": "175/234", "sensors": "0/83"},
+    "iCubGazeboV2_7": {
+        "bodies": "39/39",
+        "joints": "38/38",
+        "frames": "175/234",
+        "sensors": "0/83",
+    },
 }
 
 needs_converter = pytest.mark.skipif(_converter() is None, reason="urdf-usd-converter not found")
 
 
 @needs_converter
-@pytest.mark.parametrize("name", ["example", pytest.param("iCubGazeboV2_7", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name", ["example", pytest.param("iCubGazeboV2_7", marks=pytest.mark.slow)]
+)
 def test_peer_table(name: str) -> None:
     """What the converter keeps is what docs/usd.md says; robomodel keeps everything."""
     original = _original(name)
@@ -105,7 +112,9 @@ def test_peer_table(name: str) -> None:
 
 
 @needs_converter
-@pytest.mark.parametrize("name", ["example", pytest.param("iCubGazeboV2_7", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name", ["example", pytest.param("iCubGazeboV2_7", marks=pytest.mark.slow)]
+)
 def test_converter_files_read_where_the_urdf_puts_the_links(name: str) -> None:
     """robomodel's reader of other tools' files: links, inertias and joint placements of the
     converter's USD agree with the URDF (forward kinematics at zero and at random positions,
@@ -113,8 +122,17 @@ def test_converter_files_read_where_the_urdf_puts_the_links(name: str) -> None:
     original, read = _original(name), _converted(name)
     rng = np.random.default_rng(0)
     for q in (np.zeros(original.n_pos_coords), rng.uniform(-1, 1, original.n_pos_coords)):
-        values = dict(zip([n for n, j in zip(original.joint_names, original.joints, strict=True)
-                           if j.n_pos_coords], q, strict=True))
+        values = dict(
+            zip(
+                [
+                    n
+                    for n, j in zip(original.joint_names, original.joints, strict=True)
+                    if j.n_pos_coords
+                ],
+                q,
+                strict=True,
+            )
+        )
         fk_a = forward_kinematics(original, values, base=original.default_base)
         fk_b = forward_kinematics(read, values, base=original.default_base)
         for i, link in enumerate(original.link_names):
@@ -136,5 +154,7 @@ if __name__ == "__main__":
         ours = usd.loads(usd.dumps_with_report(original, options=usd.DumpOptions(meshes=False))[0])
         for who, model in (("robomodel", ours), ("urdf-usd-converter", _converted(n))):
             k = _kept(original, model)
-            print(f"| {n} | {who} | {k['bodies']} | {k['joints']} | {k['mass']} | "
-                  f"{k['frames']} | {k['sensors']} |")
+            print(
+                f"| {n} | {who} | {k['bodies']} | {k['joints']} | {k['mass']} | "
+                f"{k['frames']} | {k['sensors']} |"
+            )

@@ -58,7 +58,9 @@ def write_frame(stage: Any, path: str, frame: Frame, index: int) -> None:
 
 def read_frame(prim: Any, link: str) -> tuple[int, Frame]:
     """Return the index and the frame of a prim :func:`write_frame` wrote under ``link``."""
-    return int(get(prim, "index", 0)), Frame(str(get(prim, "name", prim.GetName())), link, _pose(prim))
+    return int(get(prim, "index", 0)), Frame(
+        str(get(prim, "name", prim.GetName())), link, _pose(prim)
+    )
 
 
 def sensor_link(sensor: Sensor) -> str:

@@ -202,7 +202,7 @@ def read_shape(prim: Any) -> SolidShape:
     g: Box | Sphere | Cylinder | Mesh
     filename = get(prim, "filename")
     if filename is not None:
-        g = Mesh(filename=str(filename), scale=tuple(float(v) for v in get(prim, "scale")))
+        g = Mesh(filename=str(filename), scale=[float(v) for v in get(prim, "scale")])
     elif prim.IsA(p.UsdGeom.Cube):
         size = float(p.UsdGeom.Cube(prim).GetSizeAttr().Get())
         g = Box(x=size * sx, y=size * sy, z=size * sz)
@@ -217,9 +217,9 @@ def read_shape(prim: Any) -> SolidShape:
     return SolidShape(
         geometry=g,
         name=None if name is None else str(name),
-        link_H_geometry=transform_of_matrix(T) if T is not None else transform_of_matrix(
-            p.Gf.Matrix4d(1.0)
-        ),
+        link_H_geometry=transform_of_matrix(T)
+        if T is not None
+        else transform_of_matrix(p.Gf.Matrix4d(1.0)),
         material=read_material(prim, "material:"),
         extensions=tuple(get(prim, "extensions", ())),
     )

@@ -11,13 +11,13 @@ __all__ = ["pxr"]
 
 
 def pxr() -> Any:
-    """Return a namespace holding ``Usd``, ``UsdGeom``, ``UsdPhysics``, ``Gf``, ``Sdf``, ``Tf``, ``Vt``.
+    """Return a namespace of the pxr modules robomodel uses (``Usd``, ``UsdPhysics``, ...).
 
     Raises:
         OptionalDependencyError: usd-core is not installed.
     """
     try:
-        from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics, Vt
+        from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics, Vt  # type: ignore[import-untyped]
     except ImportError as exc:
         raise OptionalDependencyError(
             "reading and writing OpenUSD needs usd-core; install it with "

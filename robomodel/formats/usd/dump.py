@@ -157,7 +157,8 @@ def _articulation_root(
                 action="added",
                 kind="joint",
                 name=opts.world_joint_name,
-                detail=f"a fixed joint welding {base!r} to the world (DumpOptions(fixed_base=True))",
+                detail=f"a fixed joint welding {base!r} to the world "
+                "(DumpOptions(fixed_base=True))",
             )
         )
     else:
@@ -190,7 +191,12 @@ def _robot_values(
             write_material(prim.GetPrim(), m, "")
     if model.extensions:
         for field in ("owner_kind", "owner", "tag", "xml"):
-            put(root, f"extensions:{field}", "string[]", [getattr(e, field) for e in model.extensions])
+            put(
+                root,
+                f"extensions:{field}",
+                "string[]",
+                [getattr(e, field) for e in model.extensions],
+            )
         losses.append(
             Loss(
                 action="note",
@@ -235,9 +241,7 @@ def dumps(model: Model, *, options: DumpOptions | None = None) -> str:
     return text
 
 
-def dump(
-    model: Model, path: str | os.PathLike[str], *, options: DumpOptions | None = None
-) -> Path:
+def dump(model: Model, path: str | os.PathLike[str], *, options: DumpOptions | None = None) -> Path:
     """Write ``model`` to ``path``: USDA text for ``.usda``, a binary crate for ``.usdc``/``.usd``.
 
     The file is replaced in one step (a failed write leaves it as it was): a binary file is

@@ -163,7 +163,9 @@ def _scoped(root: Any, name: str) -> list[Any]:
 
 def _extensions(root: Any) -> list[Extension]:
     fields = [list(get(root, f"extensions:{f}", ())) for f in ("owner_kind", "owner", "tag", "xml")]
-    return [Extension(owner_kind=k, owner=o, tag=t, xml=x) for k, o, t, x in zip(*fields, strict=True)]
+    return [
+        Extension(owner_kind=k, owner=o, tag=t, xml=x) for k, o, t, x in zip(*fields, strict=True)
+    ]
 
 
 def _joint(
@@ -300,7 +302,9 @@ def load_with_report(path: str | os.PathLike[str]) -> tuple[Model, ConversionRep
     try:
         stage = p.Usd.Stage.Open(str(path))
     except p.Tf.ErrorException as e:
-        raise USDError(f"not a USD file usd-core can read ({_tf_message(e)})", file=str(path)) from e
+        raise USDError(
+            f"not a USD file usd-core can read ({_tf_message(e)})", file=str(path)
+        ) from e
     if stage is None:
         raise USDError("not a USD file usd-core can read", file=str(path))
     try:
