@@ -133,6 +133,7 @@ API_PAGES = {
     "robomodel.formats": "formats",
     "robomodel.formats.urdf": "formats.urdf",
     "robomodel.formats.mjcf": "formats.mjcf",
+    "robomodel.formats.usd": "formats.usd",
     "robomodel.formats.dh": "formats.dh",
     "robomodel.tools": "tools",
     "robomodel.errors": "errors",

@@ -163,12 +163,22 @@ def _positive(values: np.ndarray) -> bool:
     return float(np.min(values)) > 1e-15
 
 
+def _triangle(moments: np.ndarray) -> bool:
+    a, b, c = sorted(float(x) for x in moments)
+    return a + b >= c * (1.0 - 1e-6)  # float32 rounding of an equality (a thin rod, a disc)
+
+
 def _simulator_violations(stage: Usd.Stage) -> set[str]:
-    """Isaac Sim / Isaac Lab / Newton: one articulation root, metres and Z up stated, and the
-    names of the simulated bodies without a positive mass and positive principal moments (read
-    from the file by usd-core)."""
+    """What Isaac Sim, Isaac Lab and Newton ask of an articulation (SimReady's requirements
+    BA.001 and NEWTON.BA.001: exactly one PhysicsArticulationRootAPI, with a boolean
+    newton:selfCollisionEnabled; RB.007/RB.011 and RB.008: a positive mass on every rigid body,
+    principal moments that meet the triangle inequality, a unit principalAxes quaternion), plus
+    positive principal moments, and metres and Z up stated. Read from the file by usd-core;
+    returns the names of the bodies whose mass properties break a rule."""
     roots = [p for p in stage.Traverse() if p.HasAPI(UsdPhysics.ArticulationRootAPI)]
     assert len(roots) == 1
+    flag = roots[0].GetAttribute("newton:selfCollisionEnabled")
+    assert flag.GetTypeName() == Sdf.ValueTypeNames.Bool and flag.HasAuthoredValue()
     assert UsdGeom.GetStageMetersPerUnit(stage) == 1.0
     assert UsdGeom.GetStageUpAxis(stage) == UsdGeom.Tokens.z
     parsed = UsdPhysics.UsdPhysicsLoadStageFromPrimRange(stage, ["/"])
@@ -177,17 +187,19 @@ def _simulator_violations(stage: Usd.Stage) -> set[str]:
         prim = stage.GetPrimAtPath(d.primPath)
         api = UsdPhysics.MassAPI(prim)
         moments = np.array(api.GetDiagonalInertiaAttr().Get(), dtype=float)
-        if not (api.GetMassAttr().Get() > 0.0 and _positive(moments)):
+        assert api.GetPrincipalAxesAttr().Get().GetLength() == pytest.approx(1.0, abs=1e-6)
+        if not (api.GetMassAttr().Get() > 0.0 and _positive(moments) and _triangle(moments)):
             bad.add(prim.GetAttribute("robomodel:name").Get())
     return bad
 
 
 def _model_violations(m: rm.Model) -> set[str]:
-    """The links of ``m`` without a positive mass and positive principal moments."""
+    """The links of ``m`` without a positive mass and positive, consistent principal moments."""
     bad = set()
     for name, link in zip(m.link_names, m.links, strict=True):
         mass, _, I_C = _com_inertia(link.inertia)
-        if not (mass > 0.0 and _positive(np.linalg.eigvalsh(I_C))):
+        moments = np.linalg.eigvalsh(I_C)
+        if not (mass > 0.0 and _positive(moments) and _triangle(moments)):
             bad.add(name)
     return bad
 

@@ -68,7 +68,8 @@ def body_losses(name: str, link: Link) -> list[Loss]:
     """The report entries of a link whose mass properties simulators will not take as written.
 
     A mass of 0 is UsdPhysics' "not given"; Isaac Sim and Newton need a positive mass and
-    positive principal moments on every simulated body. The values are written as they are.
+    positive principal moments that meet the triangle inequality on every simulated body. The
+    values are written as they are.
     """
     if link.inertia.mass == 0.0:
         detail = (
@@ -76,13 +77,16 @@ def body_losses(name: str, link: Link) -> list[Loss]:
             "from the collision shapes or a default"
         )
     else:
-        moments = principal(link.inertia).moments
-        if float(moments.min()) > MIN_MOMENT:
+        moments = principal(link.inertia).moments  # ascending
+        if float(moments[0]) <= MIN_MOMENT:
+            rule = f"are not all positive (above {MIN_MOMENT:g} kg m^2)"
+        elif float(moments[0] + moments[1]) < float(moments[2]):
+            rule = "break the triangle inequality (I1 + I2 >= I3)"
+        else:
             return []
         detail = (
-            f"principal moments of inertia {moments.tolist()} are not all positive (above "
-            f"{MIN_MOMENT:g} kg m^2), as Isaac Sim and Newton need for a simulated body; "
-            "written as they are"
+            f"principal moments of inertia {moments.tolist()} {rule}, as Isaac Sim and Newton "
+            "need for a simulated body; written as they are"
         )
     return [Loss(action="note", kind="link", name=name, detail=detail)]
 

@@ -164,6 +164,9 @@ def _articulation_root(
     else:
         target = stage.GetPrimAtPath(bodies[base])
     p.UsdPhysics.ArticulationRootAPI.Apply(target)
+    target.CreateAttribute("newton:selfCollisionEnabled", p.Sdf.ValueTypeNames.Bool).Set(
+        opts.self_collisions
+    )
     for other in layout.roots[1:]:
         losses.append(
             Loss(

@@ -27,6 +27,9 @@ class DumpOptions:
             naming its file, listed in the report.
         base_dir: the directory relative mesh filenames are relative to (a URDF's directory).
         package_dirs: more directories for ``package://`` meshes, after the model's own.
+        self_collisions: whether the links of the articulation collide with each other, written
+            as ``newton:selfCollisionEnabled`` on the articulation root (Newton reads it there;
+            SimReady's Newton profile wants it authored).
     """
 
     fixed_base: bool = False
@@ -34,3 +37,4 @@ class DumpOptions:
     meshes: bool = True
     base_dir: str | None = None
     package_dirs: tuple[str, ...] = attrs.field(default=(), converter=_dirs)
+    self_collisions: bool = False
