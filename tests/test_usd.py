@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import SLOW, decorated_models, models_with_sensors
+from strategies import SLOW, decorated_models, models_with_sensors, unit_vectors
 
 import robomodel as rm
 from robomodel.data import example_path
@@ -230,3 +230,36 @@ def test_cli_scene_writes_usd_at_a_configuration(tmp_path: Path) -> None:
     world = np.array(cache.GetLocalToWorldTransform(forearm)).T
     np.testing.assert_allclose(world, fk.base_H_link[m.link_index("l_forearm")], atol=1e-12)
     assert any(p.IsA(UsdGeom.Gprim) for p in Usd.PrimRange(forearm))
+
+
+@pytest.mark.parametrize(
+    ("attribute", "bad"),
+    [
+        ("custom double robomodel:mass = 4", 'custom string robomodel:mass = "heavy"'),
+        ("custom double robomodel:limits:lower = ", "custom double robomodel:limits:lower = 1e9 #"),
+    ],
+)
+def test_corrupted_robomodel_attribute_is_a_usd_error_naming_the_prim(
+    attribute: str, bad: str
+) -> None:
+    """A file robomodel wrote, then edited into nonsense, fails with the prim to look at."""
+    text = usd.dumps_with_report(urdf.load(example_path()), options=NO_MESHES)[0]
+    assert attribute in text
+    start = text.index(attribute)
+    end = text.index("\n", start)
+    broken = text[:start] + bad + text[end:]
+    with pytest.raises(USDError, match=r"^/example_humanoid/"):
+        usd.loads(broken)
+
+
+@given(unit_vectors())
+def test_joint_frame_x_axis_is_the_joint_axis(u: np.ndarray) -> None:
+    """The joint frame written for an axis is a rotation (to round-off) whose X axis is the axis,
+    for every direction, those next to -X included (where a plain formula divides by ~0)."""
+    from robomodel.formats.usd._math import frame_with_x_along
+
+    for d in (u, -u, np.array([-1.0, 0.0, 0.0]) + 1e-9 * u):
+        R = frame_with_x_along(d, np.zeros(3)).rotation
+        np.testing.assert_allclose(R[:, 0], d / np.linalg.norm(d), rtol=0, atol=4e-16)
+        np.testing.assert_allclose(R.T @ R, np.eye(3), rtol=0, atol=1e-15)
+        assert np.linalg.det(R) > 0

@@ -123,17 +123,21 @@ def matrix_from_quaternion(w: float, x: float, y: float, z: float) -> FloatArray
 def frame_with_x_along(direction: FloatArray, origin: FloatArray) -> Transform:
     """Return the joint frame at ``origin`` whose X axis is the unit vector ``direction``.
 
-    The rotation is the smallest one taking X to ``direction`` (about ``X x direction``); for
-    ``direction = -X`` it is the half turn about Z. UsdPhysics joints move along X, Y or Z of
-    their frames only, so the writer turns every axis into X this way.
+    For an axis in the half space ``x >= 0`` the rotation is the smallest one taking X to
+    ``direction`` (about ``X x direction``); otherwise it is the half turn about Z followed by
+    the smallest rotation to the half-turned axis, so that the formula never divides by a
+    number near zero (``direction = -X`` gives the half turn itself). UsdPhysics joints move
+    along X, Y or Z of their frames only, so the writer turns every axis into X this way.
     """
     u = np.asarray(direction, dtype=np.float64)
     u = u / np.linalg.norm(u)
-    c = float(u[0])
-    if c < -1.0 + 1e-12:
-        R = np.diag([-1.0, -1.0, 1.0])
-    else:
-        # Rodrigues' formula for the rotation from e_x to u: I + K + K^2 / (1 + c), K = [e_x x u].
-        K = skew(np.array([0.0, -u[2], u[1]]))
-        R = np.eye(3) + K + (K @ K) / (1.0 + c)
+    flip = bool(u[0] < 0.0)
+    if flip:
+        u = np.array([-u[0], -u[1], u[2]])
+    # Rodrigues' formula for the rotation from e_x to u: I + K + K^2 / (1 + c), K = [e_x x u],
+    # with c = u_x >= 0 here.
+    K = skew(np.array([0.0, -u[2], u[1]]))
+    R = np.eye(3) + K + (K @ K) / (1.0 + float(u[0]))
+    if flip:
+        R = np.diag([-1.0, -1.0, 1.0]) @ R
     return Transform(R, origin)

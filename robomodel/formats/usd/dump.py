@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from robomodel._internal.files import atomic_write
 from robomodel.formats.report import ConversionReport, Loss, warn_losses
@@ -60,8 +60,8 @@ class _Layout:
                     continue
                 parent, child = names[el.parent], names[el.link]
                 joint = model.joints[el.joint]
-                above = self.poses[el.parent]
-                assert above is not None  # a traversal visits the parent first
+                # A traversal visits the parent first: its pose is set.
+                above = cast("Transform", self.poses[el.parent])
                 self.poses[el.link] = above @ joint.rest_transform(parent, child)
                 self.ends[el.joint] = (parent, child)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -75,6 +76,23 @@ def _link_children(
     return visuals, collisions, frames, sensors
 
 
+_T = TypeVar("_T")
+
+
+def _at(prim: Any, read: Callable[..., _T], *args: Any) -> _T:
+    """Return ``read(*args)``, reading ``prim``.
+
+    A value it cannot make (a malformed or mistyped attribute) is a :class:`USDError` naming
+    ``prim``.
+    """
+    try:
+        return read(*args)
+    except USDError:
+        raise
+    except (RobomodelError, ValueError, TypeError, KeyError, IndexError) as e:
+        raise USDError(f"cannot read this prim: {e}", prim=str(prim.GetPath())) from e
+
+
 def _foreign_frame(p: Any, body: Any, prim: Any, link: str, losses: list[Loss]) -> Frame:
     """A plain ``Xform`` under a body of another tool's file: a frame of that link."""
     cache = p.UsdGeom.XformCache()
@@ -110,7 +128,7 @@ def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
             raise USDError(f"a second body named {name!r}", prim=str(prim.GetPath()))
         name_of[str(prim.GetPath())] = name
     link_names = list(name_of.values())
-    links = [Link(read_inertia(b, losses, name_of[str(b.GetPath())])) for b in bodies]
+    links = [Link(_at(b, read_inertia, b, losses, name_of[str(b.GetPath())])) for b in bodies]
 
     # Joints: the revolute, prismatic and fixed ones between two bodies.
     joint_names: list[str] = []
@@ -127,7 +145,7 @@ def read_stage(stage: Any) -> tuple[Model, ConversionReport]:
     # What hangs off the links.
     visuals, collisions, frames, sensors = [], [], [], []
     for prim in bodies:
-        v, c, f, s = _link_children(prim, name_of[str(prim.GetPath())], own, losses)
+        v, c, f, s = _at(prim, _link_children, prim, name_of[str(prim.GetPath())], own, losses)
         visuals.append(v)
         collisions.append(c)
         frames += f
@@ -210,10 +228,7 @@ def _joint(
             )
         )
         return None
-    try:
-        return name, read_joint(prim, name_of[b0[0]], name_of[b1[0]])
-    except RobomodelError as e:
-        raise USDError(f"joint {name!r}: {e}", prim=where) from e
+    return name, _at(prim, read_joint, prim, name_of[b0[0]], name_of[b1[0]])
 
 
 def _default_base(
