@@ -263,3 +263,17 @@ def test_joint_frame_x_axis_is_the_joint_axis(u: np.ndarray) -> None:
         np.testing.assert_allclose(R[:, 0], d / np.linalg.norm(d), rtol=0, atol=4e-16)
         np.testing.assert_allclose(R.T @ R, np.eye(3), rtol=0, atol=1e-15)
         assert np.linalg.det(R) > 0
+
+
+def test_without_usd_core_an_optional_dependency_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """usd-core is imported on first use only; without it the error names the extra."""
+    import subprocess
+    import sys
+
+    code = "import sys, robomodel.formats.usd; print('pxr' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    monkeypatch.setitem(sys.modules, "pxr", None)  # import pxr now raises ImportError
+    with pytest.raises(rm.errors.OptionalDependencyError, match=r"robomodel\[usd\]") as info:
+        usd.dumps(rm.add_link(rm.Model(), "base"))
+    assert info.value.extra == "usd"

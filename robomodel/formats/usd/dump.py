@@ -186,7 +186,26 @@ def _robot_values(
         put(root, "default_base", "string", model.default_base)
     if model.package_dirs:
         put(root, "package_dirs", "string[]", list(model.package_dirs))
+        losses.append(
+            Loss(
+                action="note",
+                kind="robot",
+                name=model.name,
+                detail="the package directories: no USD schema, written as "
+                "robomodel:package_dirs (the meshes are in the file)",
+            )
+        )
     if model.materials:
+        losses.append(
+            Loss(
+                action="note",
+                kind="robot",
+                name=model.name,
+                detail=f"{len(model.materials)} robot-level material(s): no UsdShade material "
+                "is written; kept as robomodel:material:* attributes (a shape's colour is also "
+                "its displayColor)",
+            )
+        )
         p.UsdGeom.Scope.Define(stage, f"{root_path}/materials")
         names = Names()
         for m in model.materials:
