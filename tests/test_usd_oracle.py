@@ -130,9 +130,7 @@ def _check_model(m: rm.Model, stage: Usd.Stage) -> None:
     cache_ = UsdGeom.XformCache()
     for lname, prim in prims.items():
         world = np.array(cache_.GetLocalToWorldTransform(prim)).T
-        # robomodel keeps a rotation as given when it is within 1e-9 of orthonormal (iCub files
-        # have such); a quaternion (the orient op) stands for the nearest rotation.
-        np.testing.assert_allclose(world, fk.base_H_link[m.link_index(lname)], rtol=0, atol=2e-9)
+        np.testing.assert_allclose(world, fk.base_H_link[m.link_index(lname)], rtol=0, atol=1e-12)
 
     # Joint frames coincide at zero, and the X axis of a moving joint is robomodel's axis.
     for jname, d in joints.items():

@@ -1,7 +1,7 @@
 """Links as rigid bodies: the body prim, its pose, and its mass properties, written and read.
 
-A link is an ``Xform`` prim with ``PhysicsRigidBodyAPI`` and ``PhysicsMassAPI``, placed by a
-``translate`` and an ``orient`` xformOp (doubles) at its world pose at the zero configuration.
+A link is an ``Xform`` prim with ``PhysicsRigidBodyAPI`` and ``PhysicsMassAPI``, placed by an
+``xformOp:transform`` (a matrix of doubles) at its world pose at the zero configuration.
 UsdPhysics' mass, centre of mass, principal moments and principal axes are 32-bit floats; the
 exact inertia robomodel stores (mass, first moment, 3x3 inertia about the link origin) is
 written beside them as ``robomodel:mass``, ``robomodel:first_moment`` and
@@ -23,7 +23,7 @@ from robomodel.formats.usd._math import (
     quaternion_from_matrix,
 )
 from robomodel.formats.usd._pxr import pxr
-from robomodel.formats.usd._stage import get, put
+from robomodel.formats.usd._stage import get, matrix_of, put
 from robomodel.model.record import Link
 from robomodel.model.spatial import SpatialInertia, Transform
 
@@ -41,10 +41,9 @@ def write_body(stage: Any, path: str, name: str, link: Link, world_H_link: Trans
     p = pxr()
     xf = p.UsdGeom.Xform.Define(stage, path)
     prim = xf.GetPrim()
-    double = p.UsdGeom.XformOp.PrecisionDouble
-    xf.AddTranslateOp(double).Set(p.Gf.Vec3d(*world_H_link.position.tolist()))
-    w, x, y, z = quaternion_from_matrix(world_H_link.rotation)
-    xf.AddOrientOp(double).Set(p.Gf.Quatd(w, p.Gf.Vec3d(x, y, z)))
+    # A matrix of doubles rather than translate + orient: usd-core evaluates an orient op
+    # through an angle, and drops rotations below about 1e-8 rad.
+    xf.AddTransformOp(p.UsdGeom.XformOp.PrecisionDouble).Set(matrix_of(world_H_link))
     p.UsdPhysics.RigidBodyAPI.Apply(prim)
     _write_mass(p, prim, link.inertia)
     put(prim, "name", "string", name)
