@@ -277,3 +277,38 @@ def test_without_usd_core_an_optional_dependency_error(monkeypatch: pytest.Monke
     with pytest.raises(rm.errors.OptionalDependencyError, match=r"robomodel\[usd\]") as info:
         usd.dumps(rm.add_link(rm.Model(), "base"))
     assert info.value.extra == "usd"
+
+
+def test_an_edited_mass_wins_over_the_stale_exact_doubles() -> None:
+    """Someone edits physics:mass in a simulator's editor: the reader takes the edit, says so."""
+    m = urdf.load(example_path())
+    text = usd.dumps_with_report(m, options=NO_MESHES)[0]
+    start = text.index("float physics:mass = 8")  # the torso
+    edited = text[:start] + "float physics:mass = 9" + text[start + len("float physics:mass = 8") :]
+    back, report = usd.loads_with_report(edited)
+    assert back.link("torso").mass == 9.0
+    assert [(x.action, x.name) for x in report.of("changed")] == [("changed", "torso")]
+    assert all(back.link(n) == m.link(n) for n in m.link_names if n != "torso")
+
+
+def test_an_edited_limit_wins_over_the_stale_exact_doubles() -> None:
+    m = urdf.load(example_path())
+    j = m.joint("l_elbow")
+    text = usd.dumps_with_report(m, options=NO_MESHES)[0]
+    prim = text.index('PhysicsRevoluteJoint "l_elbow"')
+    start = text.index("float physics:upperLimit = ", prim)
+    end = text.index("\n", start)
+    edited = text[:start] + "float physics:upperLimit = 45" + text[end:]
+    back, report = usd.loads_with_report(edited)
+    assert back.joint("l_elbow").limits.upper == pytest.approx(math.radians(45.0))
+    assert back.joint("l_elbow").limits.lower == pytest.approx(j.limits.lower, rel=1e-6)
+    assert [(x.action, x.name) for x in report.of("changed")] == [("changed", "l_elbow")]
+
+
+@pytest.mark.parametrize("bound", [1e-300, 1e39, 1e300])
+def test_limits_beyond_float32_round_trip(bound: float) -> None:
+    """Limits float32 cannot hold (written as 0 or as no limit) still come back exactly."""
+    j = rm.RevoluteJoint(link1="a", link2="b", limits=rm.PositionLimits.between(-bound, bound))
+    m = rm.add_joint_and_link(rm.add_link(rm.Model(name="r"), "a"), "a", "j", j, "b")
+    back, report = usd.loads_with_report(usd.dumps_with_report(m)[0])
+    assert back == m and not report.of("changed")

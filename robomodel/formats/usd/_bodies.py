@@ -97,15 +97,27 @@ def read_inertia(prim: Any, losses: list[Loss], name: str) -> SpatialInertia:
     read as massless, with a report entry.
     """
     p = pxr()
-    mass = get(prim, "mass")
-    if mass is not None:
-        h = get(prim, "first_moment")
-        inertia = get(prim, "rotational_inertia")
-        return SpatialInertia(
-            float(mass), np.array(h, dtype=np.float64), np.array(inertia, dtype=np.float64)
-        )
     api = p.UsdPhysics.MassAPI(prim)
     m = api.GetMassAttr().Get() if prim.HasAPI(p.UsdPhysics.MassAPI) else None
+    mass = get(prim, "mass")
+    if mass is not None:
+        exact = SpatialInertia(
+            float(mass),
+            np.array(get(prim, "first_moment"), dtype=np.float64),
+            np.array(get(prim, "rotational_inertia"), dtype=np.float64),
+        )
+        if _agrees(exact, m, api.GetCenterOfMassAttr().Get()):
+            return exact
+        losses.append(
+            Loss(
+                action="changed",
+                kind="link",
+                name=name,
+                detail="physics:mass or physics:centerOfMass differs from robomodel:mass and "
+                "robomodel:first_moment (the file was edited after robomodel wrote it): read "
+                "UsdPhysics' values",
+            )
+        )
     if not m:
         losses.append(
             Loss(
@@ -135,3 +147,14 @@ def read_inertia(prim: Any, losses: list[Loss], name: str) -> SpatialInertia:
             )
         )
     return inertia_from_principal(float(m), com, moments, axes)
+
+
+def _agrees(exact: SpatialInertia, mass: Any, com: Any) -> bool:
+    """Whether UsdPhysics' 32-bit mass and centre of mass are ``exact``'s, to float precision."""
+    if mass is None or com is None:
+        return False
+    pr = principal(exact)
+    c = np.array(com, dtype=np.float64)
+    if abs(float(mass) - pr.mass) > 1e-6 * pr.mass + 1e-37:  # float32's range
+        return False
+    return bool(np.all(np.abs(c - pr.com) <= 1e-6 * (float(np.abs(pr.com).max()) + 1e-6)))

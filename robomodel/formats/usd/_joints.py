@@ -163,7 +163,7 @@ def joint_bodies(prim: Any) -> tuple[list[str], list[str]]:
     return _targets(usd.GetBody0Rel()), _targets(usd.GetBody1Rel())
 
 
-def read_joint(prim: Any, body0: str, body1: str) -> Joint:
+def read_joint(prim: Any, body0: str, body1: str, losses: list[Loss], name: str) -> Joint:
     """Return the joint of a revolute, prismatic or fixed joint prim between two bodies.
 
     ``body0`` and ``body1`` are the link names of its bodies. robomodel's exact doubles are read
@@ -173,7 +173,7 @@ def read_joint(prim: Any, body0: str, body1: str) -> Joint:
     p = pxr()
     exact = get(prim, "link1_H_link2")
     if exact is not None:
-        return _read_exact(p, prim, exact)
+        return _read_exact(p, prim, exact, losses, name)
     usd = p.UsdPhysics.Joint(prim)
     J0, J1 = (_local_frame(usd, k) for k in (0, 1))
     rest = J0 @ J1.inverse()
@@ -227,7 +227,7 @@ def _local_frame(usd: Any, k: int) -> Transform:
     return Transform(matrix_from_quaternion(rot.GetReal(), imag[0], imag[1], imag[2]), position)
 
 
-def _read_exact(p: Any, prim: Any, link1_H_link2: Any) -> Joint:
+def _read_exact(p: Any, prim: Any, link1_H_link2: Any, losses: list[Loss], name: str) -> Joint:
     link1 = str(get(prim, "link1"))
     link2 = str(get(prim, "link2"))
     rest = transform_of_matrix(link1_H_link2)
@@ -249,11 +249,7 @@ def _read_exact(p: Any, prim: Any, link1_H_link2: Any) -> Joint:
             np.array(get(prim, "axis:direction"), dtype=np.float64),
             np.array(get(prim, "axis:origin"), dtype=np.float64),
         ),
-        limits=PositionLimits(
-            enabled=bool(get(prim, "limits:enabled")),
-            lower=float(get(prim, "limits:lower")),
-            upper=float(get(prim, "limits:upper")),
-        ),
+        limits=_exact_limits(p, prim, cls is RevoluteJoint, losses, name),
         effort_limit=float(get(prim, "effort_limit")),
         velocity_limit=float(get(prim, "velocity_limit")),
         dynamics=JointDynamics(
@@ -263,6 +259,68 @@ def _read_exact(p: Any, prim: Any, link1_H_link2: Any) -> Joint:
         ),
         mimic=mimic,
     )
+
+
+_F32_MAX = 3.4028234663852886e38
+"""float32's largest finite number."""
+
+_F32_TINY = 1e-37
+"""Below float32's smallest normal number: a double this small may be written as 0."""
+
+
+def _schema_limit(attr: Any, scale: float) -> float | None:
+    """A UsdPhysics limit in robomodel's units, or ``None`` when there is none (unset or inf)."""
+    if not attr.HasAuthoredValue():
+        return None
+    value = float(attr.Get())
+    return value / scale if math.isfinite(value) else None
+
+
+def _exact_limits(
+    p: Any, prim: Any, revolute: bool, losses: list[Loss], name: str
+) -> PositionLimits:
+    """Return robomodel's exact limits, or UsdPhysics' where they were edited.
+
+    UsdPhysics' limits that differ from the exact ones by more than float precision were edited
+    after robomodel wrote them: they are read instead, with a report entry.
+    """
+    exact = PositionLimits(
+        enabled=bool(get(prim, "limits:enabled")),
+        lower=float(get(prim, "limits:lower")),
+        upper=float(get(prim, "limits:upper")),
+    )
+    typed = (p.UsdPhysics.RevoluteJoint if revolute else p.UsdPhysics.PrismaticJoint)(prim)
+    scale = 180.0 / math.pi if revolute else 1.0
+    now = (
+        _schema_limit(typed.GetLowerLimitAttr(), scale),
+        _schema_limit(typed.GetUpperLimitAttr(), scale),
+    )
+    # What the writer wrote as a float: nothing for disabled or infinite limits, and nothing
+    # either (an infinite float) beyond float32's range.
+    written = tuple(
+        v if exact.enabled and math.isfinite(v) and abs(v * scale) < _F32_MAX else None
+        for v in (exact.lower, exact.upper)
+    )
+    if all(
+        (a is None and b is None)
+        or (a is not None and b is not None and abs(a - b) <= 1e-6 * abs(b) + _F32_TINY)
+        for a, b in zip(now, written, strict=True)
+    ):
+        return exact
+    losses.append(
+        Loss(
+            action="changed",
+            kind="joint",
+            name=name,
+            detail="physics:lowerLimit or physics:upperLimit differs from robomodel:limits:* (the "
+            "file was edited after robomodel wrote it): read UsdPhysics' limits",
+        )
+    )
+    lower = -math.inf if now[0] is None else now[0]
+    upper = math.inf if now[1] is None else now[1]
+    if math.isfinite(lower) or math.isfinite(upper):
+        return PositionLimits(enabled=True, lower=lower, upper=upper)
+    return PositionLimits()
 
 
 _EXACT = 1e-12

@@ -228,7 +228,7 @@ def _joint(
             )
         )
         return None
-    return name, _at(prim, read_joint, prim, name_of[b0[0]], name_of[b1[0]])
+    return name, _at(prim, read_joint, prim, name_of[b0[0]], name_of[b1[0]], losses, name)
 
 
 def _default_base(
