@@ -312,3 +312,27 @@ def test_limits_beyond_float32_round_trip(bound: float) -> None:
     m = rm.add_joint_and_link(rm.add_link(rm.Model(name="r"), "a"), "a", "j", j, "b")
     back, report = usd.loads_with_report(usd.dumps_with_report(m)[0])
     assert back == m and not report.of("changed")
+
+
+def _icub_names() -> list[str]:
+    try:
+        import icub_models
+    except ImportError:
+        return []
+    return sorted(icub_models.get_robot_names())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=() if n in ("iCubGazeboV2_7", "left_hand_mk3") else pytest.mark.slow)
+        for n in _icub_names()
+    ],
+)
+def test_icub_round_trip_is_exact(name: str) -> None:
+    """Every icub-models robot comes back from USD equal to the model read from its URDF."""
+    import icub_models
+
+    m = urdf.load(icub_models.get_model_file(name), options=urdf.LoadOptions(inertia="ignore"))
+    text, _ = usd.dumps_with_report(m, options=NO_MESHES)
+    assert usd.loads(text) == m
