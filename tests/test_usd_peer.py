@@ -158,3 +158,33 @@ if __name__ == "__main__":
                 f"| {n} | {who} | {k['bodies']} | {k['joints']} | {k['mass']} | "
                 f"{k['frames']} | {k['sensors']} |"
             )
+
+
+@needs_converter
+def test_converter_primitive_shapes_read_as_the_urdf_has_them() -> None:
+    """The boxes, spheres and cylinders of the converter's file of the example are the URDF's:
+    same kind, sizes and pose (float32 precision), visual or collision as in the URDF."""
+    original, read = _original("example"), _converted("example")
+    for i, link in enumerate(original.link_names):
+        k = read.link_index(link)
+        for kind in ("visuals", "collisions"):
+            ours, theirs = getattr(original, kind)[i], getattr(read, kind)[k]
+            assert len(theirs) == len(ours)
+            for a, b in zip(ours, theirs, strict=True):
+                assert type(a.geometry) is type(b.geometry)
+                np.testing.assert_allclose(
+                    [
+                        getattr(b.geometry, f)
+                        for f in ("x", "y", "z", "radius", "length")
+                        if hasattr(a.geometry, f)
+                    ],
+                    [
+                        getattr(a.geometry, f)
+                        for f in ("x", "y", "z", "radius", "length")
+                        if hasattr(a.geometry, f)
+                    ],
+                    rtol=1e-6,
+                )
+                np.testing.assert_allclose(
+                    b.link_H_geometry.as_matrix(), a.link_H_geometry.as_matrix(), atol=1e-6
+                )

@@ -3,9 +3,10 @@
 The reader takes what UsdPhysics says and robomodel models: rigid bodies become links (their
 ``robomodel:`` exact inertia, else ``PhysicsMassAPI``), revolute, prismatic and fixed joints
 become joints (their ``robomodel:`` exact values, else the local frames, axis, limits and drive),
-and, in files robomodel wrote, the shapes, frames, sensors and robot-level values it keeps.
-Everything else (other joint kinds, joints to the world, shapes of files written by other
-tools, bodies without mass properties) is listed in the report.
+and, in files robomodel wrote, the shapes, frames, sensors and robot-level values it keeps (in
+other tools' files, plain ``Xform`` prims under a body as frames and boxes, spheres and Z
+cylinders as shapes). Everything else (other joint kinds, joints to the world, meshes of other
+tools' files, bodies without mass properties) is listed in the report.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from robomodel._internal.files import read_regular
 from robomodel.errors import RobomodelError, USDError
@@ -30,8 +32,8 @@ from robomodel.formats.usd._stage import array_of_matrix, get
 from robomodel.model.joints import Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
-from robomodel.model.shapes import SolidShape
-from robomodel.model.spatial import Transform
+from robomodel.model.shapes import Box, Cylinder, SolidShape, Sphere
+from robomodel.model.spatial import Transform, proper_rotation
 
 __all__ = ["load", "loads", "loads_with_report", "read_stage"]
 
@@ -59,6 +61,10 @@ def _link_children(
         elif role == "sensors":
             sensors += [read_sensor(c, link) for c in items]
         elif not child.HasAPI(p.UsdPhysics.RigidBodyAPI):
+            shape = None if own else _foreign_shape(p, prim, child)
+            if shape is not None:
+                (collisions if child.HasAPI(p.UsdPhysics.CollisionAPI) else visuals).append(shape)
+                continue
             shapes = sum(1 for d in p.Usd.PrimRange(child) if d.IsA(p.UsdGeom.Gprim))
             skipped += shapes
             if not own and not shapes and child.GetTypeName() == "Xform":
@@ -69,8 +75,9 @@ def _link_children(
                 action="dropped",
                 kind="link",
                 name=link,
-                detail=f"{skipped} geometry prim(s): robomodel reads shapes only from the USD "
-                "files it writes",
+                detail=f"{skipped} geometry prim(s): robomodel reads the boxes, spheres and "
+                "Z cylinders of other tools' files (meshes, other shapes and scaled "
+                "ones it cannot express are left out)",
             )
         )
     return visuals, collisions, frames, sensors
@@ -93,12 +100,57 @@ def _at(prim: Any, read: Callable[..., _T], *args: Any) -> _T:
         raise USDError(f"cannot read this prim: {e}", prim=str(prim.GetPath())) from e
 
 
-def _foreign_frame(p: Any, body: Any, prim: Any, link: str, losses: list[Loss]) -> Frame:
-    """A plain ``Xform`` under a body of another tool's file: a frame of that link."""
+def _local(p: Any, body: Any, prim: Any) -> npt.NDArray[np.float64]:
+    """``body_H_prim`` as a 4x4 matrix, from usd-core's world transforms (scale included)."""
     cache = p.UsdGeom.XformCache()
     world_H_body = array_of_matrix(cache.GetLocalToWorldTransform(body))
     world_H_prim = array_of_matrix(cache.GetLocalToWorldTransform(prim))
-    H = np.linalg.solve(world_H_body, world_H_prim)
+    return np.asarray(np.linalg.solve(world_H_body, world_H_prim), dtype=np.float64)
+
+
+def _foreign_shape(p: Any, body: Any, prim: Any) -> SolidShape | None:
+    """A box, sphere or Z cylinder of another tool's file as a shape of its body, else ``None``.
+
+    The prim's transform in the body is a rotation times a per-axis scale (USD's translate,
+    orient, scale); the scale becomes the shape's sizes. A shape robomodel cannot express (a
+    mesh, a cone, a sphere scaled unevenly, a cylinder along X or Y) is ``None``.
+    """
+    if not prim.IsA(p.UsdGeom.Gprim) or prim.GetChildren():
+        return None
+    H = _local(p, body, prim)
+    scale = np.linalg.norm(H[:3, :3], axis=0)
+    if not np.all(scale > 0.0):
+        return None
+    R = H[:3, :3] / scale
+    if np.abs(R.T @ R - np.eye(3)).max() > 1e-6 or np.linalg.det(R) < 0.0:
+        return None  # a shear or a mirror
+    g: Box | Sphere | Cylinder
+    if prim.IsA(p.UsdGeom.Cube):
+        size = float(p.UsdGeom.Cube(prim).GetSizeAttr().Get())
+        g = Box(x=size * scale[0], y=size * scale[1], z=size * scale[2])
+    elif prim.IsA(p.UsdGeom.Sphere) and np.ptp(scale) <= 1e-6 * scale.max():
+        g = Sphere(radius=float(p.UsdGeom.Sphere(prim).GetRadiusAttr().Get()) * scale[0])
+    elif prim.IsA(p.UsdGeom.Cylinder) and abs(scale[0] - scale[1]) <= 1e-6 * scale.max():
+        c = p.UsdGeom.Cylinder(prim)
+        if str(c.GetAxisAttr().Get()) != "Z":
+            return None
+        g = Cylinder(
+            radius=float(c.GetRadiusAttr().Get()) * scale[0],
+            length=float(c.GetHeightAttr().Get()) * scale[2],
+        )
+    else:
+        return None
+    name = prim.GetAttribute("urdf:name")
+    return SolidShape(
+        geometry=g,
+        name=str(name.Get()) if name and name.HasAuthoredValue() else prim.GetName(),
+        link_H_geometry=Transform(proper_rotation(R), H[:3, 3]),
+    )
+
+
+def _foreign_frame(p: Any, body: Any, prim: Any, link: str, losses: list[Loss]) -> Frame:
+    """A plain ``Xform`` under a body of another tool's file: a frame of that link."""
+    H = _local(p, body, prim)
     return Frame(prim.GetName(), link, Transform(H[:3, :3], H[:3, 3]))
 
 
