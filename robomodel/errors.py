@@ -24,6 +24,7 @@ The tree::
     |       +-- XacroNotInstalledError (OptionalDependencyError)
     +-- MJCFError (ValueError)
     +-- SDFError (ValueError)
+    +-- USDError (ValueError)
     +-- MeshError (ValueError)
     +-- CLIError (ValueError)
     |   +-- UnreadableModelError
@@ -73,6 +74,7 @@ __all__ = [
     "URDFUnsupportedError",
     "URDFValueError",
     "URDFXacroError",
+    "USDError",
     "UnknownIndexError",
     "UnknownNameError",
     "UnreadableModelError",
@@ -348,6 +350,26 @@ class SDFError(RobomodelError, ValueError):
         self.reason = reason
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
+
+
+class USDError(RobomodelError, ValueError):
+    """An OpenUSD stage is not an articulation robomodel can read, or a model cannot be written.
+
+    The message starts with ``file: prim:`` where those are known (``"<string>"`` for text given
+    as a string).
+
+    Attributes:
+        file: the USD file (or ``None`` when none is known).
+        prim: the path of the offending prim (``"/robot/joints/j1"``), or ``""``.
+        reason: what is wrong and what to do.
+    """
+
+    def __init__(self, reason: str, *, file: str | None = None, prim: str = "") -> None:
+        self.file = file
+        self.prim = prim
+        self.reason = reason
+        where = "" if file is None else f"{file}: "
+        super().__init__(f"{where}{prim + ': ' if prim else ''}{reason}")
 
 
 class URDFSyntaxError(URDFError):

@@ -134,6 +134,7 @@ API_PAGES = {
     "robomodel.formats.urdf": "formats.urdf",
     "robomodel.formats.mjcf": "formats.mjcf",
     "robomodel.formats.sdf": "formats.sdf",
+    "robomodel.formats.usd": "formats.usd",
     "robomodel.formats.dh": "formats.dh",
     "robomodel.tools": "tools",
     "robomodel.errors": "errors",

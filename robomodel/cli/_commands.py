@@ -95,9 +95,15 @@ def _load(args: argparse.Namespace) -> Model:
     )
 
 
-def _write_model(model: Model, args: argparse.Namespace) -> None:
+def _write_model(model: Model, args: argparse.Namespace, base_dir: str | None = None) -> None:
     fmt = format_of(args.output, args.format)
-    emit(model_text(model, fmt), args.output)
+    from robomodel.formats.table import format_named
+
+    if args.output not in (None, "-") and format_named(fmt).writes_files:
+        # Binary files (USD's .usdc) are written by the format itself, atomically.
+        format_named(fmt).write(model, args.output, base_dir=base_dir)
+    else:
+        emit(model_text(model, fmt), args.output)
     if args.output not in (None, "-"):
         note(f"wrote {model_summary(model)} to {args.output}")
 
@@ -437,8 +443,11 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_convert(args: argparse.Namespace) -> int:
     """Run ``robomodel convert``."""
-    model = read_model(args.input, keep_fake_links=args.keep_fake_links, **_loading(args))
-    _write_model(model, args)
+    from robomodel.formats.urdf.report import recording
+
+    with recording() as read:  # a URDF load reports the directory of its relative meshes
+        model = read_model(args.input, keep_fake_links=args.keep_fake_links, **_loading(args))
+    _write_model(model, args, base_dir=read[-1].base_dir if read else None)
     return 0
 
 
@@ -567,7 +576,12 @@ def run_scene(args: argparse.Namespace) -> int:
         q[joint.pos_coord_offset] = value
     kind: ShapeKind = "collision" if args.collision else "visual"
     base_dir = read[-1].base_dir if read else None
-    export_scene(model, args.output, q, kind=kind, base=args.base, base_dir=base_dir)
+    if Path(args.output).suffix.lower() in (".usda", ".usdc", ".usd"):
+        from robomodel.formats.usd import dump_scene
+
+        dump_scene(model, args.output, q, kind=kind, base=args.base, base_dir=base_dir)
+    else:
+        export_scene(model, args.output, q, kind=kind, base=args.base, base_dir=base_dir)
     note(f"wrote the {kind} shapes of {model_summary(model)} to {args.output}")
     return 0
 

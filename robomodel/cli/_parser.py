@@ -579,7 +579,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "scene",
-        "write the robot's shapes at a configuration as a 3D scene (.glb, .obj; needs trimesh)",
+        "write the robot's shapes at a configuration as a 3D scene (.glb, .obj, .usda; needs "
+        "trimesh)",
         commands.run_scene,
         (
             *MODEL,
@@ -588,7 +589,7 @@ COMMANDS: tuple[Command, ...] = (
                 "--output",
                 required=True,
                 metavar="FILE",
-                help="scene file (.glb, .obj, ...)",
+                help="scene file (.glb, .obj, ..., or OpenUSD .usda/.usdc/.usd)",
             ),
             *JOINT_VALUES,
             arg("--base", metavar="LINK", help="link placed at the origin"),

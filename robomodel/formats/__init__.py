@@ -4,7 +4,8 @@ Every format has the same verbs (``load``/``loads``/``dump``/``dumps``; ``loads_
 and ``dumps_with_report`` where a conversion can lose something) and option classes
 (``LoadOptions``, ``DumpOptions``): see ``docs/formats.md``. :func:`check_file` says what is
 wrong with a model file on disk. The format subpackages (:mod:`robomodel.formats.urdf`,
-:mod:`~robomodel.formats.mjcf`, :mod:`~robomodel.formats.json`, :mod:`~robomodel.formats.dh`)
+:mod:`~robomodel.formats.mjcf`, :mod:`~robomodel.formats.usd`, :mod:`~robomodel.formats.json`,
+:mod:`~robomodel.formats.dh`)
 are imported on first use (``from robomodel.formats import urdf``), so that reading JSON does not
 import lxml; :mod:`robomodel.formats.meshes` reads the mesh files a model names.
 """

@@ -14,7 +14,7 @@ an extension it does not know unless ``--to`` says what to write: ``convert a.ur
 fails instead of writing URDF text into ``out.dae``.
 
 >>> [f.name for f in FORMATS]
-['urdf', 'json', 'mjcf', 'sdf']
+['urdf', 'json', 'mjcf', 'sdf', 'usd']
 >>> format_for_output("robot.JSON", None).name
 'json'
 >>> format_for_output("robot.dae", None)  # doctest: +ELLIPSIS
@@ -51,6 +51,8 @@ class ModelFormat:
         description: a few words for messages and ``--help``.
         dumps_function: the name of the module's function ``(model) -> str``.
         loads_function: the name of the module's function ``(text) -> Model``.
+        writes_files: the module writes files itself (:meth:`write`), as OpenUSD does for its
+            binary ``.usdc``; text goes to standard output through ``dumps``.
     """
 
     name: str
@@ -59,6 +61,7 @@ class ModelFormat:
     description: str
     dumps_function: str = "dumps"
     loads_function: str = "loads"
+    writes_files: bool = False
 
     def _function(self, name: str) -> Callable[..., Any]:
         return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
@@ -87,6 +90,20 @@ class ModelFormat:
             )
             return text
         return cast("str", self._function(self.dumps_function)(model))
+
+    def write(self, model: Model, path: str, *, base_dir: str | None = None) -> None:
+        """Write ``model`` to the file ``path`` through the module's ``dump`` (``writes_files``).
+
+        Args:
+            model: the model.
+            path: the file; its extension chooses text or binary where the format has both.
+            base_dir: the directory relative mesh filenames are relative to (the source file's).
+        """
+        module = importlib.import_module(self.module)
+        if self.name == "usd":
+            module.dump(model, path, options=module.DumpOptions(base_dir=base_dir))
+        else:
+            module.dump(model, path)
 
     def read(
         self,
@@ -167,6 +184,13 @@ FORMATS: tuple[ModelFormat, ...] = (
         extensions=(".sdf", ".world"),
         module="robomodel.formats.sdf",
         description="SDFormat",
+    ),
+    ModelFormat(
+        name="usd",
+        extensions=(".usda", ".usdc", ".usd"),
+        module="robomodel.formats.usd",
+        description="OpenUSD with UsdPhysics (needs the usd extra; .usdc and .usd are binary)",
+        writes_files=True,
     ),
 )
 """Every format, the default (URDF) first. A file is read as the format its content holds
