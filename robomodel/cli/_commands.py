@@ -95,9 +95,27 @@ def _load(args: argparse.Namespace) -> Model:
     )
 
 
+def _model_dir(args: argparse.Namespace) -> str | None:
+    """The directory of the model file a command read, or ``None`` when it read none.
+
+    Relative mesh filenames are relative to it (URDF's rule; a model does not remember where
+    it was read), so that a writer reading the meshes (MJCF) finds them from any working
+    directory.
+    """
+    from robomodel.data import BUNDLED_MODELS, example_path
+
+    source = getattr(args, "input", None)
+    if source is None and (hasattr(args, "model") or hasattr(args, "model_option")):
+        source = _model_source(args)
+    if source is None:
+        return None
+    bundled = source in BUNDLED_MODELS and not Path(source).exists()
+    return str((example_path(source) if bundled else Path(source)).resolve().parent)
+
+
 def _write_model(model: Model, args: argparse.Namespace) -> None:
     fmt = format_of(args.output, args.format)
-    emit(model_text(model, fmt), args.output)
+    emit(model_text(model, fmt, base_dir=_model_dir(args)), args.output)
     if args.output not in (None, "-"):
         note(f"wrote {model_summary(model)} to {args.output}")
 

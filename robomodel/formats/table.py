@@ -63,8 +63,12 @@ class ModelFormat:
     def _function(self, name: str) -> Callable[..., Any]:
         return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
 
-    def dumps(self, model: Model) -> str:
+    def dumps(self, model: Model, *, base_dir: str | None = None) -> str:
         """Return ``model`` as text of this format.
+
+        ``base_dir`` is the directory relative mesh filenames are relative to (the directory
+        of the file the model was read from), for the formats that read the meshes (MJCF:
+        ``DumpOptions.base_dir``); the others keep filenames as they are.
 
         URDF is written through :func:`robomodel.formats.urdf.dumps_with_report`, so a model
         whose joint axes miss their child's origin is made URDF-compatible rather than refused.
@@ -86,6 +90,12 @@ class ModelFormat:
                 fmt="URDF",
             )
             return text
+        if self.name == "mjcf" and self.dumps_function == "dumps" and base_dir is not None:
+            from robomodel.formats.mjcf import DumpOptions
+
+            return cast(
+                "str", self._function("dumps")(model, options=DumpOptions(base_dir=base_dir))
+            )
         return cast("str", self._function(self.dumps_function)(model))
 
     def read(
