@@ -99,3 +99,24 @@ def test_dumps_takes_the_directory_and_says_when_it_is_missing(meshed_example: P
     text, report = mjcf.dumps_with_report(model, options=options)
     assert not [x for x in report.of("dropped") if x.kind == "visual"]
     assert _mesh_files(text) == _expected(meshed_example)
+
+
+def test_an_mjcf_inputs_meshes_stay_where_mujoco_found_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The URDF rule is not applied to MJCF input: its reader already gives each mesh where
+    MuJoCo found it (``meshdir`` included), also for a path given relative to the working
+    directory."""
+    (tmp_path / "robot" / "parts").mkdir(parents=True)
+    trimesh.creation.box(extents=(0.1, 0.2, 0.3)).export(tmp_path / "robot" / "parts" / "b.stl")
+    (tmp_path / "robot" / "m.xml").write_text(
+        """<mujoco><compiler meshdir="parts"/><asset><mesh name="b" file="b.stl"/></asset>
+        <worldbody><body name="a"><joint name="j" axis="0 0 1"/><geom type="mesh" mesh="b"/>
+        </body></worldbody></mujoco>"""
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "robot/m.xml", "out.xml"]) == 0
+    assert "cannot be read" not in capsys.readouterr().err
+    text = (tmp_path / "out.xml").read_text()
+    assert _mesh_files(text) == [str(tmp_path / "robot" / "parts" / "b.stl")]
+    assert mjcf.compile_mjcf(text).nmesh == 1

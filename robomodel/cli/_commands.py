@@ -96,13 +96,16 @@ def _load(args: argparse.Namespace) -> Model:
 
 
 def _model_dir(args: argparse.Namespace) -> str | None:
-    """The directory of the model file a command read, or ``None`` when it read none.
+    """The directory of the URDF file a command read, or ``None`` when it read none.
 
-    Relative mesh filenames are relative to it (URDF's rule; a model does not remember where
-    it was read), so that a writer reading the meshes (MJCF) finds them from any working
-    directory.
+    A URDF's relative mesh filenames are relative to it (a model does not remember where it
+    was read), so that a writer reading the meshes (MJCF) finds them from any working
+    directory. The MJCF reader gives mesh paths as MuJoCo resolved them (its ``meshdir``
+    included), and JSON does not say what its filenames are relative to: ``None`` for those.
     """
+    from robomodel._internal.files import read_regular
     from robomodel.data import BUNDLED_MODELS, example_path
+    from robomodel.formats.detect import content_format
 
     source = getattr(args, "input", None)
     if source is None and (hasattr(args, "model") or hasattr(args, "model_option")):
@@ -110,7 +113,15 @@ def _model_dir(args: argparse.Namespace) -> str | None:
     if source is None:
         return None
     bundled = source in BUNDLED_MODELS and not Path(source).exists()
-    return str((example_path(source) if bundled else Path(source)).resolve().parent)
+    path = example_path(source) if bundled else Path(source)
+    requested = getattr(args, "input_format", None)
+    try:
+        # The file was read as URDF when --from says so or it holds a <robot> document (a file
+        # whose content says nothing did not load as URDF either).
+        urdf = requested == "urdf" if requested else content_format(read_regular(path)) == "urdf"
+    except OSError:
+        return None
+    return str(path.resolve().parent) if urdf else None
 
 
 def _write_model(model: Model, args: argparse.Namespace) -> None:
