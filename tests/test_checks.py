@@ -26,7 +26,7 @@ from robomodel import (
 )
 from robomodel.cli import main
 from robomodel.formats import check_file
-from robomodel.formats.urdf.report import load_result
+from robomodel.formats.urdf import load_with_report
 from robomodel.model.checks import (
     CHECKS,
     FILE_CHECKS,
@@ -66,8 +66,7 @@ def massless_links(path: Path) -> dict[str, int]:
 @pytest.mark.parametrize("name", ROBOTS)
 def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = icub_models.get_model_file(name)
-    result = load_result(path)
-    model = result.model
+    model, report = load_with_report(path)
     # validate and info also look at the mesh files (package:// here, so one warning that they
     # were not checked); the value's own verdict leaves files out.
     found = findings(model, files=True)
@@ -90,7 +89,7 @@ def test_info_and_validate_give_one_verdict(name: str, capsys: pytest.CaptureFix
         assert check_model(model) is model
     # Every finding names its element, its line in the file when it is a link or a joint, the
     # values, and the check (the mass notes of massless links included).
-    located = locate(found, result.sources.lines)
+    located = locate(found, report.sources.lines)
     assert check_file(path) == located
     for f in located:
         assert FINDING.match(str(f)), str(f)
@@ -270,7 +269,7 @@ def test_validate_names_the_line_of_a_written_file(
     # The lines come from the structured fields, never from the message text.
     found = findings(model)
     assert {(f.kind, f.name) for f in found} >= {("link", "tip"), ("joint", "stuck")}
-    lines = load_result(path).sources.lines
+    lines = load_with_report(path)[1].sources.lines
     assert [f.line for f in locate(found, lines)] == [lines[f.kind, f.name] for f in found]
 
 

@@ -114,9 +114,9 @@ def test_fifo_mesh_in_check_meshes_and_cli(tmp_path: Path, fifo: Path) -> None:
     out = attempt(
         """
         import robomodel.formats.meshes as me
-        from robomodel.formats.urdf.report import load_result
-        loaded = load_result("r.urdf")
-        result = [str(p) for p in me.check_meshes(loaded.model, origins=loaded.sources)]
+        from robomodel.formats.urdf import load_with_report
+        model, report = load_with_report("r.urdf")
+        result = [str(p) for p in me.check_meshes(model, origins=report.sources)]
         """,
         tmp_path,
     )

@@ -16,8 +16,7 @@ import robomodel.formats.urdf
 import robomodel.physics.inertia
 from robomodel.data import example_path
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
-from robomodel.formats.urdf import load
-from robomodel.formats.urdf.report import load_result
+from robomodel.formats.urdf import load, load_with_report
 from robomodel.physics.inertia import (
     consistency_problems,
     from_pseudo_inertia,
@@ -283,10 +282,9 @@ def test_mesh_inertias_resolve_like_the_loader(tmp_path, monkeypatch):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    result = load_result(urdf, package_dirs=[str(tmp_path / "share")])
-    m = result.model
+    m, report = load_with_report(urdf, package_dirs=[str(tmp_path / "share")])
     out = rm.physics.inertia.with_inertias_from_shapes(
-        m, masses={"a": 3.0, "b": 3.0}, base_dir=result.sources.base_dir
+        m, masses={"a": 3.0, "b": 3.0}, base_dir=report.sources.base_dir
     )
     expected = shape_inertia(rm.Box(0.1, 0.2, 0.3), mass=3.0)
     for name in ("a", "b"):

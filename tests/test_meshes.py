@@ -32,7 +32,6 @@ from robomodel.formats.meshes import (
     resolve_mesh,
     shape_trimesh,
 )
-from robomodel.formats.urdf.report import load_result, loads_result
 from robomodel.model.checks import findings
 
 pin = pytest.importorskip("pinocchio")
@@ -134,10 +133,9 @@ def test_package_file_and_relative_forms_name_one_file(
     # The loader keeps the filename verbatim; its report, the URDF's directory for relative ones.
     urdf = root / "robot.urdf"
     urdf.write_text(mesh_urdf(forms[0], rel))
-    result = load_result(urdf, package_dirs=dirs)
-    model = result.model
+    model, report = ru.load_with_report(urdf, package_dirs=dirs)
     assert [s.geometry.filename for s in model.visuals[0]] == [forms[0], rel]  # type: ignore[union-attr]
-    assert not check_meshes(model, origins=result.sources)
+    assert not check_meshes(model, origins=report.sources)
 
 
 def test_nothing_resolves_outside_the_package_directories(tmp_path: Path) -> None:
@@ -197,16 +195,16 @@ def test_loaded_meshes_are_plain_and_the_load_report_says_where_they_were_read(
     for d in ("one", "two"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "robot.urdf").write_text(text)
-        results.append(load_result(tmp_path / d / "robot.urdf"))
-    a, b = (r.model for r in results)
+        results.append(ru.load_with_report(tmp_path / d / "robot.urdf"))
+    a, b = (model for model, _ in results)
     assert a == b and hash(a) == hash(b) and ru.dumps(a) == ru.dumps(b)
     assert a == ru.loads(text) == ru.loads(ru.dumps(a)) == ru.load(tmp_path / "one" / "robot.urdf")
     mesh = a.visuals[0][0].geometry
     assert type(mesh) is rm.Mesh and mesh == rm.Mesh("meshes/a.stl")
-    src = results[0].sources
+    src = results[0][1].sources
     assert (src.file, src.mesh_lines["a", "visual", 0]) == (str(tmp_path / "one" / "robot.urdf"), 3)
     assert resolve_mesh(mesh, base_dir=src.base_dir) == str(tmp_path / "one" / "meshes" / "a.stl")
-    assert resolve_mesh(mesh, base_dir=results[1].sources.base_dir) == str(
+    assert resolve_mesh(mesh, base_dir=results[1][1].sources.base_dir) == str(
         tmp_path / "two" / "meshes" / "a.stl"
     )
     problems = check_meshes(a, origins=src)
@@ -231,8 +229,8 @@ def test_relative_meshes_of_a_string_need_a_base_dir(tmp_path: Path) -> None:
     problems = check_meshes(ru.loads(text))
     assert [(p.severity, p.kind) for p in problems] == [("warning", "unresolvable")] * 2
     assert "base_dir" in problems[0].reason
-    result = loads_result(text, base_dir=tmp_path)
-    problems = check_meshes(result.model, origins=result.sources)
+    model, report = ru.loads_with_report(text, base_dir=tmp_path)
+    problems = check_meshes(model, origins=report.sources)
     assert [(p.filename, p.path, p.severity) for p in problems] == [
         ("../elsewhere/c.stl", str(tmp_path.parent / "elsewhere" / "c.stl"), "error")
     ]
@@ -262,8 +260,8 @@ def test_icub_meshes_are_all_found_and_all_missing_with_a_wrong_dir(
     assert not [
         f for f in findings(ru.load(path, package_dirs=[SHARE]), files=True) if f.check == "meshes"
     ]
-    result = load_result(path, package_dirs=[str(tmp_path)])
-    problems = check_meshes(result.model, origins=result.sources)
+    model, report = ru.load_with_report(path, package_dirs=[str(tmp_path)])
+    problems = check_meshes(model, origins=report.sources)
     expected = mesh_lines(path)
     assert len(problems) == len(expected) > 0
     assert sorted((p.filename, p.line) for p in problems) == sorted(expected)
@@ -444,10 +442,9 @@ def test_resolve_uri_of_a_loaded_mesh_uses_the_reports_directory(tmp_path: Path)
     """A loaded mesh is a plain value: its URDF's directory comes from the load's report."""
     path = tmp_path / "robot.urdf"
     path.write_text(mesh_urdf("meshes/a.stl", "package://nowhere/b.stl"))
-    result = load_result(path)
-    model = result.model
+    model, report = ru.load_with_report(path)
     rel, pkg = (s.geometry for s in model.visuals[0])
-    assert ru.resolve_uri(model, rel, base_dir=result.sources.base_dir) == str(  # type: ignore[arg-type]
+    assert ru.resolve_uri(model, rel, base_dir=report.sources.base_dir) == str(  # type: ignore[arg-type]
         tmp_path / "meshes" / "a.stl"
     )
     assert ru.resolve_uri(model, rel) == "meshes/a.stl"  # type: ignore[arg-type]

@@ -23,7 +23,6 @@ from strategies import SLOW, decorated_models, models, models_with_sensors
 import robomodel as rm
 import robomodel.formats.urdf as ru
 from robomodel.formats import mjcf
-from robomodel.formats.urdf.report import load_result
 from robomodel.physics.sensing import predict_sensor_measurements
 from robomodel.tools.diff import diff
 
@@ -565,9 +564,9 @@ def test_malformed_metadata_is_ignored() -> None:
 def test_relative_meshes_resolve_next_to_their_urdf(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is found from any working directory, given the
     URDF's directory (the load's report holds it: a mesh value does not remember it)."""
-    result = load_result(relative_mesh_urdf)
-    options = mjcf.DumpOptions(base_dir=result.sources.base_dir)
-    text, report = mjcf.dumps_with_report(result.model, options=options)
+    model, read = ru.load_with_report(relative_mesh_urdf)
+    options = mjcf.DumpOptions(base_dir=read.sources.base_dir)
+    text, report = mjcf.dumps_with_report(model, options=options)
     assert not report.of("dropped")
     files = re.findall(r'<mesh name="[^"]*" file="([^"]*)"', text)
     assert files == [str(relative_mesh_urdf.parent / "meshes" / "b.stl")]

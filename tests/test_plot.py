@@ -13,7 +13,6 @@ import robomodel as rm
 import robomodel.data
 import robomodel.formats.urdf
 from robomodel.cli import main
-from robomodel.formats.urdf.report import load_result
 from robomodel.model.shapes import Box, Cylinder, Sphere
 from robomodel.model.spatial import Transform
 from robomodel.physics.kinematics import forward_kinematics
@@ -225,8 +224,6 @@ def test_degrees_given_in_python_are_shown_as_typed() -> None:
 def test_relative_meshes_are_drawn_from_any_directory(relative_mesh_urdf) -> None:
     """A mesh path relative to its URDF file is drawn whatever the working directory, given
     the URDF's directory (the load's report holds it)."""
-    result = load_result(relative_mesh_urdf)
-    fig = plot.pose_figure(
-        result.model, frames=False, sensors=False, base_dir=result.sources.base_dir
-    )
+    model, report = robomodel.formats.urdf.load_with_report(relative_mesh_urdf)
+    fig = plot.pose_figure(model, frames=False, sensors=False, base_dir=report.sources.base_dir)
     assert len(solids(fig)) == 1 and note(fig) == ""

@@ -12,12 +12,11 @@ import warnings
 from pathlib import Path
 
 import gymnasium
-import numpy as np
 import pytest
-from corpus_compare import assert_same_mechanism
 
 from robomodel.cli import main
 from robomodel.formats import mjcf, urdf
+from robomodel.tools.compare import Tolerances, same_mechanism
 
 HOPPER = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets" / "hopper.xml"
 
@@ -39,7 +38,8 @@ def test_the_report_path_moves_the_frames_and_says_so(hopper) -> None:  # type: 
     moved = {x.name: x.detail for x in report.losses if x.kind == "link" and x.action == "changed"}
     assert moved and all("moved onto the axis" in d for d in moved.values())
     back = urdf.loads(text)
-    assert_same_mechanism(hopper, back, rng=np.random.default_rng(1), what="hopper -> urdf")
+    verdict = same_mechanism(hopper, back, seed=1, tolerances=Tolerances.all(1e-9))
+    assert verdict.same, verdict.report()
     # Every moved link keeps its old frame, by name.
     for link in moved:
         assert back.is_frame_name_used(f"{link}_original_frame")
@@ -52,9 +52,8 @@ def test_convert_writes_the_file_and_warns(
     assert main(["convert", str(HOPPER), str(out)]) == 0
     err = capsys.readouterr().err
     assert "moved onto the axis" in err and "dumps_with_report" in err
-    assert_same_mechanism(
-        hopper, urdf.load(out), rng=np.random.default_rng(2), what="convert hopper"
-    )
+    verdict = same_mechanism(hopper, urdf.load(out), seed=2, tolerances=Tolerances.all(1e-9))
+    assert verdict.same, verdict.report()
 
 
 def test_the_report_names_the_links_mujoco_refuses_in_urdf(hopper, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

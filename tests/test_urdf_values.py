@@ -22,7 +22,6 @@ import pytest
 import robomodel.formats.urdf as urdf
 from robomodel.data import example_path
 from robomodel.formats.urdf.options import LoadOptions
-from robomodel.formats.urdf.report import load_result
 from robomodel.model.record import Model
 from robomodel.model.shapes import Box, Cylinder, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
@@ -110,7 +109,7 @@ def test_loading_and_exporting_leave_no_module_level_container_grown() -> None:
     before = _container_sizes()
     assert before, "the walk found no containers at all"
     for path in PATHS:
-        model = load_result(path).model
+        model, _ = urdf.load_with_report(path)
         text = urdf.dumps(model)
         assert urdf.loads(text, filename=path) == model
         urdf.dumps(model, options=urdf.DumpOptions(order="idyntree"))
@@ -118,9 +117,9 @@ def test_loading_and_exporting_leave_no_module_level_container_grown() -> None:
 
 
 def test_the_load_report_gives_lines_and_the_model_is_the_loaded_one() -> None:
-    result = load_result(PATHS[1])
-    assert result.model == urdf.load(PATHS[1])
-    lines = result.sources.lines
+    model, report = urdf.load_with_report(PATHS[1])
+    assert model == urdf.load(PATHS[1])
+    lines = report.sources.lines
     with open(PATHS[1], encoding="utf-8") as fh:
         text = fh.read().splitlines()
     for (tag, name), line in lines.items():

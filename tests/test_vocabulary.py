@@ -128,8 +128,47 @@ def test_every_format_has_the_four_verbs(fmt: object) -> None:
 
 @pytest.mark.parametrize("fmt", [urdf, mjcf, rm_json], ids=lambda m: m.__name__)
 def test_every_model_format_has_the_report_verbs(fmt: object) -> None:
-    for verb in ("loads_with_report", "dumps_with_report"):
+    for verb in ("load_with_report", "loads_with_report", "dumps_with_report"):
         assert callable(getattr(fmt, verb)), verb
+
+
+@pytest.mark.parametrize("fmt", [urdf, mjcf, rm_json], ids=lambda m: m.__name__)
+def test_load_with_report_is_loads_with_report_of_the_file(fmt: object, tmp_path: Path) -> None:
+    """Each format's ``load_with_report(path)`` reads what ``loads_with_report`` reads from the
+    file's text, and its report is a ``ConversionReport`` (a URDF read's also says where)."""
+    if fmt is mjcf:
+        pytest.importorskip("mujoco")
+    m = _model()
+    text, _ = fmt.dumps_with_report(m)  # type: ignore[attr-defined]
+    path = tmp_path / {urdf: "m.urdf", mjcf: "m.xml", rm_json: "m.json"}[fmt]
+    path.write_text(text)
+    model, report = fmt.load_with_report(path)  # type: ignore[attr-defined]
+    assert isinstance(report, ConversionReport)
+    assert (model, report.losses) == (
+        (fmt.load(path), fmt.loads_with_report(text)[1].losses)  # type: ignore[attr-defined]
+    )
+    if fmt is urdf:
+        assert report.sources.file == str(path)
+        assert report.sources.base_dir == str(tmp_path)
+        assert report.sources.line("link", "arm") is not None
+
+
+def test_the_urdf_result_reads_are_deprecated_names_of_the_report_reads() -> None:
+    import robomodel.formats.urdf.report as urdf_report
+
+    with pytest.warns(DeprecationWarning, match="urdf.load_with_report"):
+        from robomodel.formats.urdf.report import load_result
+    with pytest.warns(DeprecationWarning, match="urdf.loads_with_report"):
+        loads_result = urdf_report.loads_result
+    with pytest.warns(DeprecationWarning, match="urdf.LoadReport"):
+        result_class = urdf_report.LoadResult
+    result = load_result(example_path())
+    model, report = urdf.load_with_report(example_path())
+    assert isinstance(result, result_class)
+    assert (result.model, result.sources) == (model, report.sources)
+    text = example_path().read_text()
+    again = loads_result(text, base_dir=example_path().parent)
+    assert again.model == model and again.sources.lines == report.sources.lines
 
 
 @pytest.mark.parametrize("fmt", [urdf, mjcf], ids=lambda m: m.__name__)
@@ -159,7 +198,9 @@ def test_urdf_report_verbs_list_frames_and_dropped_extensions() -> None:
     m = _model()
     text, report = urdf.dumps_with_report(m)
     assert text == urdf.dumps(m)
-    assert [(x.action, x.kind, x.name) for x in report.losses] == [("changed", "frame", "tip")]
+    # Notes (what MuJoCo's URDF import would do with the file) are not changes.
+    changes = [(x.action, x.kind, x.name) for x in report.losses if x.action != "note"]
+    assert changes == [("changed", "frame", "tip")]
     text = text.replace("</robot>", '<gazebo reference="arm"><x/></gazebo>\n</robot>')
     back, report = urdf.loads_with_report(text)
     assert back == urdf.loads(text)

@@ -25,7 +25,6 @@ from robomodel.cli import main
 from robomodel.errors import ArgumentError, RobomodelWarning, URDFError
 from robomodel.formats.meshes import check_meshes, resolve_mesh
 from robomodel.formats.urdf import URDFXacroError, XacroNotExpandedError, XacroNotInstalledError
-from robomodel.formats.urdf.report import load_result
 
 pytest.importorskip("xacro")
 
@@ -147,10 +146,10 @@ def test_includes_find_and_meshes_relative_to_the_xacro_file(tmp_path: Path) -> 
     )
     pkgs = str(tmp_path / "pkgs")
     # The load's report gives the xacro file's directory, against which relative meshes resolve.
-    result = load_result(main_file, package_dirs=[pkgs])
-    model, base_dir = result.model, result.sources.base_dir
+    model, report = ru.load_with_report(main_file, package_dirs=[pkgs])
+    base_dir = report.sources.base_dir
     assert model == ru.load(main_file, package_dirs=[pkgs])
-    assert not check_meshes(model, origins=result.sources)
+    assert not check_meshes(model, origins=report.sources)
     meshes = sorted(
         resolve_mesh(s.geometry, package_dirs=[pkgs], base_dir=base_dir)  # type: ignore[arg-type]
         for v in model.visuals

@@ -95,15 +95,45 @@ def _load(args: argparse.Namespace) -> Model:
     )
 
 
-def _write_model(model: Model, args: argparse.Namespace, base_dir: str | None = None) -> None:
-    fmt = format_of(args.output, args.format)
+def _model_dir(args: argparse.Namespace) -> str | None:
+    """The directory of the URDF file a command read, or ``None`` when it read none.
+
+    A URDF's relative mesh filenames are relative to it (a model does not remember where it
+    was read), so that a writer reading the meshes (MJCF) finds them from any working
+    directory. The MJCF reader gives mesh paths as MuJoCo resolved them (its ``meshdir``
+    included), and JSON does not say what its filenames are relative to: ``None`` for those.
+    """
+    from robomodel._internal.files import read_regular
+    from robomodel.data import BUNDLED_MODELS, example_path
+    from robomodel.formats.detect import content_format
+
+    source = getattr(args, "input", None)
+    if source is None and (hasattr(args, "model") or hasattr(args, "model_option")):
+        source = _model_source(args)
+    if source is None:
+        return None
+    bundled = source in BUNDLED_MODELS and not Path(source).exists()
+    path = example_path(source) if bundled else Path(source)
+    requested = getattr(args, "input_format", None)
+    try:
+        # The file was read as URDF when --from says so or it holds a <robot> document (a file
+        # whose content says nothing did not load as URDF either).
+        urdf = requested == "urdf" if requested else content_format(read_regular(path)) == "urdf"
+    except OSError:
+        return None
+    return str(path.resolve().parent) if urdf else None
+
+
+def _write_model(model: Model, args: argparse.Namespace) -> None:
     from robomodel.formats.table import format_named
 
+    fmt = format_of(args.output, args.format)
+    base_dir = _model_dir(args)
     if args.output not in (None, "-") and format_named(fmt).writes_files:
         # Binary files (USD's .usdc) are written by the format itself, atomically.
         format_named(fmt).write(model, args.output, base_dir=base_dir)
     else:
-        emit(model_text(model, fmt), args.output)
+        emit(model_text(model, fmt, base_dir=base_dir), args.output)
     if args.output not in (None, "-"):
         note(f"wrote {model_summary(model)} to {args.output}")
 
@@ -443,11 +473,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_convert(args: argparse.Namespace) -> int:
     """Run ``robomodel convert``."""
-    from robomodel.formats.urdf.report import recording
-
-    with recording() as read:  # a URDF load reports the directory of its relative meshes
-        model = read_model(args.input, keep_fake_links=args.keep_fake_links, **_loading(args))
-    _write_model(model, args, base_dir=read[-1].base_dir if read else None)
+    model = read_model(args.input, keep_fake_links=args.keep_fake_links, **_loading(args))
+    _write_model(model, args)
     return 0
 
 

@@ -144,11 +144,14 @@ def format_of(output: str | None, requested: str | None) -> str:
     return format_for_output(output, requested).name
 
 
-def model_text(model: Model, fmt: str) -> str:
-    """Return ``model`` as text of the format named ``fmt`` (``"urdf"``, ``"json"``, ...)."""
+def model_text(model: Model, fmt: str, *, base_dir: str | None = None) -> str:
+    """Return ``model`` as text of the format named ``fmt`` (``"urdf"``, ``"json"``, ...).
+
+    ``base_dir`` is the directory relative mesh filenames are relative to (the input file's).
+    """
     from robomodel.formats.table import format_named
 
-    return format_named(fmt).dumps(model)
+    return format_named(fmt).dumps(model, base_dir=base_dir)
 
 
 def emit(text: str, output: str | None) -> None:

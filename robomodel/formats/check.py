@@ -42,7 +42,7 @@ def check_file(
         path: the model file.
         model: the model already read from ``path`` (the file is then not read again).
         origins: where ``model`` was read (the sources a URDF load reports:
-            :func:`robomodel.formats.urdf.report.load_result`); with them findings name their
+            :func:`robomodel.formats.urdf.load_with_report`); with them findings name their
             lines and relative meshes resolve in the file's directory.
         package_dirs: directories searched for ``package://`` meshes.
         keep_fake_links: read massless leaf links of a URDF as links, not frames.

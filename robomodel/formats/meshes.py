@@ -12,7 +12,7 @@
   are decoded (in ``package://`` URIs too).
 * An absolute path is itself; a relative path is relative to the ``base_dir`` given (the
   directory of the URDF file: a mesh value does not remember where it was read; the load's
-  report, :func:`robomodel.formats.urdf.report.load_result`, does). ``..`` steps are fine here:
+  report, :func:`robomodel.formats.urdf.load_with_report`, does). ``..`` steps are fine here:
   the URDF's author chose them.
 
 Only the directories given are searched. The environment (``ROS_PACKAGE_PATH``,
@@ -177,7 +177,7 @@ def link_bounds(
         kind: ``"visual"`` or ``"collision"`` shapes.
         package_dirs: more package directories for ``package://`` meshes (the model's first).
         base_dir: the directory relative mesh filenames are relative to (a URDF's:
-            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
+            ``robomodel.formats.urdf.load_with_report(path)[1].sources.base_dir``).
 
     Raises:
         ModelError: the link has no shapes of that kind.
@@ -279,7 +279,7 @@ def export_scene(
         base: the link at the origin (default: the default base).
         package_dirs: more package directories for ``package://`` meshes (the model's first).
         base_dir: the directory relative mesh filenames are relative to (a URDF's:
-            ``robomodel.formats.urdf.report.load_result(path).sources.base_dir``).
+            ``robomodel.formats.urdf.load_with_report(path)[1].sources.base_dir``).
 
     Returns:
         The path written.

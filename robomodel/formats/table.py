@@ -66,8 +66,12 @@ class ModelFormat:
     def _function(self, name: str) -> Callable[..., Any]:
         return cast("Callable[..., Any]", getattr(importlib.import_module(self.module), name))
 
-    def dumps(self, model: Model) -> str:
+    def dumps(self, model: Model, *, base_dir: str | None = None) -> str:
         """Return ``model`` as text of this format.
+
+        ``base_dir`` is the directory relative mesh filenames are relative to (the directory
+        of the file the model was read from), for the formats that read the meshes (MJCF, USD:
+        ``DumpOptions.base_dir``); the others keep filenames as they are.
 
         URDF is written through :func:`robomodel.formats.urdf.dumps_with_report`, so a model
         whose joint axes miss their child's origin is made URDF-compatible rather than refused.
@@ -89,6 +93,9 @@ class ModelFormat:
                 fmt="URDF",
             )
             return text
+        if self.name in ("mjcf", "usd") and self.dumps_function == "dumps" and base_dir is not None:
+            module = importlib.import_module(self.module)
+            return cast("str", module.dumps(model, options=module.DumpOptions(base_dir=base_dir)))
         return cast("str", self._function(self.dumps_function)(model))
 
     def write(self, model: Model, path: str, *, base_dir: str | None = None) -> None:

@@ -520,7 +520,7 @@ def findings(
         files: also run :data:`FILE_CHECKS` (mesh files on disk), as ``validate`` and ``info``
             do.
         origins: where the model was read (a loader's report, such as
-            ``robomodel.formats.urdf.report.load_result(path).sources``): the file checks then
+            ``robomodel.formats.urdf.load_with_report(path)[1].sources``): the file checks then
             resolve relative mesh filenames in its directory and name each mesh's line.
     """
 
@@ -567,17 +567,17 @@ def locate(found: Iterable[Finding], lines: Mapping[tuple[str, str], int]) -> tu
     """Return ``found`` with the line of each finding's element.
 
     A model value does not remember where it was read from; its loader's report does
-    (``robomodel.formats.urdf.report.load_result(path).sources.lines``): the line of each
+    (``robomodel.formats.urdf.load_with_report(path)[1].sources.lines``): the line of each
     ``<link>``, ``<joint>`` and ``<sensor>`` by ``(tag, name)``. Each finding is looked up by
     its :attr:`~Finding.kind` and :attr:`~Finding.name`; findings about the whole model and
     elements the report does not know keep ``line=None``.
 
-    >>> from robomodel.formats.urdf.report import load_result
+    >>> from robomodel.formats.urdf import load_with_report
     >>> from robomodel.data import example_path
-    >>> result = load_result(example_path())
+    >>> model, report = load_with_report(example_path())
     >>> found = [Finding(severity="note", check="mass", element="link 'root_link'", message="m",
     ...                  kind="link", name="root_link")]
-    >>> locate(found, result.sources.lines)[0].line
+    >>> locate(found, report.sources.lines)[0].line
     25
     """
     out = []

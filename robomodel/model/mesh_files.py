@@ -138,7 +138,7 @@ def resolve_mesh(
         raise MeshError(
             uri,
             "a relative path, and no base directory is given; pass base_dir=DIR (the "
-            "directory of the URDF file: robomodel.formats.urdf.report.load_result(path) "
+            "directory of the URDF file: robomodel.formats.urdf.load_with_report(path) "
             "gives it)",
             kind="unresolvable",
         )

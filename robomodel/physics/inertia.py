@@ -376,7 +376,7 @@ def with_inertias_from_shapes(
         links: the links to change (default: every link with a shape, or the keys of
             ``masses``). A link without shapes among them is an error.
         base_dir: the directory relative mesh file names are in (default: the working
-            directory; the URDF's directory is ``load_result(path).sources.base_dir``).
+            directory; the URDF's directory is ``urdf.load_with_report(path)[1].sources.base_dir``).
             ``package://`` URIs are looked up in the model's
             ``package_dirs``.
 

@@ -236,7 +236,7 @@ def pose_figure(
         package_dirs: more directories to look for ``package://`` meshes in, after the
             model's own ``package_dirs``.
         base_dir: the directory relative mesh filenames are relative to (for a model loaded
-            from a URDF file, ``robomodel.formats.urdf.report.load_result(path)
+            from a URDF file, ``robomodel.formats.urdf.load_with_report(path)[1]
             .sources.base_dir``); the working directory by default.
         labels: write names next to the frames' origins: ``True`` or ``"links"`` names the
             links that are not crowded (a link closer than 1/25 of the model's extent to a

@@ -78,6 +78,7 @@ __all__ = [
     "dumps_with_report",
     "from_dict",
     "load",
+    "load_with_report",
     "loads",
     "loads_with_report",
     "to_dict",
@@ -614,6 +615,14 @@ def loads_with_report(text: str | bytes) -> tuple[Model, ConversionReport]:
     For code written over every format (see ``docs/formats.md``).
     """
     return loads(text), ConversionReport()
+
+
+def load_with_report(path: str | os.PathLike[str]) -> tuple[Model, ConversionReport]:
+    """Return :func:`load` ``(path)`` and an empty report: JSON loses nothing.
+
+    For code written over every format (see ``docs/formats.md``).
+    """
+    return load(path), ConversionReport()
 
 
 def dumps_with_report(model: Model, *, indent: int | None = None) -> tuple[str, ConversionReport]:

@@ -174,7 +174,19 @@ class GeomWriter:
                 return None
             path = converted
         if not os.access(path, os.R_OK):
-            self.note("dropped", kind, label, f"mesh {path!r} cannot be read")
+            relative = self.o.base_dir is None and _is_relative(g.filename)
+            self.note(
+                "dropped",
+                kind,
+                label,
+                f"mesh {path!r} cannot be read"
+                + (
+                    f" ({g.filename!r} is relative: give DumpOptions(base_dir=...) the directory "
+                    "of the file the model was read from)"
+                    if relative
+                    else ""
+                ),
+            )
             return None
         key = (path, g.scale)
         name = self.meshes.get(key)
@@ -392,3 +404,8 @@ def material_from_json(data: object) -> Material | None:
         )
     except (TypeError, ValueError):
         return None
+
+
+def _is_relative(filename: str) -> bool:
+    """Whether a mesh filename is a relative path (no URI scheme, not absolute)."""
+    return "://" not in filename and not os.path.isabs(filename)

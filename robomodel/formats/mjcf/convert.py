@@ -41,7 +41,8 @@ def convert(
         to: ``"mjcf"`` or ``"urdf"``; when ``None``, a ``.urdf`` source goes to MJCF and a
             ``.xml`` or ``.mjcf`` source to URDF.
         package_dirs: directories searched for ``package://`` meshes of a URDF source.
-        dump_options: options of the MJCF writer (URDF -> MJCF).
+        dump_options: options of the MJCF writer (URDF -> MJCF); when its ``base_dir`` is
+            ``None``, relative mesh filenames are relative to the URDF file's directory.
         load_options: options of the MJCF reader (MJCF -> URDF).
         export_options: deprecated name of ``dump_options``.
         import_options: deprecated name of ``load_options``.
@@ -70,6 +71,11 @@ def convert(
         from robomodel.formats import urdf
 
         model = with_package_dirs(urdf.load(src), [*package_dirs])
+        if dump_options.base_dir is None:
+            # The model does not remember where it was read; relative meshes are the file's.
+            dump_options = attrs.evolve(
+                dump_options, base_dir=os.path.dirname(os.path.abspath(src))
+            )
         return dump(model, target, options=dump_options)
     if to == "urdf":
         from robomodel.formats import urdf

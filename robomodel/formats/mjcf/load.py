@@ -54,7 +54,7 @@ from robomodel.model.record import Link, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
 
-__all__ = ["load", "loads", "loads_with_report"]
+__all__ = ["load", "load_with_report", "loads", "loads_with_report"]
 
 _DEFAULT_OPTIONS = LoadOptions()
 
@@ -179,6 +179,14 @@ def load(path: str | os.PathLike[str], *, options: LoadOptions = _DEFAULT_OPTION
     model, report = loads_with_report(text, options=options, path=name)
     _warn(report)
     return model
+
+
+def load_with_report(
+    path: str | os.PathLike[str], *, options: LoadOptions = _DEFAULT_OPTIONS
+) -> tuple[Model, ConversionReport]:
+    """Return :func:`load` of the MJCF file ``path`` and the report of what it lost."""
+    name = os.fspath(path)
+    return loads_with_report(read_mjcf(name), options=options, path=name)
 
 
 def _warn(report: ConversionReport) -> None:

@@ -53,7 +53,7 @@ class DumpOptions:
             ...) are converted to STL with trimesh (an optional dependency), reported as
             approximated; ``None`` drops them, reported.
         base_dir: the directory relative mesh filenames are relative to (for a model loaded
-            from a URDF file, its directory: ``robomodel.formats.urdf.report.load_result(path)
+            from a URDF file, its directory: ``robomodel.formats.urdf.load_with_report(path)[1]
             .sources.base_dir``); ``None``: the working directory.
         visuals: write visual shapes as non-colliding geoms (group 2).
         collisions: write collision shapes as colliding geoms (group 3).

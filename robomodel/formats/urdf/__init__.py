@@ -1,7 +1,8 @@
 """URDF import and export: ``load``/``loads`` read a model, ``dump``/``dumps`` write one.
 
-``loads_with_report``/``dumps_with_report`` also return what the conversion changed or dropped
-(the verbs and option names every format shares: ``docs/formats.md``).
+``load_with_report``/``loads_with_report``/``dumps_with_report`` also return what the
+conversion changed or dropped (the verbs and option names every format shares:
+``docs/formats.md``); a read's report (:class:`LoadReport`) also says where each element was.
 
 See ``docs/urdf.md`` for the sensor dialect, what is kept verbatim, the number formatting rule
 and the options.
@@ -21,7 +22,7 @@ that the round trip of a field can be checked on one screen:
 * ``_tree``: the links and joints as one tree (fake links, traversal order) and its layout;
 * ``_document``: the state of one load or export and the attribute codecs all elements share;
   ``_records``: the element records of one load; ``_sources`` and ``report``: where a load
-  read each element (``report.load_result``), kept apart from the model's values.
+  read each element (``LoadReport.sources``), kept apart from the model's values.
 
 One module per element family rather than one table of element codecs: reading an element
 needs more than the element (a joint's offsets and a sensor's links are known only once the
@@ -53,7 +54,9 @@ from robomodel.formats.urdf.load import loads as loads
 from robomodel.formats.urdf.load import resolve_uri as resolve_uri
 from robomodel.formats.urdf.options import DumpOptions as DumpOptions
 from robomodel.formats.urdf.options import LoadOptions as LoadOptions
+from robomodel.formats.urdf.report import LoadReport as LoadReport
 from robomodel.formats.urdf.report import dumps_with_report as dumps_with_report
+from robomodel.formats.urdf.report import load_with_report as load_with_report
 from robomodel.formats.urdf.report import loads_with_report as loads_with_report
 
 __getattr__ = _renamed(
@@ -64,6 +67,7 @@ __all__ = [
     "ConversionReport",
     "DumpOptions",
     "LoadOptions",
+    "LoadReport",
     "URDFError",
     "URDFExportError",
     "URDFReferenceError",
@@ -81,6 +85,7 @@ __all__ = [
     "dumps_with_report",
     "export_problems",
     "load",
+    "load_with_report",
     "loads",
     "loads_with_report",
     "resolve_uri",

@@ -2,8 +2,8 @@
 
 A loaded model holds the same plain values as a built one; the file, the lines of its links,
 joints, sensors and meshes and the directory relative mesh filenames are relative to are a
-:class:`Sources` record that :func:`robomodel.formats.urdf.report.load_result` returns beside the
-model. The loader hands it to whoever listens through a context variable (the pattern of
+:class:`Sources` record that :func:`robomodel.formats.urdf.load_with_report` returns in its
+report. The loader hands it to whoever listens through a context variable (the pattern of
 Hypothesis' build context), so that :func:`~robomodel.formats.urdf.load` keeps returning just
 the model and no parameter threads through every reader.
 """

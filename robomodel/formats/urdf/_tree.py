@@ -206,7 +206,7 @@ def assemble(
         moving_order = [k for k in t_joint[1:] if not fixed[k]]
         joint_order = moving_order + [k for k in t_joint[1:] if fixed[k]]
     in_model = [joints[k] for k in joint_order]
-    # Only for a listening load_result: each element's line, before the joints drop theirs.
+    # Only for a listening load_with_report: each element's line, before the joints drop theirs.
     lines = element_lines(links, joints, sensors) if listening() else None
     built = joint_values(r, in_model)
     release_elements(in_model)  # before the model's values add to the peak
@@ -219,7 +219,7 @@ def assemble(
     fake_of: dict[str, tuple[RawLink, RawJoint]] = {}  # frame name -> its link and joint
     markers: dict[str, Extension] = {}
     in_order: list[Frame] = []  # the frames of fake links, in document order
-    # Only for a listening load_result: the records of each model link's shapes, in order.
+    # Only for a listening load_with_report: the records of each model link's shapes, in order.
     shape_raws = (
         [[links[i].visuals, links[i].collisions] for i in t_links] if lines is not None else None
     )

@@ -92,7 +92,7 @@ def load(
     expand only files you trust. A file that uses xacro and is not expanded is refused, never
     read as plain URDF; one that only declares the xacro namespace is plain URDF. Where each
     element was read (lines, the file's directory against which relative mesh filenames
-    resolve) is not part of the model: :func:`robomodel.formats.urdf.report.load_result`
+    resolve) is not part of the model: :func:`robomodel.formats.urdf.load_with_report`
     returns it with the model.
 
     Args:

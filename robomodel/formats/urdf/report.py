@@ -4,17 +4,18 @@ URDF and a robomodel model do not hold the same things: a massless leaf link on 
 is read as an additional frame (``LoadOptions.remove_fake_links``), frames are written back as
 such links, and the elements robomodel does not model are kept verbatim only when asked
 (``LoadOptions.keep_extensions``, ``DumpOptions.write_extensions``).
-:func:`loads_with_report` and :func:`dumps_with_report` list each of those, in the vocabulary
-every format shares (:class:`~robomodel.formats.report.Loss`).
+:func:`load_with_report`, :func:`loads_with_report` and :func:`dumps_with_report` list each of
+those, in the vocabulary every format shares (:class:`~robomodel.formats.report.Loss`).
 
 Where each element was read is not part of the model (two equal models behave alike wherever
-they came from): :func:`load_result` and :func:`loads_result` take exactly the arguments of
-:func:`robomodel.formats.urdf.load` and :func:`~robomodel.formats.urdf.loads` and return a
-:class:`LoadResult`, the model and its :class:`~robomodel.formats.urdf._sources.Sources` (file,
-element and mesh lines, the directory relative meshes are in). ``robomodel validate`` names lines
-with it (:func:`robomodel.model.checks.locate`), and mesh checks resolve relative filenames with
-it (``check_meshes(model, origins=result.sources)``). :func:`recording` collects the sources of
+they came from): a load's report is a :class:`LoadReport`, which also holds its
+:class:`~robomodel.formats.urdf._sources.Sources` (file, element and mesh lines, the directory
+relative meshes are in). ``robomodel validate`` names lines with it
+(:func:`robomodel.model.checks.locate`), and mesh checks resolve relative filenames with it
+(``check_meshes(model, origins=report.sources)``). :func:`recording` collects the sources of
 every URDF load inside a ``with`` block, for callers that load through another function.
+``load_result`` and ``loads_result`` (a ``LoadResult`` of the model and its sources) are the
+deprecated names of the same reads.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from robomodel._internal.deprecation import renamed_attributes
 from robomodel.formats.report import ConversionReport, Loss
 from robomodel.formats.urdf._sources import Sources as Sources
 from robomodel.formats.urdf._sources import recording as recording
@@ -34,17 +36,63 @@ from robomodel.formats.urdf.options import DumpOptions, LoadOptions
 from robomodel.model.record import Model
 
 __all__ = [
-    "LoadResult",
+    "LoadReport",
     "Sources",
     "dumps_with_report",
-    "load_result",
-    "loads_result",
+    "load_with_report",
     "loads_with_report",
     "recording",
 ]
 
 _DEFAULT_LOAD = LoadOptions()
 _DEFAULT_DUMP = DumpOptions()
+
+
+@attrs.frozen(kw_only=True)
+class LoadReport(ConversionReport):
+    """The report of a URDF read: what it changed or dropped, and where it read each element.
+
+    Attributes:
+        sources: the file, the lines of its elements and meshes, and the directory relative
+            mesh filenames are relative to (the file's; for text, the ``base_dir`` given).
+    """
+
+    sources: Sources = attrs.field(factory=lambda: Sources(file="<string>"))
+
+
+def load_with_report(
+    path: str | os.PathLike[str],
+    *,
+    options: LoadOptions = _DEFAULT_LOAD,
+    package_dirs: Iterable[str | os.PathLike[str]] = (),
+    resolver: Callable[[str], str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro: bool | None = None,
+) -> tuple[Model, LoadReport]:
+    """Return :func:`~robomodel.formats.urdf.load` of ``path`` and the report of the read.
+
+    The arguments are those of :func:`~robomodel.formats.urdf.load`; the report is that of
+    :func:`loads_with_report`, its ``sources`` naming ``path`` and its directory.
+
+    >>> from robomodel.data import example_path
+    >>> model, report = load_with_report(example_path())
+    >>> report.sources.line("link", "root_link")
+    25
+    >>> report.sources.base_dir == str(example_path().parent)
+    True
+    """
+
+    def read(o: LoadOptions) -> Model:
+        return load(
+            path,
+            options=o,
+            package_dirs=package_dirs,
+            resolver=resolver,
+            xacro_args=xacro_args,
+            xacro=xacro,
+        )
+
+    return _with_report(read, options)
 
 
 def loads_with_report(
@@ -57,12 +105,13 @@ def loads_with_report(
     base_dir: str | os.PathLike[str] | None = None,
     xacro_args: Mapping[str, str] | None = None,
     xacro: bool | None = None,
-) -> tuple[Model, ConversionReport]:
+) -> tuple[Model, LoadReport]:
     """Return :func:`~robomodel.formats.urdf.loads` of ``text`` and the report of what it changed.
 
     The arguments are those of :func:`~robomodel.formats.urdf.loads`. The report lists every
     link read as a frame (``"changed"``) and, with ``keep_extensions=False``, every element
-    not kept (``"dropped"``; finding those reads the document a second time).
+    not kept (``"dropped"``; finding those reads the document a second time); its
+    ``sources`` say where each element was read (lines, the ``base_dir`` of relative meshes).
     """
 
     def read(o: LoadOptions) -> Model:
@@ -77,7 +126,16 @@ def loads_with_report(
             xacro=xacro,
         )
 
-    model = read(options)
+    return _with_report(read, options)
+
+
+def _with_report(
+    read: Callable[[LoadOptions], Model], options: LoadOptions
+) -> tuple[Model, LoadReport]:
+    """Run one URDF read with ``options`` and make its report (see :func:`loads_with_report`)."""
+    with recording() as box:
+        model = read(options)
+    sources = box[0]
     sensors = {s.name for s in model.sensors} if options.add_sensor_frames else set()
     # Every additional frame of a URDF document is a fake link or a sensor's frame.
     losses = [
@@ -101,7 +159,7 @@ def loads_with_report(
             )
             for x in kept
         ]
-    return model, ConversionReport(losses=tuple(losses))
+    return model, LoadReport(losses=tuple(losses), sources=sources)
 
 
 def dumps_with_report(
@@ -259,8 +317,8 @@ def urdf_compatible(
 
 
 @attrs.frozen(kw_only=True)
-class LoadResult:
-    """A loaded model and where it was read.
+class _LoadResult:
+    """A loaded model and where it was read (deprecated: see :func:`load_with_report`).
 
     Attributes:
         model: the model.
@@ -271,21 +329,25 @@ class LoadResult:
     sources: Sources
 
 
-def load_result(path: str | os.PathLike[str], **kwargs: Any) -> LoadResult:
-    """Return :func:`~robomodel.formats.urdf.load` of ``path`` with its sources.
-
-    >>> from robomodel.data import example_path
-    >>> result = load_result(example_path())
-    >>> result.sources.line("link", "root_link")
-    25
-    """
-    with recording() as box:
-        model = load(path, **kwargs)
-    return LoadResult(model=model, sources=box[-1])
+def _load_result(path: str | os.PathLike[str], **kwargs: Any) -> _LoadResult:
+    """The old ``load_result``: :func:`load_with_report` as a ``LoadResult``."""
+    model, report = load_with_report(path, **kwargs)
+    return _LoadResult(model=model, sources=report.sources)
 
 
-def loads_result(text: str | bytes, **kwargs: Any) -> LoadResult:
-    """Return :func:`~robomodel.formats.urdf.loads` of ``text`` with its sources."""
-    with recording() as box:
-        model = loads(text, **kwargs)
-    return LoadResult(model=model, sources=box[-1])
+def _loads_result(text: str | bytes, **kwargs: Any) -> _LoadResult:
+    """The old ``loads_result``: :func:`loads_with_report` as a ``LoadResult``."""
+    model, report = loads_with_report(text, **kwargs)
+    return _LoadResult(model=model, sources=report.sources)
+
+
+# One report-returning verb set for every format (docs/formats.md): the names of the separate
+# "result" reads still work, with a DeprecationWarning.
+__getattr__ = renamed_attributes(
+    __name__,
+    {
+        "load_result": ("robomodel.formats.urdf.load_with_report", lambda: _load_result),
+        "loads_result": ("robomodel.formats.urdf.loads_with_report", lambda: _loads_result),
+        "LoadResult": ("robomodel.formats.urdf.LoadReport", lambda: _LoadResult),
+    },
+)
