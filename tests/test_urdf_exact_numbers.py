@@ -56,7 +56,9 @@ def test_rpy_numbers_read_back_and_are_the_full_searchs(roll: float, pitch: floa
     the fewest common decimal places that still give the rotation)."""
     R = loader_rotation((roll, pitch, yaw))
     found = _exact._rpy(R)
-    assert found is not None
+    if found is None:  # only where entries underflow (the writer then states R exactly)
+        assert 0.0 < np.abs(R[R != 0.0]).min() < 1e-250
+        return
     # Bit for bit, -0.0 and 0.0 alike (equal values give equal text, so they are not told apart).
     assert np.array_equal(loader_rotation((found[0], found[1], found[2])), R)
     with mock.patch.object(_exact, "_TINY", math.inf):  # every place examined
