@@ -107,6 +107,10 @@ def digits(text: str) -> int:
     return sum(len(v.lstrip("-").replace(".", "")) for v in text.split())
 
 
+ERRORS: dict[str, list[tuple[float, float]]] = {}
+"""Per category of ``rpy beside robomodel:rotation`` changes: (old error, new error) pairs."""
+
+
 def classify(old: str, new: str) -> tuple[str, str]:
     """The category of one changed ``<origin>`` and a line explaining it."""
     a, b = dict(_ATTR.findall(old)), dict(_ATTR.findall(new))
@@ -140,6 +144,7 @@ def classify(old: str, new: str) -> tuple[str, str]:
             "from ±90°",
         )
     kind = "as accurate or better" if eb <= max(ea, 4e-15) else "LESS ACCURATE"
+    ERRORS.setdefault(f"rpy beside robomodel:rotation, {kind}", []).append((ea, eb))
     return (
         f"rpy beside robomodel:rotation, {kind}",
         f"rpy {a['rpy']!r} -> {b['rpy']!r}: error {ea:.2g} -> {eb:.2g}, pitch {gap:.2g} "
@@ -171,6 +176,12 @@ def compare(
                 examples.setdefault(kind, []).append(f"{key}: {why}")
     for kind, n in sorted(counts.items()):
         print(f"\n{n:5d} x {kind}")
+        if kind in ERRORS:
+            olds, news = zip(*ERRORS[kind], strict=True)
+            print(
+                f"      matrix error of the rpy against the exact rotation: old "
+                f"{min(olds):.2g}..{max(olds):.2g}, new {min(news):.2g}..{max(news):.2g}"
+            )
         for line in examples[kind][:show]:
             print(f"      {line}")
     if rest:

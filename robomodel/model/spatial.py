@@ -99,16 +99,19 @@ def cross(a: FloatArray, b: FloatArray) -> FloatArray:
 
 def rotation_from_rpy(roll: float, pitch: float, yaw: float) -> FloatArray:
     """Return ``Rz(yaw) @ Ry(pitch) @ Rx(roll)``, the URDF meaning of ``rpy``."""
+    return np.array(_rpy_rows(roll, pitch, yaw))
+
+
+def _rpy_rows(roll: float, pitch: float, yaw: float) -> list[list[float]]:
+    """The rows of :func:`rotation_from_rpy` in plain floats (the same operations)."""
     cr, sr = math.cos(roll), math.sin(roll)
     cp, sp = math.cos(pitch), math.sin(pitch)
     cy, sy = math.cos(yaw), math.sin(yaw)
-    return np.array(
-        [
-            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-            [-sp, cp * sr, cp * cr],
-        ]
-    )
+    return [
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr],
+    ]
 
 
 RPY_IDYNTREE_MIN_COS = 0.5
@@ -157,8 +160,8 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
     >>> bool(np.abs(rotation_from_rpy(*rpy_from_rotation(R)) - R).max() < 2e-15)
     True
     """
-    m = np.asarray(R, dtype=np.float64)
-    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = m.tolist()
+    rows = np.asarray(R, dtype=np.float64).tolist()
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = rows
     cos_pitch = math.hypot(r21, r22)
     # iDynTree's asRPY.
     if -1.0 < r20 < 1.0:
@@ -169,7 +172,12 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
         rpy = 0.0, -math.pi / 2, math.atan2(-r12, r11)
     else:
         rpy = 0.0, math.pi / 2, -math.atan2(-r12, r11)
-    if float(np.abs(rotation_from_rpy(*rpy) - m).max()) <= RPY_TOLERANCE:
+    err = max(
+        abs(a - b)
+        for got, want in zip(_rpy_rows(*rpy), rows, strict=True)
+        for a, b in zip(got, want, strict=True)
+    )
+    if err <= RPY_TOLERANCE:
         return rpy
     # Well-conditioned angles.
     if cos_pitch < RPY_FLAT_COS:

@@ -199,6 +199,17 @@ def _gives(r: float, p: float, y: float, t: list[float]) -> bool:
 _WIDTH = 6  # doubles tried on either side of each computed angle
 
 
+def _rpy_of(R: np.ndarray, memo: dict[bytes, Any] | None) -> list[float] | None:
+    """:func:`_rpy`, through one export's memo (``Writer.memo``): a model repeats rotations."""
+    if memo is None:
+        return _rpy(R)
+    key = b"r" + (R + 0.0).tobytes()
+    if key not in memo:
+        memo[key] = _rpy(R)
+    got: list[float] | None = memo[key]
+    return got
+
+
 def _rpy(R: np.ndarray) -> list[float] | None:
     """The shortest ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found.
 
@@ -211,6 +222,13 @@ def _rpy(R: np.ndarray) -> list[float] | None:
     exact = _exact_rpy(R, target)
     if exact is None:
         return None
+    # Angles of at most 14 significant digits (a repr of at most 15 characters) have no
+    # shorter number within _RADIUS_ULPS (cap < 0.4 in _first_places): they are the answer,
+    # unless an angle is near underflow (an exponent of three digits), where the radius does
+    # not hold. This is the usual case (angles read from a document), and saves the search.
+    a, b, c = repr(exact[0]), repr(exact[1]), repr(exact[2])
+    if len(a) <= 15 and len(b) <= 15 and len(c) <= 15 and "e-" not in a + b + c:
+        return exact
     if min(abs(v) or 1.0 for v in (*exact, *target)) < _TINY:
         radius = None  # numbers near underflow: the pinning argument does not hold
     else:
@@ -283,7 +301,7 @@ def _near(x: float) -> list[float]:
 
 
 def origin_numbers(
-    T: Transform, invert: bool = False
+    T: Transform, invert: bool = False, memo: dict[bytes, Any] | None = None
 ) -> tuple[list[float] | None, list[float] | None]:
     """Return the ``(xyz, rpy)`` of ``<origin>`` for ``T`` (for its inverse when ``invert``).
 
@@ -291,14 +309,17 @@ def origin_numbers(
     writer then states the rotation exactly in robomodel's attribute, or, for an inverted
     position, does not write ``T`` inverted).
 
+    ``memo``: one export's memo (``Writer.memo``).
+
     ``invert`` is the frame of a fake URDF root: the loader reads the origin and inverts it
     (``Rᵀ`` and ``-(Rᵀ @ xyz)``), so the numbers are searched through that inversion. The
     rotation written is then ``T.rotation.T`` (stated exactly if need be), whose transpose is
     ``T.rotation`` bit for bit.
     """
     if not invert:
-        return [float(v) + 0.0 for v in T.position], _rpy(T.rotation)
-    rpy = _rpy(T.rotation.T)
+        x, y, z = T.position.tolist()
+        return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
+    rpy = _rpy_of(T.rotation.T, memo)
     Rt = T.rotation
     target = T.position.tolist()
     x0 = (-(Rt.T @ T.position)).tolist()
