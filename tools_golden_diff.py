@@ -99,6 +99,7 @@ def rotation(rpy: list[float]):  # type: ignore[no-untyped-def]
 
 
 def numbers(text: str) -> list[float]:
+    """The numbers of an attribute's text."""
     return [float(v) for v in text.split()]
 
 
@@ -147,16 +148,15 @@ def classify(old: str, new: str) -> tuple[str, str]:
     ERRORS.setdefault(f"rpy beside robomodel:rotation, {kind}", []).append((ea, eb))
     return (
         f"rpy beside robomodel:rotation, {kind}",
-        f"rpy {a['rpy']!r} -> {b['rpy']!r}: error {ea:.2g} -> {eb:.2g}, pitch {gap:.2g} "
-        "from ±90°",
+        f"rpy {a['rpy']!r} -> {b['rpy']!r}: error {ea:.2g} -> {eb:.2g}, pitch {gap:.2g} from ±90°",
     )
 
 
-def compare(
-    old: dict[str, list[str | None]], new: dict[str, list[str | None]], show: int
-) -> bool:
+def compare(old: dict[str, list[str | None]], new: dict[str, list[str | None]], show: int) -> bool:
     """Print the changed cases and their classification; return whether all are benign."""
-    changed = sorted(k for k in old.keys() | new.keys() if old.get(k, [None])[0] != new.get(k, [None])[0])
+    changed = sorted(
+        k for k in old.keys() | new.keys() if old.get(k, [None])[0] != new.get(k, [None])[0]
+    )
     urdf = [k for k in changed if k.endswith("/urdf")]
     rest = [k for k in changed if not k.endswith("/urdf") and not k.endswith("/pickle")]
     print(f"{len(changed)} changed cases: {len(urdf)} URDF texts, {len(rest)} others")
@@ -193,6 +193,7 @@ def compare(
 
 
 def main() -> None:
+    """Compare the two revisions' outputs and print the classification."""
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--base", default="main", help="the revision to compare against (main)")
     p.add_argument("--sources", nargs="+", default=["default"], help="default, all, or ids")

@@ -50,7 +50,9 @@ def digits(values: list[float]) -> int:
 
 @settings(max_examples=400)
 @given(any_angle, pitches, any_angle)
-def test_rpy_numbers_read_back_and_are_the_full_searchs(roll: float, pitch: float, yaw: float) -> None:
+def test_rpy_numbers_read_back_and_are_the_full_searchs(
+    roll: float, pitch: float, yaw: float
+) -> None:
     """For the rotation the loader reads from ``rpy``: the numbers written give it bit for bit
     and are what the search examining every decimal place finds (the exact angles rounded to
     the fewest common decimal places that still give the rotation)."""
@@ -106,9 +108,37 @@ def test_inertial_numbers_read_back_and_are_the_full_searchs(
     I_C = np.diag(np.abs(moments)) + 0.01
     inertia = rm.SpatialInertia.from_com(mass, com, I_C)
     found = _exact._search_inertial(inertia)
-    with mock.patch.object(_exact, "_radius", lambda bound, *numbers: None):
+    with mock.patch.object(_exact, "_radius", lambda bound, a, b, c: None):
         assert _exact._search_inertial(inertia) == found
     m, xyz, six, exact = found
     if exact:
         (back,) = inertial_values([(m, six)], [xyz], [(0.0, 0.0, 0.0)])
         assert back == inertia
+
+
+@settings(max_examples=300)
+@given(st.one_of(coords, masses, st.floats(-1e6, 1e6)), st.one_of(masses, coords), st.booleans())
+def test_one_number_search_is_the_search_of_a_list_of_one(
+    x: float, y: float, product: bool
+) -> None:
+    """``_shortest1`` (one number, as the inertia's numbers are searched) finds what
+    ``_shortest`` of a one-number list finds, with a radius and without."""
+    if product and y != 0.0:
+        h = y * x
+
+        def ok(c: float) -> bool:
+            return y * c == h
+
+        x0 = h / y
+        radius = _exact._radius(math.ulp(h) / abs(y) + math.ulp(x0), y, h, x0)
+    else:
+        target = x - y
+
+        def ok(c: float) -> bool:
+            return c - y == target
+
+        x0 = target + y
+        radius = _exact._radius(math.ulp(target) + math.ulp(x0), y, target, x0)
+    for r in (radius, None):
+        listed = _exact._shortest([x0], lambda c: ok(c[0]), None if r is None else [r])
+        assert _exact._shortest1(x0, ok, r) == (None if listed is None else listed[0])

@@ -8,15 +8,22 @@ centre of mass), and a loaded model holds the same plain values as one built in 
 
 Computing the text from the matrices alone loses an ulp here and there (``rpy`` from a rotation,
 a centre of mass from a first moment), which would break ``loads(dumps(m)) == m``. So each
-function here searches for numbers that the loader turns back into the very same doubles: first
-the value's own numbers rounded to 1, 2, ... 17 digits (the shortest text wins, so a document's
-``0.1`` comes back as ``0.1``), then the neighbouring doubles of the computed numbers. Every
-check uses the loader's own arithmetic. Nothing is memoised across calls (no process-wide
-cache): each export computes its numbers afresh. When nothing within that search reproduces
-the value (a rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an
-inertia the parallel-axis formula cannot hit), the functions say so, and the writers add the
-exact value in a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``,
-"Round trips"), which robomodel's loader prefers and other tools ignore.
+function here finds numbers that the loader turns back into the very same doubles, with the
+fewest decimals: the numbers computed (an ``rpy`` by the well-conditioned rule of
+:func:`~robomodel.model.spatial.rpy_from_rotation`) and, where they miss, a bounded correction
+of an ulp or a few (the neighbouring doubles, then angle by angle from the matrix entries);
+then those numbers rounded to 1, 2, ... 17 digits, the first rounding that still reads back
+winning (so a document's ``0.1`` comes back as ``0.1``). The rounding is not a search over
+every number of digits: a number is pinned within a few ulps by the entries it gives (or, for
+an inertia, by the loader's formula), and :func:`_first_places` reads from the number's
+``repr`` which roundings stay that close, skipping the others unexamined (tests check that the
+full search finds the same numbers). Every check uses the loader's own arithmetic. Nothing is
+memoised across exports (no process-wide cache): an export's own memo (``Writer.memo``) spares
+only the rotations, axes and inertias a model repeats. When no numbers reproduce the value (a
+rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an inertia the
+parallel-axis formula cannot hit), the functions say so, and the writers add the exact value in
+a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``, "Round
+trips"), which robomodel's loader prefers and other tools ignore.
 """
 
 from __future__ import annotations
@@ -128,6 +135,8 @@ def _shortest(
     if top == 0.0:
         zeros = [0.0] * len(x0)
         return zeros if x0_ok or ok(zeros) else None
+    if radius is not None and _short(x0, radius) and (x0_ok or ok([v + 0.0 for v in x0])):
+        return [v + 0.0 for v in x0]
     lead = math.floor(math.log10(top))
     lowest, highest = -lead, 16 - lead
     rad = [math.inf] * len(x0) if radius is None else radius
@@ -152,6 +161,24 @@ def _shortest(
             if ok(cand):
                 return cand
     return None
+
+
+def _short(x0: Sequence[float], radius: Sequence[float]) -> bool:
+    """Whether rounding ``x0`` to fewer places moves every number out of its radius.
+
+    True when each number has at most 14 significant digits (a ``repr`` of at most 15
+    characters, no exponent below -99) and a radius of at most 16 ulps: then the largest
+    distance allowed is under 0.4 units of its last digit (``cap`` in :func:`_first_places`),
+    and ``x0`` is the first rounding :func:`_shortest` can accept. Most numbers are read from
+    a document, and this saves the search of their places.
+    """
+    for v, r in zip(x0, radius, strict=True):
+        text = repr(v)
+        if len(text) > 15 or ("e-" in text and len(text.rpartition("e-")[2]) > 2):
+            return False
+        if not r <= _RADIUS_ULPS * math.ulp(v) or 0.0 < abs(v) < _TINY:
+            return False
+    return True
 
 
 def _step(v: float, s: int) -> float:
@@ -222,13 +249,6 @@ def _rpy(R: np.ndarray) -> list[float] | None:
     exact = _exact_rpy(R, target)
     if exact is None:
         return None
-    # Angles of at most 14 significant digits (a repr of at most 15 characters) have no
-    # shorter number within _RADIUS_ULPS (cap < 0.4 in _first_places): they are the answer,
-    # unless an angle is near underflow (an exponent of three digits), where the radius does
-    # not hold. This is the usual case (angles read from a document), and saves the search.
-    a, b, c = repr(exact[0]), repr(exact[1]), repr(exact[2])
-    if len(a) <= 15 and len(b) <= 15 and len(c) <= 15 and "e-" not in a + b + c:
-        return exact
     if min(abs(v) or 1.0 for v in (*exact, *target)) < _TINY:
         radius = None  # numbers near underflow: the pinning argument does not hold
     else:
@@ -239,8 +259,7 @@ def _rpy(R: np.ndarray) -> list[float] | None:
 
 
 def computed_rpy(R: np.ndarray) -> list[float]:
-    """The angles of ``R`` (:func:`rpy_from_rotation`), zeros unsigned (when no exact ``rpy``
-    exists)."""
+    """The angles of ``R`` by :func:`rpy_from_rotation`, zeros unsigned (no exact ``rpy``)."""
     return [a + 0.0 for a in rpy_from_rotation(R + 0.0)]  # atan2 tells -0.0 from 0.0
 
 
@@ -254,12 +273,12 @@ def _exact_rpy(R: np.ndarray, target: list[float]) -> list[float] | None:
     if _gives(x0[0], x0[1], x0[2], target):
         return x0
     # Each angle and the doubles on either side (in _STEPS order), pitches that miss R20 out.
-    rolls, pitches, yaws = ([_step(v, s) + 0.0 for s in _STEPS] for v in x0)
-    pitches = [p if -math.sin(p) == target[6] else None for p in pitches]
-    for r in rolls:
-        for p in pitches:
-            if p is not None:
-                for y in yaws:
+    r_steps, p_steps, y_steps = ([_step(v, s) + 0.0 for s in _STEPS] for v in x0)
+    p_fits = [-math.sin(p) == target[6] for p in p_steps]
+    for r in r_steps:
+        for p, fits in zip(p_steps, p_fits, strict=True):
+            if fits:
+                for y in y_steps:
                     if _gives(r, p, y, target):
                         return [r, p, y]
     # Entry by entry: R20 = -sin(p) fixes the pitch, (R21, R22) = cos(p) (sin r, cos r) the
@@ -478,40 +497,72 @@ def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[
         x0 = hi / m
         # |c - h/m| <= ulp(h) / 2m for every c with m * c == h (and x0 is h/m rounded).
         radius = _radius(math.ulp(hi) / m + math.ulp(x0), m, hi, x0)
-        found = _shortest([x0], _product_is(m, hi), radius)
+        found = _shortest1(x0, _product_is(m, hi), radius)
         exact = exact and found is not None
-        com.append(found[0] if found is not None else x0 + 0.0)
+        com.append(found if found is not None else x0 + 0.0)
     # The loader's h from the numbers written (== the value's h when the search succeeded).
     hv = np.array([m])[:, None] * np.array([com])
     h2 = hv[0]
     hh = h2[0] * h2[0] + h2[1] * h2[1] + h2[2] * h2[2]
     outer = h2[:, None] * h2[None, :]
     outer[[0, 1, 2], [0, 1, 2]] -= hh
-    t = outer / m
+    t = (outer / m).tolist()
+    rows = I_O.tolist()
     six: list[float] = []
     for i, j in pairs:
-        target = float(I_O[i, j])
-        tij = float(t[i, j])
+        target = rows[i][j]
+        tij = t[i][j]
         x0 = target + tij
         # |c - (target + t)| <= ulp(target) / 2 for every c with c - t == target.
         radius = _radius(math.ulp(target) + math.ulp(x0), tij, target, x0)
-        found = _shortest([x0], _difference_is(tij, target), radius)
+        found = _shortest1(x0, _difference_is(tij, target), radius)
         exact = exact and found is not None
-        six.append(found[0] if found is not None else x0 + 0.0)
+        six.append(found if found is not None else x0 + 0.0)
     return m, com, six, exact
 
 
-def _product_is(m: float, h: float) -> Callable[[list[float]], bool]:
-    return lambda c: m * c[0] == h
+def _product_is(m: float, h: float) -> Callable[[float], bool]:
+    return lambda c: m * c == h
 
 
-def _difference_is(t: float, target: float) -> Callable[[list[float]], bool]:
-    return lambda c: c[0] - t == target
+def _difference_is(t: float, target: float) -> Callable[[float], bool]:
+    return lambda c: c - t == target
 
 
-def _radius(bound: float, *numbers: float) -> list[float] | None:
-    """``[bound]`` as the search radius of one number, ``None`` (search every place) when any of
-    ``numbers`` is near underflow or the bound is not finite, where the bound's ulps do not hold."""
-    if not bound < math.inf or any(0.0 < abs(v) < _TINY for v in numbers):
+def _radius(bound: float, a: float, b: float, c: float) -> float | None:
+    """Return ``bound`` as one number's search radius, or ``None`` (search every place).
+
+    ``None`` when any of ``a, b, c`` is near underflow or the bound is not finite, where the
+    bound's ulps do not hold.
+    """
+    if not bound < math.inf or 0.0 < min(abs(a) or 1.0, abs(b) or 1.0, abs(c) or 1.0) < _TINY:
         return None
-    return [bound]
+    return bound
+
+
+def _shortest1(x0: float, ok: Callable[[float], bool], radius: float | None) -> float | None:
+    """:func:`_shortest` of one number (the same answer), in plain float operations.
+
+    The writer searches hundreds of single numbers (an inertia's centre of mass and moments),
+    and list-wrapping each costs more than the search.
+    """
+    if x0 == 0.0:
+        return 0.0 if ok(0.0) else None
+    base = x0 + 0.0
+    if radius is not None and _short([x0], [radius]) and ok(base):
+        return base
+    lead = math.floor(math.log10(abs(x0)))
+    lowest, highest = -lead, 16 - lead
+    first, stable = _first_places(x0, math.inf if radius is None else radius, lowest)
+    previous = None
+    for places in range(first, min(highest, stable - 1) + 1):
+        cand = round(x0, places) + 0.0
+        if cand != previous and ok(cand):
+            return cand
+        previous = cand
+    if ok(base):
+        return base
+    for cand in (math.nextafter(base, -math.inf), math.nextafter(base, math.inf)):
+        if ok(cand):
+            return cand
+    return None
