@@ -136,7 +136,7 @@ less than this (iDynTree does the same when ``|R20|`` reaches 1).
 """
 
 
-def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
+def rpy_from_rotation(R: ArrayLike, *, idyntree: bool = True) -> tuple[float, float, float]:
     """Return ``(roll, pitch, yaw)`` with ``R == Rz(yaw) @ Ry(pitch) @ Rx(roll)`` to round-off.
 
     The rotation of the angles is within about 2e-15 of ``R`` (each entry, for ``R``
@@ -154,6 +154,10 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
     entries are not scaled by ``cos(pitch)``: the yaw from its middle column
     ``(-sin yaw, cos yaw, 0)``, the pitch from ``-R20`` and ``cos(pitch)``.
 
+    With ``idyntree=False`` the well-conditioned angles are given everywhere (the URDF writer
+    starts its search for exact angles from them: they are within an ulp or so of the angles a
+    rotation was computed from).
+
     >>> rpy_from_rotation(np.eye(3))
     (0.0, -0.0, 0.0)
     >>> R = rotation_from_rpy(0.3, math.pi / 2 - 1e-12, -0.4)
@@ -164,7 +168,9 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
     (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = rows
     cos_pitch = math.hypot(r21, r22)
     # iDynTree's asRPY.
-    if -1.0 < r20 < 1.0:
+    if not idyntree:
+        pass
+    elif -1.0 < r20 < 1.0:
         rpy = math.atan2(r21, r22), math.asin(-r20), math.atan2(r10, r00)
         if cos_pitch >= RPY_IDYNTREE_MIN_COS:
             return rpy
@@ -172,13 +178,14 @@ def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
         rpy = 0.0, -math.pi / 2, math.atan2(-r12, r11)
     else:
         rpy = 0.0, math.pi / 2, -math.atan2(-r12, r11)
-    err = max(
-        abs(a - b)
-        for got, want in zip(_rpy_rows(*rpy), rows, strict=True)
-        for a, b in zip(got, want, strict=True)
-    )
-    if err <= RPY_TOLERANCE:
-        return rpy
+    if idyntree:
+        err = max(
+            abs(a - b)
+            for got, want in zip(_rpy_rows(*rpy), rows, strict=True)
+            for a, b in zip(got, want, strict=True)
+        )
+        if err <= RPY_TOLERANCE:
+            return rpy
     # Well-conditioned angles.
     if cos_pitch < RPY_FLAT_COS:
         roll, c, s = 0.0, 1.0, 0.0

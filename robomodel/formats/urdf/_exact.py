@@ -241,19 +241,39 @@ def _rpy(R: np.ndarray) -> list[float] | None:
     """The shortest ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found.
 
     First an exact ``rpy`` near the computed angles (:func:`_exact_rpy`), then the fewest
-    decimals: the exact angles rounded to the same places, from few to many, until the
-    rotation is still ``R`` (the exact angles themselves at worst).
+    decimals: the computed angles (:func:`rpy_from_rotation`) rounded to the same places, from
+    few to many, or moved by a double each, until the rotation is ``R``; where none is, the
+    exact angles so rounded (themselves at worst).
     """
     R = R + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
     target = R.ravel().tolist()
-    exact = _exact_rpy(R, target)
+    computed = [a + 0.0 for a in rpy_from_rotation(R)]
+    exact = _exact_rpy(R, target, computed)
     if exact is None:
         return None
-    if min(abs(v) or 1.0 for v in (*exact, *target)) < _TINY:
-        radius = None  # numbers near underflow: the pinning argument does not hold
+    r, p, y = exact
+    if min(abs(r) or 1.0, abs(p) or 1.0, abs(y) or 1.0) < _TINY:
+        # An angle near underflow: the entries it gives (products with cos p >= 6e-17, as a
+        # double is never nearer pi/2) may lose their precision, and the pinning with them.
+        radius = None
     else:
         radius = [_RADIUS_ULPS * math.ulp(v) for v in exact]
-    found = _shortest(exact, lambda c: _gives(c[0], c[1], c[2], target), radius, x0_ok=True)
+
+    def ok(c: list[float]) -> bool:
+        return _gives(c[0], c[1], c[2], target)
+
+    if computed != exact:
+        # Every exact rpy lies within the radius of the exact angles, so within the radius
+        # and their distance of the computed ones.
+        near = (
+            None
+            if radius is None
+            else [a + abs(b - c) for a, b, c in zip(radius, computed, exact, strict=True)]
+        )
+        found = _shortest(computed, ok, near)
+        if found is not None:
+            return found
+    found = _shortest(exact, ok, radius, x0_ok=True)
     assert found is not None  # x0_ok: the exact angles at worst
     return found
 
@@ -263,14 +283,17 @@ def computed_rpy(R: np.ndarray) -> list[float]:
     return [a + 0.0 for a in rpy_from_rotation(R + 0.0)]  # atan2 tells -0.0 from 0.0
 
 
-def _exact_rpy(R: np.ndarray, target: list[float]) -> list[float] | None:
+def _exact_rpy(R: np.ndarray, target: list[float], computed: list[float]) -> list[float] | None:
     """An ``rpy`` whose loader rotation is ``target`` bit for bit, near the computed angles.
 
-    The computed angles (:func:`rpy_from_rotation`, exact to about an ulp), then those moved by
-    one double each, then entry by entry.
+    The ``computed`` angles (:func:`rpy_from_rotation`), the well-conditioned angles
+    (``idyntree=False``, within an ulp or so of the angles a rotation was computed from), those
+    moved by one double each, then entry by entry.
     """
-    x0 = [a + 0.0 for a in rpy_from_rotation(R)]
-    if _gives(x0[0], x0[1], x0[2], target):
+    if _gives(computed[0], computed[1], computed[2], target):
+        return computed
+    x0 = [a + 0.0 for a in rpy_from_rotation(R, idyntree=False)]
+    if x0 != computed and _gives(x0[0], x0[1], x0[2], target):
         return x0
     # Each angle and the doubles on either side (in _STEPS order), pitches that miss R20 out.
     r_steps, p_steps, y_steps = ([_step(v, s) + 0.0 for s in _STEPS] for v in x0)
@@ -281,6 +304,7 @@ def _exact_rpy(R: np.ndarray, target: list[float]) -> list[float] | None:
                 for y in y_steps:
                     if _gives(r, p, y, target):
                         return [r, p, y]
+
     # Entry by entry: R20 = -sin(p) fixes the pitch, (R21, R22) = cos(p) (sin r, cos r) the
     # roll, (R10, R00) = cos(p) (sin y, cos y) the yaw. Each angle's candidates are the doubles
     # near its computed value that give those entries exactly; the first triple that gives
