@@ -155,11 +155,10 @@ def _shortest(
     base = [float(v) + 0.0 for v in x0]
     if x0_ok or ok(base):
         return base
-    for steps in product(_STEPS, repeat=len(base)):
-        if any(steps):
-            cand = [_step(v, s) for v, s in zip(base, steps, strict=True)]
-            if ok(cand):
-                return cand
+    # Every number moved by at most one double, in the order of product(_STEPS, ...).
+    for cand in product(*([_step(v, s) for s in _STEPS] for v in base)):
+        if cand != tuple(base) and ok(list(cand)):
+            return list(cand)
     return None
 
 
