@@ -156,9 +156,10 @@ def _shortest(
     if x0_ok or ok(base):
         return base
     # Every number moved by at most one double, in the order of product(_STEPS, ...).
-    for cand in product(*([_step(v, s) for s in _STEPS] for v in base)):
-        if cand != tuple(base) and ok(list(cand)):
-            return list(cand)
+    unmoved = tuple(base)
+    for moved in product(*([_step(v, s) for s in _STEPS] for v in base)):
+        if moved != unmoved and ok(list(moved)):
+            return list(moved)
     return None
 
 
