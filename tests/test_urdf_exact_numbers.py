@@ -14,8 +14,10 @@ import math
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import SLOW
 
 import robomodel as rm
 from robomodel.formats.urdf import _exact
@@ -48,7 +50,7 @@ def digits(values: list[float]) -> int:
     return sum(len(format_float(v).lstrip("-").replace(".", "")) for v in values)
 
 
-@settings(max_examples=400)
+@settings(max_examples=200)
 @given(any_angle, pitches, any_angle)
 def test_rpy_numbers_read_back_and_are_the_full_searchs(
     roll: float, pitch: float, yaw: float
@@ -97,7 +99,7 @@ coords = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=120)
 @given(masses, st.tuples(coords, coords, coords), st.tuples(*[coords] * 3))
 def test_inertial_numbers_read_back_and_are_the_full_searchs(
     mass: float, com: tuple[float, float, float], moments: tuple[float, float, float]
@@ -116,7 +118,7 @@ def test_inertial_numbers_read_back_and_are_the_full_searchs(
         assert back == inertia
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.one_of(coords, masses, st.floats(-1e6, 1e6)), st.one_of(masses, coords), st.booleans())
 def test_one_number_search_is_the_search_of_a_list_of_one(
     x: float, y: float, product: bool
@@ -142,3 +144,25 @@ def test_one_number_search_is_the_search_of_a_list_of_one(
     for r in (radius, None):
         listed = _exact._shortest([x0], lambda c: ok(c[0]), None if r is None else [r])
         assert _exact._shortest1(x0, ok, r) == (None if listed is None else listed[0])
+
+
+@pytest.mark.slow
+@SLOW
+@given(any_angle, pitches, any_angle)
+def test_rpy_numbers_slow(roll: float, pitch: float, yaw: float) -> None:
+    """The rpy property above, with more examples."""
+    test_rpy_numbers_read_back_and_are_the_full_searchs.hypothesis.inner_test(  # type: ignore[attr-defined]
+        roll, pitch, yaw
+    )
+
+
+@pytest.mark.slow
+@SLOW
+@given(masses, st.tuples(coords, coords, coords), st.tuples(*[coords] * 3))
+def test_inertial_numbers_slow(
+    mass: float, com: tuple[float, float, float], moments: tuple[float, float, float]
+) -> None:
+    """The inertia property above, with more examples."""
+    test_inertial_numbers_read_back_and_are_the_full_searchs.hypothesis.inner_test(  # type: ignore[attr-defined]
+        mass, com, moments
+    )
