@@ -62,26 +62,6 @@ _TINY = 1e-250  # below this (and not zero) a number is searched without the pin
 
 
 # ---------------------------------------------------------------------- shortest decimals
-def _decimal(x: float) -> tuple[int, int]:
-    """Return ``(digits, exponent)`` with ``|x| == digits * 10**exponent`` for ``repr``'s digits.
-
-    ``repr`` gives the shortest decimal that reads back as ``x``; ``digits`` has no trailing
-    zeros. ``(0, 0)`` for zero.
-    """
-    if x == 0.0:
-        return 0, 0
-    mant, _, exp_text = repr(abs(x)).partition("e")
-    whole, _, frac = mant.partition(".")
-    if frac == "0":
-        frac = ""
-    digits = int(whole + frac)
-    exp = (int(exp_text) if exp_text else 0) - len(frac)
-    while digits % 10 == 0:
-        digits //= 10
-        exp += 1
-    return digits, exp
-
-
 def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
     """Return ``(first, stable)`` decimal places for rounding ``x`` (``round(x, places)``).
 
@@ -91,9 +71,17 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
     number that ``radius`` allows. The distance to the grid of each number of places is read
     from the exact digits of ``repr`` (within half an ulp of ``x``), in integers.
     """
-    digits, exp = _decimal(x)
-    if digits == 0:
+    if x == 0.0:
         return lowest, lowest
+    # repr's digits (the shortest that read back, without trailing zeros) and exponent:
+    # |x| == digits * 10**exp.
+    mant, _, exp_text = repr(x).partition("e")
+    whole, _, frac = mant.partition(".")
+    if frac == "0":
+        frac = ""
+    text = (whole + frac).lstrip("-").lstrip("0")
+    digit_text = text.rstrip("0")
+    exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
     stable = -exp
     if stable <= lowest or not radius < math.inf or exp < -300:
         return lowest, max(stable, lowest)
@@ -102,18 +90,22 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
     cap = (radius + math.ulp(x)) * 1.0000001 * 10.0**-exp
     if cap < 1.0:
         return stable, stable
+    digits = int(digit_text)
     # The distance to the grid of 10**-places grows as places fall (each grid holds the finer
     # ones' points): bisect for the most digits k dropped within cap.
     within, beyond = 0, stable - lowest + 1  # dropping `within` digits is within cap
     while beyond - within > 1:
         k = (within + beyond) // 2
-        unit = 10**k
+        unit = _POW10[k] if k < len(_POW10) else 10**k
         rem = digits % unit
         if min(rem, unit - rem) <= cap:
             within = k
         else:
             beyond = k
     return stable - within, stable
+
+
+_POW10 = [10**k for k in range(40)]
 
 
 def _shortest(
