@@ -14,7 +14,7 @@ import robomodel as rm
 from robomodel.formats.urdf import DumpOptions as _ExportOptions
 from robomodel.formats.urdf import URDFExportError, dump, load, loads
 from robomodel.formats.urdf import dumps as _dumps
-from robomodel.formats.urdf.numbers import format_float
+from robomodel.formats.urdf.numbers import format3, format_float
 
 
 # These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
@@ -61,6 +61,21 @@ def test_format_float_round_trips_every_double(bits: int) -> None:
         return
     y = float(format_float(x))
     assert y == x and math.copysign(1.0, y) == math.copysign(1.0, x)
+
+
+@given(
+    st.one_of(
+        st.integers(0, 2**64 - 1).map(lambda b: struct.unpack("<d", struct.pack("<Q", b))[0]),
+        st.floats(-2e4, 2e4),
+        st.sampled_from([1e-3, -1e-3, 1e4, -1e4, 9999.999999999998, 0.0009999999999999998]),
+    ).filter(math.isfinite)
+)
+def test_format_float_fast_path_is_the_general_rule(x: float) -> None:
+    """The formatter's shortcut for numbers in [1e-3, 1e4) writes what the notation rule does."""
+    from robomodel.formats.urdf.numbers import _format, _format_general
+
+    assert _format(x) == _format_general(x)
+    assert format3(x, x, 1.0) == " ".join([_format_general(x), _format_general(x), "1"])
 
 
 # ---------------------------------------------------------------------------- layout

@@ -51,6 +51,9 @@ from robomodel.errors import ModelError
 __all__ = [
     "ROTATION_ROUNDOFF",
     "ROTATION_TOLERANCE",
+    "RPY_FLAT_COS",
+    "RPY_IDYNTREE_MIN_COS",
+    "RPY_TOLERANCE",
     "Axis",
     "SpatialInertia",
     "Transform",
@@ -96,39 +99,103 @@ def cross(a: FloatArray, b: FloatArray) -> FloatArray:
 
 def rotation_from_rpy(roll: float, pitch: float, yaw: float) -> FloatArray:
     """Return ``Rz(yaw) @ Ry(pitch) @ Rx(roll)``, the URDF meaning of ``rpy``."""
+    return np.array(_rpy_rows(roll, pitch, yaw))
+
+
+def _rpy_rows(roll: float, pitch: float, yaw: float) -> list[list[float]]:
+    """The rows of :func:`rotation_from_rpy` in plain floats (the same operations)."""
     cr, sr = math.cos(roll), math.sin(roll)
     cp, sp = math.cos(pitch), math.sin(pitch)
     cy, sy = math.cos(yaw), math.sin(yaw)
-    return np.array(
-        [
-            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-            [-sp, cp * sr, cp * cr],
-        ]
-    )
+    return [
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr],
+    ]
 
 
-def rpy_from_rotation(R: ArrayLike) -> tuple[float, float, float]:
-    """Return ``(roll, pitch, yaw)`` of a rotation matrix with iDynTree's exact rule.
+RPY_IDYNTREE_MIN_COS = 0.5
+"""The smallest ``cos(pitch)`` at which :func:`rpy_from_rotation` gives iDynTree's angles unchecked.
 
-    The generic case uses ``pitch = asin(-R20)``, so the identity gives ``pitch == -0.0`` (which is
-    why exported URDF reads ``rpy="0 -0 0"``). At the gimbal singularities roll is 0 and the whole
-    rotation about the vertical goes into yaw.
+iDynTree's ``asRPY`` reads the yaw and the pitch from entries scaled by ``cos(pitch)`` (and from
+``asin``, flat there), so its angles carry round-off divided by ``cos(pitch)``: their rotation is
+off by about ``1e-15 / cos(pitch)``, which is 1e-7 at a pitch 1e-9 from 90 degrees and a wrong
+rotation (off by up to 2) within 1e-15 of it. Down to a cosine of 0.5 (pitch within 60 degrees of
+level) the error stays under 2e-15, as small as any rule gives; below it iDynTree's angles are
+kept only where their rotation is checked to be within :data:`RPY_TOLERANCE`.
+"""
+
+RPY_TOLERANCE = 2e-15
+"""How far (each entry) the rotation of iDynTree's angles may be from ``R`` to be kept."""
+
+RPY_FLAT_COS = 1e-15
+"""Below this ``cos(pitch)`` the roll is 0 and the whole turn about the vertical goes into yaw.
+
+The entries that would give the roll are then round-off, and dropping it changes the rotation by
+less than this (iDynTree does the same when ``|R20|`` reaches 1).
+"""
+
+
+def rpy_from_rotation(R: ArrayLike, *, idyntree: bool = True) -> tuple[float, float, float]:
+    """Return ``(roll, pitch, yaw)`` with ``R == Rz(yaw) @ Ry(pitch) @ Rx(roll)`` to round-off.
+
+    The rotation of the angles is within about 2e-15 of ``R`` (each entry, for ``R``
+    orthonormal to round-off) for every pitch, including at and near the gimbal singularities
+    (pitch = ±π/2). Roll and yaw are in ``[-π, π]``, the pitch in ``[-π/2, π/2]``.
+
+    The angles are iDynTree's ``asRPY`` angles bit for bit wherever those are that accurate:
+    always where ``cos(pitch) >=`` :data:`RPY_IDYNTREE_MIN_COS`, and elsewhere when their
+    rotation is within :data:`RPY_TOLERANCE` of ``R``. They are ``atan2(R21, R22)``,
+    ``asin(-R20)``, ``atan2(R10, R00)`` (at ``|R20| >= 1``: roll 0, pitch ±π/2, and the yaw from
+    ``R12`` and ``R11``), so the identity gives ``pitch == -0.0`` (which is why exported URDF
+    reads ``rpy="0 -0 0"``). Elsewhere, where iDynTree's pitch and yaw carry round-off magnified
+    by ``1 / cos(pitch)``, the roll is still ``atan2(R21, R22)`` (0 below :data:`RPY_FLAT_COS`),
+    and the yaw and the pitch are read from ``R @ Rx(roll)^T == Rz(yaw) @ Ry(pitch)``, whose
+    entries are not scaled by ``cos(pitch)``: the yaw from its middle column
+    ``(-sin yaw, cos yaw, 0)``, the pitch from ``-R20`` and ``cos(pitch)``.
+
+    With ``idyntree=False`` the well-conditioned angles are given everywhere (the URDF writer
+    starts its search for exact angles from them: they are within an ulp or so of the angles a
+    rotation was computed from).
 
     >>> rpy_from_rotation(np.eye(3))
     (0.0, -0.0, 0.0)
+    >>> R = rotation_from_rpy(0.3, math.pi / 2 - 1e-12, -0.4)
+    >>> bool(np.abs(rotation_from_rpy(*rpy_from_rotation(R)) - R).max() < 2e-15)
+    True
     """
-    m = np.asarray(R, dtype=np.float64)
-    r20 = float(m[2, 0])
-    if r20 < 1.0:
-        if r20 > -1.0:
-            return (
-                math.atan2(float(m[2, 1]), float(m[2, 2])),
-                math.asin(-r20),
-                math.atan2(float(m[1, 0]), float(m[0, 0])),
-            )
-        return (0.0, math.pi / 2, -math.atan2(-float(m[1, 2]), float(m[1, 1])))
-    return (0.0, -math.pi / 2, math.atan2(-float(m[1, 2]), float(m[1, 1])))
+    rows = np.asarray(R, dtype=np.float64).tolist()
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = rows
+    cos_pitch = math.hypot(r21, r22)
+    # iDynTree's asRPY.
+    if not idyntree:
+        pass
+    elif -1.0 < r20 < 1.0:
+        rpy = math.atan2(r21, r22), math.asin(-r20), math.atan2(r10, r00)
+        if cos_pitch >= RPY_IDYNTREE_MIN_COS:
+            return rpy
+    elif r20 >= 1.0:
+        rpy = 0.0, -math.pi / 2, math.atan2(-r12, r11)
+    else:
+        rpy = 0.0, math.pi / 2, -math.atan2(-r12, r11)
+    if idyntree:
+        err = max(
+            abs(a - b)
+            for got, want in zip(_rpy_rows(*rpy), rows, strict=True)
+            for a, b in zip(got, want, strict=True)
+        )
+        if err <= RPY_TOLERANCE:
+            return rpy
+    # Well-conditioned angles.
+    if cos_pitch < RPY_FLAT_COS:
+        roll, c, s = 0.0, 1.0, 0.0
+    else:
+        roll = math.atan2(r21, r22)
+        c, s = math.cos(roll), math.sin(roll)
+    # The columns of R @ Rx(roll)^T: (.., .., -sin p), (-sin y, cos y, ~0), (.., .., cos p).
+    yaw = math.atan2(r02 * s - r01 * c, r11 * c - r12 * s)
+    pitch = math.atan2(-r20, max(r21 * s + r22 * c, 0.0))
+    return roll, pitch, yaw
 
 
 ROTATION_TOLERANCE = 1e-9
@@ -240,7 +307,7 @@ class Transform:
         return cls(np.eye(3), tuple(xyz))
 
     def rpy(self) -> tuple[float, float, float]:
-        """Return the roll-pitch-yaw angles of the rotation (iDynTree's ``asRPY`` rule)."""
+        """Return the roll-pitch-yaw angles of the rotation (:func:`rpy_from_rotation`)."""
         return rpy_from_rotation(self.rotation)
 
     @classmethod

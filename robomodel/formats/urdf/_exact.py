@@ -8,15 +8,22 @@ centre of mass), and a loaded model holds the same plain values as one built in 
 
 Computing the text from the matrices alone loses an ulp here and there (``rpy`` from a rotation,
 a centre of mass from a first moment), which would break ``loads(dumps(m)) == m``. So each
-function here searches for numbers that the loader turns back into the very same doubles: first
-the value's own numbers rounded to 1, 2, ... 17 digits (the shortest text wins, so a document's
-``0.1`` comes back as ``0.1``), then the neighbouring doubles of the computed numbers. Every
-check uses the loader's own arithmetic. Nothing is memoised across calls (no process-wide
-cache): each export computes its numbers afresh. When nothing within that search reproduces
-the value (a rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an
-inertia the parallel-axis formula cannot hit), the functions say so, and the writers add the
-exact value in a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``,
-"Round trips"), which robomodel's loader prefers and other tools ignore.
+function here finds numbers that the loader turns back into the very same doubles, with the
+fewest decimals: the numbers computed (an ``rpy`` by the well-conditioned rule of
+:func:`~robomodel.model.spatial.rpy_from_rotation`) and, where they miss, a bounded correction
+of an ulp or a few (the neighbouring doubles, then angle by angle from the matrix entries);
+then those numbers rounded to 1, 2, ... 17 digits, the first rounding that still reads back
+winning (so a document's ``0.1`` comes back as ``0.1``). The rounding is not a search over
+every number of digits: a number is pinned within a few ulps by the entries it gives (or, for
+an inertia, by the loader's formula), and :func:`_first_places` reads from the number's
+``repr`` which roundings stay that close, skipping the others unexamined (tests check that the
+full search finds the same numbers). Every check uses the loader's own arithmetic. Nothing is
+memoised across exports (no process-wide cache): an export's own memo (``Writer.memo``) spares
+only the rotations, axes and inertias a model repeats. When no numbers reproduce the value (a
+rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an inertia the
+parallel-axis formula cannot hit), the functions say so, and the writers add the exact value in
+a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``, "Round
+trips"), which robomodel's loader prefers and other tools ignore.
 """
 
 from __future__ import annotations
@@ -41,25 +48,129 @@ __all__ = ["axis_numbers", "inertial_numbers", "origin_numbers"]
 
 Vec3 = tuple[float, float, float]
 _STEPS = (0, -1, 1)
+_RADIUS_ULPS = 16
+"""How far (in ulps) an angle of an exact ``rpy`` may move and still give the same rotation.
+
+Each angle is pinned to within about 2 ulps by two entries it scales (the roll by
+``R21 = cos p sin r`` and ``R22 = cos p cos r``, the yaw by ``R10``/``R00``, the pitch by
+``R20 = -sin p`` and the size of ``cos p`` in those entries). Rounding a number to fewer places
+moves it further than this only where no shorter number can work, so those places are skipped
+without computing them. Entries near the underflow threshold lose that pinning: see
+:data:`_TINY`.
+"""
+_TINY = 1e-250  # below this (and not zero) a number is searched without the pinning argument
 
 
-def _shortest(x0: Sequence[float], ok: Callable[[list[float]], bool]) -> list[float] | None:
-    """Return the first of ``x0`` rounded to 1..17 digits, or a neighbour, that ``ok`` accepts."""
+# ---------------------------------------------------------------------- shortest decimals
+def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
+    """Return ``(first, stable)`` decimal places for rounding ``x`` (``round(x, places)``).
+
+    ``stable``: from these places on, rounding gives ``x`` itself (its ``repr`` has that many
+    decimals). ``first`` (at least ``lowest``): the fewest places at which the rounded number
+    can be within ``radius`` of ``x``; fewer places move it further, so none of them can give a
+    number that ``radius`` allows. The distance to the grid of each number of places is read
+    from the exact digits of ``repr`` (within half an ulp of ``x``), in integers.
+    """
+    if x == 0.0:
+        return lowest, lowest
+    # repr's digits (the shortest that read back, without trailing zeros) and exponent:
+    # |x| == digits * 10**exp.
+    mant, _, exp_text = repr(x).partition("e")
+    whole, _, frac = mant.partition(".")
+    if frac == "0":
+        frac = ""
+    text = (whole + frac).lstrip("-").lstrip("0")
+    digit_text = text.rstrip("0")
+    exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
+    stable = -exp
+    if stable <= lowest or not radius < math.inf or exp < -300:
+        return lowest, max(stable, lowest)
+    # The largest distance, in units of the last digit, that radius allows (half an ulp
+    # added for repr's rounding, and a margin for this float arithmetic).
+    cap = (radius + math.ulp(x)) * 1.0000001 * 10.0**-exp
+    if cap < 1.0:
+        return stable, stable
+    digits = int(digit_text)
+    # The distance to the grid of 10**-places grows as places fall (each grid holds the finer
+    # ones' points): bisect for the most digits k dropped within cap.
+    within, beyond = 0, stable - lowest + 1  # dropping `within` digits is within cap
+    while beyond - within > 1:
+        k = (within + beyond) // 2
+        unit = _POW10[k] if k < len(_POW10) else 10**k
+        rem = digits % unit
+        if min(rem, unit - rem) <= cap:
+            within = k
+        else:
+            beyond = k
+    return stable - within, stable
+
+
+_POW10 = [10**k for k in range(40)]
+
+
+def _shortest(
+    x0: Sequence[float],
+    ok: Callable[[list[float]], bool],
+    radius: Sequence[float] | None = None,
+    x0_ok: bool = False,
+) -> list[float] | None:
+    """Return the first of ``x0`` rounded to 1..17 digits, or a neighbour, that ``ok`` accepts.
+
+    The digits count from the largest number's leading digit, so all numbers are rounded to
+    the same decimal places. ``radius[i]``: no number within ``ok``'s reach lies farther than
+    this from ``x0[i]``; places whose rounding moves a number further are skipped unexamined
+    (``None``: every place is examined). Places at which every number rounds to itself give
+    ``x0``, examined once (not at all when ``x0_ok`` says ``ok`` accepts it). The neighbours,
+    examined when no rounding is accepted: every number moved by at most one double.
+    """
     top = max((abs(v) for v in x0), default=0.0)
     if top == 0.0:
         zeros = [0.0] * len(x0)
-        return zeros if ok(zeros) else None
+        return zeros if x0_ok or ok(zeros) else None
+    if radius is not None and _short(x0, radius) and (x0_ok or ok([v + 0.0 for v in x0])):
+        return [v + 0.0 for v in x0]
     lead = math.floor(math.log10(top))
-    for digits in range(1, 18):
-        cand = [round(v, digits - 1 - lead) + 0.0 for v in x0]
-        if ok(cand):
+    lowest, highest = -lead, 16 - lead
+    rad = [math.inf] * len(x0) if radius is None else radius
+    places_of = [_first_places(v, r, lowest) for v, r in zip(x0, rad, strict=True)]
+    first = max(p for p, _ in places_of)
+    stable = max(s for _, s in places_of)
+    previous: list[float] | None = None
+    for places in range(first, min(highest, stable - 1) + 1):
+        cand = [
+            v + 0.0 if places >= s else round(v, places) + 0.0
+            for v, (_, s) in zip(x0, places_of, strict=True)
+        ]
+        if cand != previous and ok(cand):
             return cand
+        previous = cand
     base = [float(v) + 0.0 for v in x0]
-    for steps in product(_STEPS, repeat=len(base)):
-        cand = [_step(v, s) for v, s in zip(base, steps, strict=True)]
-        if ok(cand):
-            return cand
+    if x0_ok or ok(base):
+        return base
+    # Every number moved by at most one double, in the order of product(_STEPS, ...).
+    unmoved = tuple(base)
+    for moved in product(*([_step(v, s) for s in _STEPS] for v in base)):
+        if moved != unmoved and ok(list(moved)):
+            return list(moved)
     return None
+
+
+def _short(x0: Sequence[float], radius: Sequence[float]) -> bool:
+    """Whether rounding ``x0`` to fewer places moves every number out of its radius.
+
+    True when each number has at most 14 significant digits (a ``repr`` of at most 15
+    characters, no exponent below -99) and a radius of at most 16 ulps: then the largest
+    distance allowed is under 0.4 units of its last digit (``cap`` in :func:`_first_places`),
+    and ``x0`` is the first rounding :func:`_shortest` can accept. Most numbers are read from
+    a document, and this saves the search of their places.
+    """
+    for v, r in zip(x0, radius, strict=True):
+        text = repr(v)
+        if len(text) > 15 or ("e-" in text and len(text.rpartition("e-")[2]) > 2):
+            return False
+        if not r <= _RADIUS_ULPS * math.ulp(v) or 0.0 < abs(v) < _TINY:
+            return False
+    return True
 
 
 def _step(v: float, s: int) -> float:
@@ -68,6 +179,7 @@ def _step(v: float, s: int) -> float:
     return math.nextafter(v, math.inf if s > 0 else -math.inf)
 
 
+# ---------------------------------------------------------------------- rpy
 def _rotation(rpy: Sequence[float]) -> list[float]:
     """The loader's rotation of ``rpy``, row-major (``_origin`` evaluates the same formulas)."""
     r, p, y = rpy
@@ -77,26 +189,114 @@ def _rotation(rpy: Sequence[float]) -> list[float]:
     return flat
 
 
+def _gives(r: float, p: float, y: float, t: list[float]) -> bool:
+    """Whether the loader's rotation of ``(r, p, y)`` is ``t`` (row-major) bit for bit.
+
+    The formulas of :func:`robomodel.model.spatial.rotation_from_rpy` in the same operand
+    order, entry by entry, stopping at the first entry that differs: most candidates fail at
+    the pitch's entry, after one sine. (``rpy="0 0 0"``, which the loader reads as the exact
+    identity, gives the identity here too.)
+    """
+    sp = math.sin(p)
+    if -sp != t[6]:
+        return False
+    cp = math.cos(p)
+    sr, cr = math.sin(r), math.cos(r)
+    if cp * sr != t[7] or cp * cr != t[8]:
+        return False
+    sy, cy = math.sin(y), math.cos(y)
+    return (
+        cy * cp == t[0]
+        and sy * cp == t[3]
+        and cy * sp * sr - sy * cr == t[1]
+        and cy * sp * cr + sy * sr == t[2]
+        and sy * sp * sr + cy * cr == t[4]
+        and sy * sp * cr - cy * sr == t[5]
+    )
+
+
 _WIDTH = 6  # doubles tried on either side of each computed angle
 
 
+def _rpy_of(R: np.ndarray, memo: dict[bytes, Any] | None) -> list[float] | None:
+    """:func:`_rpy`, through one export's memo (``Writer.memo``): a model repeats rotations."""
+    if memo is None:
+        return _rpy(R)
+    key = b"r" + (R + 0.0).tobytes()
+    if key not in memo:
+        memo[key] = _rpy(R)
+    got: list[float] | None = memo[key]
+    return got
+
+
 def _rpy(R: np.ndarray) -> list[float] | None:
-    """The ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found."""
-    R = R + 0.0  # -0.0 and 0.0 are equal values: the search must not tell them apart
-    return _search_rpy(R)
+    """The shortest ``rpy`` whose loader rotation is ``R`` exactly, ``None`` when none is found.
+
+    First an exact ``rpy`` near the computed angles (:func:`_exact_rpy`), then the fewest
+    decimals: the computed angles (:func:`rpy_from_rotation`) rounded to the same places, from
+    few to many, or moved by a double each, until the rotation is ``R``; where none is, the
+    exact angles so rounded (themselves at worst).
+    """
+    R = R + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
+    target = R.ravel().tolist()
+    computed = [a + 0.0 for a in rpy_from_rotation(R)]
+    exact = _exact_rpy(R, target, computed)
+    if exact is None:
+        return None
+    r, p, y = exact
+    if min(abs(r) or 1.0, abs(p) or 1.0, abs(y) or 1.0) < _TINY:
+        # An angle near underflow: the entries it gives (products with cos p >= 6e-17, as a
+        # double is never nearer pi/2) may lose their precision, and the pinning with them.
+        radius = None
+    else:
+        radius = [_RADIUS_ULPS * math.ulp(v) for v in exact]
+
+    def ok(c: list[float]) -> bool:
+        return _gives(c[0], c[1], c[2], target)
+
+    if computed != exact:
+        # Every exact rpy lies within the radius of the exact angles, so within the radius
+        # and their distance of the computed ones.
+        near = (
+            None
+            if radius is None
+            else [a + abs(b - c) for a, b, c in zip(radius, computed, exact, strict=True)]
+        )
+        found = _shortest(computed, ok, near)
+        if found is not None:
+            return found
+    found = _shortest(exact, ok, radius, x0_ok=True)
+    assert found is not None  # x0_ok: the exact angles at worst
+    return found
 
 
 def computed_rpy(R: np.ndarray) -> list[float]:
-    """The angles of ``R`` by iDynTree's rule, zeros unsigned (when no exact ``rpy`` exists)."""
+    """The angles of ``R`` by :func:`rpy_from_rotation`, zeros unsigned (no exact ``rpy``)."""
     return [a + 0.0 for a in rpy_from_rotation(R + 0.0)]  # atan2 tells -0.0 from 0.0
 
 
-def _search_rpy(R: np.ndarray) -> list[float] | None:
-    target = R.ravel().tolist()
-    x0 = [a + 0.0 for a in rpy_from_rotation(R)]
-    found = _shortest(x0, lambda c: _rotation(c) == target)
-    if found is not None:
-        return found
+def _exact_rpy(R: np.ndarray, target: list[float], computed: list[float]) -> list[float] | None:
+    """An ``rpy`` whose loader rotation is ``target`` bit for bit, near the computed angles.
+
+    The ``computed`` angles (:func:`rpy_from_rotation`), the well-conditioned angles
+    (``idyntree=False``, within an ulp or so of the angles a rotation was computed from), those
+    moved by one double each, then entry by entry.
+    """
+    if _gives(computed[0], computed[1], computed[2], target):
+        return computed
+    x0 = [a + 0.0 for a in rpy_from_rotation(R, idyntree=False)]
+    if x0 != computed and _gives(x0[0], x0[1], x0[2], target):
+        return x0
+    # Each angle and the doubles on either side (in _STEPS order), pitches that miss R20 out.
+    r_steps, p_steps, y_steps = ([_step(v, s) + 0.0 for s in _STEPS] for v in x0)
+    p_fits = [-math.sin(p) == target[6] for p in p_steps]
+    for r in r_steps:
+        for p, fits in zip(p_steps, p_fits, strict=True):
+            if fits:
+                for y in y_steps:
+                    if _gives(r, p, y, target):
+                        return [r, p, y]
+
     # Entry by entry: R20 = -sin(p) fixes the pitch, (R21, R22) = cos(p) (sin r, cos r) the
     # roll, (R10, R00) = cos(p) (sin y, cos y) the yaw. Each angle's candidates are the doubles
     # near its computed value that give those entries exactly; the first triple that gives
@@ -108,40 +308,35 @@ def _search_rpy(R: np.ndarray) -> list[float] | None:
         p_est = math.atan2(-r20, sign * math.hypot(r21, r22))
         r_est = math.atan2(sign * r21, sign * r22)
         y_est = math.atan2(sign * r10, sign * r00)
-        for p in _near(p_est, lambda p: -math.sin(p) == r20):
+        pitches = [p for p in _near(p_est) if -math.sin(p) == r20]
+        if not pitches:
+            continue
+        rolls = [(r, math.sin(r), math.cos(r)) for r in _near(r_est)]
+        yaws = [(y, math.sin(y), math.cos(y)) for y in _near(y_est)]
+        for p in pitches:
             cp = math.cos(p)
-            rolls = _near(r_est, _fits(cp, r21, r22, roll=True))
-            yaws = _near(y_est, _fits(cp, r00, r10, roll=False))
-            for r in rolls:
-                for y in yaws:
-                    if _rotation([r, p, y]) == target:
+            for r, sr, cr in rolls:
+                if cp * sr != r21 or cp * cr != r22:
+                    continue
+                for y, sy, cy in yaws:
+                    if cy * cp == r00 and sy * cp == r10 and _gives(r, p, y, target):
                         return [r + 0.0, p + 0.0, y + 0.0]
     return None
 
 
-def _fits(cp: float, a: float, b: float, roll: bool) -> Callable[[float], bool]:
-    """The check of a roll or a yaw angle against two entries, in the loader's operand order.
-
-    A roll: ``cp sin r == a`` and ``cp cos r == b``; a yaw: ``cos y cp == a``, ``sin y cp == b``.
-    """
-    if roll:
-        return lambda r: cp * math.sin(r) == a and cp * math.cos(r) == b
-    return lambda y: math.cos(y) * cp == a and math.sin(y) * cp == b
-
-
-def _near(x: float, ok: Callable[[float], bool]) -> list[float]:
-    """The doubles within ``_WIDTH`` steps of ``x`` that ``ok`` accepts, nearest first."""
-    out = [x] if ok(x) else []
+def _near(x: float) -> list[float]:
+    """``x`` and the doubles within ``_WIDTH`` steps of it, nearest first."""
+    out = [x]
     lo = hi = x
     for _ in range(_WIDTH):
         lo = math.nextafter(lo, -math.inf)
         hi = math.nextafter(hi, math.inf)
-        out += [v for v in (lo, hi) if ok(v)]
+        out += [lo, hi]
     return out
 
 
 def origin_numbers(
-    T: Transform, invert: bool = False
+    T: Transform, invert: bool = False, memo: dict[bytes, Any] | None = None
 ) -> tuple[list[float] | None, list[float] | None]:
     """Return the ``(xyz, rpy)`` of ``<origin>`` for ``T`` (for its inverse when ``invert``).
 
@@ -149,14 +344,17 @@ def origin_numbers(
     writer then states the rotation exactly in robomodel's attribute, or, for an inverted
     position, does not write ``T`` inverted).
 
+    ``memo``: one export's memo (``Writer.memo``).
+
     ``invert`` is the frame of a fake URDF root: the loader reads the origin and inverts it
     (``Rᵀ`` and ``-(Rᵀ @ xyz)``), so the numbers are searched through that inversion. The
     rotation written is then ``T.rotation.T`` (stated exactly if need be), whose transpose is
     ``T.rotation`` bit for bit.
     """
     if not invert:
-        return [float(v) + 0.0 for v in T.position], _rpy(T.rotation)
-    rpy = _rpy(T.rotation.T)
+        x, y, z = T.position.tolist()
+        return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
+    rpy = _rpy_of(T.rotation.T, memo)
     Rt = T.rotation
     target = T.position.tolist()
     x0 = (-(Rt.T @ T.position)).tolist()
@@ -193,27 +391,50 @@ def _search_axis(rest: Transform, direction: np.ndarray) -> list[float] | None:
     x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
 
     R = rest.rotation
+    n0 = math.hypot(*x0)
+    u0 = [v / n0 for v in x0] if n0 > 0.0 else x0
+    checked: dict[tuple[float, ...], bool] = {}  # the neighbour steps repeat candidates
 
     def ok(c: list[float]) -> bool:
         if not any(c):
             return False
-        # What Axis(c) and rest @ axis compute (normalise by the norm, rotate), without building
-        # a checked Axis per candidate, which made this search most of the cost of an export.
-        # Anything off the plain path (overflowing norms, a rest rotation that does not keep
-        # unit length) goes through the values themselves; tests/test_urdf_* check the round
-        # trips bit for bit, so a drift between the two would show there.
-        arr = np.array(c, dtype=np.float64)
-        n = float(np.linalg.norm(arr))
-        if 1e-12 <= n < math.inf:
-            d = R @ (arr / n)
-            if abs(float(d @ d) - 1.0) <= 1e-9:
-                return bool(d.tolist() == target)
-        return bool((rest @ Axis(c)).direction.tolist() == target)
+        # A direction the loader reads back as ``direction`` is ``x0``'s to round-off: one
+        # farther than 1e-12 cannot be, and is refused before the exact check below (which
+        # costs microseconds of numpy calls).
+        n = math.hypot(*c)
+        if 1e-12 <= n < math.inf and any(
+            abs(v / n - w) > 1e-12 for v, w in zip(c, u0, strict=True)
+        ):
+            return False
+        key = tuple(c)
+        got = checked.get(key)
+        if got is None:
+            got = checked[key] = _gives_direction(rest, R, c, target)
+        return got
 
     found = _shortest(x0, ok)
     if found is None:
         found = _refined(rest.rotation, direction, ok, unit=True)
     return found
+
+
+def _gives_direction(rest: Transform, R: np.ndarray, c: list[float], target: list[float]) -> bool:
+    """Whether the loader reads ``<axis xyz=c>`` of a joint at ``rest`` as ``target``, exactly.
+
+    What ``Axis(c)`` and ``rest @ axis`` compute (normalise by the norm, rotate), without
+    building a checked Axis per candidate, which made this search most of the cost of an
+    export: ``np.linalg.norm`` of a vector is ``sqrt(x.dot(x))``, and numpy's division is
+    Python's. Anything off the plain path (overflowing norms, a rest rotation that does not
+    keep unit length) goes through the values themselves; tests/test_urdf_* check the round
+    trips bit for bit, so a drift between the two would show there.
+    """
+    arr = np.array(c, dtype=np.float64)
+    n = math.sqrt(float(arr.dot(arr)))
+    if 1e-12 <= n < math.inf:
+        d = R @ (arr / n)
+        if abs(float(d @ d) - 1.0) <= 1e-9:
+            return bool(d.tolist() == target)
+    return bool((rest @ Axis(c)).direction.tolist() == target)
 
 
 def _refined(
@@ -229,10 +450,14 @@ def _refined(
     Af = [[Fraction(v) for v in row] for row in A.tolist()]
     bf = [Fraction(v) for v in b.tolist()]
     x = (A.T @ b).tolist()
+    tried = None
     for _ in range(3):
         xf = [Fraction(v) for v in x]
         res = [bf[i] - sum(Af[i][k] * xf[k] for k in range(3)) for i in range(3)]
         x = [float(xf[i] + sum(Af[k][i] * res[k] for k in range(3))) for i in range(3)]
+        if x == tried:
+            break  # converged: this step would try the very candidates the last one tried
+        tried = x
         bases = [x]
         if unit:
             n = float(np.linalg.norm(x))
@@ -286,30 +511,74 @@ def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[
     com: list[float] = []
     for hi in h:
         x0 = hi / m
-        found = _shortest([x0], _product_is(m, hi))
+        # |c - h/m| <= ulp(h) / 2m for every c with m * c == h (and x0 is h/m rounded).
+        radius = _radius(math.ulp(hi) / m + math.ulp(x0), m, hi, x0)
+        found = _shortest1(x0, _product_is(m, hi), radius)
         exact = exact and found is not None
-        com.append(found[0] if found is not None else x0 + 0.0)
+        com.append(found if found is not None else x0 + 0.0)
     # The loader's h from the numbers written (== the value's h when the search succeeded).
     hv = np.array([m])[:, None] * np.array([com])
     h2 = hv[0]
     hh = h2[0] * h2[0] + h2[1] * h2[1] + h2[2] * h2[2]
     outer = h2[:, None] * h2[None, :]
     outer[[0, 1, 2], [0, 1, 2]] -= hh
-    t = outer / m
+    t = (outer / m).tolist()
+    rows = I_O.tolist()
     six: list[float] = []
     for i, j in pairs:
-        target = float(I_O[i, j])
-        tij = float(t[i, j])
+        target = rows[i][j]
+        tij = t[i][j]
         x0 = target + tij
-        found = _shortest([x0], _difference_is(tij, target))
+        # |c - (target + t)| <= ulp(target) / 2 for every c with c - t == target.
+        radius = _radius(math.ulp(target) + math.ulp(x0), tij, target, x0)
+        found = _shortest1(x0, _difference_is(tij, target), radius)
         exact = exact and found is not None
-        six.append(found[0] if found is not None else x0 + 0.0)
+        six.append(found if found is not None else x0 + 0.0)
     return m, com, six, exact
 
 
-def _product_is(m: float, h: float) -> Callable[[list[float]], bool]:
-    return lambda c: m * c[0] == h
+def _product_is(m: float, h: float) -> Callable[[float], bool]:
+    return lambda c: m * c == h
 
 
-def _difference_is(t: float, target: float) -> Callable[[list[float]], bool]:
-    return lambda c: c[0] - t == target
+def _difference_is(t: float, target: float) -> Callable[[float], bool]:
+    return lambda c: c - t == target
+
+
+def _radius(bound: float, a: float, b: float, c: float) -> float | None:
+    """Return ``bound`` as one number's search radius, or ``None`` (search every place).
+
+    ``None`` when any of ``a, b, c`` is near underflow or the bound is not finite, where the
+    bound's ulps do not hold.
+    """
+    if not bound < math.inf or 0.0 < min(abs(a) or 1.0, abs(b) or 1.0, abs(c) or 1.0) < _TINY:
+        return None
+    return bound
+
+
+def _shortest1(x0: float, ok: Callable[[float], bool], radius: float | None) -> float | None:
+    """:func:`_shortest` of one number (the same answer), in plain float operations.
+
+    The writer searches hundreds of single numbers (an inertia's centre of mass and moments),
+    and list-wrapping each costs more than the search.
+    """
+    if x0 == 0.0:
+        return 0.0 if ok(0.0) else None
+    base = x0 + 0.0
+    if radius is not None and _short([x0], [radius]) and ok(base):
+        return base
+    lead = math.floor(math.log10(abs(x0)))
+    lowest, highest = -lead, 16 - lead
+    first, stable = _first_places(x0, math.inf if radius is None else radius, lowest)
+    previous = None
+    for places in range(first, min(highest, stable - 1) + 1):
+        cand = round(x0, places) + 0.0
+        if cand != previous and ok(cand):
+            return cand
+        previous = cand
+    if ok(base):
+        return base
+    for cand in (math.nextafter(base, -math.inf), math.nextafter(base, math.inf)):
+        if ok(cand):
+            return cand
+    return None

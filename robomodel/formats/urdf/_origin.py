@@ -228,13 +228,13 @@ def origin_text(
         return _origin_text(T, invert)
     key = b"o" + T.rotation.tobytes() + T.position.tobytes() + (b"i" if invert else b"")
     if key not in memo:
-        memo[key] = _origin_text(T, invert)
+        memo[key] = _origin_text(T, invert, memo)
     text: str | None = memo[key]
     return text
 
 
-def _origin_text(T: Transform, invert: bool) -> str | None:
-    xyz, rpy = origin_numbers(T, invert)
+def _origin_text(T: Transform, invert: bool, memo: dict[bytes, Any] | None = None) -> str | None:
+    xyz, rpy = origin_numbers(T, invert, memo)
     if xyz is None:
         return None
     R = T.rotation.T if invert else T.rotation
@@ -256,7 +256,7 @@ def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | No
     if text is not None:
         return text
     U = T.inverse()
-    _, rpy = origin_numbers(U)
+    _, rpy = origin_numbers(U, memo=memo)
     R = T.rotation.T
     if rpy is None:
         return (

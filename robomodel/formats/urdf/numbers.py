@@ -36,6 +36,18 @@ def format_float(x: float) -> str:
 
 
 def _format(x: float) -> str:
+    # Most numbers of a robot lie in [1e-3, 1e4): there ``repr`` is already plain decimal
+    # notation (it uses an exponent only below 1e-4 and from 1e16 on), and the leading digit's
+    # exponent K + n - 1 is in [-3, 3], so the rule writes ``repr``'s digits as they are, an
+    # integer without its ".0". The general rule below gives the same text (tested).
+    a = -x if x < 0.0 else x
+    if 1e-3 <= a < 1e4:
+        r = repr(x)
+        return r[:-2] if r.endswith(".0") else r
+    return _format_general(x)
+
+
+def _format_general(x: float) -> str:
     if x == 0.0:
         return "0"
     neg = x < 0
@@ -68,7 +80,10 @@ def _format(x: float) -> str:
 
 def format3(x: float, y: float, z: float) -> str:
     """Return three formatted numbers separated by spaces (the exporter's hot path)."""
-    return f"{format_float(x)} {format_float(y)} {format_float(z)}"
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+        bad = next(v for v in (x, y, z) if not math.isfinite(v))
+        raise ValueError(f"cannot write the non-finite number {bad!r} in a URDF")
+    return f"{_format(x)} {_format(y)} {_format(z)}"
 
 
 def format_floats(values: Iterable[float]) -> str:
