@@ -2,7 +2,7 @@
 
 Run from the worktree root::
 
-    python tools_golden_diff.py [--base REV] [--sources default|all|ID ...] [--show N]
+    python tests/golden/prove_urdf_rpy.py [--base REV] [--sources default|all|ID ...] [--show N]
 
 Both sides compute every case of ``tests/golden/cases.py`` (the base revision from a
 ``git archive`` in a temporary directory, the other from this worktree), keeping the text of
