@@ -36,7 +36,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Runs inside a subprocess with one revision on the path: writes {key: [digest, urdf text]}.
 _COLLECT = r"""
