@@ -115,7 +115,13 @@ def _loads_with_report(
         spec = mj.MjSpec.from_file(path) if path is not None else mj.MjSpec.from_string(text)
         mm = spec.compile()
     except ValueError as exc:
-        raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
+        # MuJoCo ends its message with the element and its line ("Element 'body', line 3"):
+        # that goes where every robomodel error names its element, after the file.
+        reason, found, element = str(exc).strip().partition("\nElement ")
+        raise MJCFError(
+            f"MuJoCo did not compile the MJCF: {reason}",
+            element=f"element {element.strip()}" if found else "",
+        ) from exc
     if path is not None:
         text = read_mjcf(path)
     return _Reader(mj, spec, mm, options, text).run()
