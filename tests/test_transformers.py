@@ -609,6 +609,9 @@ def test_pose_batch_matches_one_product_per_value():
     ]
     R = np.array([T.rotation for T in values])
     p = np.array([T.position for T in values])
+    # Values store -0.0 as 0.0 (canonical numbers): the plan's input arrays can still carry the
+    # other bits, and must be grouped by bits.
+    p[2 * n : 3 * n, 2] = -0.0
     rows = [3 + k for k in range(5 * n)]  # input rows, not all of them taken
     every = ReexpressPlan.of(rows, links, R, p, 5 * n + 4)
     plan = every.grouped_by_bits(5 * n + 4)

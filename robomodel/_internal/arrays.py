@@ -1,8 +1,9 @@
 """Frozen float arrays: the checks and the storage shared by every value's numpy fields.
 
-A value's arrays are float64, of a fixed shape, finite, and immutable: :func:`immutable` stores
-them over a ``bytes`` buffer, so that not even ``setflags(write=True)`` can make one writable
-again. That is what makes sharing them safe (:func:`zeros3` and friends hand out one array to
+A value's arrays are float64, of a fixed shape, finite, canonical and immutable: :func:`immutable`
+stores them over a ``bytes`` buffer, so that not even ``setflags(write=True)`` can make one writable
+again, with every ``-0.0`` stored as ``0.0`` (see :func:`canonical`). That is what makes sharing
+them safe (:func:`zeros3` and friends hand out one array to
 every default-constructed value) and what lets the trusted constructors of
 :mod:`robomodel.model.spatial` store an array without copying it again.
 """
@@ -31,6 +32,18 @@ def frozen_array(value: ArrayLike, shape: tuple[int, ...], what: str) -> FloatAr
     return immutable(arr)
 
 
+def canonical(value: float) -> float:
+    """Return ``value`` as a float with ``-0.0`` folded into ``0.0`` (NaN and infinities kept).
+
+    Every number a value stores goes through this (arrays through :func:`immutable`): ``-0.0 ==
+    0.0``, so two values differing only in the sign of a zero are equal, and they must also hash
+    alike, pickle and write alike and give the same derived quantities (``atan2(-0.0, -1)`` is
+    ``-pi``, ``atan2(0.0, -1)`` is ``pi``). Adding ``0.0`` is the IEEE rule that does it:
+    ``-0.0 + 0.0 == +0.0`` and every other number is unchanged.
+    """
+    return float(value) + 0.0
+
+
 def check_finite(arr: FloatArray, what: str) -> None:
     """Raise :class:`ModelError` unless every entry of ``arr`` is finite."""
     if not np.all(np.isfinite(arr)):
@@ -42,7 +55,7 @@ def finite_number(value: float, what: str) -> float:
     f = float(value)
     if not math.isfinite(f):
         raise ArgumentError(f"{what} must be a finite number, got {f}")
-    return f
+    return f + 0.0  # canonical: -0.0 is stored as 0.0
 
 
 class FrozenArray(np.ndarray[Any, np.dtype[np.float64]]):
@@ -101,17 +114,25 @@ def frozen_copy(arr: npt.ArrayLike) -> npt.NDArray[Any]:
     """Return a read-only copy of a numeric array of any dtype, over an immutable buffer.
 
     For results that are handed out more than once (memoised, or held by a frozen record):
-    ``setflags(write=True)`` fails on the copy, as on every value's own arrays.
+    ``setflags(write=True)`` fails on the copy, as on every value's own arrays. Float entries
+    are canonical (``-0.0`` stored as ``0.0``; NaN and infinities kept as they are).
     """
     a = np.ascontiguousarray(arr)
     if a.dtype.hasobject:
         raise TypeError(f"cannot freeze an array of dtype {a.dtype}")
+    if a.dtype.kind in "fc":
+        a = a + a.dtype.type(0)  # -0.0 + 0.0 is +0.0; every other entry is unchanged
     return np.frombuffer(a.tobytes(), dtype=a.dtype).reshape(a.shape)
 
 
 def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
-    """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, no copy."""
+    """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, canonical.
+
+    ``data`` is stored as it is (no copy) unless it holds a ``-0.0``: then a canonical copy.
+    """
     out: FloatArray = FrozenArray(shape, _F64, data)
+    if _NEG_ZERO in data:  # a cheap screen: most buffers hold no such byte pattern at all
+        return immutable(out)
     return out
 
 
@@ -121,13 +142,14 @@ def immutable(arr: FloatArray) -> FloatArray:
     ``setflags(write=False)`` alone can be undone with ``setflags(write=True)`` on the array (or
     on its base), so a value would not be a value. An array over ``bytes`` can never be made
     writable again, nor can anything it is a view of; as a :class:`FrozenArray` its shape and
-    dtype cannot be reassigned either.
+    dtype cannot be reassigned either. Every ``-0.0`` is stored as ``0.0`` (:func:`canonical`).
     """
-    out: FloatArray = FrozenArray(arr.shape, _F64, arr.tobytes())  # ``arr`` is float64
+    out: FloatArray = FrozenArray(arr.shape, _F64, (arr + 0.0).tobytes())  # ``arr`` is float64
     return out
 
 
 _F64 = np.dtype(np.float64)
+_NEG_ZERO = np.array(-0.0).tobytes()
 
 
 def fresh(arr: FloatArray) -> FloatArray:
@@ -176,4 +198,4 @@ def finite_mass(value: float) -> float:
     m = float(value)
     if not math.isfinite(m):
         raise ModelError(f"a mass must be finite, got {m}")
-    return m
+    return m + 0.0  # canonical: -0.0 is stored as 0.0

@@ -20,8 +20,10 @@ rather than keeping their own module-level copies, so this registry is the one l
 unchecked path. Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
 The contract of every generated function is the same: the caller passes fields that already
 satisfy the class's converters and validators (read-only float64 arrays of the right shape,
-persistent vectors, checked names). ``tests/test_construct.py`` compares each one with the
-checked constructor on random inputs; :data:`MADE` lists those generated so far for that test.
+persistent vectors, checked names); the one thing a maker does itself is store each ``float``
+field canonical (``-0.0`` as ``0.0``, one addition), as the checked converters do.
+``tests/test_construct.py`` compares each one with the checked constructor on random inputs;
+:data:`MADE` lists those generated so far for that test.
 """
 
 from __future__ import annotations
@@ -76,6 +78,13 @@ def _slot_setters(cls: type, names: Iterable[str]) -> dict[str, Any]:
     return out
 
 
+def _float_fields(cls: type) -> set[str]:
+    # Fields declared ``float``: stored as ``x + 0.0``, which folds -0.0 into 0.0 as every
+    # checked converter does (robomodel._internal.arrays.canonical); arrays come canonical
+    # from ``immutable``, by the callers' contract.
+    return {f.name for f in _fields(cls) if f.type in ("float", float)}
+
+
 def _compile(src: str, scope: dict[str, Any], name: str) -> Callable[..., Any]:
     exec(src, scope)  # generated once per class, like attrs' own __init__
     fn: Callable[..., Any] = scope[name]
@@ -90,7 +99,13 @@ def _generate_maker(cls: type[T]) -> Callable[..., T]:
     init = [f.name for f in _fields(cls) if f.init]
     rest = [f for f in _fields(cls) if not f.init]
     scope: dict[str, Any] = {"cls": cls, "new_": _new, **_slot_setters(cls, names)}
-    body = "".join(f"    set_{n.lstrip('_')}_(new, {n})\n" for n in init)
+    floats = _float_fields(cls)
+    body = "".join(
+        f"    set_{n.lstrip('_')}_(new, {n} + 0.0)\n"
+        if n in floats
+        else f"    set_{n.lstrip('_')}_(new, {n})\n"
+        for n in init
+    )
     for f in rest:
         if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
             raise TypeError(f"{cls.__name__}.{f.name} has a factory default; give it a value")
@@ -121,9 +136,11 @@ def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Call
     params = ", ".join(f"{n}=_KEEP" for n in copied)
     lines = [f"def replace(value, *, {params}):" if params else "def replace(value):"]
     lines.append("    new = new_(cls)")
+    floats = _float_fields(cls)
     for n in copied:
         s = f"set_{n.lstrip('_')}_"
-        lines.append(f"    {s}(new, value.{n} if {n} is _KEEP else {n})")
+        given = f"{n} + 0.0" if n in floats else n  # canonical, as the converters store it
+        lines.append(f"    {s}(new, value.{n} if {n} is _KEEP else {given})")
     for n, v in fixed.items():
         scope[f"reset_{n}"] = v
         lines.append(f"    set_{n.lstrip('_')}_(new, reset_{n})")

@@ -16,6 +16,7 @@ from typing import Any, Literal, Self, TypeAlias
 
 import attrs
 
+from robomodel._internal.arrays import canonical
 from robomodel._internal.construct import replace
 from robomodel.errors import ArgumentError, ModelError, TopologyError
 from robomodel.model.spatial import Axis, Transform
@@ -88,8 +89,8 @@ class JointDynamics:
     """
 
     kind: Literal["none", "urdf"] = "none"
-    damping: float = attrs.field(default=0.0, converter=float)
-    static_friction: float = attrs.field(default=0.0, converter=float)
+    damping: float = attrs.field(default=0.0, converter=canonical)
+    static_friction: float = attrs.field(default=0.0, converter=canonical)
 
     def __attrs_post_init__(self) -> None:
         if self.kind not in ("none", "urdf"):
@@ -114,8 +115,8 @@ class Mimic:
     """A URDF ``<mimic>`` relation: ``q = multiplier * q_leader + offset``."""
 
     joint: str
-    multiplier: float = attrs.field(default=1.0, converter=float)
-    offset: float = attrs.field(default=0.0, converter=float)
+    multiplier: float = attrs.field(default=1.0, converter=canonical)
+    offset: float = attrs.field(default=0.0, converter=canonical)
 
 
 _X_AXIS = Axis((1.0, 0.0, 0.0))

@@ -32,6 +32,7 @@ from robomodel._internal.arrays import (
     FloatArray as FloatArray,
 )  # re-exported: the array type of values
 from robomodel._internal.arrays import (
+    canonical,
     check_finite,
     eye3,
     finite_mass,
@@ -559,7 +560,7 @@ class SpatialInertia:
     [2.0, 0.2, 0.0, 0.0, 1.0, 0.0, 0.0, 1.02, 0.0, 1.02]
     """
 
-    mass: float = attrs.field(default=0.0, converter=float)
+    mass: float = attrs.field(default=0.0, converter=canonical)
     first_moment: FloatArray = attrs.field(factory=zeros3, converter=vec3)
     rotational_inertia: FloatArray = attrs.field(factory=zeros33, converter=_sym3)
 
@@ -572,7 +573,9 @@ class SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
         # Halves added rather than the sum halved: the same bits, and no overflow to inf for an
         # inertia near the largest double.
-        return make(SpatialInertia)(float(mass), immutable(h), immutable(0.5 * I_O + 0.5 * I_O.T))
+        return make(SpatialInertia)(
+            float(mass) + 0.0, immutable(h), immutable(0.5 * I_O + 0.5 * I_O.T)
+        )
 
     @classmethod
     def zero(cls) -> SpatialInertia:

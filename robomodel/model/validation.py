@@ -328,7 +328,7 @@ def real_number(value: object, what: str) -> float:
         ) from None
     if not math.isfinite(x):
         raise ArgumentError(f"{what} must be finite, but got {x}")
-    return x
+    return x + 0.0  # canonical: -0.0 is stored as 0.0 (robomodel._internal.arrays.canonical)
 
 
 def read_only(arr: FloatArray) -> FloatArray:

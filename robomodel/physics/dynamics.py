@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.arrays import frozen_copy
 from robomodel.errors import ArgumentError
 from robomodel.model.record import Model
 from robomodel.model.validation import STANDARD_GRAVITY, fixed_vector, real_array
@@ -88,11 +89,13 @@ class InverseDynamics:
 
     model: Model
     base: int
-    joint_torques: FloatArray
-    internal_wrenches: FloatArray
-    base_wrench: FloatArray
-    velocities: FloatArray
-    proper_accelerations: FloatArray
+    # Over immutable memory (frozen_copy): ``setflags(write=False)`` alone can be undone, and a
+    # result handed out must not change under whoever else holds it.
+    joint_torques: FloatArray = attrs.field(converter=frozen_copy)
+    internal_wrenches: FloatArray = attrs.field(converter=frozen_copy)
+    base_wrench: FloatArray = attrs.field(converter=frozen_copy)
+    velocities: FloatArray = attrs.field(converter=frozen_copy)
+    proper_accelerations: FloatArray = attrs.field(converter=frozen_copy)
 
     def internal_wrench(self, link: str | int) -> FloatArray:
         """Return the internal wrench of one link (by name or index)."""
@@ -246,8 +249,6 @@ def inverse_dynamics(
         base_velocity,
         "inverse dynamics",
     )
-    for arr in results:
-        arr.setflags(write=False)
     tau, internal, base_wrench, motions = results
     return InverseDynamics(model, plan.base, tau, internal, base_wrench, motions[0], motions[1])
 

@@ -49,7 +49,7 @@ FloatArray = npt.NDArray[np.float64]
 
 def _to_float(value: Any) -> float:
     try:
-        return float(value)
+        return float(value) + 0.0  # canonical: -0.0 is stored as 0.0
     except (TypeError, ValueError):
         raise ModelError(f"DH link values must be numbers, got {value!r}") from None
 
@@ -155,7 +155,7 @@ def _dh_matrix(a: float, d: float, alpha: float, theta: float) -> FloatArray:
 def _with_angle(link: DHLink, value: float) -> DHLink:
     # For a value already checked (finite, clamped as needed): attrs.evolve would rerun every
     # converter and check, which dominates the cost of setting a chain's angles.
-    return replace(DHLink)(link, angle=value)
+    return replace(DHLink)(link, angle=value + 0.0)  # canonical, as the converter stores it
 
 
 def _links(value: Iterable[DHLink]) -> PVectorT[DHLink]:

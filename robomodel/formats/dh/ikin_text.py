@@ -300,7 +300,10 @@ def load(path: str | os.PathLike[str]) -> DHChain:
         raise ModelError(
             f"{os.fspath(path)}: not UTF-8 text (byte {e.start}); save it as UTF-8"
         ) from None
-    return loads(text)
+    try:
+        return loads(text)
+    except ModelError as e:  # name the file, as every reader's error does
+        raise ModelError(f"{os.fspath(path)}: {e}") from e
 
 
 def dump(chain: DHChain, path: str | os.PathLike[str], *, exact: bool = False) -> None:

@@ -221,7 +221,7 @@ def _num(v: Any, path: str, inf: bool) -> float:
         # writes.
         hint = ' (write "inf" or "-inf" for an unbounded limit)' if inf else ""
         raise JSONFormatError(path, f"expected a finite number, got {x}{hint}")
-    return float(x)
+    return float(x) + 0.0  # canonical: -0.0 is stored as 0.0
 
 
 def _floats(v: Any, path: str, n: int) -> list[float]:

@@ -101,8 +101,10 @@ def num(x: float) -> str:
 
 def nums(xs: Iterable[float]) -> str:
     # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
-    # only spellings with an "n" in them.
-    text = " ".join([repr(float(x)) for x in xs])
+    # only spellings with an "n" in them. ``+ 0.0`` writes a zero as "0.0", never "-0.0": a
+    # quaternion or position computed from canonical values can still come out as -0.0, and
+    # export is a function of the value (robomodel._internal.arrays.canonical).
+    text = " ".join([repr(float(x) + 0.0) for x in xs])
     if "n" in text:
         raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
     return text

@@ -17,7 +17,6 @@ import contextlib
 import json
 import math
 import os
-import warnings
 from typing import Any
 
 import attrs
@@ -72,6 +71,10 @@ def loads_with_report(
     Raises:
         MJCFError: MuJoCo did not compile the document.
 
+    Warns:
+        UserWarning: MuJoCo's own compiler warnings (a deprecated attribute, ...), as MuJoCo
+            raises them; filter them with ``warnings.filterwarnings`` where they are expected.
+
     >>> m, report = loads_with_report('''<mujoco><worldbody><body name="a">
     ...   <joint name="j" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
     ...   </body></worldbody></mujoco>''')
@@ -105,22 +108,24 @@ def _loads_with_report(
     if path is not None:
         refuse_unless_regular(path, "")
     check_opened_files(text, path)
-    # MuJoCo's compiler warns through Python's warnings (deprecated attributes, ...): those
-    # become report entries rather than escaping to the caller.
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            spec = mj.MjSpec.from_file(path) if path is not None else mj.MjSpec.from_string(text)
-            mm = spec.compile()
-        except ValueError as exc:
-            raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}") from exc
+    # MuJoCo's compiler reports what it tolerates (a deprecated attribute, a non-rigid flex) as
+    # Python UserWarnings of its own, raised inside ``compile``. They reach the caller as they
+    # are: recording them would need ``warnings.catch_warnings``, which swaps the process-wide
+    # filters and is not thread-safe, and MuJoCo offers no other way to read them.
+    try:
+        spec = mj.MjSpec.from_file(path) if path is not None else mj.MjSpec.from_string(text)
+        mm = spec.compile()
+    except ValueError as exc:
+        # MuJoCo ends its message with the element and its line ("Element 'body', line 3"):
+        # that goes where every robomodel error names its element, after the file.
+        reason, found, element = str(exc).strip().partition("\nElement ")
+        raise MJCFError(
+            f"MuJoCo did not compile the MJCF: {reason}",
+            element=f"element {element.strip()}" if found else "",
+        ) from exc
     if path is not None:
         text = read_mjcf(path)
-    model, report = _Reader(mj, spec, mm, options, text).run()
-    said = tuple(
-        Loss(action="note", kind="mujoco", name="compiler", detail=str(w.message)) for w in caught
-    )
-    return model, ConversionReport(losses=said + report.losses)
+    return _Reader(mj, spec, mm, options, text).run()
 
 
 def _refuse_other_formats(text: str) -> None:

@@ -234,7 +234,7 @@ def strict_numbers(r: Reader, el: Any, what: str, attr: str, n: int, default: An
     try:
         if "_" in text or not text.isascii():
             raise ValueError
-        vals = tuple(map(float, parts))
+        vals = tuple([float(t) + 0.0 for t in parts])  # canonical: "-0" reads as 0.0
     except ValueError:
         raise r.err(
             URDFValueError,
@@ -275,7 +275,7 @@ def number(r: Reader, el: Any, what: str, attr: str, default: float | None = Non
     if v - v != 0.0 or "_" in text or not text.isascii():
         checked: float = strict_numbers(r, el, what, attr, 1)[0]  # raises a precise message
         return checked
-    return v
+    return v + 0.0  # canonical: "-0" reads as 0.0, so equal values are stored alike
 
 
 def required(r: Reader, el: Any, what: str, attr: str) -> str:
@@ -317,7 +317,7 @@ def pick_children(
 def parse_numbers(texts: list[Any]) -> tuple[float, ...] | None:
     """Return the finite decimal numbers of attribute ``texts`` (one each), or ``None``."""
     try:
-        v = tuple(map(float, texts))
+        v = tuple([float(t) + 0.0 for t in texts])  # canonical: "-0" reads as 0.0
     except (TypeError, ValueError):  # an absent attribute or not a number
         return None
     joined = "".join(texts)
@@ -344,7 +344,7 @@ def parse_triples(texts: list[str]) -> list[float] | None:
         return None
     del tokens[3::4]
     try:
-        return list(map(float, tokens))
+        return [float(t) + 0.0 for t in tokens]  # canonical: "-0" reads as 0.0
     except ValueError:
         return None
 
