@@ -148,8 +148,8 @@ def rpy_from_rotation(R: ArrayLike, *, idyntree: bool = True) -> tuple[float, fl
     always where ``cos(pitch) >=`` :data:`RPY_IDYNTREE_MIN_COS`, and elsewhere when their
     rotation is within :data:`RPY_TOLERANCE` of ``R``. They are ``atan2(R21, R22)``,
     ``asin(-R20)``, ``atan2(R10, R00)`` (at ``|R20| >= 1``: roll 0, pitch ±π/2, and the yaw from
-    ``R12`` and ``R11``), so the identity gives ``pitch == -0.0`` (which is why exported URDF
-    reads ``rpy="0 -0 0"``). Elsewhere, where iDynTree's pitch and yaw carry round-off magnified
+    ``R12`` and ``R11``), so the identity gives ``pitch == -0.0`` (writers print every zero as
+    ``0``). Elsewhere, where iDynTree's pitch and yaw carry round-off magnified
     by ``1 / cos(pitch)``, the roll is still ``atan2(R21, R22)`` (0 below :data:`RPY_FLAT_COS`),
     and the yaw and the pitch are read from ``R @ Rx(roll)^T == Rz(yaw) @ Ry(pitch)``, whose
     entries are not scaled by ``cos(pitch)``: the yaw from its middle column
