@@ -142,7 +142,7 @@ def _make_tree(model: Model, base: int) -> Tree:
     anc = np.zeros((nl, nl))
     anc[
         np.repeat(np.arange(nl), [len(a) for a in ancestors]),
-        np.fromiter((a for row in ancestors for a in row), dtype=np.intp),
+        np.array([a for row in ancestors for a in row], dtype=np.intp),
     ] = 1.0
 
     by_depth: dict[int, tuple[list[int], list[int]]] = {}
@@ -203,7 +203,8 @@ def _make_tree(model: Model, base: int) -> Tree:
     u_c = np.where(fw3, (R0t @ u[:, :, None])[:, :, 0], -u)
     o_c = np.where(fw3, -(R0t @ d[:, :, None])[:, :, 0], o)
     S = np.zeros((6, nl))
-    S[:3, rows] = (np.cross(o_c, u_c) * rev[:, None] + u_c * pri[:, None]).T
+    o_x_u = o_c[:, [1, 2, 0]] * u_c[:, [2, 0, 1]] - o_c[:, [2, 0, 1]] * u_c[:, [1, 2, 0]]
+    S[:3, rows] = (o_x_u * rev[:, None] + u_c * pri[:, None]).T
     S[3:, rows] = (u_c * rev[:, None]).T
 
     coord = np.zeros(nl, dtype=np.intp)
@@ -260,11 +261,6 @@ def poses(tree: Tree, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
     p[:, tree.base] = 0.0
     for kids, pars in tree.levels:
         Rp = R[:, :, pars]
-        J = JR[:, :, kids]
-        Rk = Rp[:, 0, None] * J[None, 0]
-        Rk += Rp[:, 1, None] * J[None, 1]
-        Rk += Rp[:, 2, None] * J[None, 2]
-        R[:, :, kids] = Rk
-        v = Jp[:, kids]
-        p[:, kids] = Rp[:, 0] * v[0] + Rp[:, 1] * v[1] + Rp[:, 2] * v[2] + p[:, pars]
+        R[:, :, kids] = np.einsum("ij...,jk...->ik...", Rp, JR[:, :, kids])
+        p[:, kids] = np.einsum("ij...,j...->i...", Rp, Jp[:, kids]) + p[:, pars]
     return R, p
