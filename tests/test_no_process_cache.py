@@ -114,7 +114,7 @@ def test_the_size_walk_sees_module_containers_and_functools_caches() -> None:
 
     module = types.ModuleType("robomodel._probe_for_test")
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def cached(x: int) -> int:
         return x
 
