@@ -77,10 +77,16 @@ def tree_of(model: Model, base: int) -> Tree:
 
 
 def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
-    # Joining the float64 buffers of many small arrays costs less than np.array on the list.
-    size = int(np.prod(shape))
-    raw = b"".join([np.ascontiguousarray(a, dtype=np.float64).tobytes() for a in arrays])
-    if len(raw) != 8 * size * len(arrays):  # pragma: no cover - every value stores float64
+    # Joining the buffers of many small arrays costs less than np.array on the list; the values
+    # store C-contiguous float64, and anything else goes through np.array.
+    size = 1
+    for k in shape:
+        size *= k
+    try:
+        raw = b"".join(arrays)  # type: ignore[arg-type]
+    except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
+        raw = b""
+    if len(raw) != 8 * size * len(arrays) or any(a.dtype != np.float64 for a in arrays):
         return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
     return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
 
