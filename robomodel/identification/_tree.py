@@ -39,10 +39,11 @@ class Tree:
             traversal parent in the link frame (zero for the base and fixed joints).
         dof_child: per DOF, the link its joint moves.
         anc: ``anc[k, i] = 1`` where link ``i`` is ``k`` or an ancestor of ``k``.
-        mask: ``mask[d, i] = 1`` where link ``i`` is in the subtree of DOF ``d``'s child.
         steps: ``(link, parent)`` in traversal order.
         runs: per DOF, the subtree of its child as runs ``[lo, hi)`` of link indices.
         subtree_runs: per link, its subtree as runs of link indices.
+        pair_dofs: every pair (DOF ``d``, link ``i`` in the subtree of ``d``'s child): ``d``.
+        pair_links: likewise, ``i``.
         base: the base link index.
         levels: per tree depth after the base, the links at that depth and their parents.
         coord: per link, the position coordinate of its joint (0 for the base and fixed joints).
@@ -54,10 +55,11 @@ class Tree:
     S_links: FloatArray
     dof_child: IntArray
     anc: FloatArray
-    mask: FloatArray
     steps: tuple[tuple[int, int], ...]
     runs: tuple[tuple[tuple[int, int], ...], ...]
     subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
+    pair_dofs: IntArray
+    pair_links: IntArray
     base: int
     levels: tuple[tuple[IntArray, IntArray], ...]
     coord: IntArray
@@ -219,17 +221,20 @@ def _make_tree(model: Model, base: int) -> Tree:
         if jt.n_dofs:
             coord[link] = jt.pos_coord_offset
             dof_child[jt.dof_offset] = link
-    mask = np.ascontiguousarray(anc[:, dof_child].T)
-    for arr in (S, dof_child, anc, mask, A, b, coord):
+    dof_links = [subtree[c] for c in dof_child.tolist()]
+    pair_dofs = np.repeat(np.arange(len(dof_links), dtype=np.intp), [len(s) for s in dof_links])
+    pair_links = np.array([i for s in dof_links for i in s], dtype=np.intp)
+    for arr in (S, dof_child, anc, A, b, coord, pair_dofs, pair_links):
         arr.setflags(write=False)
     return Tree(
         S_links=S,
         dof_child=dof_child,
         anc=anc,
-        mask=mask,
         steps=tuple(zip(children, parents, strict=True)),
         runs=tuple(subtree_runs[c] for c in dof_child.tolist()),
         subtree_runs=subtree_runs,
+        pair_dofs=pair_dofs,
+        pair_links=pair_links,
         base=base,
         levels=levels,
         coord=coord,
