@@ -138,7 +138,10 @@ def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray:
     return real_array(arr, what, shape=(n, 6)).T
 
 
-_FEW_SAMPLES = 8
+# OpenBLAS runs a product on several threads above about 2**18 multiply-adds, which on a busy
+# machine costs far more than it saves (iCub, 2,000 samples: 15 ms against 0.6 ms for the pass
+# over the links); each of _down's products (n_links^2 N multiply-adds) stays below that.
+_SERIAL_PRODUCT = 2**18
 # Up to this many samples the projection gathers its pairs: as fast as the loop over subtree
 # runs at 10 samples, 4x faster at one (a single regressor), 10x slower at 60.
 _GATHERED_SAMPLES = 2
@@ -147,10 +150,11 @@ _GATHERED_SAMPLES = 2
 def _down(st: Tree, x: FloatArray) -> FloatArray:
     """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
 
-    One product with the ancestor matrix for few samples; for many, a pass over the links
-    in traversal order, which costs less than a large multithreaded product on a busy machine.
+    One product with the ancestor matrix while it stays single-threaded (iCub: up to about 170
+    samples, where it costs half the pass); beyond, a pass over the links in traversal order,
+    which costs less than a large multithreaded product on a busy machine.
     """
-    if x.shape[-1] <= _FEW_SAMPLES:
+    if len(st.steps) ** 2 * x.shape[-1] <= _SERIAL_PRODUCT:
         out: FloatArray = st.anc @ x
         return out
     y = x.copy()
