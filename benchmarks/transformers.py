@@ -6,19 +6,22 @@ in paired rounds by ``_harness``.
 First-call rows (the one call a user makes after loading a robot): before every timed call
 each library loads iCubGazeboV2_7 from its URDF with its own loader (not timed), so robomodel's
 per-model caches (traversals, plans) are empty, as they are after a load; iDynTree keeps nothing
-between calls anyway. Each row names iDynTree's function; its output goes into a new
-``iDynTree.Model``. ``remove_fake_links`` runs on the model loaded with its fake links kept
+between calls anyway. Each row names iDynTree's function, called once per timed call (batch
+size one, like robomodel's); its output goes into a new ``iDynTree.Model``.
+``remove_fake_links`` runs on the model loaded with its fake links kept
 (``LoadOptions(remove_fake_links=False)``; iDynTree gets the same model through
 ``robomodel.formats.to_idyntree``, not timed).
 
 Rows saying "repeated" time many calls on one model after a warm-up (robomodel's per-model
-caches full). ``--profile NAME`` prints a cProfile of 20 first calls of the robomodel row whose
+caches full). ``--profile NAME`` prints a cProfile of 20 first calls (each as the harness times
+it: module caches emptied, a fresh model, the garbage collector run) of the robomodel row whose
 name starts so (sorted by ``tottime``, or by the ``SORT`` environment variable).
 """
 
 from __future__ import annotations
 
 import cProfile
+import gc
 import os
 import pstats
 import warnings
@@ -108,7 +111,7 @@ def main() -> None:
         make_theirs: Callable[[], Any],
         theirs: Callable[[Any], object],
     ) -> h.Fresh:
-        return h.Fresh(label, make_ours, ours, f"iDynTree {peer}", make_theirs, theirs)
+        return h.Fresh(label, make_ours, ours, f"iDynTree {peer}, one call", make_theirs, theirs)
 
     first = [
         fresh(
@@ -184,7 +187,7 @@ def main() -> None:
     torso = sd.getTraversal(k)
 
     def repeated(label: str, ours: Callable[[], object], peer: str, theirs: Any) -> h.Case:
-        return h.Case(f"{label}, repeated on one model", ours, f"iDynTree {peer}", theirs)
+        return h.Case(f"{label}, repeated on one model", ours, f"iDynTree {peer}, one call", theirs)
 
     again = [
         repeated(
@@ -214,12 +217,14 @@ def main() -> None:
     ]
     if args.profile:
         case = next(c for c in first if c.label.startswith(args.profile))
-        inputs = [case.make_ours() for _ in range(20)]
         prof = cProfile.Profile()
-        prof.enable()
-        for x in inputs:
+        for _ in range(20):  # each a first call, as the harness times it
+            h.cold()
+            x = case.make_ours()
+            gc.collect()
+            prof.enable()
             case.ours(x)
-        prof.disable()
+            prof.disable()
         pstats.Stats(prof).sort_stats(os.environ.get("SORT", "tottime")).print_stats(20)
         return
     size = f"{m.n_links} links, {m.n_joints} joints, {m.n_frames} frames"

@@ -6,7 +6,8 @@ timed in paired rounds by ``_harness`` (the two take turns within every round).
 First-call rows (what a user does: load a robot, or load it and write it once):
 
 * URDF load of iCubGazeboV2_7 and of plainer URDFs of 12-39 links (the model bundled with
-  robomodel, icub-models' iCubGenova03 and left_hand_mk3), each against iDynTree's
+  robomodel, icub-models' iCubGenova03 and left_hand_mk3, and Drake's ``quadrotor/office.urdf``
+  of 16 links, shipped in the ``drake`` wheel, when installed), each against iDynTree's
   ``ModelLoader().loadModelFromFile`` on the same file; iCubGazeboV2_7 also against
   ``pin.buildModelFromUrdf``. robomodel's module-level caches (the reader's parsed-number
   tables) are emptied before each load, as in a new process.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import os
 import tempfile
 import warnings
+from pathlib import Path
 from typing import Any
 
 import _harness as h
@@ -34,6 +36,19 @@ import _harness as h
 urdf = h.rm_module("formats.urdf")
 
 PLAIN = ("iCubGenova03", "left_hand_mk3")
+
+
+def shipped() -> list[tuple[str, str]]:
+    """Plain URDFs of 10-60 links that installed pip packages ship (name, path)."""
+    out = []
+    try:
+        import pydrake
+    except ImportError:
+        return out
+    office = Path(pydrake.__file__).parent / "share/drake/examples/quadrotor/office.urdf"
+    if office.is_file():
+        out.append(("Drake's quadrotor/office.urdf", str(office)))
+    return out
 
 
 def main() -> None:
@@ -77,6 +92,7 @@ def main() -> None:
     ]
     others = [("bundled example", h.example_path())]
     others += [(name, h.icub_path(name)) for name in PLAIN]
+    others += [(name, path) for name, path in shipped()]
     for name, path in others:
         n = urdf.load(path).n_links
         cases.append(

@@ -6,10 +6,10 @@ acceleration ``a``, spatial inertia ``I``), is linear in the body's 10 inertial 
 over each joint's subtree and projects them on the joint's motion axis; doing the same with the
 columns of every ``B`` gives the regressor ``Y`` of the whole model, one 10-column block per link.
 
-Everything here is vectorised over samples: the link poses come from
-:func:`robomodel.physics.kinematics.forward_kinematics_batch`, velocities and accelerations are
-sums over
-ancestors in base coordinates (one product with the traversal's ancestor matrix), and the
+Everything here is vectorised over samples: the link poses come from the model's tree as
+stacked arrays (:mod:`robomodel.identification._tree`, one pass per tree level, cheap to build
+on a freshly loaded model), velocities and accelerations are sums over ancestors in base
+coordinates (one product with the traversal's ancestor matrix), and the
 projection on the motion axes runs over each joint's subtree only. :func:`regressor` is the
 one-sample case; :mod:`robomodel.identification.samples` stacks measurements.
 """
@@ -18,98 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
-from robomodel._internal.memo import memoized
 from robomodel.errors import ModelError
-from robomodel.model.joints import PrismaticJoint, RevoluteJoint
+from robomodel.identification._tree import Tree, poses, tree_of
 from robomodel.model.record import Model
 from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import wrench_adjoint
 from robomodel.model.validation import STANDARD_GRAVITY, check_name_list, real_array
 from robomodel.physics.joint_state import Configuration, link_index_of, state_of
-from robomodel.physics.kinematics import forward_kinematics, forward_kinematics_batch
 
 __all__ = ["regressor", "regressor_batch"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
-
-
-# --------------------------------------------------------------------------- per-model structure
-
-
-@attrs.frozen(eq=False)
-class _Structure:
-    # A model's traversal from one base, by link index: the motion subspace of each link's
-    # joint to its traversal parent in the link frame (zero for the base and fixed joints),
-    # the child link of each DOF, the ancestor matrix anc[k, i] (link i is k or an ancestor of
-    # k) and, per DOF and per link, the subtree as runs [lo, hi) of link indices.
-    S_links: FloatArray
-    dof_child: IntArray
-    anc: FloatArray
-    mask: FloatArray  # mask[d, i]: link i is in the subtree of DOF d's child
-    steps: tuple[tuple[int, int], ...]  # (link, parent) in traversal order
-    runs: tuple[tuple[tuple[int, int], ...], ...]
-    subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
-
-
-def _structure(model: Model, base: int) -> _Structure:
-    return memoized(model, ("identification-structure", base), lambda: _make_structure(model, base))
-
-
-def _runs(members: npt.NDArray[np.bool_]) -> tuple[tuple[int, int], ...]:
-    idx = np.nonzero(members)[0]
-    if not idx.size:
-        return ()
-    breaks = np.nonzero(np.diff(idx) > 1)[0]
-    lo = np.concatenate([idx[:1], idx[breaks + 1]])
-    hi = np.concatenate([idx[breaks] + 1, idx[-1:] + 1])
-    return tuple((int(a), int(b)) for a, b in zip(lo, hi, strict=True))
-
-
-def _make_structure(model: Model, base: int) -> _Structure:
-    t = model.traversal(base)
-    nl = model.n_links
-    if len(t) != nl:
-        missing = [model.link_names[i] for i in range(nl) if not t.contains(i)]
-        raise ModelError(
-            f"the regressor needs every link connected to the base "
-            f"{model.link_names[base]!r}, but {missing} are not; join them to the tree or take "
-            "a submodel first"
-        )
-    S = np.zeros((6, nl))
-    dof_child = np.zeros(model.n_dofs, dtype=np.intp)
-    for link, joint_index in zip(t.links[1:], t.joints[1:], strict=True):
-        child = model.link_names[link]
-        joint = model.joints[joint_index]  # type: ignore[index]
-        match joint:
-            case RevoluteJoint():
-                ax = joint.axis(child)
-                u, o = np.array(ax.direction), np.array(ax.origin)
-                S[:3, link] = np.cross(o, u)
-                S[3:, link] = u
-                dof_child[joint.dof_offset] = link
-            case PrismaticJoint():
-                S[:3, link] = joint.axis(child).direction
-                dof_child[joint.dof_offset] = link
-            case _:
-                pass
-    # anc[k, i]: link i is k or one of its ancestors (so anc.T[k] is k's subtree).
-    anc = np.zeros((nl, nl))
-    for link, parent in zip(t.links, t.parents, strict=True):
-        anc[link, link] = 1.0
-        if parent is not None:
-            anc[link] += anc[parent]
-    subtree_runs = tuple(_runs(anc[:, k] > 0) for k in range(nl))
-    runs = tuple(subtree_runs[c] for c in dof_child)
-    mask = np.ascontiguousarray(anc[:, dof_child].T)
-    for arr in (S, dof_child, anc, mask):
-        arr.setflags(write=False)
-    steps = tuple((c, p) for c, p in zip(t.links, t.parents, strict=True) if p is not None)
-    return _Structure(S, dof_child, anc, mask, steps, runs, subtree_runs)
 
 
 def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[int, FloatArray]]:
@@ -174,23 +97,25 @@ def _skew(v: FloatArray) -> FloatArray:
     return out
 
 
+# The products below are single einsum passes: the same sums in the same order as the
+# broadcast products they replace, without their temporaries (2-4x faster on many samples).
+
+
 def _mm(A: FloatArray, B: FloatArray) -> FloatArray:
     """``A @ B`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``B`` is ``(3, k, ...)``."""
-    out = A[:, 0, None] * B[None, 0]
-    out += A[:, 1, None] * B[None, 1]
-    out += A[:, 2, None] * B[None, 2]
+    out: FloatArray = np.einsum("ij...,jk...->ik...", A, B)
     return out
 
 
 def _mv(A: FloatArray, x: FloatArray) -> FloatArray:
     """``A @ x`` over the leading axes: ``A`` is ``(3, 3, ...)``, ``x`` is ``(3, ...)``."""
-    out: FloatArray = A[:, 0] * x[0] + A[:, 1] * x[1] + A[:, 2] * x[2]
+    out: FloatArray = np.einsum("ij...,j...->i...", A, x)
     return out
 
 
 def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
     """``A^T @ x`` over the leading axes."""
-    out: FloatArray = A[0] * x[0] + A[1] * x[1] + A[2] * x[2]
+    out: FloatArray = np.einsum("ji...,j...->i...", A, x)
     return out
 
 
@@ -213,30 +138,23 @@ def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray:
     return real_array(arr, what, shape=(n, 6)).T
 
 
-def _poses(model: Model, Q: FloatArray, st: _Structure, base: int) -> FloatArray:
-    """Return ``base_H_link`` of every link, by link index, as ``(4, 4, n_links, N)``."""
-    N = Q.shape[0]
-    if N == 1:
-        H = forward_kinematics(model, Q[0], base=base).base_H_link
-        return np.ascontiguousarray(H.transpose(1, 2, 0)[..., None])
-    poses = forward_kinematics_batch(model, Q, frames=list(range(model.n_links)), base=base)
-    # Each (N, 4, 4) result is a transposed view of a (4, 4, N) buffer [column, row, sample]:
-    # stacking the buffers copies contiguous blocks.
-    T = np.stack([H.transpose(2, 1, 0) for H in poses.values()], axis=2)
-    out: FloatArray = T.transpose(1, 0, 2, 3)
-    return out
+# OpenBLAS runs a product on several threads above about 2**18 multiply-adds, which on a busy
+# machine costs far more than it saves (iCub, 2,000 samples: 15 ms against 0.6 ms for the pass
+# over the links); each of _down's products (n_links^2 N multiply-adds) stays below that.
+_SERIAL_PRODUCT = 2**18
+# Up to this many samples the projection gathers its pairs: as fast as the loop over subtree
+# runs at 10 samples, 4x faster at one (a single regressor), 10x slower at 60.
+_GATHERED_SAMPLES = 2
 
 
-_FEW_SAMPLES = 8
-
-
-def _down(st: _Structure, x: FloatArray) -> FloatArray:
+def _down(st: Tree, x: FloatArray) -> FloatArray:
     """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
 
-    One product with the ancestor matrix for few samples; for many, a pass over the links
-    in traversal order, which costs less than a large multithreaded product on a busy machine.
+    One product with the ancestor matrix while it stays single-threaded (iCub: up to about 170
+    samples, where it costs half the pass); beyond, a pass over the links in traversal order,
+    which costs less than a large multithreaded product on a busy machine.
     """
-    if x.shape[-1] <= _FEW_SAMPLES:
+    if len(st.steps) ** 2 * x.shape[-1] <= _SERIAL_PRODUCT:
         out: FloatArray = st.anc @ x
         return out
     y = x.copy()
@@ -264,7 +182,7 @@ def _core(
     outside a joint's subtree) are never written.
     """
     b = link_index_of(model, base)
-    st = _structure(model, b)
+    st = tree_of(model, b)
     ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
     N = Q.shape[0]
     nl = model.n_links
@@ -273,9 +191,7 @@ def _core(
     a0 = _per_sample(base_acceleration, N, "base_acceleration")
 
     # Poses, by link index: everything below is by link index except the ancestor sums.
-    T = _poses(model, Q, st, b)
-    R = T[:3, :3]
-    p = T[:3, 3]
+    R, p = poses(st, Q)
 
     # Motion subspaces in base coordinates: Sb = Ad(base_H_link) S = [R s + p x (R u); R u].
     Sb = np.empty((6, nl, N))
@@ -331,18 +247,16 @@ def _core(
     Y = np.zeros((off + nd + 6 * len(ft), nl, 10, N))
     if floating:
         Y[:6] = W
-    if N <= _FEW_SAMPLES:
-        # Few samples: one dense product and the subtree mask cost less than the loop.
-        dense = np.einsum("adN,alcN->dlcN", Sb[:, st.dof_child], W)
-        Y[off : off + nd] = dense * st.mask[:, :, None, None]
+    if N <= _GATHERED_SAMPLES:
+        # Few samples: every (DOF, link in its subtree) pair gathered, one product, scattered
+        # back; a handful of numpy calls whatever the number of DOFs.
+        pd, pl = st.pair_dofs, st.pair_links
+        Y[off + pd, pl] = np.einsum("kpN,kpcN->pcN", Sb[:, st.dof_child[pd]], W[:, pl])
     else:
         for d, runs in enumerate(st.runs):
             s_d = Sb[:, st.dof_child[d]]  # (6, N)
             for lo, hi in runs:
-                out = Y[off + d, lo:hi]
-                np.multiply(W[0, lo:hi], s_d[0], out=out)
-                for k in range(1, 6):
-                    out += W[k, lo:hi] * s_d[k]
+                np.einsum("kN,kicN->icN", s_d, W[:, lo:hi], out=Y[off + d, lo:hi])
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.

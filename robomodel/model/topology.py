@@ -272,10 +272,13 @@ class ModelIndex:
         if nb is None:
             lists: list[list[Neighbor]] = [[] for _ in range(len(self.links))]
             index = self.links.__getitem__
+            # tuple.__new__ builds each entry without the named tuple's Python-level __new__
+            # (the same value): a freshly loaded model pays for this on its first traversal.
+            new = tuple.__new__
             for j, joint in enumerate(joints):
                 a, b = index(joint.link1), index(joint.link2)
-                lists[a].append(Neighbor(b, j))
-                lists[b].append(Neighbor(a, j))
+                lists[a].append(new(Neighbor, (b, j)))
+                lists[b].append(new(Neighbor, (a, j)))
             nb = tuple(map(tuple, lists))
             set_derived(self, "_neighbors", nb)
         return nb

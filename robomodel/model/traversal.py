@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 import attrs
 
@@ -103,20 +104,22 @@ def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links:
     joints: list[int | None] = [None]
     seen = {base}
     stack: list[tuple[int, int | None]] = [(base, None)]
+    pop, push, mark = stack.pop, stack.append, seen.add
     while stack:
-        link, parent = stack.pop()
-        for nb in neighbors[link]:
-            n, j = nb.link, nb.joint  # type: ignore[attr-defined]
-            if parent is not None and n == parent:
+        link, parent = pop()
+        # Each entry is a (link, joint) pair (a Neighbor), unpacked rather than read by name:
+        # a freshly loaded model pays for this walk on its first traversal.
+        for n, j in cast("Sequence[tuple[int, int]]", neighbors[link]):
+            if n == parent:
                 continue
             if n in seen:
                 raise TopologyError(
                     f"link {n} is reached twice from base {base}: the model has a loop or two "
                     "joints between the same links"
                 )
-            seen.add(n)
+            mark(n)
             links.append(n)
             parents.append(link)
             joints.append(j)
-            stack.append((n, link))
+            push((n, link))
     return Traversal(tuple(links), tuple(parents), tuple(joints))

@@ -76,9 +76,15 @@ class Sensors:
     frames: list[Frame]
 
 
-_FrameRun: TypeAlias = tuple[Sequence[Frame], Sequence[int], int | None, str]
+_FrameRun: TypeAlias = tuple[Sequence[Frame], Sequence[int], int | None, str, int]
 """Consecutive frames of one input link, their rows in :class:`_Inputs`, the input link whose
-pose re-expresses them (``None`` when they stay as they are) and their new link."""
+pose re-expresses them (``None`` when they stay as they are), their new link and their kind for
+the input order: :data:`_INPUT_FRAMES` (the input's frames, ranked by row),
+:data:`_ADDED_FRAME` (a ``<link>_original_frame``, ranked last) or the index of the lumped
+input link whose frame the run holds."""
+
+_INPUT_FRAMES = -1
+_ADDED_FRAME = -2
 
 _MemberShapes: TypeAlias = list[tuple[Sequence[SolidShape], int | None, int]]
 """The shapes of one kind of the members of a part: one run per member that has some, with the
@@ -262,7 +268,7 @@ def frames_and_shapes(
             moved = moved_links[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append(([make(Frame)(ln, nn, X[link])], (), None, nn))
+                    frame_runs.append(([make(Frame)(ln, nn, X[link])], (), None, nn, link))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
             run = frames_of.get(ln)
@@ -271,12 +277,13 @@ def frames_and_shapes(
                 if keep is not None or reporting:
                     frames, rows_of = _kept(frames, rows_of, keep, ln, nn, moved)
                 if frames:
-                    frame_runs.append((frames, rows_of, link if moved or ln != nn else None, nn))
+                    at = link if moved or ln != nn else None
+                    frame_runs.append((frames, rows_of, at, nn, _INPUT_FRAMES))
             if original_frames and link == mem[0] and moved:
                 # After the link's own frames, so that frames stay grouped by link and a
                 # second call finds nothing to do.
                 fr = _original_frame(model, ln, X[link], step)
-                frame_runs.append(([fr], (), None, nn))
+                frame_runs.append(([fr], (), None, nn, _ADDED_FRAME))
                 if reporting:
                     record("added", "frame", fr.name, f"the old frame of link {ln!r}")
             if not whole:
@@ -303,7 +310,7 @@ def frames_and_shapes(
     new = poses.reexpress(plan)
     pose_of = plan.slot
     out_frames: list[Frame] = []
-    for items, input_rows, at, nn in frame_runs:
+    for items, input_rows, at, nn, _ in frame_runs:
         if at is None:
             out_frames.extend(items)
         else:
@@ -326,7 +333,7 @@ def frames_and_shapes(
         k: make(type(s))(s.name, of_link[li], new[pose_of[row]]) for k, s, li, row in sensors
     }
     if frame_order == "input":
-        out_frames = _in_input_order(model, out_frames)
+        out_frames = _in_input_order(model, out_frames, frame_runs)
     return Attached(out_frames, out_visuals, out_collisions, link_sensors)
 
 
@@ -392,24 +399,23 @@ def _shapes(runs: _MemberShapes, new: list[Transform], pose_of: list[int]) -> PV
     return pvector(out)
 
 
-def _in_input_order(model: Model, frames: list[Frame]) -> list[Frame]:
+def _in_input_order(model: Model, frames: list[Frame], runs: list[_FrameRun]) -> list[Frame]:
     """Frames of lumped links in input link order, then the input's frames in their order.
 
     Frames the input did not have (``<link>_original_frame``) go last, in their order.
+    ``frames`` are the frames of ``runs``, in order; each gets one integer rank from its run.
     """
-    links = model._l
-    inputs = model._f
-    n = len(frames)
-
-    def rank(k: int) -> tuple[int, int]:
-        name = frames[k].name
-        if name in links:
-            return 0, links[name]
-        if name in inputs:
-            return 1, inputs[name]
-        return 2, k
-
-    return [frames[k] for k in sorted(range(n), key=rank)]
+    n_links = model.n_links
+    last = n_links + model.n_frames
+    rank: list[int] = []
+    for items, rows, _, _, kind in runs:
+        if kind == _INPUT_FRAMES:
+            rank += [n_links + r for r in rows]
+        elif kind == _ADDED_FRAME:
+            rank += range(last + len(rank), last + len(rank) + len(items))
+        else:
+            rank.append(kind)
+    return [frames[k] for k in sorted(range(len(frames)), key=rank.__getitem__)]
 
 
 def _original_frame(model: Model, link: str, new_H_old: Transform, step: str) -> Frame:

@@ -25,7 +25,14 @@ from robomodel.model.record import Model
 from robomodel.model.spatial import Axis, FloatArray, SpatialInertia, Transform
 from robomodel.transformers._parts import Split
 
-__all__ = ["IDENTITY", "LinkPoses", "ReexpressPlan", "joint_stacks", "stack"]
+__all__ = [
+    "IDENTITY",
+    "LinkPoses",
+    "ReexpressPlan",
+    "joint_stacks",
+    "stack",
+    "unchanged_by_massless",
+]
 
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
@@ -473,6 +480,28 @@ def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.N
     ids = np.empty(n, dtype=np.intp)
     ids[order] = starts.cumsum() - 1
     return order[starts], ids
+
+
+def unchanged_by_massless(model: Model) -> tuple[list[bool], list[bool]]:
+    """Per link, whether its inertia is exactly zero, and whether it sums to itself.
+
+    A part whose base does not move and whose other members all have zero inertia sums to its
+    base's inertia bit for bit when that inertia *sums to itself*: it holds no ``-0.0``
+    (``x + 0.0`` is ``x`` for every other ``x``), its rotational inertia is exactly symmetric
+    (the sum is symmetrised) and no entry is so large that doubling it overflows.
+    :func:`~robomodel.transformers.engine.lump` keeps such a base's link as it is, without the
+    composite sum (the fake links of ``remove_fake_links``).
+    """
+    masses, moments, rotational = memoized(
+        model, "transformers.link-inertias", lambda: _link_inertias(model)
+    )
+    n = len(masses)
+    every = np.concatenate([masses[:, None], moments, rotational.reshape(n, 9)], axis=1)
+    zero = every == 0.0
+    itself = ~(zero & np.signbit(every)).any(axis=1)
+    itself &= (rotational == rotational.transpose(0, 2, 1)).all(axis=(1, 2))
+    itself &= (np.abs(every) < 1e300).all(axis=1)
+    return zero.all(axis=1).tolist(), itself.tolist()
 
 
 def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:

@@ -48,7 +48,7 @@ from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import FloatArray, Transform
 from robomodel.model.traversal import Traversal
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
-from robomodel.transformers._link_poses import LinkPoses
+from robomodel.transformers._link_poses import LinkPoses, unchanged_by_massless
 from robomodel.transformers._parts import NewLinks, Split, split
 from robomodel.transformers.report import record, recording
 
@@ -370,8 +370,21 @@ def _new_links(
     if link_order == "input":
         order = sorted(order, key=lambda s: parts.members[s][0])  # type: ignore[assignment]
     # Only a part with a lumped member or a moved base changes, all summed in one pass; the
-    # others keep their link object.
-    changed = [s for s in order if len(parts.members[s]) > 1 or poses.moved[parts.members[s][0]]]
+    # others keep their link object, and so does a part whose lumped members are massless and
+    # whose base stays: its sum would be its base's inertia, bit for bit.
+    members, moved, olds = parts.members, poses.moved, model.links
+    changed = [s for s in order if len(members[s]) > 1 or moved[members[s][0]]]
+    massless = [
+        s
+        for s in changed
+        if not moved[members[s][0]] and all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])
+    ]
+    if massless:
+        zero, itself = unchanged_by_massless(model)
+        same = {
+            s for s in massless if itself[members[s][0]] and all([zero[k] for k in members[s][1:]])
+        }
+        changed = [s for s in changed if s not in same]
     inertia_of = poses.composite_inertias(
         model, [(s, link) for s in changed for link in parts.members[s]]
     )

@@ -1,0 +1,277 @@
+"""The regressor's view of a model: its tree from one base as stacked arrays, and batched poses.
+
+Everything the regressor needs of a model's structure is computed here in a few vectorised
+passes over stacked joint arrays (a first call on a freshly loaded model pays for it, so it must
+cost little): the motion subspace of each link's joint, the ancestor matrix and each link's
+subtree, and the constants of every joint's transform as a function of its position.
+
+The transform from a link's traversal parent to the link is, for every joint kind and
+direction, ``J(q) = A0 + c1(q) A1 + c2(q) A2`` (rotation) and ``b0 + c1 b1 + c2 b2``
+(position), with ``(c1, c2) = (sin q, 1 - cos q)`` for a revolute joint (Rodrigues' formula
+for ``Rot(u, q) = I + sin q K + (1 - cos q) K^2``, ``K = S(u)``), ``(q, 0)`` for a prismatic
+one and ``(0, 0)`` for a fixed one. :func:`poses` composes them one tree level at a time, all
+links of a level and all samples in each numpy call.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from robomodel._internal.memo import memoized
+from robomodel.errors import ModelError
+from robomodel.model.joints import FixedJoint, PrismaticJoint, RevoluteJoint
+from robomodel.model.record import Model
+
+__all__ = ["Tree", "poses", "tree_of"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+@attrs.frozen(eq=False)
+class Tree:
+    """A model's traversal from one base, by link index, as the regressor uses it.
+
+    Attributes:
+        S_links: ``(6, n_links)``, the motion subspace ``[v; w]`` of each link's joint to its
+            traversal parent in the link frame (zero for the base and fixed joints).
+        dof_child: per DOF, the link its joint moves.
+        anc: ``anc[k, i] = 1`` where link ``i`` is ``k`` or an ancestor of ``k``.
+        steps: ``(link, parent)`` in traversal order.
+        runs: per DOF, the subtree of its child as runs ``[lo, hi)`` of link indices.
+        subtree_runs: per link, its subtree as runs of link indices.
+        pair_dofs: every pair (DOF ``d``, link ``i`` in the subtree of ``d``'s child): ``d``.
+        pair_links: likewise, ``i``.
+        base: the base link index.
+        levels: per tree depth after the base, the links at that depth and their parents.
+        coord: per link, the position coordinate of its joint (0 for the base and fixed joints).
+        revolute: the links whose joint is revolute; ``prismatic`` likewise.
+        A: ``(3, 3, 3, n_links)``: ``A0, A1, A2`` of every link's joint transform.
+        b: ``(3, 3, n_links)``: ``b0, b1, b2``.
+    """
+
+    S_links: FloatArray
+    dof_child: IntArray
+    anc: FloatArray
+    steps: tuple[tuple[int, int], ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+    subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
+    pair_dofs: IntArray
+    pair_links: IntArray
+    base: int
+    levels: tuple[tuple[IntArray, IntArray], ...]
+    coord: IntArray
+    revolute: IntArray
+    prismatic: IntArray
+    A: FloatArray
+    b: FloatArray
+
+
+def tree_of(model: Model, base: int) -> Tree:
+    """Return the :class:`Tree` of ``model`` from link ``base``, memoised on the model.
+
+    Raises:
+        ModelError: a link is not connected to the base.
+    """
+    return memoized(model, ("identification-tree", base), lambda: _make_tree(model, base))
+
+
+def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
+    # Joining the buffers of many small arrays costs less than np.array on the list; the values
+    # store C-contiguous float64, and anything else goes through np.array.
+    size = 1
+    for k in shape:
+        size *= k
+    try:
+        raw = b"".join(arrays)  # type: ignore[arg-type]
+    except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
+        raw = b""
+    if len(raw) != 8 * size * len(arrays) or any(a.dtype != np.float64 for a in arrays):
+        return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
+    return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
+
+
+def _runs(members: list[int]) -> tuple[tuple[int, int], ...]:
+    # Sorted link indices as runs [lo, hi) of consecutive indices.
+    out: list[tuple[int, int]] = []
+    lo = prev = members[0]
+    for i in members[1:]:
+        if i != prev + 1:
+            out.append((lo, prev + 1))
+            lo = i
+        prev = i
+    out.append((lo, prev + 1))
+    return tuple(out)
+
+
+def _skews(u: FloatArray) -> FloatArray:
+    # S(u) of each row of u (m, 3), as (m, 3, 3).
+    K = np.zeros((len(u), 3, 3))
+    K[:, 0, 1], K[:, 0, 2] = -u[:, 2], u[:, 1]
+    K[:, 1, 0], K[:, 1, 2] = u[:, 2], -u[:, 0]
+    K[:, 2, 0], K[:, 2, 1] = -u[:, 1], u[:, 0]
+    return K
+
+
+def _make_tree(model: Model, base: int) -> Tree:
+    # Walk the traversal once in Python (ancestors, subtrees, levels), then build every joint's
+    # constants in one vectorised pass over the stacked joint arrays.
+    t = model.traversal(base)
+    nl = model.n_links
+    names = model.link_names
+    if len(t) != nl:
+        missing = [names[i] for i in range(nl) if not t.contains(i)]
+        raise ModelError(
+            f"the regressor needs every link connected to the base {names[base]!r}, but "
+            f"{missing} are not; join them to the tree or take a submodel first"
+        )
+    joints = model.joints
+    ancestors: list[list[int]] = [[] for _ in range(nl)]
+    ancestors[base] = [base]
+    depth = [0] * nl
+    children: list[int] = []
+    parents: list[int] = []
+    jts: list[int] = []
+    for link, parent, j in zip(t.links[1:], t.parents[1:], t.joints[1:], strict=True):
+        if parent is None or j is None:  # pragma: no cover - only the base has none
+            continue
+        ancestors[link] = [*ancestors[parent], link]
+        depth[link] = depth[parent] + 1
+        children.append(link)
+        parents.append(parent)
+        jts.append(j)
+    subtree: list[list[int]] = [[] for _ in range(nl)]
+    for link in range(nl):
+        for a in ancestors[link]:
+            subtree[a].append(link)
+    subtree_runs = tuple(_runs(s) for s in subtree)
+    anc = np.zeros((nl, nl))
+    anc[
+        np.repeat(np.arange(nl), [len(a) for a in ancestors]),
+        np.array([a for row in ancestors for a in row], dtype=np.intp),
+    ] = 1.0
+
+    by_depth: dict[int, tuple[list[int], list[int]]] = {}
+    for link, parent in zip(children, parents, strict=True):
+        kids, pars = by_depth.setdefault(depth[link], ([], []))
+        kids.append(link)
+        pars.append(parent)
+    levels = tuple(
+        (np.array(by_depth[d][0], dtype=np.intp), np.array(by_depth[d][1], dtype=np.intp))
+        for d in sorted(by_depth)
+    )
+
+    # The joint of each child link, its direction (traversal parent is link1) and kind.
+    olds = [joints[j] for j in jts]
+    forward = np.array(
+        [names[p] == jt.link1 for p, jt in zip(parents, olds, strict=True)], dtype=bool
+    )
+    rev = np.array([type(jt) is RevoluteJoint for jt in olds], dtype=bool)
+    pri = np.array([type(jt) is PrismaticJoint for jt in olds], dtype=bool)
+    rests = [jt.link1_H_link2 for jt in olds]
+    R0 = _stacked([r.rotation for r in rests], (3, 3))
+    p0 = _stacked([r.position for r in rests], (3,))
+    zero = np.zeros(3)
+    axes = [None if isinstance(jt, FixedJoint) else jt.axis_in_link1 for jt in olds]
+    u = _stacked([zero if a is None else a.direction for a in axes], (3,))
+    o = _stacked([zero if a is None else a.origin for a in axes], (3,))
+    R0t = R0.transpose(0, 2, 1)
+    K = _skews(u)
+    K2 = K @ K
+    fw, fw3 = forward[:, None, None], forward[:, None]
+    A0 = np.where(fw, R0, R0t)
+    A1 = np.where(fw, K @ R0, -(R0t @ K)) * rev[:, None, None]
+    A2 = np.where(fw, K2 @ R0, R0t @ K2) * rev[:, None, None]
+    back_p0 = -(R0t @ p0[:, :, None])[:, :, 0]
+    d = p0 - o
+    b0 = np.where(fw3, p0, back_p0)
+    Ko = (K @ o[:, :, None])[:, :, 0]
+    K2o = (K2 @ o[:, :, None])[:, :, 0]
+    b1_rev = np.where(fw3, (K @ d[:, :, None])[:, :, 0], (R0t @ Ko[:, :, None])[:, :, 0])
+    b1_pri = np.where(fw3, u, -(R0t @ u[:, :, None])[:, :, 0])
+    b1 = b1_rev * rev[:, None] + b1_pri * pri[:, None]
+    b2 = np.where(fw3, (K2 @ d[:, :, None])[:, :, 0], -(R0t @ K2o[:, :, None])[:, :, 0])
+    b2 = b2 * rev[:, None]
+
+    # By link index; the base's row is the identity and never read.
+    A = np.zeros((3, 3, 3, nl))
+    A[0, 0, 0, base] = A[0, 1, 1, base] = A[0, 2, 2, base] = 1.0
+    b = np.zeros((3, 3, nl))
+    rows = np.array(children, dtype=np.intp)
+    A[0][:, :, rows] = A0.transpose(1, 2, 0)
+    A[1][:, :, rows] = A1.transpose(1, 2, 0)
+    A[2][:, :, rows] = A2.transpose(1, 2, 0)
+    b[0][:, rows] = b0.T
+    b[1][:, rows] = b1.T
+    b[2][:, rows] = b2.T
+
+    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis).
+    u_c = np.where(fw3, (R0t @ u[:, :, None])[:, :, 0], -u)
+    o_c = np.where(fw3, -(R0t @ d[:, :, None])[:, :, 0], o)
+    S = np.zeros((6, nl))
+    o_x_u = o_c[:, [1, 2, 0]] * u_c[:, [2, 0, 1]] - o_c[:, [2, 0, 1]] * u_c[:, [1, 2, 0]]
+    S[:3, rows] = (o_x_u * rev[:, None] + u_c * pri[:, None]).T
+    S[3:, rows] = (u_c * rev[:, None]).T
+
+    coord = np.zeros(nl, dtype=np.intp)
+    dof_child = np.zeros(model.n_dofs, dtype=np.intp)
+    for link, jt in zip(children, olds, strict=True):
+        if jt.n_dofs:
+            coord[link] = jt.pos_coord_offset
+            dof_child[jt.dof_offset] = link
+    dof_links = [subtree[c] for c in dof_child.tolist()]
+    pair_dofs = np.repeat(np.arange(len(dof_links), dtype=np.intp), [len(s) for s in dof_links])
+    pair_links = np.array([i for s in dof_links for i in s], dtype=np.intp)
+    for arr in (S, dof_child, anc, A, b, coord, pair_dofs, pair_links):
+        arr.setflags(write=False)
+    return Tree(
+        S_links=S,
+        dof_child=dof_child,
+        anc=anc,
+        steps=tuple(zip(children, parents, strict=True)),
+        runs=tuple(subtree_runs[c] for c in dof_child.tolist()),
+        subtree_runs=subtree_runs,
+        pair_dofs=pair_dofs,
+        pair_links=pair_links,
+        base=base,
+        levels=levels,
+        coord=coord,
+        revolute=rows[rev],
+        prismatic=rows[pri],
+        A=A,
+        b=b,
+    )
+
+
+def poses(tree: Tree, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return ``base_H_link`` of every link for the samples ``Q`` (N, n_pos_coords).
+
+    The result is ``(R, p)``, shapes ``(3, 3, n_links, N)`` and ``(3, n_links, N)``, by link
+    index (the base at the identity). One pass per tree level.
+    """
+    N = Q.shape[0]
+    nl = tree.coord.shape[0]
+    # c1, c2 per link and sample: zero for fixed joints (and the base).
+    c1 = np.zeros((nl, N))
+    c2 = np.zeros((nl, N))
+    rv, pr = tree.revolute, tree.prismatic
+    if len(rv):
+        q = Q.T[tree.coord[rv]]
+        c1[rv] = np.sin(q)
+        c2[rv] = 1.0 - np.cos(q)
+    if len(pr):
+        c1[pr] = Q.T[tree.coord[pr]]
+    A, b = tree.A, tree.b
+    JR = A[0][..., None] + A[1][..., None] * c1 + A[2][..., None] * c2
+    Jp = b[0][..., None] + b[1][..., None] * c1 + b[2][..., None] * c2
+    R = np.empty((3, 3, nl, N))
+    p = np.empty((3, nl, N))
+    R[:, :, tree.base] = JR[:, :, tree.base]  # the identity; the others are set level by level
+    p[:, tree.base] = 0.0
+    for kids, pars in tree.levels:
+        Rp = R[:, :, pars]
+        R[:, :, kids] = np.einsum("ij...,jk...->ik...", Rp, JR[:, :, kids])
+        p[:, kids] = np.einsum("ij...,j...->i...", Rp, Jp[:, kids]) + p[:, pars]
+    return R, p
