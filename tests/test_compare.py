@@ -10,6 +10,7 @@ by hand on the values, never through the code under test.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import math
 from collections.abc import Callable
@@ -25,7 +26,8 @@ import robomodel as rm
 from robomodel.data import example_path
 from robomodel.errors import ArgumentError, ModelError, UnknownNameError
 from robomodel.formats import json as rjson
-from robomodel.formats import mjcf, urdf
+from robomodel.formats import mjcf, sdf, urdf
+from robomodel.formats import usd as usd_format
 from robomodel.tools.compare import Tolerances, same_mechanism
 from robomodel.transformers import (
     change_base,
@@ -37,6 +39,8 @@ from robomodel.transformers import (
 
 icub_models = pytest.importorskip("icub_models")
 mujoco = pytest.importorskip("mujoco")
+# OpenUSD needs the usd extra (usd-core); without it the USD checks are left out.
+usd = usd_format if importlib.util.find_spec("pxr") is not None else None
 
 FAST = 12  # configurations in the default tier: each check is still hundreds of numbers
 
@@ -93,6 +97,14 @@ def test_urdf_to_mjcf_compiled_by_mujoco_is_the_same_mechanism() -> None:
     m = icub()
     back = mjcf.loads(mjcf.dumps_with_report(m)[0])
     assert same_mechanism(m, back, samples=FAST).same
+
+
+def test_urdf_to_sdf_and_usd_are_the_same_mechanism() -> None:
+    """robomodel's SDFormat and OpenUSD, read back by robomodel's readers."""
+    m = icub()
+    assert same_mechanism(m, sdf.loads(sdf.dumps(m)), samples=FAST).same
+    if usd is not None:
+        assert same_mechanism(m, usd.loads(usd.dumps_with_report(m)[0]), samples=FAST).same
 
 
 def test_change_base_is_the_same_mechanism() -> None:
@@ -569,6 +581,9 @@ def test_every_icub_robot_converts_to_the_same_mechanism(name: str) -> None:
     no rigid body has (iCubNancy01's ankles) are balanced."""
     m = icub(name)
     assert same_mechanism(m, rjson.loads(rjson.dumps(m))).same
+    assert same_mechanism(m, sdf.loads(sdf.dumps(m))).same
+    if usd is not None:
+        assert same_mechanism(m, usd.loads(usd.dumps_with_report(m)[0])).same
     text, report = mjcf.dumps_with_report(m)
     v = same_mechanism(m, mjcf.loads(text))
     bumped = {x.name for x in report.losses if "massless moving body" in x.detail}
