@@ -245,6 +245,21 @@ def test_include_cycle_is_refused(tmp_path: os.PathLike[str]) -> None:
         sdf.load(os.path.join(folder, "a.sdf"))
 
 
+def test_an_include_bomb_is_refused(tmp_path: os.PathLike[str]) -> None:
+    """Ten includes of the next level at each of nine levels would expand 10**9 models: the
+    reader stops at its bound with an error naming the element, in well under a second."""
+    folder = os.fspath(tmp_path)
+    for level in range(9):
+        inc = "".join(
+            f"<include><uri>l{level + 1}.sdf</uri><name>m{k}</name></include>" for k in range(10)
+        )
+        body = _link("x") + (inc if level < 8 else "")
+        with open(os.path.join(folder, f"l{level}.sdf"), "w", encoding="utf-8") as fh:
+            fh.write(_doc(body, name=f"l{level}"))
+    with pytest.raises(SDFError, match=r"l\d\.sdf:\d+: <include> .*more than 1000 includes"):
+        sdf.load(os.path.join(folder, "l0.sdf"))
+
+
 def test_fifo_include_is_refused_without_blocking(tmp_path: os.PathLike[str]) -> None:
     folder = os.fspath(tmp_path)
     os.mkfifo(os.path.join(folder, "pipe.sdf"))

@@ -35,6 +35,10 @@ __all__ = ["load", "load_with_report", "loads", "loads_with_report"]
 
 _DEFAULT = LoadOptions()
 _MODEL_TAGS = ("link", "joint", "frame", "model", "include", "pose")
+MAX_INCLUDES = 1000
+"""The most ``<include>`` elements one document may expand, counted over every level. A robot
+or a world includes tens of models; a file including another ten times at each of nine levels
+would otherwise expand a billion models (the SDF form of an XML entity bomb)."""
 
 
 class _Walk:
@@ -44,6 +48,7 @@ class _Walk:
         self.graph = PoseGraph(src)
         self.dirs = dirs
         self.including: list[str] = []  # the files being included, to refuse a cycle
+        self.included = 0  # every include expanded so far, against MAX_INCLUDES
         self.links: list[tuple[str, Any, Source]] = []
         self.joints: list[tuple[str, Any, Source]] = []
         self.frames: list[tuple[str, Any, Source]] = []
@@ -161,6 +166,14 @@ class _Walk:
                 "under the package dirs or the file's directory; no network)",
             )
         path = os.path.realpath(path)
+        self.included += 1
+        if self.included > MAX_INCLUDES:
+            src.fail(
+                el,
+                f"<include> {uri!r}",
+                f"more than {MAX_INCLUDES} includes expanded; a model that includes models "
+                "this many times is refused (merge the included files)",
+            )
         if path in self.including:
             src.fail(el, f"<include> {uri!r}", f"{path} includes itself (through {src.file})")
         data = read_regular(path)
