@@ -417,3 +417,42 @@ def test_json_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(JSONFormatError) as e:
         rjson.loads(bad.read_text())
     assert e.value.file is None
+
+
+# ------------------------------------------------------------------- USD composition arcs
+USD_NAMING = """#usda 1.0
+(
+    {arcs}
+)
+def Xform "robot" {prim}
+{{
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("arcs", "prim"),
+    [
+        ("subLayers = [@./pipe.stl@]", ""),
+        ("", "(\n    references = @./pipe.stl@\n)"),
+        ("", "(\n    payload = @./pipe.stl@\n)"),
+        ("subLayers = [@./ok.usda@]", ""),  # a regular layer that itself names the FIFO
+        ("subLayers = [@./ok.usda@]", "(\n    references = </other>\n)"),  # and one inside
+    ],
+    ids=["sublayer", "reference", "payload", "nested", "nested-and-internal"],
+)
+def test_usd_layers_naming_a_fifo_are_refused(
+    tmp_path: Path, fifo: Path, arcs: str, prim: str
+) -> None:
+    """usd-core would block opening a FIFO a layer names: robomodel checks every composed file
+    first. Text given to ``loads`` may not name other files at all."""
+    pytest.importorskip("pxr")
+    (tmp_path / "ok.usda").write_text(USD_NAMING.format(arcs="subLayers = [@./pipe.stl@]", prim=""))
+    (tmp_path / "r.usda").write_text(USD_NAMING.format(arcs=arcs, prim=prim))
+    refused("import robomodel.formats.usd as x; x.load('r.usda')", tmp_path, "r.usda", "pipe.stl")
+    refused(
+        "import robomodel.formats.usd as x; x.loads(open('r.usda').read())",
+        tmp_path,
+        "<string>",
+        "usd.load",
+    )

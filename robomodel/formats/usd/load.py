@@ -27,6 +27,7 @@ from robomodel.formats.usd._attached import read_frame, read_sensor
 from robomodel.formats.usd._bodies import read_inertia
 from robomodel.formats.usd._geometry import read_material, read_shape
 from robomodel.formats.usd._joints import joint_bodies, read_joint
+from robomodel.formats.usd._layers import check_composed_files
 from robomodel.formats.usd._pxr import pxr
 from robomodel.formats.usd._stage import array_of_matrix, get
 from robomodel.model.joints import Joint
@@ -324,6 +325,7 @@ def _open_text(text: str | bytes) -> Any:
         raise USDError(f"not USD text: not UTF-8 ({e})", file=where) from e
     if not ok:
         raise USDError(f"not {what} usd-core can read", file=where)
+    check_composed_files(p, layer, where)
     return p.Usd.Stage.Open(layer)
 
 
@@ -351,7 +353,8 @@ def load(path: str | os.PathLike[str]) -> Model:
     """Read the model in the USD file ``path`` (``.usda``, ``.usdc`` or ``.usd``).
 
     The stage is opened by usd-core, which composes the layers the file names (sublayers,
-    references, payloads) relative to its directory, as the files other tools write need.
+    references, payloads) relative to its directory, as the files other tools write need; each
+    of those must be a regular file (checked before usd-core opens any).
 
     Raises:
         USDError: the file is not USD, or not an articulation robomodel reads (the message
@@ -367,7 +370,11 @@ def load_with_report(path: str | os.PathLike[str]) -> tuple[Model, ConversionRep
     p = pxr()
     read_regular(path)  # refuses a FIFO, a device or a directory before usd-core opens it
     try:
-        stage = p.Usd.Stage.Open(str(path))
+        layer = p.Sdf.Layer.FindOrOpen(str(path))
+        if layer is None:
+            raise USDError("not a USD file usd-core can read", file=str(path))
+        check_composed_files(p, layer, str(path))
+        stage = p.Usd.Stage.Open(layer)
     except p.Tf.ErrorException as e:
         raise USDError(
             f"not a USD file usd-core can read ({_tf_message(e)})", file=str(path)
