@@ -76,6 +76,13 @@ def _scene(model: rm.Model, q: Any, tmp: Path) -> bytes:
     return export_scene(model, tmp / "scene.stl", q).read_bytes()
 
 
+def _usd_scene(model: rm.Model, q: Any, tmp: Path) -> bytes:
+    pytest.importorskip("pxr")
+    from robomodel.formats.usd import dump_scene
+
+    return dump_scene(model, tmp / "scene.usda", q).read_bytes()
+
+
 def _figure(model: rm.Model, q: Any, tmp: Path) -> list[np.ndarray]:
     from robomodel.tools.plot import pose_figure
 
@@ -121,6 +128,7 @@ SINGLE: dict[str, Callable[[rm.Model, Any, Path], Any]] = {
     "reduce_model": _reduced,
     "lumping_matrix": lambda m, q, _: lumping_matrix(m, keep_joints=KEEP, locked_positions=q),
     "export_scene": _scene,
+    "dump_scene": _usd_scene,
     "pose_figure": _figure,
     "save_pose": _picture,
     "JointState.from_names": _state,

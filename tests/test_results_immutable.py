@@ -265,6 +265,7 @@ def _fresh_calls() -> dict[str, Any]:
     import robomodel as rm
     from robomodel import identification as ident
     from robomodel.formats import dh, meshes
+    from robomodel.formats.urdf import exact
     from robomodel.model import mesh_files, topology, validation
     from robomodel.model import spatial as sp
     from robomodel.physics import dynamics, joint_state, sensing
@@ -288,6 +289,14 @@ def _fresh_calls() -> dict[str, Any]:
         "robomodel.formats.dh.euler_xyz": lambda m: dh.euler_xyz(R),
         "robomodel.formats.dh.set_angles": lambda m: dh.set_angles(chain, [0.2])[1],
         "robomodel.formats.meshes.env_package_dirs": lambda m: meshes.env_package_dirs({}),
+        "robomodel.formats.urdf.exact.computed_rpy": lambda m: exact.computed_rpy(R),
+        "robomodel.formats.urdf.exact.origin_numbers": lambda m: exact.origin_numbers(T),
+        "robomodel.formats.urdf.exact.inertial_numbers": lambda m: exact.inertial_numbers(
+            m.links[1].inertia
+        ),
+        "robomodel.formats.urdf.exact.inertial_values": lambda m: exact.inertial_values(
+            [(1.0, (1.0, 0.0, 0.0, 2.0, 0.0, 3.0))], [(0.1, 0.2, 0.3)], [(0.1, 0.2, 0.3)]
+        ),
         "robomodel.formats.meshes.grouped_problems": lambda m: meshes.grouped_problems(
             meshes.check_meshes(m)
         ),
@@ -356,6 +365,10 @@ NOT_RESULTS = {
     "robomodel.data.example_path": "a pathlib.Path (immutable) to a bundled file",
     "robomodel.tools.find_problems": "deprecated: model.problems() (checked above)",
     "robomodel.formats.meshes.export_scene": "writes a file; returns its Path",
+    "robomodel.formats.usd.dump": "writes a file; returns its Path",
+    "robomodel.formats.usd.dump_scene": "writes a file; returns its Path",
+    "robomodel.formats.usd.stage_of": "(a new usd-core Usd.Stage per call: foreign, the "
+    "caller's to edit; a frozen ConversionReport)",
     "robomodel.tools.save_pose": "writes a file; returns its Path",
     "robomodel.formats.meshes.link_bounds": "trimesh's arrays, computed per call (foreign type)",
     "robomodel.formats.meshes.load_mesh": "a trimesh.Trimesh, a new foreign object per call",
