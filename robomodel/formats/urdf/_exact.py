@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -437,6 +436,16 @@ def _gives_direction(rest: Transform, R: np.ndarray, c: list[float], target: lis
     return bool((rest @ Axis(c)).direction.tolist() == target)
 
 
+_SCALE = 1074
+_UNIT3 = 1 << 3 * _SCALE  # one, as a multiple of 2**-3222 (an entry times a residual)
+
+
+def _fixed(v: float) -> int:
+    """``v`` as an integer multiple of ``2**-1074`` (the smallest double), exactly."""
+    n, d = v.as_integer_ratio()  # d is a power of two, at most 2**1074
+    return n << (_SCALE + 1 - d.bit_length())
+
+
 def _refined(
     A: np.ndarray, b: np.ndarray, ok: Callable[[list[float]], bool], unit: bool = False
 ) -> list[float] | None:
@@ -447,14 +456,21 @@ def _refined(
     loader divides ``x`` by its computed norm, so ``x`` over its own norm is tried too (its norm
     may then compute to exactly 1).
     """
-    Af = [[Fraction(v) for v in row] for row in A.tolist()]
-    bf = [Fraction(v) for v in b.tolist()]
+    # Exact arithmetic in integers: every double is a multiple of 2**-1074, so each number is
+    # held as that multiple (products as multiples of 2**-2148, and so on). Integer division
+    # rounds correctly, as converting the equal Fraction does, at a fraction of its cost.
+    Ai = [[_fixed(v) for v in row] for row in A.tolist()]
+    bi = [_fixed(v) << _SCALE for v in b.tolist()]
     x = (A.T @ b).tolist()
     tried = None
     for _ in range(3):
-        xf = [Fraction(v) for v in x]
-        res = [bf[i] - sum(Af[i][k] * xf[k] for k in range(3)) for i in range(3)]
-        x = [float(xf[i] + sum(Af[k][i] * res[k] for k in range(3))) for i in range(3)]
+        xi = [_fixed(v) for v in x]
+        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+        x = [
+            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
+            / _UNIT3
+            for i in range(3)
+        ]
         if x == tried:
             break  # converged: this step would try the very candidates the last one tried
         tried = x
