@@ -74,13 +74,20 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
         return lowest, lowest
     # repr's digits (the shortest that read back, without trailing zeros) and exponent:
     # |x| == digits * 10**exp.
-    mant, _, exp_text = repr(x).partition("e")
-    whole, _, frac = mant.partition(".")
-    if frac == "0":
-        frac = ""
-    text = (whole + frac).lstrip("-").lstrip("0")
-    digit_text = text.rstrip("0")
-    exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
+    text = repr(x)
+    whole, _, frac = text.partition(".")
+    if frac != "0" and "e" not in text:
+        # The usual form ("-1.5707963267948961"): repr never ends a fraction with a zero.
+        exp = -len(frac)
+        digit_text = (whole + frac).lstrip("-")
+    else:
+        mant, _, exp_text = text.partition("e")
+        whole, _, frac = mant.partition(".")
+        if frac == "0":
+            frac = ""
+        text = (whole + frac).lstrip("-").lstrip("0")
+        digit_text = text.rstrip("0")
+        exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
     stable = -exp
     if stable <= lowest or not radius < math.inf or exp < -300:
         return lowest, max(stable, lowest)
@@ -91,16 +98,16 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
         return stable, stable
     digits = int(digit_text)
     # The distance to the grid of 10**-places grows as places fall (each grid holds the finer
-    # ones' points): bisect for the most digits k dropped within cap.
-    within, beyond = 0, stable - lowest + 1  # dropping `within` digits is within cap
-    while beyond - within > 1:
-        k = (within + beyond) // 2
+    # ones' points), so the most digits dropped within cap are counted from one up: a radius
+    # of a few ulps allows one or two.
+    within, most = 0, stable - lowest
+    while within < most:
+        k = within + 1
         unit = _POW10[k] if k < len(_POW10) else 10**k
         rem = digits % unit
-        if min(rem, unit - rem) <= cap:
-            within = k
-        else:
-            beyond = k
+        if min(rem, unit - rem) > cap:
+            break
+        within = k
     return stable - within, stable
 
 
