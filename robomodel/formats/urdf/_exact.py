@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from itertools import product
+from itertools import product, repeat
 from typing import Any
 
 import numpy as np
@@ -129,7 +129,7 @@ def _shortest(
     ``x0``, examined once (not at all when ``x0_ok`` says ``ok`` accepts it). The neighbours,
     examined when no rounding is accepted: every number moved by at most one double.
     """
-    top = max((abs(v) for v in x0), default=0.0)
+    top = max(map(abs, x0), default=0.0)
     if top == 0.0:
         zeros = [0.0] * len(x0)
         return zeros if x0_ok or ok(zeros) else None
@@ -137,15 +137,16 @@ def _shortest(
         return [v + 0.0 for v in x0]
     lead = math.floor(math.log10(top))
     lowest, highest = -lead, 16 - lead
-    rad = [math.inf] * len(x0) if radius is None else radius
-    places_of = [_first_places(v, r, lowest) for v, r in zip(x0, rad, strict=True)]
-    first = max(p for p, _ in places_of)
-    stable = max(s for _, s in places_of)
+    rad = repeat(math.inf) if radius is None else radius
+    places_of = list(map(_first_places, x0, rad, repeat(lowest, len(x0))))
+    first = max([p for p, _ in places_of])
+    stables = [s for _, s in places_of]
+    stable = max(stables)
     previous: list[float] | None = None
     for places in range(first, min(highest, stable - 1) + 1):
         cand = [
             v + 0.0 if places >= s else round(v, places) + 0.0
-            for v, (_, s) in zip(x0, places_of, strict=True)
+            for v, s in zip(x0, stables, strict=True)
         ]
         if cand != previous and ok(cand):
             return cand
