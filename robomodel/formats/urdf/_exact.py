@@ -540,18 +540,16 @@ def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[
         found = _shortest1(x0, _product_is(m, hi), radius)
         exact = exact and found is not None
         com.append(found if found is not None else x0 + 0.0)
-    # The loader's h from the numbers written (== the value's h when the search succeeded).
-    hv = np.array([m])[:, None] * np.array([com])
-    h2 = hv[0]
+    # The loader's h from the numbers written (== the value's h when the search succeeded),
+    # and its (h hᵀ - (hᵀh) 1) / m entry by entry: each an elementwise float64 operation in
+    # the loader, so the same operations on Python floats give the same doubles.
+    h2 = [m * c for c in com]
     hh = h2[0] * h2[0] + h2[1] * h2[1] + h2[2] * h2[2]
-    outer = h2[:, None] * h2[None, :]
-    outer[[0, 1, 2], [0, 1, 2]] -= hh
-    t = (outer / m).tolist()
     rows = I_O.tolist()
     six: list[float] = []
     for i, j in pairs:
         target = rows[i][j]
-        tij = t[i][j]
+        tij = (h2[i] * h2[i] - hh) / m if i == j else (h2[i] * h2[j]) / m
         x0 = target + tij
         # |c - (target + t)| <= ulp(target) / 2 for every c with c - t == target.
         radius = _radius(math.ulp(target) + math.ulp(x0), tij, target, x0)
