@@ -229,7 +229,7 @@ def _rpy_of(R: np.ndarray, memo: dict[bytes, Any] | None) -> list[float] | None:
     """:func:`_rpy`, through one export's memo (``Writer.memo``): a model repeats rotations."""
     if memo is None:
         return _rpy(R)
-    key = b"r" + (R + 0.0).tobytes()
+    key = b"r" + (np.asarray(R) + 0.0).tobytes()  # a plain view: no wrapping of the sum
     if key not in memo:
         memo[key] = _rpy(R)
     got: list[float] | None = memo[key]
@@ -244,7 +244,7 @@ def _rpy(R: np.ndarray) -> list[float] | None:
     few to many, or moved by a double each, until the rotation is ``R``; where none is, the
     exact angles so rounded (themselves at worst).
     """
-    R = R + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
+    R = np.asarray(R) + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
     target = R.ravel().tolist()
     computed = [a + 0.0 for a in rpy_from_rotation(R)]
     exact = _exact_rpy(R, target, computed)
@@ -362,9 +362,9 @@ def origin_numbers(
         x, y, z = T.position.tolist()
         return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
     rpy = _rpy_of(T.rotation.T, memo)
-    Rt = T.rotation
+    Rt = np.asarray(T.rotation)
     target = T.position.tolist()
-    x0 = (-(Rt.T @ T.position)).tolist()
+    x0 = (-(Rt.T @ np.asarray(T.position))).tolist()
 
     def ok(c: list[float]) -> bool:
         return bool((-(Rt @ np.array(c))).tolist() == target)
@@ -395,9 +395,11 @@ def axis_numbers(
 
 def _search_axis(rest: Transform, direction: np.ndarray) -> list[float] | None:
     target = direction.tolist()
-    x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
+    # Plain views of the frozen arrays: the same numbers and arithmetic, without the frozen
+    # class's wrapping of every result (the checks below run numpy calls per candidate).
+    R = np.asarray(rest.rotation)
+    x0 = [v + 0.0 for v in (R.T @ (np.asarray(direction) + 0.0)).tolist()]
 
-    R = rest.rotation
     n0 = math.hypot(*x0)
     u0 = [v / n0 for v in x0] if n0 > 0.0 else x0
     checked: dict[tuple[float, ...], bool] = {}  # the neighbour steps repeat candidates
