@@ -107,7 +107,7 @@ def num(x: float) -> str:
 def nums(xs: Iterable[float]) -> str:
     # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
     # only spellings with an "n" in them.
-    text = " ".join([repr(float(x)) for x in xs])
+    text = " ".join(map(repr, map(float, xs)))
     if "n" in text:
         raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
     return text
