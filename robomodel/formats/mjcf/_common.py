@@ -44,7 +44,12 @@ def quat_from_rotation(R: npt.ArrayLike) -> tuple[float, float, float, float]:
     Shepperd's method: the largest of the four squared components is computed directly, so the
     division never loses precision. Plain floats: this runs once per body, site and inertia.
     """
-    (a, b, c), (d, e, f), (g, h, i) = np.asarray(R, dtype=np.float64).tolist()
+    return quat_from_rows(np.asarray(R, dtype=np.float64).tolist())
+
+
+def quat_from_rows(rows: list[list[float]]) -> tuple[float, float, float, float]:
+    """:func:`quat_from_rotation` of a rotation given as three lists of floats."""
+    (a, b, c), (d, e, f), (g, h, i) = rows
     tr = a + e + i
     big = max(tr, a, e, i)
     if big == tr:
@@ -119,9 +124,10 @@ def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, 
     p = T.position.tolist()
     if p != ORIGIN:
         el.set("pos", nums(p))
-    if T.rotation.tolist() == EYE:
+    rows = T.rotation.tolist()
+    if rows == EYE:
         return p, None
-    q = quat_from_rotation(T.rotation)
+    q = quat_from_rows(rows)
     el.set("quat", nums(q))
     return p, q
 

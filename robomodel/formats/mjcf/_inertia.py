@@ -62,11 +62,13 @@ class InertiaWriter:
                     m.link_names[e.parent], m.link_names[e.link]
                 )
                 composite[e.parent] = composite[e.parent] + p_H_c @ composite[e.link]
-        for i in tr.links:
+        kept = [i for i in tr.links if i not in self.merged]
+        degenerate = _degenerate_all([composite[i] for i in kept if i in moving])
+        degenerate.reverse()  # popped in the order of ``kept``
+        self.principal.update(_principal_all({i: written[i] for i in kept}))
+        for i in kept:
             name = m.link_names[i]
-            if i in self.merged:
-                continue
-            if i in moving and _degenerate(composite[i]):
+            if i in moving and degenerate.pop():
                 if o.massless == "raise":
                     raise MJCFError(
                         f"link {name!r} moves but its mass or principal inertias (with the links "
@@ -102,7 +104,12 @@ class InertiaWriter:
             raise MJCFError(
                 f"link {name!r} has a negative mass {inertia.mass}; MJCF cannot hold it"
             )
-        d, V = _principal(np.asarray(inertia.inertia_com))
+        # The principal axes of the link's own inertia come computed for all links at once
+        # (written_inertias); a bounded inertia's are computed here.
+        computed = self.principal.get(i)
+        if computed is None or inertia is not self.m.links[i].inertia:
+            computed = _principal(np.asarray(inertia.inertia_com))
+        d, V = computed
         fixed = _balanced(d)
         if fixed is None:
             self.principal[i] = (d, V)
@@ -149,15 +156,41 @@ def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:
     return d, V
 
 
+def _principal_all(
+    inertias: dict[int, SpatialInertia],
+) -> dict[int, tuple[FloatArray, FloatArray]]:
+    """:func:`_principal` of every inertia with a positive mass, by key, in one LAPACK call.
+
+    The stacked call decomposes each matrix on its own, by the routine one call per matrix
+    runs, so the moments and axes are those :func:`_principal` gives bit for bit.
+    """
+    keys = [k for k, inertia in inertias.items() if inertia.mass > 0.0]
+    if not keys:
+        return {}
+    I_C = np.stack([np.asarray(inertias[k].inertia_com) for k in keys])
+    d, V = np.linalg.eigh(0.5 * (I_C + I_C.transpose(0, 2, 1)))
+    flip = np.linalg.det(V) < 0.0
+    V[flip, :, 0] = -V[flip, :, 0]
+    return {k: (d[n], V[n]) for n, k in enumerate(keys)}
+
+
+def _degenerate_all(inertias: list[SpatialInertia]) -> list[bool]:
+    """Whether MuJoCo finds each inertia's mass or principal moments too small.
+
+    At most MuJoCo's ``mjMINVAL``; the eigenvalues of all come from one LAPACK call.
+    """
+    out = [not inertia.mass > MJCF_MIN_VALUE for inertia in inertias]
+    checked = [n for n, small in enumerate(out) if not small]
+    if checked:
+        I_C = np.stack([np.asarray(inertias[n].inertia_com) for n in checked])
+        lowest = np.linalg.eigvalsh(I_C).min(axis=1).tolist()
+        for n, low in zip(checked, lowest, strict=True):
+            out[n] = low <= MJCF_MIN_VALUE
+    return out
+
+
 def is_zero(inertia: SpatialInertia) -> bool:
     return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
-
-
-def _degenerate(inertia: SpatialInertia) -> bool:
-    if not inertia.mass > MJCF_MIN_VALUE:
-        return True
-    d = np.linalg.eigvalsh(np.asarray(inertia.inertia_com))
-    return bool(d.min() <= MJCF_MIN_VALUE)
 
 
 def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:

@@ -633,8 +633,9 @@ def _thin_mesh(error: str | None) -> str | None:
 
 
 def _close(a: Transform, b: Transform) -> bool:
-    da = np.abs(a.rotation - b.rotation).max()
-    dp = np.abs(a.position - b.position).max()
+    # Plain views of the frozen arrays: the same differences, without wrapping each result.
+    da = np.abs(np.asarray(a.rotation) - np.asarray(b.rotation)).max()
+    dp = np.abs(np.asarray(a.position) - np.asarray(b.position)).max()
     return bool(da <= 1e-12 and dp <= 1e-12)
 
 

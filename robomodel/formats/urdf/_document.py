@@ -360,6 +360,9 @@ def q(s: str) -> str:
 
 def quote(s: str) -> str:
     """Return ``s`` escaped and quoted; raise ``ValueError`` for control characters."""
+    # Most names are ASCII identifiers ("l_hip_1"), which need neither check.
+    if s.isidentifier() and s.isascii():
+        return '"' + s + '"'
     if _BAD_CHARS.search(s):
         raise ValueError(f"the name {s!r} holds control characters, which XML cannot carry")
     if "&" in s or "<" in s or ">" in s or '"' in s:

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from fractions import Fraction
-from itertools import product
+from itertools import product, repeat
 from typing import Any
 
 import numpy as np
@@ -75,13 +74,20 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
         return lowest, lowest
     # repr's digits (the shortest that read back, without trailing zeros) and exponent:
     # |x| == digits * 10**exp.
-    mant, _, exp_text = repr(x).partition("e")
-    whole, _, frac = mant.partition(".")
-    if frac == "0":
-        frac = ""
-    text = (whole + frac).lstrip("-").lstrip("0")
-    digit_text = text.rstrip("0")
-    exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
+    text = repr(x)
+    whole, _, frac = text.partition(".")
+    if frac != "0" and "e" not in text:
+        # The usual form ("-1.5707963267948961"): repr never ends a fraction with a zero.
+        exp = -len(frac)
+        digit_text = (whole + frac).lstrip("-")
+    else:
+        mant, _, exp_text = text.partition("e")
+        whole, _, frac = mant.partition(".")
+        if frac == "0":
+            frac = ""
+        text = (whole + frac).lstrip("-").lstrip("0")
+        digit_text = text.rstrip("0")
+        exp = (int(exp_text) if exp_text else 0) - len(frac) + len(text) - len(digit_text)
     stable = -exp
     if stable <= lowest or not radius < math.inf or exp < -300:
         return lowest, max(stable, lowest)
@@ -92,16 +98,16 @@ def _first_places(x: float, radius: float, lowest: int) -> tuple[int, int]:
         return stable, stable
     digits = int(digit_text)
     # The distance to the grid of 10**-places grows as places fall (each grid holds the finer
-    # ones' points): bisect for the most digits k dropped within cap.
-    within, beyond = 0, stable - lowest + 1  # dropping `within` digits is within cap
-    while beyond - within > 1:
-        k = (within + beyond) // 2
+    # ones' points), so the most digits dropped within cap are counted from one up: a radius
+    # of a few ulps allows one or two.
+    within, most = 0, stable - lowest
+    while within < most:
+        k = within + 1
         unit = _POW10[k] if k < len(_POW10) else 10**k
         rem = digits % unit
-        if min(rem, unit - rem) <= cap:
-            within = k
-        else:
-            beyond = k
+        if min(rem, unit - rem) > cap:
+            break
+        within = k
     return stable - within, stable
 
 
@@ -123,7 +129,7 @@ def _shortest(
     ``x0``, examined once (not at all when ``x0_ok`` says ``ok`` accepts it). The neighbours,
     examined when no rounding is accepted: every number moved by at most one double.
     """
-    top = max((abs(v) for v in x0), default=0.0)
+    top = max(map(abs, x0), default=0.0)
     if top == 0.0:
         zeros = [0.0] * len(x0)
         return zeros if x0_ok or ok(zeros) else None
@@ -131,15 +137,16 @@ def _shortest(
         return [v + 0.0 for v in x0]
     lead = math.floor(math.log10(top))
     lowest, highest = -lead, 16 - lead
-    rad = [math.inf] * len(x0) if radius is None else radius
-    places_of = [_first_places(v, r, lowest) for v, r in zip(x0, rad, strict=True)]
-    first = max(p for p, _ in places_of)
-    stable = max(s for _, s in places_of)
+    rad = repeat(math.inf) if radius is None else radius
+    places_of = list(map(_first_places, x0, rad, repeat(lowest, len(x0))))
+    first = max([p for p, _ in places_of])
+    stables = [s for _, s in places_of]
+    stable = max(stables)
     previous: list[float] | None = None
     for places in range(first, min(highest, stable - 1) + 1):
         cand = [
             v + 0.0 if places >= s else round(v, places) + 0.0
-            for v, (_, s) in zip(x0, places_of, strict=True)
+            for v, s in zip(x0, stables, strict=True)
         ]
         if cand != previous and ok(cand):
             return cand
@@ -222,7 +229,7 @@ def _rpy_of(R: np.ndarray, memo: dict[bytes, Any] | None) -> list[float] | None:
     """:func:`_rpy`, through one export's memo (``Writer.memo``): a model repeats rotations."""
     if memo is None:
         return _rpy(R)
-    key = b"r" + (R + 0.0).tobytes()
+    key = b"r" + (np.asarray(R) + 0.0).tobytes()  # a plain view: no wrapping of the sum
     if key not in memo:
         memo[key] = _rpy(R)
     got: list[float] | None = memo[key]
@@ -237,7 +244,7 @@ def _rpy(R: np.ndarray) -> list[float] | None:
     few to many, or moved by a double each, until the rotation is ``R``; where none is, the
     exact angles so rounded (themselves at worst).
     """
-    R = R + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
+    R = np.asarray(R) + 0.0  # -0.0 and 0.0 are equal values: not told apart (atan2 would)
     target = R.ravel().tolist()
     computed = [a + 0.0 for a in rpy_from_rotation(R)]
     exact = _exact_rpy(R, target, computed)
@@ -355,9 +362,9 @@ def origin_numbers(
         x, y, z = T.position.tolist()
         return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
     rpy = _rpy_of(T.rotation.T, memo)
-    Rt = T.rotation
+    Rt = np.asarray(T.rotation)
     target = T.position.tolist()
-    x0 = (-(Rt.T @ T.position)).tolist()
+    x0 = (-(Rt.T @ np.asarray(T.position))).tolist()
 
     def ok(c: list[float]) -> bool:
         return bool((-(Rt @ np.array(c))).tolist() == target)
@@ -388,9 +395,11 @@ def axis_numbers(
 
 def _search_axis(rest: Transform, direction: np.ndarray) -> list[float] | None:
     target = direction.tolist()
-    x0 = [v + 0.0 for v in (rest.rotation.T @ (direction + 0.0)).tolist()]
+    # Plain views of the frozen arrays: the same numbers and arithmetic, without the frozen
+    # class's wrapping of every result (the checks below run numpy calls per candidate).
+    R = np.asarray(rest.rotation)
+    x0 = [v + 0.0 for v in (R.T @ (np.asarray(direction) + 0.0)).tolist()]
 
-    R = rest.rotation
     n0 = math.hypot(*x0)
     u0 = [v / n0 for v in x0] if n0 > 0.0 else x0
     checked: dict[tuple[float, ...], bool] = {}  # the neighbour steps repeat candidates
@@ -437,6 +446,16 @@ def _gives_direction(rest: Transform, R: np.ndarray, c: list[float], target: lis
     return bool((rest @ Axis(c)).direction.tolist() == target)
 
 
+_SCALE = 1074
+_UNIT3 = 1 << 3 * _SCALE  # one, as a multiple of 2**-3222 (an entry times a residual)
+
+
+def _fixed(v: float) -> int:
+    """``v`` as an integer multiple of ``2**-1074`` (the smallest double), exactly."""
+    n, d = v.as_integer_ratio()  # d is a power of two, at most 2**1074
+    return n << (_SCALE + 1 - d.bit_length())
+
+
 def _refined(
     A: np.ndarray, b: np.ndarray, ok: Callable[[list[float]], bool], unit: bool = False
 ) -> list[float] | None:
@@ -447,14 +466,21 @@ def _refined(
     loader divides ``x`` by its computed norm, so ``x`` over its own norm is tried too (its norm
     may then compute to exactly 1).
     """
-    Af = [[Fraction(v) for v in row] for row in A.tolist()]
-    bf = [Fraction(v) for v in b.tolist()]
+    # Exact arithmetic in integers: every double is a multiple of 2**-1074, so each number is
+    # held as that multiple (products as multiples of 2**-2148, and so on). Integer division
+    # rounds correctly, as converting the equal Fraction does, at a fraction of its cost.
+    Ai = [[_fixed(v) for v in row] for row in A.tolist()]
+    bi = [_fixed(v) << _SCALE for v in b.tolist()]
     x = (A.T @ b).tolist()
     tried = None
     for _ in range(3):
-        xf = [Fraction(v) for v in x]
-        res = [bf[i] - sum(Af[i][k] * xf[k] for k in range(3)) for i in range(3)]
-        x = [float(xf[i] + sum(Af[k][i] * res[k] for k in range(3))) for i in range(3)]
+        xi = [_fixed(v) for v in x]
+        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+        x = [
+            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
+            / _UNIT3
+            for i in range(3)
+        ]
         if x == tried:
             break  # converged: this step would try the very candidates the last one tried
         tried = x
@@ -516,18 +542,16 @@ def _search_inertial(inertia: SpatialInertia) -> tuple[float, list[float], list[
         found = _shortest1(x0, _product_is(m, hi), radius)
         exact = exact and found is not None
         com.append(found if found is not None else x0 + 0.0)
-    # The loader's h from the numbers written (== the value's h when the search succeeded).
-    hv = np.array([m])[:, None] * np.array([com])
-    h2 = hv[0]
+    # The loader's h from the numbers written (== the value's h when the search succeeded),
+    # and its (h hᵀ - (hᵀh) 1) / m entry by entry: each an elementwise float64 operation in
+    # the loader, so the same operations on Python floats give the same doubles.
+    h2 = [m * c for c in com]
     hh = h2[0] * h2[0] + h2[1] * h2[1] + h2[2] * h2[2]
-    outer = h2[:, None] * h2[None, :]
-    outer[[0, 1, 2], [0, 1, 2]] -= hh
-    t = (outer / m).tolist()
     rows = I_O.tolist()
     six: list[float] = []
     for i, j in pairs:
         target = rows[i][j]
-        tij = t[i][j]
+        tij = (h2[i] * h2[i] - hh) / m if i == j else (h2[i] * h2[j]) / m
         x0 = target + tij
         # |c - (target + t)| <= ulp(target) / 2 for every c with c - t == target.
         radius = _radius(math.ulp(target) + math.ulp(x0), tij, target, x0)

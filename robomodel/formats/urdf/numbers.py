@@ -40,10 +40,13 @@ def _format(x: float) -> str:
     # notation (it uses an exponent only below 1e-4 and from 1e16 on), and the leading digit's
     # exponent K + n - 1 is in [-3, 3], so the rule writes ``repr``'s digits as they are, an
     # integer without its ".0". The general rule below gives the same text (tested).
+    # Zero (most entries of a robot's rotations and axes) is "0" under both signs.
     a = -x if x < 0.0 else x
     if 1e-3 <= a < 1e4:
         r = repr(x)
         return r[:-2] if r.endswith(".0") else r
+    if a == 0.0:
+        return "0"
     return _format_general(x)
 
 
