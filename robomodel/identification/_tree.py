@@ -42,8 +42,8 @@ class Tree:
         steps: ``(link, parent)`` in traversal order.
         runs: per DOF, the subtree of its child as runs ``[lo, hi)`` of link indices.
         subtree_runs: per link, its subtree as runs of link indices.
-        pair_dofs: every pair (DOF ``d``, link ``i`` in the subtree of ``d``'s child): ``d``.
-        pair_links: likewise, ``i``.
+        outside: ``(n_dofs, 10 n_links)``, true in the regressor's columns of the links outside
+            the subtree of each DOF's child (the zero blocks of its row).
         base: the base link index.
         levels: per tree depth after the base, the links at that depth and their parents.
         coord: per link, the position coordinate of its joint (0 for the base and fixed joints).
@@ -58,8 +58,7 @@ class Tree:
     steps: tuple[tuple[int, int], ...]
     runs: tuple[tuple[tuple[int, int], ...], ...]
     subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
-    pair_dofs: IntArray
-    pair_links: IntArray
+    outside: npt.NDArray[np.bool_]
     base: int
     levels: tuple[tuple[IntArray, IntArray], ...]
     coord: IntArray
@@ -78,6 +77,9 @@ def tree_of(model: Model, base: int) -> Tree:
     return memoized(model, ("identification-tree", base), lambda: _make_tree(model, base))
 
 
+_F8 = np.dtype(np.float64)
+
+
 def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     # Joining the buffers of many small arrays costs less than np.array on the list; the values
     # store C-contiguous float64, and anything else goes through np.array.
@@ -88,22 +90,25 @@ def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
         raw = b"".join(arrays)  # type: ignore[arg-type]
     except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
         raw = b""
-    if len(raw) != 8 * size * len(arrays) or any(a.dtype != np.float64 for a in arrays):
+    if len(raw) != 8 * size * len(arrays) or any(a.dtype is not _F8 for a in arrays):
         return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
     return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
 
 
-def _runs(members: list[int]) -> tuple[tuple[int, int], ...]:
-    # Sorted link indices as runs [lo, hi) of consecutive indices.
-    out: list[tuple[int, int]] = []
-    lo = prev = members[0]
-    for i in members[1:]:
-        if i != prev + 1:
-            out.append((lo, prev + 1))
-            lo = i
-        prev = i
-    out.append((lo, prev + 1))
-    return tuple(out)
+def _subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # Per link, its subtree (the links k with anc[k, a] = 1) as runs [lo, hi) of consecutive
+    # link indices: the run boundaries found in one vectorised pass over the nonzeros.
+    a_idx, k_idx = np.nonzero(anc.T)  # sorted by ancestor, then link
+    new = np.ones(len(k_idx), dtype=bool)
+    new[1:] = (k_idx[1:] != k_idx[:-1] + 1) | (a_idx[1:] != a_idx[:-1])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], len(k_idx)) - 1
+    out: list[list[tuple[int, int]]] = [[] for _ in range(anc.shape[0])]
+    for a, lo, hi in zip(
+        a_idx[starts].tolist(), k_idx[starts].tolist(), (k_idx[ends] + 1).tolist(), strict=True
+    ):
+        out[a].append((lo, hi))
+    return tuple(map(tuple, out))
 
 
 def _skews(u: FloatArray) -> FloatArray:
@@ -142,16 +147,12 @@ def _make_tree(model: Model, base: int) -> Tree:
         children.append(link)
         parents.append(parent)
         jts.append(j)
-    subtree: list[list[int]] = [[] for _ in range(nl)]
-    for link in range(nl):
-        for a in ancestors[link]:
-            subtree[a].append(link)
-    subtree_runs = tuple(_runs(s) for s in subtree)
     anc = np.zeros((nl, nl))
     anc[
         np.repeat(np.arange(nl), [len(a) for a in ancestors]),
         np.array([a for row in ancestors for a in row], dtype=np.intp),
     ] = 1.0
+    subtree_runs = _subtree_runs(anc)
 
     by_depth: dict[int, tuple[list[int], list[int]]] = {}
     for link, parent in zip(children, parents, strict=True):
@@ -197,7 +198,7 @@ def _make_tree(model: Model, base: int) -> Tree:
 
     # By link index; the base's row is the identity and never read.
     A = np.zeros((3, 3, 3, nl))
-    A[0, 0, 0, base] = A[0, 1, 1, base] = A[0, 2, 2, base] = 1.0
+    A[0, :, :, base] = np.eye(3)
     b = np.zeros((3, 3, nl))
     rows = np.array(children, dtype=np.intp)
     A[0][:, :, rows] = A0.transpose(1, 2, 0)
@@ -221,10 +222,9 @@ def _make_tree(model: Model, base: int) -> Tree:
         if jt.n_dofs:
             coord[link] = jt.pos_coord_offset
             dof_child[jt.dof_offset] = link
-    dof_links = [subtree[c] for c in dof_child.tolist()]
-    pair_dofs = np.repeat(np.arange(len(dof_links), dtype=np.intp), [len(s) for s in dof_links])
-    pair_links = np.array([i for s in dof_links for i in s], dtype=np.intp)
-    for arr in (S, dof_child, anc, A, b, coord, pair_dofs, pair_links):
+    # The regressor columns of the links outside the subtree of each DOF's child.
+    outside = np.repeat(anc[:, dof_child].T == 0.0, 10, axis=1)
+    for arr in (S, dof_child, anc, A, b, coord, outside):
         arr.setflags(write=False)
     return Tree(
         S_links=S,
@@ -233,8 +233,7 @@ def _make_tree(model: Model, base: int) -> Tree:
         steps=tuple(zip(children, parents, strict=True)),
         runs=tuple(subtree_runs[c] for c in dof_child.tolist()),
         subtree_runs=subtree_runs,
-        pair_dofs=pair_dofs,
-        pair_links=pair_links,
+        outside=outside,
         base=base,
         levels=levels,
         coord=coord,
