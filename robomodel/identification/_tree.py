@@ -178,39 +178,36 @@ def _make_tree(model: Model, base: int) -> Tree:
     axes = [None if isinstance(jt, FixedJoint) else jt.axis_in_link1 for jt in olds]
     u = _stacked([zero if a is None else a.direction for a in axes], (3,))
     o = _stacked([zero if a is None else a.origin for a in axes], (3,))
+    # A joint whose traversal parent is link2 is read as the joint of the inverse rest pose,
+    # about its axis seen from link2 and reversed (Rot(u, q)^T = Rot(-u, q)). Then every
+    # joint's transform is [Rot(uf, q) Rf, Rot(uf, q) (pf - of) + of] (revolute) or
+    # [Rf, pf + q uf] (prismatic), with rest rotation Rf, position pf, axis uf through of.
     R0t = R0.transpose(0, 2, 1)
-    K = _skews(u)
-    K2 = K @ K
     fw, fw3 = forward[:, None, None], forward[:, None]
-    A0 = np.where(fw, R0, R0t)
-    A1 = np.where(fw, K @ R0, -(R0t @ K)) * rev[:, None, None]
-    A2 = np.where(fw, K2 @ R0, R0t @ K2) * rev[:, None, None]
-    back_p0 = -(R0t @ p0[:, :, None])[:, :, 0]
-    d = p0 - o
-    b0 = np.where(fw3, p0, back_p0)
-    Ko = (K @ o[:, :, None])[:, :, 0]
-    K2o = (K2 @ o[:, :, None])[:, :, 0]
-    b1_rev = np.where(fw3, (K @ d[:, :, None])[:, :, 0], (R0t @ Ko[:, :, None])[:, :, 0])
-    b1_pri = np.where(fw3, u, -(R0t @ u[:, :, None])[:, :, 0])
-    b1 = b1_rev * rev[:, None] + b1_pri * pri[:, None]
-    b2 = np.where(fw3, (K2 @ d[:, :, None])[:, :, 0], -(R0t @ K2o[:, :, None])[:, :, 0])
-    b2 = b2 * rev[:, None]
+    back = R0t @ np.stack([p0, u, o - p0], axis=2)  # R0^T p0, R0^T u, R0^T (o - p0)
+    Rf = np.where(fw, R0, R0t)
+    pf = np.where(fw3, p0, -back[:, :, 0])
+    uf = np.where(fw3, u, -back[:, :, 1])
+    of = np.where(fw3, o, back[:, :, 2])
+    K = _skews(uf)
+    KM = K @ np.concatenate([Rf, (pf - of)[:, :, None]], axis=2)  # K [Rf, pf - of]
+    K2M = K @ KM
+    rv, rv3 = rev[:, None], rev[:, None, None]
 
     # By link index; the base's row is the identity and never read.
     A = np.zeros((3, 3, 3, nl))
     A[0, :, :, base] = np.eye(3)
     b = np.zeros((3, 3, nl))
     rows = np.array(children, dtype=np.intp)
-    A[0][:, :, rows] = A0.transpose(1, 2, 0)
-    A[1][:, :, rows] = A1.transpose(1, 2, 0)
-    A[2][:, :, rows] = A2.transpose(1, 2, 0)
-    b[0][:, rows] = b0.T
-    b[1][:, rows] = b1.T
-    b[2][:, rows] = b2.T
+    A[:, :, :, rows] = np.stack([Rf, KM[:, :, :3] * rv3, K2M[:, :, :3] * rv3]).transpose(0, 2, 3, 1)
+    b[:, :, rows] = np.stack(
+        [pf, KM[:, :, 3] * rv + uf * pri[:, None], K2M[:, :, 3] * rv]
+    ).transpose(0, 2, 1)
 
-    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis).
-    u_c = np.where(fw3, (R0t @ u[:, :, None])[:, :, 0], -u)
-    o_c = np.where(fw3, -(R0t @ d[:, :, None])[:, :, 0], o)
+    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
+    # point on it.
+    child = Rf.transpose(0, 2, 1) @ np.stack([uf, of - pf], axis=2)
+    u_c, o_c = child[:, :, 0], child[:, :, 1]
     S = np.zeros((6, nl))
     o_x_u = o_c[:, [1, 2, 0]] * u_c[:, [2, 0, 1]] - o_c[:, [2, 0, 1]] * u_c[:, [1, 2, 0]]
     S[:3, rows] = (o_x_u * rev[:, None] + u_c * pri[:, None]).T
