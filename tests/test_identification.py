@@ -137,10 +137,11 @@ def check_regressor(prob) -> None:
 
 
 @settings(max_examples=20)
-@given(models(max_links=6), st.sampled_from([1, 3, 9, 12]), st.integers(0, 2**32 - 1))
+@given(models(max_links=6), st.sampled_from([1, 3, 12, 17, 24]), st.integers(0, 2**32 - 1))
 def test_batch_rows_are_single_regressors(m, N, seed):
     """Sample s of regressor_batch is regressor() of sample s, with per-sample base motion;
-    both the few-sample (dense) and the many-sample (subtree runs) projections."""
+    both the few-sample (one product per sample) and the many-sample (subtree runs)
+    projections (the threshold is 16 samples)."""
     rng = np.random.default_rng(seed)
     Q = rng.uniform(-3, 3, (N, m.n_pos_coords))
     DQ, DDQ = rng.normal(size=(2, N, m.n_dofs))
@@ -392,6 +393,26 @@ def test_sensor_rows_times_parameters_are_sensor_predictions(m, seed, moving):
     Y = regressor(m, state, floating=True, sensors=["ft"], **kw)
     assert Y.shape == (12 + m.n_dofs, 10 * m.n_links)
     np.testing.assert_allclose(Y[-6:] @ p, reading, atol=1e-9)
+
+
+def test_few_and_many_sample_projections_agree_with_sensors():
+    """The few-sample projection (one matrix product per sample, up to 16 samples) gives the
+    rows of the many-sample one (subtree runs), sensor and base-wrench rows included, and zero
+    blocks exactly zero."""
+    m = load(example_path())
+    rng = np.random.default_rng(9)
+    Q = rng.uniform(-1.5, 1.5, (20, m.n_dofs))
+    DQ, DDQ = rng.normal(size=(2, 20, m.n_dofs))
+    kw = {
+        "floating": True,
+        "sensors": ["l_leg_ft", "r_leg_ft"],
+        "base_velocity": rng.normal(size=6),
+    }
+    many = regressor_batch(m, Q, DQ, DDQ, **kw)
+    few = regressor_batch(m, Q[:5], DQ[:5], DDQ[:5], **kw)
+    np.testing.assert_allclose(few, many[:5], rtol=0, atol=1e-12)
+    blocks = np.abs(many).reshape(20, -1, m.n_links, 10).max(axis=(0, 3)) == 0
+    assert (np.abs(few).reshape(5, -1, m.n_links, 10).max(axis=(0, 3))[blocks] == 0).all()
 
 
 def test_sensor_rows_see_only_the_measured_side():

@@ -42,8 +42,8 @@ class Tree:
         steps: ``(link, parent)`` in traversal order.
         runs: per DOF, the subtree of its child as runs ``[lo, hi)`` of link indices.
         subtree_runs: per link, its subtree as runs of link indices.
-        pair_dofs: every pair (DOF ``d``, link ``i`` in the subtree of ``d``'s child): ``d``.
-        pair_links: likewise, ``i``.
+        outside: ``(n_dofs, 10 n_links)``, true in the regressor's columns of the links outside
+            the subtree of each DOF's child (the zero blocks of its row).
         base: the base link index.
         levels: per tree depth after the base, the links at that depth and their parents.
         coord: per link, the position coordinate of its joint (0 for the base and fixed joints).
@@ -58,8 +58,7 @@ class Tree:
     steps: tuple[tuple[int, int], ...]
     runs: tuple[tuple[tuple[int, int], ...], ...]
     subtree_runs: tuple[tuple[tuple[int, int], ...], ...]
-    pair_dofs: IntArray
-    pair_links: IntArray
+    outside: npt.NDArray[np.bool_]
     base: int
     levels: tuple[tuple[IntArray, IntArray], ...]
     coord: IntArray
@@ -78,6 +77,9 @@ def tree_of(model: Model, base: int) -> Tree:
     return memoized(model, ("identification-tree", base), lambda: _make_tree(model, base))
 
 
+_F8 = np.dtype(np.float64)
+
+
 def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
     # Joining the buffers of many small arrays costs less than np.array on the list; the values
     # store C-contiguous float64, and anything else goes through np.array.
@@ -88,22 +90,25 @@ def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
         raw = b"".join(arrays)  # type: ignore[arg-type]
     except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
         raw = b""
-    if len(raw) != 8 * size * len(arrays) or any(a.dtype != np.float64 for a in arrays):
+    if len(raw) != 8 * size * len(arrays) or any(a.dtype is not _F8 for a in arrays):
         return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
     return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
 
 
-def _runs(members: list[int]) -> tuple[tuple[int, int], ...]:
-    # Sorted link indices as runs [lo, hi) of consecutive indices.
-    out: list[tuple[int, int]] = []
-    lo = prev = members[0]
-    for i in members[1:]:
-        if i != prev + 1:
-            out.append((lo, prev + 1))
-            lo = i
-        prev = i
-    out.append((lo, prev + 1))
-    return tuple(out)
+def _subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # Per link, its subtree (the links k with anc[k, a] = 1) as runs [lo, hi) of consecutive
+    # link indices: the run boundaries found in one vectorised pass over the nonzeros.
+    a_idx, k_idx = np.nonzero(anc.T)  # sorted by ancestor, then link
+    new = np.ones(len(k_idx), dtype=bool)
+    new[1:] = (k_idx[1:] != k_idx[:-1] + 1) | (a_idx[1:] != a_idx[:-1])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], len(k_idx)) - 1
+    out: list[list[tuple[int, int]]] = [[] for _ in range(anc.shape[0])]
+    for a, lo, hi in zip(
+        a_idx[starts].tolist(), k_idx[starts].tolist(), (k_idx[ends] + 1).tolist(), strict=True
+    ):
+        out[a].append((lo, hi))
+    return tuple(map(tuple, out))
 
 
 def _skews(u: FloatArray) -> FloatArray:
@@ -142,16 +147,12 @@ def _make_tree(model: Model, base: int) -> Tree:
         children.append(link)
         parents.append(parent)
         jts.append(j)
-    subtree: list[list[int]] = [[] for _ in range(nl)]
-    for link in range(nl):
-        for a in ancestors[link]:
-            subtree[a].append(link)
-    subtree_runs = tuple(_runs(s) for s in subtree)
     anc = np.zeros((nl, nl))
     anc[
         np.repeat(np.arange(nl), [len(a) for a in ancestors]),
         np.array([a for row in ancestors for a in row], dtype=np.intp),
     ] = 1.0
+    subtree_runs = _subtree_runs(anc)
 
     by_depth: dict[int, tuple[list[int], list[int]]] = {}
     for link, parent in zip(children, parents, strict=True):
@@ -177,39 +178,36 @@ def _make_tree(model: Model, base: int) -> Tree:
     axes = [None if isinstance(jt, FixedJoint) else jt.axis_in_link1 for jt in olds]
     u = _stacked([zero if a is None else a.direction for a in axes], (3,))
     o = _stacked([zero if a is None else a.origin for a in axes], (3,))
+    # A joint whose traversal parent is link2 is read as the joint of the inverse rest pose,
+    # about its axis seen from link2 and reversed (Rot(u, q)^T = Rot(-u, q)). Then every
+    # joint's transform is [Rot(uf, q) Rf, Rot(uf, q) (pf - of) + of] (revolute) or
+    # [Rf, pf + q uf] (prismatic), with rest rotation Rf, position pf, axis uf through of.
     R0t = R0.transpose(0, 2, 1)
-    K = _skews(u)
-    K2 = K @ K
     fw, fw3 = forward[:, None, None], forward[:, None]
-    A0 = np.where(fw, R0, R0t)
-    A1 = np.where(fw, K @ R0, -(R0t @ K)) * rev[:, None, None]
-    A2 = np.where(fw, K2 @ R0, R0t @ K2) * rev[:, None, None]
-    back_p0 = -(R0t @ p0[:, :, None])[:, :, 0]
-    d = p0 - o
-    b0 = np.where(fw3, p0, back_p0)
-    Ko = (K @ o[:, :, None])[:, :, 0]
-    K2o = (K2 @ o[:, :, None])[:, :, 0]
-    b1_rev = np.where(fw3, (K @ d[:, :, None])[:, :, 0], (R0t @ Ko[:, :, None])[:, :, 0])
-    b1_pri = np.where(fw3, u, -(R0t @ u[:, :, None])[:, :, 0])
-    b1 = b1_rev * rev[:, None] + b1_pri * pri[:, None]
-    b2 = np.where(fw3, (K2 @ d[:, :, None])[:, :, 0], -(R0t @ K2o[:, :, None])[:, :, 0])
-    b2 = b2 * rev[:, None]
+    back = R0t @ np.stack([p0, u, o - p0], axis=2)  # R0^T p0, R0^T u, R0^T (o - p0)
+    Rf = np.where(fw, R0, R0t)
+    pf = np.where(fw3, p0, -back[:, :, 0])
+    uf = np.where(fw3, u, -back[:, :, 1])
+    of = np.where(fw3, o, back[:, :, 2])
+    K = _skews(uf)
+    KM = K @ np.concatenate([Rf, (pf - of)[:, :, None]], axis=2)  # K [Rf, pf - of]
+    K2M = K @ KM
+    rv, rv3 = rev[:, None], rev[:, None, None]
 
     # By link index; the base's row is the identity and never read.
     A = np.zeros((3, 3, 3, nl))
-    A[0, 0, 0, base] = A[0, 1, 1, base] = A[0, 2, 2, base] = 1.0
+    A[0, :, :, base] = np.eye(3)
     b = np.zeros((3, 3, nl))
     rows = np.array(children, dtype=np.intp)
-    A[0][:, :, rows] = A0.transpose(1, 2, 0)
-    A[1][:, :, rows] = A1.transpose(1, 2, 0)
-    A[2][:, :, rows] = A2.transpose(1, 2, 0)
-    b[0][:, rows] = b0.T
-    b[1][:, rows] = b1.T
-    b[2][:, rows] = b2.T
+    A[:, :, :, rows] = np.stack([Rf, KM[:, :, :3] * rv3, K2M[:, :, :3] * rv3]).transpose(0, 2, 3, 1)
+    b[:, :, rows] = np.stack(
+        [pf, KM[:, :, 3] * rv + uf * pri[:, None], K2M[:, :, 3] * rv]
+    ).transpose(0, 2, 1)
 
-    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis).
-    u_c = np.where(fw3, (R0t @ u[:, :, None])[:, :, 0], -u)
-    o_c = np.where(fw3, -(R0t @ d[:, :, None])[:, :, 0], o)
+    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
+    # point on it.
+    child = Rf.transpose(0, 2, 1) @ np.stack([uf, of - pf], axis=2)
+    u_c, o_c = child[:, :, 0], child[:, :, 1]
     S = np.zeros((6, nl))
     o_x_u = o_c[:, [1, 2, 0]] * u_c[:, [2, 0, 1]] - o_c[:, [2, 0, 1]] * u_c[:, [1, 2, 0]]
     S[:3, rows] = (o_x_u * rev[:, None] + u_c * pri[:, None]).T
@@ -221,10 +219,9 @@ def _make_tree(model: Model, base: int) -> Tree:
         if jt.n_dofs:
             coord[link] = jt.pos_coord_offset
             dof_child[jt.dof_offset] = link
-    dof_links = [subtree[c] for c in dof_child.tolist()]
-    pair_dofs = np.repeat(np.arange(len(dof_links), dtype=np.intp), [len(s) for s in dof_links])
-    pair_links = np.array([i for s in dof_links for i in s], dtype=np.intp)
-    for arr in (S, dof_child, anc, A, b, coord, pair_dofs, pair_links):
+    # The regressor columns of the links outside the subtree of each DOF's child.
+    outside = np.repeat(anc[:, dof_child].T == 0.0, 10, axis=1)
+    for arr in (S, dof_child, anc, A, b, coord, outside):
         arr.setflags(write=False)
     return Tree(
         S_links=S,
@@ -233,8 +230,7 @@ def _make_tree(model: Model, base: int) -> Tree:
         steps=tuple(zip(children, parents, strict=True)),
         runs=tuple(subtree_runs[c] for c in dof_child.tolist()),
         subtree_runs=subtree_runs,
-        pair_dofs=pair_dofs,
-        pair_links=pair_links,
+        outside=outside,
         base=base,
         levels=levels,
         coord=coord,

@@ -119,10 +119,17 @@ _Use = tuple[int | None, str, str]
 _MARKERS = (b"xacro", b"${", b"$(", b"&#")
 
 
+def _has_marker(data: bytes) -> bool:
+    # Whether data holds one of _MARKERS. A search for one byte is a memchr, some hundred times
+    # faster than one for two (iCub's 170 kB: 2 us against 0.3 ms each): the two-byte markers
+    # are looked for only in a document holding their first byte.
+    return any(m in data for m in _MARKERS if m[:1] in data)
+
+
 def _scan(data: bytes) -> tuple[bool, _Use | None]:
     """Whether ``data`` declares the xacro namespace, and where it first uses xacro."""
     ascii_compatible = b"\x00" not in data[:4] and not data.startswith((b"\xff\xfe", b"\xfe\xff"))
-    if ascii_compatible and not any(m in data for m in _MARKERS):
+    if ascii_compatible and not _has_marker(data):
         return False, None  # the usual case, decided without parsing
     # Comments are text xacro leaves alone; recover=True keeps an element whose "xacro:"
     # prefix is not declared (xacro reads it as a xacro element) instead of failing on it.
