@@ -618,9 +618,7 @@ def test_pose_batch_is_one_product_per_link_bit_for_bit(data: st.DataObject, m: 
     parts = split(m, kept, m.traversal())
     q = None
     if data.draw(st.booleans(), label="locked"):
-        q = data.draw(
-            st.lists(st.floats(-3, 3), min_size=m.n_pos_coords, max_size=m.n_pos_coords)
-        )
+        q = data.draw(st.lists(st.floats(-3, 3), min_size=m.n_pos_coords, max_size=m.n_pos_coords))
     bases = [m.link_names[mem[0]] for mem in parts.members]
     moved = data.draw(st.sets(st.sampled_from(bases)), label="moved bases")
     moves = {
