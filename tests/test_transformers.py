@@ -610,6 +610,7 @@ def _poses_one_by_one(m: rm.Model, parts, q: list[float] | None, moves) -> list[
 def test_pose_batch_is_one_product_per_link_bit_for_bit(data: st.DataObject, m: rm.Model):
     """Composing the poses one tree level at a time on stacked rows gives the bits of one
     ``Transform`` product per link, for any split, locked positions and moved part bases."""
+    from robomodel.transformers import _link_poses
     from robomodel.transformers._link_poses import IDENTITY, LinkPoses
     from robomodel.transformers._parts import split
 
@@ -625,15 +626,19 @@ def test_pose_batch_is_one_product_per_link_bit_for_bit(data: st.DataObject, m: 
         b: rm.Transform.from_rpy_xyz((0.3 * k, -0.2, 1.1), (k, 0.5, -0.25))
         for k, b in enumerate(sorted(moved))
     }
-    poses = LinkPoses.of_parts(m, parts, q, moves)
     expected = _poses_one_by_one(m, parts, q, moves)
-    for link, T in enumerate(expected):
-        assert (poses[link] is IDENTITY) == (T is IDENTITY)
-        assert poses.moved[link] == (T is not IDENTITY)
-        assert poses[link].rotation.tobytes() == T.rotation.tobytes()
-        assert poses[link].position.tobytes() == T.position.tobytes()
-        assert poses.rotations[link].tobytes() == T.rotation.tobytes()
-        assert poses.positions[link].tobytes() == T.position.tobytes()
+    # Both ways of composing a tree level: one product per link, and stacked rows.
+    for few in (_link_poses._FEW_ROWS, 0):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_link_poses, "_FEW_ROWS", few)
+            poses = LinkPoses.of_parts(m, parts, q, moves)
+        for link, T in enumerate(expected):
+            assert (poses[link] is IDENTITY) == (T is IDENTITY)
+            assert poses.moved[link] == (T is not IDENTITY)
+            assert poses[link].rotation.tobytes() == T.rotation.tobytes()
+            assert poses[link].position.tobytes() == T.position.tobytes()
+            assert poses.rotations[link].tobytes() == T.rotation.tobytes()
+            assert poses.positions[link].tobytes() == T.position.tobytes()
 
 
 def test_pose_batch_matches_one_product_per_value():

@@ -43,6 +43,9 @@ _IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
 
+_FEW_ROWS = 6
+"""Up to this many poses of one tree level are composed one by one rather than stacked."""
+
 # Values are made (trusted construction) from rows of arrays computed here: read-only float64 of
 # the right shapes (Transform; Axis, whose direction stays unit as a rotated unit vector, as
 # Axis._raw keeps it), a float mass and a symmetrised rotational inertia (SpatialInertia).
@@ -550,6 +553,19 @@ def _compose(
         PR[rows] = Rt + 0.0
     made: list[int] = []
     for level in levels:
+        if len(level) <= _FEW_ROWS:
+            # A thin level (a chain of lumped links): one product per link on rows, cheaper
+            # than the batch's fixed cost; 2-D products give the bits of stacked ones.
+            for link, parent, row in level:
+                if X[parent] is IDENTITY:
+                    XR[link] = PR[row]
+                    Xp[link] = Pp[row]
+                else:
+                    R = XR[parent]
+                    XR[link] = R @ PR[row]
+                    Xp[link] = R @ Pp[row] + Xp[parent]
+                made.append(link)
+            continue
         taken = [(link, row) for link, parent, row in level if X[parent] is IDENTITY]
         if taken:
             at = np.array([link for link, _ in taken], dtype=np.intp)
