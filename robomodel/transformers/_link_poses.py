@@ -211,24 +211,26 @@ class LinkPoses:
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
         if not moved:
             return {}
-        # Every joint's rest transform and axis, stacked once per model: plain arrays, whose
-        # products skip the frozen arrays' per-result hook.
-        Rr, pr, d, o = joint_stacks(model)
         joints = model.joints
         X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
+            # The rests and axes of these few joints only, stacked (by position in ``moved``):
+            # plain arrays, whose products skip the frozen arrays' per-result hook.
+            few = [joints[rows[k]] for k, _, _ in moved]
+            Rr, pr, d, o = _joint_rows(few)
             # Joints whose link1 alone moves (the usual case) take the one-by-one products
             # stacked: the same operations, so the same bits, in a few numpy calls.
-            alone = [(k, o1) for k, o1, o2 in moved if X[o2] is IDENTITY]
+            alone = [(n, k, o1) for n, (k, o1, o2) in enumerate(moved) if X[o2] is IDENTITY]
             if len(alone) > 1:
-                out.update(self._link1_rests(model, [rows[k] for k, _ in alone], alone))
-            for k, o1, o2 in moved:
+                stacks = (Rr, pr, d, o)
+                out.update(self._link1_rests(few, stacks, [n for n, _, _ in alone], alone))
+            for n, (k, o1, o2) in enumerate(moved):
                 if k not in out:
-                    j = rows[k]
-                    joint = joints[j]
-                    out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
+                    out[k] = (self._rest(n, o1, o2, Rr, pr), self._axis(few[n], n, o1, d, o))
             return out
+        # Every joint's rest transform and axis, stacked once per model.
+        Rr, pr, d, o = joint_stacks(model)
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
         js = np.array([rows[k] for k, _, _ in moved], dtype=np.intp)
@@ -243,24 +245,28 @@ class LinkPoses:
         return out
 
     def _link1_rests(
-        self, model: Model, js: Sequence[int], at: Sequence[tuple[int, int]]
+        self,
+        joints: Sequence[Joint],
+        stacks: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        js: Sequence[int],
+        at: Sequence[tuple[int, int, int]],
     ) -> dict[int, tuple[Transform, Axis | None]]:
-        """What ``_rest`` and ``_axis`` give joints ``js`` whose link1 alone moves.
+        """What ``_rest`` and ``_axis`` give the joints ``joints[js[n]]`` whose link1 alone moves.
 
-        ``at[n]`` is ``(key, link1 index)`` of joint ``js[n]``; the result is keyed by ``key``.
-        Every link1 is moved (its ``X`` is not ``IDENTITY``) and no link2 is.
+        ``stacks`` are the rests and axes of ``joints`` (:func:`_joint_rows`); ``at[n]`` is
+        ``(js[n], key, link1 index)``; the result is keyed by ``key``. Every link1 is moved (its
+        ``X`` is not ``IDENTITY``) and no link2 is.
         """
-        Rr, pr, d, o = joint_stacks(model)
+        Rr, pr, d, o = stacks
         rows = np.array(js, dtype=np.intp)
-        i1 = np.array([o1 for _, o1 in at], dtype=np.intp)
+        i1 = np.array([o1 for _, _, o1 in at], dtype=np.intp)
         R1, p1 = self.rotations[i1], self.positions[i1]
         rests = _transforms(R1 @ Rr[rows], (R1 @ pr[rows][:, :, None])[:, :, 0] + p1)
         u = (R1 @ d[rows][:, :, None])[:, :, 0]
         origins = immutable((R1 @ o[rows][:, :, None])[:, :, 0] + p1)
         directions = immutable(u)
-        joints = model.joints
         out: dict[int, tuple[Transform, Axis | None]] = {}
-        for n, (k, o1) in enumerate(at):
+        for n, (_, k, o1) in enumerate(at):
             joint = joints[js[n]]
             axis: Axis | None = None
             if not isinstance(joint, FixedJoint):
@@ -514,8 +520,15 @@ def joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, Floa
 
 
 def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    rests = [j.link1_H_link2 for j in model.joints]
-    axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in model.joints]
+    return _joint_rows(model.joints)
+
+
+def _joint_rows(
+    joints: Sequence[Joint],
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The rest rotations and positions, axis directions and origins of ``joints``, stacked."""
+    rests = [j.link1_H_link2 for j in joints]
+    axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in joints]
     zero = np.zeros(3)
     return (
         stack([t.rotation for t in rests], (3, 3)),
