@@ -11,7 +11,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import decorated_models
+from strategies import decorated_models, models
 
 import robomodel as rm
 import robomodel.formats.urdf
@@ -588,6 +588,57 @@ def test_link_poses_are_relative_transforms_at_the_locked_positions():
             np.testing.assert_allclose(poses[link].as_matrix(), expected.as_matrix(), atol=1e-12)
             assert poses.moved[link] == (link != mem[0])
     np.testing.assert_array_equal(poses.rotations[2], poses[2].rotation)
+
+
+def _poses_one_by_one(m: rm.Model, parts, q: list[float] | None, moves) -> list[rm.Transform]:
+    """X of every link composed one value at a time: the rule the pose batch follows."""
+    from robomodel.transformers._link_poses import IDENTITY
+
+    names, X = m.link_names, [IDENTITY] * m.n_links
+    for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
+        X[mem[0]] = moves.get(names[mem[0]], IDENTITY)
+        for link, parent, j in zip(mem[1:], par[1:], jts[1:], strict=True):
+            joint = m.joints[j]
+            qj = q[joint.pos_coord_offset] if q and joint.n_pos_coords else 0.0
+            P = joint.transform(qj, names[parent], names[link])
+            X[link] = P if X[parent] is IDENTITY else X[parent] @ P
+    return X
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), m=models(max_links=9))
+def test_pose_batch_is_one_product_per_link_bit_for_bit(data: st.DataObject, m: rm.Model):
+    """Composing the poses one tree level at a time on stacked rows gives the bits of one
+    ``Transform`` product per link, for any split, locked positions and moved part bases."""
+    from robomodel.transformers import _link_poses
+    from robomodel.transformers._link_poses import IDENTITY, LinkPoses
+    from robomodel.transformers._parts import split
+
+    kept = data.draw(st.sets(st.integers(0, max(m.n_joints - 1, 0))), label="kept")
+    kept = {j for j in kept if j < m.n_joints}
+    parts = split(m, kept, m.traversal())
+    q = None
+    if data.draw(st.booleans(), label="locked"):
+        q = data.draw(st.lists(st.floats(-3, 3), min_size=m.n_pos_coords, max_size=m.n_pos_coords))
+    bases = [m.link_names[mem[0]] for mem in parts.members]
+    moved = data.draw(st.sets(st.sampled_from(bases)), label="moved bases")
+    moves = {
+        b: rm.Transform.from_rpy_xyz((0.3 * k, -0.2, 1.1), (k, 0.5, -0.25))
+        for k, b in enumerate(sorted(moved))
+    }
+    expected = _poses_one_by_one(m, parts, q, moves)
+    # Both ways of composing a tree level: one product per link, and stacked rows.
+    for few in (_link_poses._FEW_ROWS, 0):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_link_poses, "_FEW_ROWS", few)
+            poses = LinkPoses.of_parts(m, parts, q, moves)
+        for link, T in enumerate(expected):
+            assert (poses[link] is IDENTITY) == (T is IDENTITY)
+            assert poses.moved[link] == (T is not IDENTITY)
+            assert poses[link].rotation.tobytes() == T.rotation.tobytes()
+            assert poses[link].position.tobytes() == T.position.tobytes()
+            assert poses.rotations[link].tobytes() == T.rotation.tobytes()
+            assert poses.positions[link].tobytes() == T.position.tobytes()
 
 
 def test_pose_batch_matches_one_product_per_value():

@@ -11,7 +11,7 @@ Python update of a ``PMap``, which dominated the cost of building large models.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 
 class _Table:
@@ -63,6 +63,14 @@ class NameIndex:
 
     def __len__(self) -> int:
         return self._n
+
+    def table(self) -> Mapping[str, int]:
+        """The shared table under this view: its names, and names appended after them.
+
+        Only for looking up names known to be in this view (a model's own link names), where
+        the table's answer is the view's, without a Python-level call per name. Never change it.
+        """
+        return self._t.d
 
     def __iter__(self) -> Iterator[str]:
         return (k for k, v in list(self._t.d.items()) if v < self._n)

@@ -271,12 +271,14 @@ class ModelIndex:
         nb = self._neighbors
         if nb is None:
             lists: list[list[Neighbor]] = [[] for _ in range(len(self.links))]
-            index = self.links.__getitem__
+            # Every joint's links are links of this index, so its table answers for them: a
+            # plain dict lookup, not the view's Python-level __getitem__ (two per joint).
+            index = self.links.table()
             # tuple.__new__ builds each entry without the named tuple's Python-level __new__
             # (the same value): a freshly loaded model pays for this on its first traversal.
             new = tuple.__new__
             for j, joint in enumerate(joints):
-                a, b = index(joint.link1), index(joint.link2)
+                a, b = index[joint.link1], index[joint.link2]
                 lists[a].append(new(Neighbor, (b, j)))
                 lists[b].append(new(Neighbor, (a, j)))
             nb = tuple(map(tuple, lists))

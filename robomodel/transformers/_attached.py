@@ -115,6 +115,8 @@ class _Inputs:
             its row in ``ft_rotations`` and ``ft_positions``.
         ft_rotations: the rotations of the F/T sensors' ``second_link_H_sensor``, stacked.
         ft_positions: their positions, likewise.
+        carries: per input link, whether anything above is on it (an additional frame, a
+            shape or a link sensor): only those links have values to re-express.
         plans: per set of links whose values move (a tuple of link indices), the plan that
             re-expresses the poses of those values (filled as sets are met: a call stacks
             only the poses it moves, and a later call on the same links reuses them).
@@ -128,6 +130,7 @@ class _Inputs:
     ft_sensors: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]]
     ft_rotations: FloatArray
     ft_positions: FloatArray
+    carries: tuple[bool, ...]
     plans: dict[tuple[int, ...], ReexpressPlan] = attrs.field(factory=dict)
 
     def plan(self, model: Model, links: Sequence[int]) -> ReexpressPlan:
@@ -218,8 +221,16 @@ def _derive_inputs(model: Model) -> _Inputs:
             i1, i2 = index[s.first_link], index[s.second_link]
             ft[k] = (s, model._j[s.parent_joint], i1, i2, len(ft_poses))
             ft_poses.append(s.second_link_H_sensor)
+    frames_of = frames_by_link(model)
+    carries = [a != b for a, b in itertools.pairwise(visual_row)]
+    for k, b in enumerate(itertools.pairwise(collision_row)):
+        carries[k] = carries[k] or b[0] != b[1]
+    for name in frames_of:
+        carries[index[name]] = True
+    for t in sensors:
+        carries[t[2]] = True
     return _Inputs(
-        frames_by_link(model),
+        frames_of,
         visual_row,
         collision_row,
         row,
@@ -227,6 +238,7 @@ def _derive_inputs(model: Model) -> _Inputs:
         ft,
         stack([t.rotation for t in ft_poses], (3, 3)),
         stack([t.position for t in ft_poses], (3,)),
+        tuple(carries),
     )
 
 
@@ -302,10 +314,12 @@ def frames_and_shapes(
             shape_runs.append((visuals, collisions))
 
     # Every pose to re-express, in one vectorised pass: each distinct pose of the links whose
-    # frames, shapes or sensors move (moved, or lumped into another link), once.
+    # frames, shapes or sensors move (moved, or lumped into another link), once; links that
+    # carry none of them (most fake links) are not looked at.
     sensors = _moving_link_sensors(model, inputs, links, poses)
     of_link = links.of_link
-    todo = [k for k, n in enumerate(names) if moved_links[k] or of_link[k] != n]
+    carries = inputs.carries
+    todo = [k for k, n in enumerate(names) if carries[k] and (moved_links[k] or of_link[k] != n)]
     plan = inputs.plan(model, todo)
     new = poses.reexpress(plan)
     pose_of = plan.slot

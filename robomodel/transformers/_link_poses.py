@@ -37,11 +37,14 @@ __all__ = [
 IDENTITY = Transform.identity()
 """The pose of a link frame that does not move: compared by identity (``is``), not by value."""
 
-
 _IDENTITY_BYTES = (IDENTITY.rotation.tobytes(), IDENTITY.position.tobytes())
+
 
 _FEW = 4
 """Up to this many joints are re-expressed one by one rather than in a vectorised batch."""
+
+_FEW_ROWS = 6
+"""Up to this many poses of one tree level are composed one by one rather than stacked."""
 
 # Values are made (trusted construction) from rows of arrays computed here: read-only float64 of
 # the right shapes (Transform; Axis, whose direction stays unit as a rotated unit vector, as
@@ -85,82 +88,66 @@ class LinkPoses:
         """
         names = model.link_names
         joints = model.joints
-        inverses: dict[int, Transform] = memoized(model, "transformers.rest-inverses", dict)
-        chains: dict[tuple[int, int], Transform] = memoized(model, "transformers.rest-chains", dict)
-        X: list[Transform] = [IDENTITY] * len(names)
-        # Whether a link's pose in its part is the model's rest pose relative to the part base
-        # (no move of the base, no locked position on the way): then it is memoised on the
-        # model by (part base, link), the same for every split that puts both in one part.
-        at_rest = [False] * len(names)
-        plain: dict[int, tuple[FloatArray, FloatArray]] = {}  # X of links computed below
-        stacks: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None
+        n = len(names)
+        X: list[Transform] = [IDENTITY] * n
+        # One pass in traversal order: each member's joint pose from its parent, and its depth
+        # in its part. A member whose parent stays and whose joint pose is a value takes that
+        # value as it is (the IDENTITY of a joint at the identity leaves it unmoved); the
+        # others are composed below, one tree level at a time.
+        depth = [0] * n
+        levels: list[list[tuple[int, int, int]]] = []  # per depth - 1: (link, parent, row)
+        rests: list[Transform] = []  # per row: the joint pose, or the rest it inverts
+        inverted: list[int] = []  # the rows that hold a rest to invert
         for mem, par, jts in zip(parts.members, parts.parents, parts.joints, strict=True):
             b = mem[0]
             X[b] = moves.get(names[b], IDENTITY)
-            at_rest[b] = X[b] is IDENTITY
-            # Members come in traversal order, so each parent's pose is known before its child's.
             for link, parent, j in zip(mem[1:], par[1:], jts[1:], strict=True):
                 joint = joints[j]  # type: ignore[index]
                 q = positions[joint.pos_coord_offset] if positions and joint.n_pos_coords else 0.0
                 pn = names[parent]  # type: ignore[index]
-                rest = not q and at_rest[parent]  # type: ignore[index]
-                at_rest[link] = rest
-                if rest:
-                    known = chains.get((b, link))
-                    if known is not None:
-                        X[link] = known
-                        continue
-                stacked = False  # whether P is row j of the joint stacks
                 if q:
                     P = joint.transform(q, pn, names[link])
                 elif pn == joint.link1:  # joint.rest_transform(pn, link), without the call
                     P = joint.link1_H_link2
-                    stacked = True
                 else:
-                    inv = inverses.get(j)  # type: ignore[arg-type]
-                    if inv is None:
-                        inv = inverses[j] = joint.link1_H_link2.inverse()  # type: ignore[index]
-                    P = inv
-                Xpar = X[parent]  # type: ignore[index]
-                if Xpar is IDENTITY:
+                    P = None
+                if P is not None and X[parent] is IDENTITY:  # type: ignore[index]
                     X[link] = P
-                else:
-                    # The product of Transform.__matmul__ on plain arrays (the same values, so
-                    # the same bits), which skip the frozen arrays' per-result hook: the
-                    # parent's own result when it was just computed, else plain views.
-                    got = plain.get(parent)  # type: ignore[arg-type]
-                    if got is None:
-                        got = np.asarray(Xpar.rotation), np.asarray(Xpar.position)
-                    R, p = got
-                    if stacked:
-                        if stacks is None:
-                            stacks = joint_stacks(model)
-                        PR, Pp = stacks[0][j], stacks[1][j]
-                    else:
-                        PR, Pp = np.asarray(P.rotation), np.asarray(P.position)
-                    RX, pX = R @ PR, R @ Pp + p
-                    plain[link] = (RX, pX)
-                    X[link] = Transform._raw(RX, pX)
-                if rest:
-                    chains[(b, link)] = X[link]
+                    continue
+                d = depth[link] = depth[parent] + 1  # type: ignore[index]
+                if d > len(levels):
+                    levels += [[] for _ in range(d - len(levels))]
+                if P is None:
+                    inverted.append(len(rests))
+                    P = joint.link1_H_link2
+                levels[d - 1].append((link, parent, len(rests)))  # type: ignore[arg-type]
+                rests.append(P)
+                X[link] = _PENDING
         moved = tuple([t is not IDENTITY for t in X])
         if not any(moved):
             # Nothing to re-express (a renumbering, a change of base): read-only views of one
             # identity instead of stacking n of them.
-            n = len(X)
             return cls(
                 tuple(X), np.broadcast_to(EYE3, (n, 3, 3)), np.broadcast_to(ZEROS3, (n, 3)), moved
             )
-        # The bytes of an unmoved link's identity are joined from one copy, not read each time.
+        # The poses known as values, stacked from their bytes (an unmoved link's identity
+        # joined from one copy), then the others filled in as plain arrays.
         eye, zero = _IDENTITY_BYTES
-        rotations = b"".join([eye if t is IDENTITY else t.rotation.tobytes() for t in X])
-        positions = b"".join([zero if t is IDENTITY else t.position.tobytes() for t in X])
-        return cls(
-            tuple(X),
-            np.frombuffer(rotations, dtype=np.float64).reshape(-1, 3, 3),
-            np.frombuffer(positions, dtype=np.float64).reshape(-1, 3),
-            moved,
-        )
+        known = [t is not IDENTITY and t is not _PENDING for t in X]
+        rotations = [t.rotation if k else eye for t, k in zip(X, known, strict=True)]
+        positions_ = [t.position if k else zero for t, k in zip(X, known, strict=True)]
+        XR = np.frombuffer(b"".join(rotations)).reshape(n, 3, 3)  # type: ignore[arg-type]
+        Xp = np.frombuffer(b"".join(positions_)).reshape(n, 3)  # type: ignore[arg-type]
+        if levels:
+            XR, Xp = XR.copy(), Xp.copy()
+            made = _compose(X, XR, Xp, levels, rests, inverted)
+            rows = np.array(made, dtype=np.intp)
+            for link, T in zip(made, _transforms(XR[rows], Xp[rows]), strict=True):
+                X[link] = T
+            # Stored as the values store them (canonical), read-only.
+            XR = np.frombuffer((XR + 0.0).tobytes(), dtype=np.float64).reshape(n, 3, 3)
+            Xp = np.frombuffer((Xp + 0.0).tobytes(), dtype=np.float64).reshape(n, 3)
+        return cls(tuple(X), XR, Xp, moved)
 
     def __getitem__(self, link: int) -> Transform:
         """``newLink_H_link`` of input link ``link``."""
@@ -222,24 +209,28 @@ class LinkPoses:
         if not any(m):
             return {}
         moved = [(k, o1, o2) for k, (o1, o2) in enumerate(ends) if m[o1] or m[o2]]
-        # Every joint's rest transform and axis, stacked once per model: plain arrays, whose
-        # products skip the frozen arrays' per-result hook.
-        Rr, pr, d, o = joint_stacks(model)
+        if not moved:
+            return {}
         joints = model.joints
         X, XR, Xp = self.transforms, self.rotations, self.positions
         out: dict[int, tuple[Transform, Axis | None]] = {}
         if len(moved) <= _FEW:
+            # The rests and axes of these few joints only, stacked (by position in ``moved``):
+            # plain arrays, whose products skip the frozen arrays' per-result hook.
+            few = [joints[rows[k]] for k, _, _ in moved]
+            Rr, pr, d, o = _joint_rows(few)
             # Joints whose link1 alone moves (the usual case) take the one-by-one products
             # stacked: the same operations, so the same bits, in a few numpy calls.
-            alone = [(k, o1) for k, o1, o2 in moved if X[o2] is IDENTITY]
+            alone = [(n, k, o1) for n, (k, o1, o2) in enumerate(moved) if X[o2] is IDENTITY]
             if len(alone) > 1:
-                out.update(self._link1_rests(model, [rows[k] for k, _ in alone], alone))
-            for k, o1, o2 in moved:
+                stacks = (Rr, pr, d, o)
+                out.update(self._link1_rests(few, stacks, [n for n, _, _ in alone], alone))
+            for n, (k, o1, o2) in enumerate(moved):
                 if k not in out:
-                    j = rows[k]
-                    joint = joints[j]
-                    out[k] = (self._rest(j, o1, o2, Rr, pr), self._axis(joint, j, o1, d, o))
+                    out[k] = (self._rest(n, o1, o2, Rr, pr), self._axis(few[n], n, o1, d, o))
             return out
+        # Every joint's rest transform and axis, stacked once per model.
+        Rr, pr, d, o = joint_stacks(model)
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
         js = np.array([rows[k] for k, _, _ in moved], dtype=np.intp)
@@ -254,24 +245,28 @@ class LinkPoses:
         return out
 
     def _link1_rests(
-        self, model: Model, js: Sequence[int], at: Sequence[tuple[int, int]]
+        self,
+        joints: Sequence[Joint],
+        stacks: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        js: Sequence[int],
+        at: Sequence[tuple[int, int, int]],
     ) -> dict[int, tuple[Transform, Axis | None]]:
-        """What ``_rest`` and ``_axis`` give joints ``js`` whose link1 alone moves.
+        """What ``_rest`` and ``_axis`` give the joints ``joints[js[n]]`` whose link1 alone moves.
 
-        ``at[n]`` is ``(key, link1 index)`` of joint ``js[n]``; the result is keyed by ``key``.
-        Every link1 is moved (its ``X`` is not ``IDENTITY``) and no link2 is.
+        ``stacks`` are the rests and axes of ``joints`` (:func:`_joint_rows`); ``at[n]`` is
+        ``(js[n], key, link1 index)``; the result is keyed by ``key``. Every link1 is moved (its
+        ``X`` is not ``IDENTITY``) and no link2 is.
         """
-        Rr, pr, d, o = joint_stacks(model)
+        Rr, pr, d, o = stacks
         rows = np.array(js, dtype=np.intp)
-        i1 = np.array([o1 for _, o1 in at], dtype=np.intp)
+        i1 = np.array([o1 for _, _, o1 in at], dtype=np.intp)
         R1, p1 = self.rotations[i1], self.positions[i1]
         rests = _transforms(R1 @ Rr[rows], (R1 @ pr[rows][:, :, None])[:, :, 0] + p1)
         u = (R1 @ d[rows][:, :, None])[:, :, 0]
         origins = immutable((R1 @ o[rows][:, :, None])[:, :, 0] + p1)
         directions = immutable(u)
-        joints = model.joints
         out: dict[int, tuple[Transform, Axis | None]] = {}
-        for n, (k, o1) in enumerate(at):
+        for n, (_, k, o1) in enumerate(at):
             joint = joints[js[n]]
             axis: Axis | None = None
             if not isinstance(joint, FixedJoint):
@@ -525,8 +520,15 @@ def joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, Floa
 
 
 def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    rests = [j.link1_H_link2 for j in model.joints]
-    axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in model.joints]
+    return _joint_rows(model.joints)
+
+
+def _joint_rows(
+    joints: Sequence[Joint],
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The rest rotations and positions, axis directions and origins of ``joints``, stacked."""
+    rests = [j.link1_H_link2 for j in joints]
+    axes = [None if isinstance(j, FixedJoint) else j.axis_in_link1 for j in joints]
     zero = np.zeros(3)
     return (
         stack([t.rotation for t in rests], (3, 3)),
@@ -534,6 +536,69 @@ def _joint_stacks(model: Model) -> tuple[FloatArray, FloatArray, FloatArray, Flo
         stack([zero if a is None else a.direction for a in axes], (3,)),
         stack([zero if a is None else a.origin for a in axes], (3,)),
     )
+
+
+def _compose(
+    X: list[Transform],
+    XR: FloatArray,
+    Xp: FloatArray,
+    levels: Sequence[Sequence[tuple[int, int, int]]],
+    rests: Sequence[Transform],
+    inverted: Sequence[int],
+) -> list[int]:
+    """Fill ``XR`` and ``Xp`` of the members in ``levels``: ``X[link] = X[parent] @ P``.
+
+    ``levels[d - 1]`` holds ``(link, parent, row)`` of the members at depth ``d`` still to
+    compute; ``rests[row]`` is the joint pose ``P`` from the parent, or the rest transform
+    whose inverse it is for a row in ``inverted``. Inverses and products are those of
+    :meth:`Transform.inverse` and ``Transform.__matmul__`` on stacked rows (the same bits); a
+    member whose parent does not move takes ``P`` as it is. Returns the members computed, in
+    order, each marked ``_PENDING`` in ``X`` (its value is made from the rows).
+    """
+    PR = stack([t.rotation for t in rests], (3, 3))
+    Pp = stack([t.position for t in rests], (3,))
+    if inverted:
+        PR, Pp = PR.copy(), Pp.copy()
+        rows = np.array(inverted, dtype=np.intp)
+        Rt = np.ascontiguousarray(PR[rows].transpose(0, 2, 1))  # each .T.copy()
+        # Stored as Transform.inverse stores them (canonical): those are the bits composed.
+        Pp[rows] = -(Rt @ Pp[rows][:, :, None])[:, :, 0] + 0.0
+        PR[rows] = Rt + 0.0
+    made: list[int] = []
+    for level in levels:
+        if len(level) <= _FEW_ROWS:
+            # A thin level (a chain of lumped links): one product per link on rows, cheaper
+            # than the batch's fixed cost; 2-D products give the bits of stacked ones.
+            for link, parent, row in level:
+                if X[parent] is IDENTITY:
+                    XR[link] = PR[row]
+                    Xp[link] = Pp[row]
+                else:
+                    R = XR[parent]
+                    XR[link] = R @ PR[row]
+                    Xp[link] = R @ Pp[row] + Xp[parent]
+                made.append(link)
+            continue
+        taken = [(link, row) for link, parent, row in level if X[parent] is IDENTITY]
+        if taken:
+            at = np.array([link for link, _ in taken], dtype=np.intp)
+            rows = np.array([row for _, row in taken], dtype=np.intp)
+            XR[at] = PR[rows]
+            Xp[at] = Pp[rows]
+        composed = [m for m in level if X[m[1]] is not IDENTITY]
+        if composed:
+            at = np.array([link for link, _, _ in composed], dtype=np.intp)
+            up = np.array([parent for _, parent, _ in composed], dtype=np.intp)
+            rows = np.array([row for _, _, row in composed], dtype=np.intp)
+            R = XR[up]
+            XR[at] = R @ PR[rows]
+            Xp[at] = (R @ Pp[rows][:, :, None])[:, :, 0] + Xp[up]
+        made += [link for link, _, _ in level]
+    return made
+
+
+_PENDING = Transform._raw(np.eye(3), np.zeros(3))
+"""The ``X`` of a link while its pose is computed from stacked rows (never :data:`IDENTITY`)."""
 
 
 def _transforms(R: FloatArray, p: FloatArray) -> list[Transform]:

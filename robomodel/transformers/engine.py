@@ -400,14 +400,6 @@ def _new_links(
     return NewLinks(parts, tuple(order), new_names, tuple(links), of_link)
 
 
-def _joint_ends(model: Model) -> tuple[tuple[int, int], ...]:
-    """The link indices of every joint's link1 and link2 (memoised on the model)."""
-    index = dict(
-        zip(model.link_names, range(model.n_links), strict=True)
-    )  # cheaper lookups than model._l
-    return tuple([(index[j.link1], index[j.link2]) for j in model.joints])
-
-
 def _kept_joints(
     model: Model,
     links: NewLinks,
@@ -417,12 +409,14 @@ def _kept_joints(
     step: str,
 ) -> list[Joint]:
     """The kept joints in order: between the new links, re-expressed, with their offsets."""
-    joint_ends = memoized(model, "transformers.joint-ends", lambda: _joint_ends(model))
     of_link = links.of_link
     kept_names: frozenset[str] | None = None
     joints = model.joints
     olds = [joints[j] for j in kept_idx]
-    ends = [joint_ends[j] for j in kept_idx]
+    # The link indices of each kept joint's link1 and link2: only those of the kept joints (a
+    # first call on a model touches each joint it looks at, the lumped ones need not be).
+    index = model._l.table()  # a model's joints name its own links
+    ends = [(index[j.link1], index[j.link2]) for j in olds]
     changes_of: list[dict[str, object]] = []
     npos = ndof = 0
     for name, old, (o1, o2) in zip(kept, olds, ends, strict=True):
