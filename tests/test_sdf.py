@@ -405,3 +405,19 @@ def test_dump_refuses_reserved_names() -> None:
     w = rm.add_joint_and_link(rm.add_link(rm.Model(), "world"), "world", "j", "a", kind="fixed")
     assert '<link name="world"' not in sdf.dumps(w)
     assert sdf.loads(sdf.dumps(w)) == w
+
+
+def test_names_with_surrounding_spaces_round_trip() -> None:
+    """Readers trim ``<parent>``/``<child>`` text (a name on a line of its own); robomodel states
+    a name that has surrounding spaces exactly beside it."""
+    m = rm.Model(link_names=["a", " b "], links=[rm.Link(), rm.Link()])
+    m = rm.add_joint(
+        m,
+        "j",
+        rm.RevoluteJoint(
+            link1="a", link2=" b ", link1_H_link2=rm.Transform(), axis_in_link1=rm.Axis((0, 0, 1))
+        ),
+    )
+    text = sdf.dumps(m)
+    assert 'robomodel:name=" b "' in text
+    assert sdf.loads(text) == m

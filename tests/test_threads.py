@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
 import os
 import pickle
 import threading
@@ -26,7 +27,7 @@ import pytest
 import robomodel.transformers as rt
 from robomodel.data import example_path
 from robomodel.formats import json as rjson
-from robomodel.formats import urdf
+from robomodel.formats import sdf, urdf, usd
 from robomodel.identification import regressor_batch
 from robomodel.model.record import Model
 from robomodel.physics.dynamics import inverse_dynamics, inverse_dynamics_batch
@@ -80,6 +81,12 @@ def _calls(model: Model) -> dict[str, Callable[[], Any]]:
         "urdf": lambda: urdf.dumps(model),
         "json": lambda: rjson.dumps(model),
         "pickle": lambda: pickle.dumps(model),
+        "sdf": lambda: sdf.dumps(model),
+        **(
+            {"usd": lambda: usd.dumps_with_report(model)[0]}
+            if importlib.util.find_spec("pxr") is not None
+            else {}
+        ),
     }
 
 

@@ -336,3 +336,22 @@ def test_icub_round_trip_is_exact(name: str) -> None:
     m = urdf.load(icub_models.get_model_file(name), options=urdf.LoadOptions(inertia="ignore"))
     text, _ = usd.dumps_with_report(m, options=NO_MESHES)
     assert usd.loads(text) == m
+
+
+def test_a_mass_beyond_float32_reads_back_exactly() -> None:
+    """physics:mass is a float: 1e150 is written as inf there, and the exact double beside it is
+    still read back (the float is what the double becomes, not an edit)."""
+    heavy = rm.SpatialInertia(1e150, np.zeros(3), np.zeros((3, 3)))
+    m = rm.Model(link_names=["a", "b"], links=[rm.Link(), rm.Link(heavy)])
+    m = rm.add_joint(
+        m,
+        "j",
+        rm.RevoluteJoint(
+            link1="a", link2="b", link1_H_link2=rm.Transform(), axis_in_link1=rm.Axis((0, 0, 1))
+        ),
+    )
+    text, _ = usd.dumps_with_report(m)
+    assert "float physics:mass = inf" in text
+    back, report = usd.loads_with_report(text)
+    assert back == m
+    assert not [x for x in report.losses if x.action == "changed"]

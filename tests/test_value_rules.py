@@ -10,6 +10,7 @@ drawing the constructors' boundaries.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import pickle
 
@@ -22,7 +23,7 @@ from strategies import rotations
 import robomodel as rm
 from robomodel.errors import ArgumentError, ModelError, URDFExportError
 from robomodel.formats import json as rjson
-from robomodel.formats import urdf
+from robomodel.formats import sdf, urdf
 from robomodel.model.spatial import ROTATION_ROUNDOFF, ROTATION_TOLERANCE, orthonormality
 
 _OFFSETS = [0.0, 1e-16, 1e-14, 1e-13, 2e-12, 1e-11, 1e-10, 5e-10, 2e-9, 1e-8, 1e-7]
@@ -132,11 +133,17 @@ def boundary_models(draw: st.DrawFn, numbers: st.SearchStrategy[float] = _number
 @settings(max_examples=80)
 @given(boundary_models())
 def test_every_valid_model_reads_back_equal_from_every_writer(m: rm.Model) -> None:
-    """For a valid model: JSON, pickle and URDF (where URDF can say it) read back ``==``."""
+    """For a valid model: JSON, pickle, SDFormat, OpenUSD (with usd-core) and URDF (where URDF
+    can say it) read back ``==``."""
     if not m.is_valid():
         return
     assert rjson.loads(rjson.dumps(m)) == m
     assert pickle.loads(pickle.dumps(m)) == m
+    assert sdf.loads(sdf.dumps_with_report(m)[0]) == m
+    if importlib.util.find_spec("pxr") is not None:
+        from robomodel.formats import usd
+
+        assert usd.loads(usd.dumps_with_report(m)[0]) == m
     try:
         text = urdf.dumps(m)
     except URDFExportError:

@@ -227,13 +227,13 @@ def write_joint(
 
     ``pose``: the joint frame in the child for a fixed joint (an F/T sensor's origin).
     """
-    from xml.sax.saxutils import escape, quoteattr
+    from xml.sax.saxutils import quoteattr
 
     i2, i3 = indent + "  ", indent + "    "
     rev = ' robomodel:reversed="true"' if j.link1 != parent else ""
     if isinstance(j, FixedJoint):
         out = [f'{indent}<joint name={quoteattr(name)} type="fixed"{rev}>']
-        out += [f"{i2}<parent>{escape(parent)}</parent>", f"{i2}<child>{escape(child)}</child>"]
+        out += _ends(parent, child, i2)
         if pose is not None:
             out.append(write_pose(pose, child, i2))
         return out
@@ -246,7 +246,7 @@ def write_joint(
     )
     kind = "continuous" if continuous else joint_kind(j)
     out = [f'{indent}<joint name={quoteattr(name)} type="{kind}"{rev}>']
-    out += [f"{i2}<parent>{escape(parent)}</parent>", f"{i2}<child>{escape(child)}</child>"]
+    out += _ends(parent, child, i2)
     # The world is no frame of a model: its frame is the model frame (written at the identity).
     frame1 = "__model__" if j.link1 == "world" else j.link1
     out.append(write_pose(Transform.from_translation(ax.origin + 0.0), frame1, i2))
@@ -305,3 +305,31 @@ def _write_limit(j: RevoluteJoint | PrismaticJoint, continuous: bool) -> str:
     if math.isfinite(j.velocity_limit):
         body += f"<velocity>{fmt([j.velocity_limit])}</velocity>"
     return f"<limit{flag}>{body}</limit>"
+
+
+def _end(tag: str, name: str, indent: str) -> str:
+    """``<parent>``/``<child>`` naming ``name``.
+
+    Readers trim the text of these elements, so a name with surrounding spaces is also stated
+    exactly in ``robomodel:name`` (read back by :func:`end_name`).
+    """
+    from xml.sax.saxutils import escape, quoteattr
+
+    exact = f" robomodel:name={quoteattr(name)}" if name != name.strip() else ""
+    return f"{indent}<{tag}{exact}>{escape(name)}</{tag}>"
+
+
+def _ends(parent: str, child: str, indent: str) -> list[str]:
+    return [_end("parent", parent, indent), _end("child", child, indent)]
+
+
+def end_name(el: Any) -> str:
+    """The link or frame a ``<parent>``/``<child>`` element names (``""`` when it names none).
+
+    Its text without surrounding whitespace (files put the name on a line of its own), unless
+    robomodel's writer stated the exact name in ``robomodel:name``.
+    """
+    if el is None:
+        return ""
+    exact: str | None = el.get(rm("name"))
+    return exact if exact is not None else (el.text or "").strip()

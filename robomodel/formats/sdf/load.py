@@ -19,7 +19,7 @@ import attrs
 from robomodel._internal.files import read_regular
 from robomodel.errors import ModelError, SDFError, UnknownNameError
 from robomodel.formats.report import ConversionReport, Loss
-from robomodel.formats.sdf._joints import UNSUPPORTED_JOINTS, read_joint
+from robomodel.formats.sdf._joints import UNSUPPORTED_JOINTS, end_name, read_joint
 from robomodel.formats.sdf._links import read_inertial, read_robot_material, read_shape
 from robomodel.formats.sdf._poses import PoseGraph, read_pose
 from robomodel.formats.sdf._sensors import read_ft, read_imu
@@ -97,9 +97,9 @@ class _Walk:
             elif tag == "joint":
                 scoped = prefix + name
                 child_el = ch.find("child")
-                if child_el is None or not (child_el.text or "").strip():
+                if not end_name(child_el):
                     src.fail(ch, what, "has no <child>; name the child link")
-                child = g.scoped(ch, (child_el.text or "").strip())
+                child = g.scoped(ch, end_name(child_el))
                 T, rel = _pose_of(src, ch, what)
                 g.add(scoped, "joint", g.scoped(ch, rel) if rel else child, T, child, ch)
                 self.joints.append((scoped, ch, src))
@@ -283,7 +283,7 @@ def _read(
         src, top = w.include(src, top)
     name = "" if top.get(rm("unnamed")) == "true" else top.get("name", "")
     g.scopes[top] = ("", g.ROOT)
-    world = any((j.findtext("parent") or "").strip() == "world" for j in top.iter("joint"))
+    world = any(end_name(j.find("parent")) == "world" for j in top.iter("joint"))
     if world:  # the world frame, seen from the model frame
         T, _ = _pose_of(src, top, f"model {name!r}")
         g.add("world", "link", g.ROOT, T.inverse(), None, None)
@@ -361,7 +361,7 @@ def _read(
                     Loss(action="dropped", kind="joint", name=jname, detail=f"type {kind}")
                 )
                 continue
-            parent_txt = (el.findtext("parent") or "").strip()
+            parent_txt = end_name(el.find("parent"))
             if not parent_txt:
                 jsrc.fail(el, what, "has no <parent>; name the parent link")
             parent = g.attached_link(g.check(g.scoped(el, parent_txt), el, what))

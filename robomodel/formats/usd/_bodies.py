@@ -10,6 +10,7 @@ written beside them as ``robomodel:mass``, ``robomodel:first_moment`` and
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -154,7 +155,20 @@ def _agrees(exact: SpatialInertia, mass: Any, com: Any) -> bool:
     if mass is None or com is None:
         return False
     pr = principal(exact)
-    c = np.array(com, dtype=np.float64)
-    if abs(float(mass) - pr.mass) > 1e-6 * pr.mass + 1e-37:  # float32's range
+    if not _as_float32(float(mass), pr.mass, 1e-6 * pr.mass + 1e-37):  # float32's range
         return False
-    return bool(np.all(np.abs(c - pr.com) <= 1e-6 * (float(np.abs(pr.com).max()) + 1e-6)))
+    scale = 1e-6 * (float(np.abs(pr.com).max()) + 1e-6)
+    return all(_as_float32(float(a), float(b), scale) for a, b in zip(com, pr.com, strict=True))
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _as_float32(stored: float, exact: float, tolerance: float) -> bool:
+    """Whether ``stored`` (a 32-bit attribute) is the double ``exact`` written as a float.
+
+    A double beyond float32's range is written as an infinity of its sign.
+    """
+    if math.isinf(stored):
+        return abs(exact) > _FLOAT32_MAX and math.copysign(1.0, exact) == math.copysign(1.0, stored)
+    return abs(stored - exact) <= tolerance
