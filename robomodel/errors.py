@@ -211,8 +211,8 @@ def suggest(name: object, candidates: Iterable[str]) -> str:
     return f"; did you mean {by_folded[close[0]]!r}?" if close else ""
 
 
-class URDFError(RobomodelError, ValueError):
-    """A URDF document cannot be read or written.
+class _XMLDocumentError(RobomodelError, ValueError):
+    """An XML robot description (URDF, SDFormat) cannot be read or written.
 
     The message starts with ``file:line: element 'name':`` where those are known.
 
@@ -232,6 +232,14 @@ class URDFError(RobomodelError, ValueError):
         self.reason = reason
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
+
+
+class URDFError(_XMLDocumentError):
+    """A URDF document cannot be read or written.
+
+    The message starts with ``file:line: element 'name':`` where those are known (attributes
+    ``file``, ``line``, ``element`` and ``reason``).
+    """
 
 
 class CLIError(RobomodelError, ValueError):
@@ -329,27 +337,12 @@ class MJCFError(RobomodelError, ValueError):
         return out
 
 
-class SDFError(RobomodelError, ValueError):
+class SDFError(_XMLDocumentError):
     """An SDFormat document cannot be read, or a model cannot be written as SDFormat.
 
-    The message starts with ``file:line: element 'name':`` where those are known.
-
-    Attributes:
-        file: the file name (``"<string>"`` for text).
-        line: the 1-based line of the offending element, or ``None``.
-        element: a short description of the element (``"joint 'j3'"``), or ``""``.
-        reason: what is wrong and what to do.
+    The message starts with ``file:line: element 'name':`` where those are known (attributes
+    ``file``, ``line``, ``element`` and ``reason``).
     """
-
-    def __init__(
-        self, reason: str, *, file: str = "<string>", line: int | None = None, element: str = ""
-    ) -> None:
-        self.file = file
-        self.line = line
-        self.element = element
-        self.reason = reason
-        where = file if line is None else f"{file}:{line}"
-        super().__init__(f"{where}: {element + ': ' if element else ''}{reason}")
 
 
 class USDError(RobomodelError, ValueError):
