@@ -442,6 +442,10 @@ class _Writer(GeomWriter, InertiaWriter):
                 el.set("damping", num(joint.dynamics.damping))
             if joint.dynamics.static_friction:
                 el.set("frictionloss", num(joint.dynamics.static_friction))
+            if not (joint.dynamics.damping or joint.dynamics.static_friction):
+                # MJCF's zero damping and friction loss are its defaults, not an element: that
+                # the joint had a URDF <dynamics> of zeros travels in the metadata.
+                self.metadata.setdefault("urdf_dynamics", {})[jname] = True
         if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
             el.set("actuatorfrclimited", "true")
             el.set("actuatorfrcrange", nums((-joint.effort_limit, joint.effort_limit)))

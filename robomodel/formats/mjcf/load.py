@@ -205,6 +205,7 @@ _TABLES = (
     "limits",
     "effort_limits",
     "velocity_limits",
+    "urdf_dynamics",
     "force_torque",
     "materials",
     "mesh_uris",
@@ -486,9 +487,10 @@ class _Reader(GeomReader):
                 )
         damping = float(mm.dof_damping[dof])
         friction = float(mm.dof_frictionloss[dof])
+        zeros = self.meta.get("urdf_dynamics", {}).get(name) is True  # a <dynamics> of zeros
         dynamics = (
             JointDynamics(kind="urdf", damping=damping, static_friction=friction)
-            if damping or friction
+            if damping or friction or zeros
             else JointDynamics()
         )
         if mm.dof_armature[dof]:
