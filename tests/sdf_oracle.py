@@ -74,16 +74,6 @@ def drake_plant(
         j = plant.get_joint(ji)
         ends = (by_index[j.parent_body().index()], by_index[j.child_body().index()])
         joints[ends] = joints[ends[::-1]] = j  # type: ignore[index]
-    # Frames (<frame> elements) by robomodel's scoped name, next to the bodies.
-    for inst in instances:
-        iname = plant.GetModelInstanceName(inst)
-        prefix = "" if iname == top else iname[len(top) + 2 :] + "::"
-        for fi in plant.GetFrameIndices(inst):
-            fr = plant.get_frame(fi)
-            key = "frame:" + prefix + fr.name()
-            if fr.name() and not fr.name().startswith("_") and (prefix + fr.name()) not in bodies:
-                bodies[key] = fr
-    bodies["world"] = plant.world_body()
     # Weld the root of each part in Drake's tree (the body without a parent joint; SDFormat's
     # parent/child may point the other way than robomodel's base) at the identity.
     parent_of = {}
