@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robomodel.errors import ModelError
-from robomodel.identification._tree import Tree, poses, tree_of
+from robomodel.identification._tree import Tree, poses, subtree_runs, tree_of
 from robomodel.model.record import Model
 from robomodel.model.sensors import SixAxisForceTorqueSensor
 from robomodel.model.spatial import wrench_adjoint
@@ -76,24 +76,29 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 # ``n * N`` blocks, where a trailing axis of 3 would make numpy loop over tiny rows.
 
 
+# The primitives below gather the components they combine with one fancy index each, so that
+# a cross product or a skew matrix is a few numpy calls on whole arrays (a first call on 10
+# samples is mostly per-call overhead); each entry is computed by the same arithmetic as
+# written out component by component.
+_CROSS_A = [1, 2, 0, 2, 0, 1]
+_CROSS_B = [2, 0, 1, 1, 2, 0]
+
+
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Cross product over the leading axis of broadcastable ``(3, ...)`` arrays."""
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
-    np.multiply(a[1], b[2], out=out[0])
-    out[0] -= a[2] * b[1]
-    np.multiply(a[2], b[0], out=out[1])
-    out[1] -= a[0] * b[2]
-    np.multiply(a[0], b[1], out=out[2])
-    out[2] -= a[1] * b[0]
+    """Cross product over the leading axis of same-shape ``(3, ...)`` arrays."""
+    ab = a[_CROSS_A] * b[_CROSS_B]  # [a1 b2, a2 b0, a0 b1, a2 b1, a0 b2, a1 b0]
+    out: FloatArray = ab[:3] - ab[3:]
     return out
+
+
+# Rows of [v; -v; 0] giving S(v) = [[0, -v2, v1], [v2, 0, -v0], [-v1, v0, 0]].
+_SKEW = [6, 5, 1, 2, 6, 3, 4, 0, 6]
 
 
 def _skew(v: FloatArray) -> FloatArray:
     """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    out = np.zeros((3, *v.shape))
-    out[0, 1], out[0, 2] = -v[2], v[1]
-    out[1, 0], out[1, 2] = v[2], -v[0]
-    out[2, 0], out[2, 1] = -v[1], v[0]
+    ext = np.concatenate([v, -v, np.zeros((1, *v.shape[1:]))])
+    out: FloatArray = ext[_SKEW].reshape(3, 3, *v.shape[1:])
     return out
 
 
@@ -119,19 +124,22 @@ def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
     return out
 
 
+# Rows of [x; 0] giving L(x) = [[x0, x1, x2, 0, 0, 0], [0, x0, 0, x1, x2, 0],
+# [0, 0, x0, 0, x1, x2]].
+_INERTIA = [0, 1, 2, 3, 3, 3, 3, 0, 3, 1, 2, 3, 3, 3, 0, 3, 1, 2]
+
+
 def _inertia_operator(x: FloatArray) -> FloatArray:
     """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
-    L = np.zeros((3, 6, *x.shape[1:]))
-    L[0, 0], L[0, 1], L[0, 2] = x
-    L[1, 1], L[1, 3], L[1, 4] = x
-    L[2, 2], L[2, 4], L[2, 5] = x
-    return L
+    ext = np.concatenate([x, np.zeros((1, *x.shape[1:]))])
+    out: FloatArray = ext[_INERTIA].reshape(3, 6, *x.shape[1:])
+    return out
 
 
-def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray:
-    """Return a (6,) or (N, 6) argument as (6, N) (zeros when ``None``)."""
+def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray | None:
+    """Return a (6,) or (N, 6) argument as (6, N) (``None``, no base motion, stays ``None``)."""
     if value is None:
-        return np.zeros((6, n))
+        return None
     arr = np.asarray(value, dtype=np.float64)
     if arr.shape == (6,):
         return np.broadcast_to(real_array(arr, what, shape=(6,))[:, None], (6, n))
@@ -209,13 +217,18 @@ def _core(
     # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
     # acceleration of the base.
     sv = Sb * dq
-    V = _down(st, sv) + v0[:, None, :]
+    V = _down(st, sv)
+    if v0 is not None:
+        V += v0[:, None, :]
     acc = Sb * ddq
     acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
     acc[3:] += _cross(V[3:], sv[3:])
     A = _down(st, acc)
-    A[:3] += (a0[:3] - g[:, None])[:, None, :]
-    A[3:] += a0[3:, None, :]
+    if a0 is None:
+        A[:3] -= g[:, None, None]
+    else:
+        A[:3] += (a0[:3] - g[:, None])[:, None, :]
+        A[3:] += a0[3:, None, :]
 
     # Each link's wrench f = I a + v x* (I v) is B(v, a) @ pi with, in the link frame and
     # robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz],
@@ -258,23 +271,26 @@ def _core(
             np.ascontiguousarray(W.reshape(6, 10 * nl, N).transpose(2, 0, 1)),
             out=Yc[:, off : off + nd],
         )
-        np.copyto(Yc[:, off : off + nd], 0.0, where=st.outside)
-        Yc[:, off + nd :] = 0.0
+        np.copyto(Yc[:, off : off + nd].reshape(N, nd, nl, 10), 0.0, where=st.outside[:, :, None])
+        if rows > off + nd:
+            Yc[:, off + nd :] = 0.0
         if floating:
             Y[:6] = W
     else:
         Y = np.zeros((rows, nl, 10, N))
         if floating:
             Y[:6] = W
-        for d, runs in enumerate(st.runs):
-            s_d = Sb[:, st.dof_child[d]]  # (6, N)
-            for lo, hi in runs:
+        runs_of = subtree_runs(st.anc)
+        for d, child in enumerate(st.dof_child.tolist()):
+            s_d = Sb[:, child]  # (6, N)
+            for lo, hi in runs_of[child]:
                 np.einsum("kN,kicN->icN", s_d, W[:, lo:hi], out=Y[off + d, lo:hi])
+    sensor_runs = subtree_runs(st.anc) if ft else ()
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
         Rc, pc = R[:, :, child, None, None], p[:, child, None, None]
-        for lo, hi in st.subtree_runs[child]:
+        for lo, hi in sensor_runs[child]:
             F = W[:, lo:hi]
             wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
             Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
@@ -361,7 +377,8 @@ def regressor(
 
 
 def _samples_array(value: npt.ArrayLike, what: str, n: int, count: str) -> FloatArray:
-    arr = real_array(value, what, shape=(None, None))
+    # Read, never kept nor written: no copy.
+    arr = real_array(value, what, shape=(None, None), copy=False)
     if arr.shape[1] != n:
         raise ModelError(
             f"{what} must have shape (N, {n}) (one sample per row, {count} = {n} columns), "
