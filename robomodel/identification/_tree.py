@@ -42,8 +42,8 @@ class Tree:
         dof_child: per DOF, the link its joint moves.
         anc: ``anc[k, i] = 1`` where link ``i`` is ``k`` or an ancestor of ``k``.
         steps: ``(link, parent)`` in traversal order.
-        outside: ``(n_dofs, n_links)``, true for the links outside the subtree of each DOF's
-            child (the zero blocks of its regressor row).
+        inside: ``(n_dofs, 10 n_links)``, 1.0 in the regressor columns of the links in the
+            subtree of each DOF's child, else 0.0 (the zero blocks of its row).
         base: the base link index.
         link_at: per level-order position, its link (``link_at[0]`` is the base).
         position: per link, its level-order position (the inverse of ``link_at``).
@@ -59,7 +59,7 @@ class Tree:
     dof_child: IntArray
     anc: FloatArray
     steps: tuple[tuple[int, int], ...]
-    outside: npt.NDArray[np.bool_]
+    inside: FloatArray
     base: int
     link_at: IntArray
     position: IntArray
@@ -82,19 +82,21 @@ def tree_of(model: Model, base: int) -> Tree:
 _F8 = np.dtype(np.float64)
 
 
-def _stacked(arrays: list[FloatArray], shape: tuple[int, ...]) -> FloatArray:
-    # Joining the buffers of many small arrays costs less than np.array on the list; the values
-    # store C-contiguous float64, and anything else goes through np.array.
-    size = 1
-    for k in shape:
-        size *= k
+def _stacked(arrays: list[FloatArray], width: int) -> FloatArray:
+    """Return the arrays' entries as rows of ``width`` numbers, one row per ``width`` entries.
+
+    Joining the buffers of many small arrays costs less than np.array on the list; the values
+    store C-contiguous float64, and anything else goes through np.array.
+    """
     try:
         raw = b"".join(arrays)  # type: ignore[arg-type]
     except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
         raw = b""
-    if len(raw) != 8 * size * len(arrays) or any(a.dtype is not _F8 for a in arrays):
-        return np.array(arrays, dtype=np.float64).reshape(-1, *shape)
-    return np.frombuffer(raw, dtype=np.float64).reshape(-1, *shape)
+    if len(raw) != 8 * sum(a.size for a in arrays) or any(a.dtype is not _F8 for a in arrays):
+        return np.concatenate([np.asarray(a, dtype=np.float64).ravel() for a in arrays]).reshape(
+            -1, width
+        )
+    return np.frombuffer(raw, dtype=np.float64).reshape(-1, width)
 
 
 def subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -113,19 +115,31 @@ def subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(map(tuple, out))
 
 
+# Rows of [u; -u; 0] (components x, y, z of each) giving S(u) = [[0, -u2, u1], [u2, 0, -u0],
+# [-u1, u0, 0]], and the index pairs of a cross product's two terms.
+_SKEW = [6, 5, 1, 2, 6, 3, 4, 0, 6]
+_CROSS_A = [1, 2, 0, 2, 0, 1]
+_CROSS_B = [2, 0, 1, 1, 2, 0]
+
+
 def _skews(u: FloatArray) -> FloatArray:
     # S(u) of each row of u (m, 3), as (m, 3, 3).
-    K = np.zeros((len(u), 3, 3))
-    K[:, 0, 1], K[:, 0, 2] = -u[:, 2], u[:, 1]
-    K[:, 1, 0], K[:, 1, 2] = u[:, 2], -u[:, 0]
-    K[:, 2, 0], K[:, 2, 1] = -u[:, 1], u[:, 0]
-    return K
+    ext = np.concatenate([u, -u, np.zeros((len(u), 1))], axis=1)
+    out: FloatArray = ext[:, _SKEW].reshape(-1, 3, 3)
+    return out
+
+
+def _crosses(a: FloatArray, b: FloatArray) -> FloatArray:
+    # Row-wise a x b of (m, 3) arrays.
+    ab = a[:, _CROSS_A] * b[:, _CROSS_B]
+    out: FloatArray = ab[:, :3] - ab[:, 3:]
+    return out
 
 
 def _make_tree(model: Model, base: int) -> Tree:
-    # Walk the traversal once in Python (parents, depths, the joints' stored fields), number
-    # the links by depth, then build every joint's constants in one vectorised pass over the
-    # stacked joint arrays.
+    # Walk the traversal once in Python (levels, the joints' stored fields), then build the
+    # ancestor matrix one level at a time and every joint's constants in one vectorised pass
+    # over the stacked joint arrays.
     t = model.traversal(base)
     nl = model.n_links
     names = model.link_names
@@ -136,56 +150,59 @@ def _make_tree(model: Model, base: int) -> Tree:
             f"{missing} are not; join them to the tree or take a submodel first"
         )
 
-    # Phase 1, Python: per traversal step its depth and ancestors, and its joint's fields.
+    # Phase 1, Python: the links by depth (level order), and each joint's stored fields in
+    # that order.
     joints = model.joints
-    children = t.links[1:]
-    parents: tuple[int, ...] = t.parents[1:]  # type: ignore[assignment]
-    ancestors: list[list[int]] = [[] for _ in range(nl)]
-    ancestors[base] = [base]
     depth = [0] * nl
-    olds = [joints[j] for j in t.joints[1:]]  # type: ignore[index]
-    forward, kinds, rests, axes = [], [], [], []
+    by_depth: list[list[tuple[int, int, int]]] = []
+    for link, parent, j in zip(t.links[1:], t.parents[1:], t.joints[1:], strict=True):
+        d = depth[link] = depth[parent] + 1  # type: ignore[index]
+        if d > len(by_depth):
+            by_depth.append([])
+        by_depth[d - 1].append((link, parent, j))  # type: ignore[arg-type]
+    steps = [e for level in by_depth for e in level]
+    link_at = np.array([base] + [e[0] for e in steps], dtype=np.intp)
+    parent_link = np.array([e[1] for e in steps], dtype=np.intp)
+    position = np.empty(nl, dtype=np.intp)
+    position[link_at] = np.arange(nl)
+    parent_pos = position[parent_link]
+    olds = [joints[e[2]] for e in steps]
+    forward, kinds, fields = [], [], []
+    zero = np.zeros(3)
     coord = [0] * nl
     dof_child = [0] * model.n_dofs
-    for link, parent, jt in zip(children, parents, olds, strict=True):
-        ancestors[link] = [*ancestors[parent], link]
-        depth[link] = depth[parent] + 1
+    for k, ((link, parent, _), jt) in enumerate(zip(steps, olds, strict=True), start=1):
         forward.append(names[parent] == jt.link1)
         kind = type(jt)
         kinds.append(kind)
-        rests.append(jt.link1_H_link2)
-        axes.append(None if kind is FixedJoint else jt.axis_in_link1)
-        if kind is not FixedJoint:
-            coord[link] = jt.pos_coord_offset
-            dof_child[jt.dof_offset] = link
-    anc = np.zeros((nl, nl))
-    anc[
-        np.repeat(np.arange(nl), [len(a) for a in ancestors]),
-        np.array([a for row in ancestors for a in row], dtype=np.intp),
-    ] = 1.0
+        rest = jt.link1_H_link2
+        if kind is FixedJoint:
+            fields += (rest.rotation, rest.position, zero, zero)
+            continue
+        axis = jt.axis_in_link1
+        fields += (rest.rotation, rest.position, axis.direction, axis.origin)
+        coord[k] = jt.pos_coord_offset
+        dof_child[jt.dof_offset] = link
 
-    # Phase 2: level order, a stable sort of the traversal by depth (the base first).
-    trav = np.array(t.links, dtype=np.intp)
-    link_at = trav[np.argsort(np.array(depth)[trav], kind="stable")]
-    position = np.empty(nl, dtype=np.intp)
-    position[link_at] = np.arange(nl)
-    parent_of = np.zeros(nl, dtype=np.intp)
-    parent_of[np.array(children, dtype=np.intp)] = parents
-    bounds = np.cumsum(np.bincount(np.array(depth))).tolist()
-    levels = tuple(
-        (lo, hi, position[parent_of[link_at[lo:hi]]])
-        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
-    )
+    # Phase 2: the ancestor matrix, by link index, one level at a time.
+    anc = np.eye(nl)
+    levels = []
+    lo = 1
+    for level in by_depth:
+        hi = lo + len(level)
+        kids, pars = link_at[lo:hi], parent_link[lo - 1 : hi - 1]
+        anc[kids] += anc[pars]
+        levels.append((lo, hi, parent_pos[lo - 1 : hi - 1]))
+        lo = hi
 
-    # Phase 3: the joints' constants, one vectorised pass over the stacked joint arrays.
+    # Phase 3: the joints' constants, one vectorised pass over the stacked joint arrays (rows
+    # by level-order position after the base).
     fw = np.array(forward, dtype=bool)
     rev = np.array([k is RevoluteJoint for k in kinds], dtype=bool)
     pri = np.array([k is PrismaticJoint for k in kinds], dtype=bool)
-    R0 = _stacked([r.rotation for r in rests], (3, 3))
-    p0 = _stacked([r.position for r in rests], (3,))
-    zero = np.zeros(3)
-    u = _stacked([zero if a is None else a.direction for a in axes], (3,))
-    o = _stacked([zero if a is None else a.origin for a in axes], (3,))
+    stacked = _stacked(fields, 18)
+    R0 = stacked[:, :9].reshape(-1, 3, 3)
+    p0, u, o = stacked[:, 9:12], stacked[:, 12:15], stacked[:, 15:]
     # A joint whose traversal parent is link2 is read as the joint of the inverse rest pose,
     # about its axis seen from link2 and reversed (Rot(u, q)^T = Rot(-u, q)). Then every
     # joint's transform is [Rot(uf, q) Rf, Rot(uf, q) (pf - of) + of] (revolute) or
@@ -204,10 +221,10 @@ def _make_tree(model: Model, base: int) -> Tree:
     J1 = KM * rv3
     J1[:, :, 3] += uf * pri[:, None]
     # By level-order position; the base's is [I | 0].
-    J = np.zeros((3, 3, 4, nl))
+    J = np.empty((3, 3, 4, nl))
+    J[:, :, :, 0] = 0.0
     J[0, :, :3, 0] = np.eye(3)
-    rows = position[np.array(children, dtype=np.intp)]
-    J[:, :, :, rows] = np.stack(
+    J[:, :, :, 1:] = np.stack(
         [np.concatenate([Rf, pf[:, :, None]], axis=2), J1, K2M * rv3]
     ).transpose(0, 2, 3, 1)
 
@@ -216,29 +233,30 @@ def _make_tree(model: Model, base: int) -> Tree:
     child = Rf.transpose(0, 2, 1) @ np.stack([uf, of - pf], axis=2)
     u_c, o_c = child[:, :, 0], child[:, :, 1]
     S = np.zeros((6, nl))
-    o_x_u = o_c[:, [1, 2, 0]] * u_c[:, [2, 0, 1]] - o_c[:, [2, 0, 1]] * u_c[:, [1, 2, 0]]
-    links = np.array(children, dtype=np.intp)
-    S[:3, links] = (o_x_u * rev[:, None] + u_c * pri[:, None]).T
+    links = link_at[1:]
+    S[:3, links] = (_crosses(o_c, u_c) * rev[:, None] + u_c * pri[:, None]).T
     S[3:, links] = (u_c * rev[:, None]).T
 
     dofs = np.array(dof_child, dtype=np.intp)
-    outside = anc[:, dofs].T == 0.0
-    coords = np.array(coord, dtype=np.intp)[link_at]
-    for arr in (S, dofs, anc, J, coords, outside, link_at, position):
+    inside = np.repeat(anc[:, dofs].T, 10, axis=1)
+    coords = np.array(coord, dtype=np.intp)
+    positions = np.arange(1, nl, dtype=np.intp)
+    for arr in (S, dofs, anc, J, coords, inside, link_at, position):
         arr.setflags(write=False)
+    trav = zip(t.links[1:], t.parents[1:], strict=True)
     return Tree(
         S_links=S,
         dof_child=dofs,
         anc=anc,
-        steps=tuple(zip(children, parents, strict=True)),
-        outside=outside,
+        steps=tuple(trav),  # type: ignore[arg-type]
+        inside=inside,
         base=base,
         link_at=link_at,
         position=position,
-        levels=levels,
+        levels=tuple(levels),
         coord=coords,
-        revolute=rows[rev],
-        prismatic=rows[pri],
+        revolute=positions[rev],
+        prismatic=positions[pri],
         J=J,
     )
 

@@ -76,29 +76,24 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 # ``n * N`` blocks, where a trailing axis of 3 would make numpy loop over tiny rows.
 
 
-# The primitives below gather the components they combine with one fancy index each, so that
-# a cross product or a skew matrix is a few numpy calls on whole arrays (a first call on 10
-# samples is mostly per-call overhead); each entry is computed by the same arithmetic as
-# written out component by component.
-_CROSS_A = [1, 2, 0, 2, 0, 1]
-_CROSS_B = [2, 0, 1, 1, 2, 0]
-
-
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Cross product over the leading axis of same-shape ``(3, ...)`` arrays."""
-    ab = a[_CROSS_A] * b[_CROSS_B]  # [a1 b2, a2 b0, a0 b1, a2 b1, a0 b2, a1 b0]
-    out: FloatArray = ab[:3] - ab[3:]
+    """Cross product over the leading axis of broadcastable ``(3, ...)`` arrays."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    np.multiply(a[1], b[2], out=out[0])
+    out[0] -= a[2] * b[1]
+    np.multiply(a[2], b[0], out=out[1])
+    out[1] -= a[0] * b[2]
+    np.multiply(a[0], b[1], out=out[2])
+    out[2] -= a[1] * b[0]
     return out
-
-
-# Rows of [v; -v; 0] giving S(v) = [[0, -v2, v1], [v2, 0, -v0], [-v1, v0, 0]].
-_SKEW = [6, 5, 1, 2, 6, 3, 4, 0, 6]
 
 
 def _skew(v: FloatArray) -> FloatArray:
     """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    ext = np.concatenate([v, -v, np.zeros((1, *v.shape[1:]))])
-    out: FloatArray = ext[_SKEW].reshape(3, 3, *v.shape[1:])
+    out = np.zeros((3, *v.shape))
+    out[0, 1], out[0, 2] = -v[2], v[1]
+    out[1, 0], out[1, 2] = v[2], -v[0]
+    out[2, 0], out[2, 1] = -v[1], v[0]
     return out
 
 
@@ -124,16 +119,13 @@ def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
     return out
 
 
-# Rows of [x; 0] giving L(x) = [[x0, x1, x2, 0, 0, 0], [0, x0, 0, x1, x2, 0],
-# [0, 0, x0, 0, x1, x2]].
-_INERTIA = [0, 1, 2, 3, 3, 3, 3, 0, 3, 1, 2, 3, 3, 3, 0, 3, 1, 2]
-
-
 def _inertia_operator(x: FloatArray) -> FloatArray:
     """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
-    ext = np.concatenate([x, np.zeros((1, *x.shape[1:]))])
-    out: FloatArray = ext[_INERTIA].reshape(3, 6, *x.shape[1:])
-    return out
+    L = np.zeros((3, 6, *x.shape[1:]))
+    L[0, 0], L[0, 1], L[0, 2] = x
+    L[1, 1], L[1, 3], L[1, 4] = x
+    L[2, 2], L[2, 4], L[2, 5] = x
+    return L
 
 
 def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray | None:
@@ -271,7 +263,11 @@ def _core(
             np.ascontiguousarray(W.reshape(6, 10 * nl, N).transpose(2, 0, 1)),
             out=Yc[:, off : off + nd],
         )
-        np.copyto(Yc[:, off : off + nd].reshape(N, nd, nl, 10), 0.0, where=st.outside[:, :, None])
+        # Zero blocks by one product with the 0/1 mask (a masked copy costs three times as
+        # much), then + 0.0, which turns the -0.0 of a negative entry times zero into 0.0.
+        joint_rows = Yc[:, off : off + nd]
+        joint_rows *= st.inside
+        joint_rows += 0.0
         if rows > off + nd:
             Yc[:, off + nd :] = 0.0
         if floating:
