@@ -206,14 +206,19 @@ def _make_tree(model: Model, base: int) -> Tree:
     # A joint whose traversal parent is link2 is read as the joint of the inverse rest pose,
     # about its axis seen from link2 and reversed (Rot(u, q)^T = Rot(-u, q)). Then every
     # joint's transform is [Rot(uf, q) Rf, Rot(uf, q) (pf - of) + of] (revolute) or
-    # [Rf, pf + q uf] (prismatic), with rest rotation Rf, position pf, axis uf through of.
-    R0t = R0.transpose(0, 2, 1)
-    fw3 = fw[:, None]
-    back = R0t @ np.stack([p0, u, o - p0], axis=2)  # R0^T p0, R0^T u, R0^T (o - p0)
-    Rf = np.where(fw[:, None, None], R0, R0t)
-    pf = np.where(fw3, p0, -back[:, :, 0])
-    uf = np.where(fw3, u, -back[:, :, 1])
-    of = np.where(fw3, o, back[:, :, 2])
+    # [Rf, pf + q uf] (prismatic), with rest pose G = [Rf | pf], axis uf through of.
+    G = np.concatenate([R0, p0[:, :, None]], axis=2)
+    uf, of = u, o
+    bw = np.flatnonzero(~fw)
+    if len(bw):
+        R0t = R0[bw].transpose(0, 2, 1)
+        back = R0t @ np.stack([p0[bw], u[bw], o[bw] - p0[bw]], axis=2)  # R0^T (p0, u, o - p0)
+        G[bw, :, :3] = R0t
+        G[bw, :, 3] = -back[:, :, 0]
+        uf, of = u.copy(), o.copy()
+        uf[bw] = -back[:, :, 1]
+        of[bw] = back[:, :, 2]
+    Rf, pf = G[:, :, :3], G[:, :, 3]
     K = _skews(uf)
     KM = K @ np.concatenate([Rf, (pf - of)[:, :, None]], axis=2)  # K [Rf, pf - of]
     K2M = K @ KM
@@ -224,9 +229,7 @@ def _make_tree(model: Model, base: int) -> Tree:
     J = np.empty((3, 3, 4, nl))
     J[:, :, :, 0] = 0.0
     J[0, :, :3, 0] = np.eye(3)
-    J[:, :, :, 1:] = np.stack(
-        [np.concatenate([Rf, pf[:, :, None]], axis=2), J1, K2M * rv3]
-    ).transpose(0, 2, 3, 1)
+    J[:, :, :, 1:] = np.stack([G, J1, K2M * rv3]).transpose(0, 2, 3, 1)
 
     # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
     # point on it.

@@ -88,13 +88,18 @@ def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
+# Flat positions (row-major in 3 x 3) of S(v)'s entries v0, v1, v2 and -v0, -v1, -v2: a skew
+# matrix is then two assignments of whole arrays.
+_SKEW_POS = np.array([7, 2, 3])
+_SKEW_NEG = np.array([5, 6, 1])
+
+
 def _skew(v: FloatArray) -> FloatArray:
     """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    out = np.zeros((3, *v.shape))
-    out[0, 1], out[0, 2] = -v[2], v[1]
-    out[1, 0], out[1, 2] = v[2], -v[0]
-    out[2, 0], out[2, 1] = -v[1], v[0]
-    return out
+    out = np.zeros((9, *v.shape[1:]))
+    out[_SKEW_POS] = v
+    out[_SKEW_NEG] = -v
+    return out.reshape(3, 3, *v.shape[1:])
 
 
 # The products below are single einsum passes: the same sums in the same order as the
@@ -119,13 +124,15 @@ def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
     return out
 
 
+# Flat positions (row-major in 3 x 6) of x0, x1, x2 in L(x), three each: one assignment.
+_INERTIA_POS = np.array([[0, 7, 14], [1, 9, 16], [2, 10, 17]])
+
+
 def _inertia_operator(x: FloatArray) -> FloatArray:
     """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
-    L = np.zeros((3, 6, *x.shape[1:]))
-    L[0, 0], L[0, 1], L[0, 2] = x
-    L[1, 1], L[1, 3], L[1, 4] = x
-    L[2, 2], L[2, 4], L[2, 5] = x
-    return L
+    L = np.zeros((18, *x.shape[1:]))
+    L[_INERTIA_POS] = x[:, None]
+    return L.reshape(3, 6, *x.shape[1:])
 
 
 def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray | None:
