@@ -150,13 +150,16 @@ def _make_tree(model: Model, base: int) -> Tree:
             f"{missing} are not; join them to the tree or take a submodel first"
         )
 
-    # Phase 1, Python: the links by depth (level order), and each joint's stored fields in
-    # that order.
+    # Phase 1, Python: the links by depth (level order), each link's ancestors, and each
+    # joint's stored fields in level order.
     joints = model.joints
     depth = [0] * nl
+    ancestors: list[list[int]] = [[] for _ in range(nl)]
+    ancestors[base] = [base]
     by_depth: list[list[tuple[int, int, int]]] = []
     for link, parent, j in zip(t.links[1:], t.parents[1:], t.joints[1:], strict=True):
         d = depth[link] = depth[parent] + 1  # type: ignore[index]
+        ancestors[link] = [*ancestors[parent], link]  # type: ignore[index]
         if d > len(by_depth):
             by_depth.append([])
         by_depth[d - 1].append((link, parent, j))  # type: ignore[arg-type]
@@ -184,14 +187,16 @@ def _make_tree(model: Model, base: int) -> Tree:
         coord[k] = jt.pos_coord_offset
         dof_child[jt.dof_offset] = link
 
-    # Phase 2: the ancestor matrix, by link index, one level at a time.
-    anc = np.eye(nl)
+    # Phase 2: the ancestor matrix (one scatter of every (link, ancestor) pair) and the levels.
+    anc = np.zeros((nl, nl))
+    anc[
+        np.repeat(np.arange(nl), [len(a) for a in ancestors]),
+        np.array([a for row in ancestors for a in row], dtype=np.intp),
+    ] = 1.0
     levels = []
     lo = 1
     for level in by_depth:
         hi = lo + len(level)
-        kids, pars = link_at[lo:hi], parent_link[lo - 1 : hi - 1]
-        anc[kids] += anc[pars]
         levels.append((lo, hi, parent_pos[lo - 1 : hi - 1]))
         lo = hi
 
