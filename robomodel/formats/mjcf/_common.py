@@ -132,6 +132,38 @@ def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, 
     return p, q
 
 
+Pose = tuple[list[float], str | None, tuple[float, ...] | None, str | None]
+"""A transform as written: its position, ``pos`` text (``None``: the origin), quaternion and
+``quat`` text (``None``: the identity rotation)."""
+
+
+def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | None:
+    """:func:`pose_attrs`' numbers and texts of stacked ``(k, 3, 3)`` rotations and ``(k, 3)``
+    positions, the positions formatted as one array (``None`` if a number is not finite: the
+    caller then writes each pose with :func:`pose_attrs`, which names it)."""
+    if not (np.isfinite(rotations).all() and np.isfinite(positions).all()):
+        return None
+    out: list[Pose] = []
+    for p, shown, rows in zip(
+        positions.tolist(), (positions + 0.0).tolist(), rotations.tolist(), strict=True
+    ):
+        text = None if p == ORIGIN else " ".join(map(repr, shown))
+        if rows == EYE:
+            out.append((p, text, None, None))
+        else:
+            q = quat_from_rows(rows)
+            out.append((p, text, q, nums(q)))
+    return out
+
+
+def set_pose(el: ET.Element, pose: Pose) -> None:
+    """Write the ``pos``/``quat`` texts of a :data:`Pose` (only what is not the identity)."""
+    if pose[1] is not None:
+        el.set("pos", pose[1])
+    if pose[3] is not None:
+        el.set("quat", pose[3])
+
+
 SAME_FRAME = 1e-5
 """Ten times MuJoCo's tolerance for treating a site or an inertial frame as its body frame."""
 

@@ -167,11 +167,28 @@ def _principal_all(
     keys = [k for k, inertia in inertias.items() if inertia.mass > 0.0]
     if not keys:
         return {}
-    I_C = np.stack([np.asarray(inertias[k].inertia_com) for k in keys])
+    I_C = _inertias_com([inertias[k] for k in keys])
     d, V = np.linalg.eigh(0.5 * (I_C + I_C.transpose(0, 2, 1)))
     flip = np.linalg.det(V) < 0.0
     V[flip, :, 0] = -V[flip, :, 0]
     return {k: (d[n], V[n]) for n, k in enumerate(keys)}
+
+
+def _inertias_com(inertias: list[SpatialInertia]) -> FloatArray:
+    """``inertia_com`` of each of ``inertias`` (all with a positive mass), as ``(k, 3, 3)``.
+
+    The same arithmetic as the property, on stacked arrays: ``I_O + (h h^T - |h|^2 I) / m``,
+    with ``|h|^2`` by a stacked matrix product, which takes the dot product the property's
+    ``h @ h`` takes (a plain sum of the squares can round differently), so that the moments
+    MuJoCo's checks are judged on stay those of the per-link computation bit for bit.
+    """
+    m = np.array([x.mass for x in inertias])
+    h = np.array([x.first_moment for x in inertias]).reshape(-1, 3)
+    I_O = np.array([x.rotational_inertia for x in inertias]).reshape(-1, 3, 3)
+    hh = h[:, None, :] @ h[:, :, None]
+    S2 = h[:, :, None] * h[:, None, :] - hh * np.eye(3)
+    out: FloatArray = I_O + S2 / m[:, None, None]
+    return out
 
 
 def _degenerate_all(inertias: list[SpatialInertia]) -> list[bool]:
@@ -182,7 +199,7 @@ def _degenerate_all(inertias: list[SpatialInertia]) -> list[bool]:
     out = [not inertia.mass > MJCF_MIN_VALUE for inertia in inertias]
     checked = [n for n, small in enumerate(out) if not small]
     if checked:
-        I_C = np.stack([np.asarray(inertias[n].inertia_com) for n in checked])
+        I_C = _inertias_com([inertias[n] for n in checked])
         lowest = np.linalg.eigvalsh(I_C).min(axis=1).tolist()
         for n, low in zip(checked, lowest, strict=True):
             out[n] = low <= MJCF_MIN_VALUE

@@ -28,12 +28,15 @@ from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     SAME_FRAME,
     FloatArray,
+    Pose,
     moves,
     mujoco,
     near_body_frame,
     num,
     nums,
     pose_attrs,
+    poses_written,
+    set_pose,
 )
 from robomodel.formats.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
 from robomodel.formats.mjcf._inertia import InertiaWriter, is_zero
@@ -203,6 +206,7 @@ class _Writer(GeomWriter, InertiaWriter):
 
         # Bodies, joints, shapes and frames, parents before children. A massless fixed base is
         # MuJoCo's world body itself; a merged link's joints move on into its child's body.
+        axes = self._child_axes()
         pending: dict[int, _Pending] = {}
         for e in self.tr:
             name = m.link_names[e.link]
@@ -229,7 +233,7 @@ class _Writer(GeomWriter, InertiaWriter):
                 joint = m.joints[e.joint]
                 pname = m.link_names[e.parent]
                 P_H_C = joint.rest_transform(pname, name)
-                own: list[tuple[int, Axis]] = [(e.joint, joint.axis(name))] if moves(joint) else []
+                own: list[tuple[int, Axis]] = [(e.joint, axes[e.joint])] if moves(joint) else []
                 if not own:
                     self.metadata.setdefault("fixed_joints", {})[name] = m.joint_names[e.joint]
                 if e.parent in pending:
@@ -371,6 +375,46 @@ class _Writer(GeomWriter, InertiaWriter):
         self.metadata.setdefault("renamed_bodies", {})["world_link"] = name
         return "world_link"
 
+    def _child_axes(self) -> dict[int, Axis]:
+        """Return ``joint.axis(child)`` of every moving joint of the traversal, by joint index.
+
+        A joint whose child is its link2 sees its axis through ``link1_H_link2.inverse()``:
+        the products of that inverse and ``@``, stacked for all such joints at once (a stacked
+        product of contiguous 3 x 3 matrices takes the same sums as one product per joint, so
+        the numbers are those of ``Joint.axis`` bit for bit); a direction the product takes
+        off the unit sphere, and every reversed joint, go through ``Joint.axis`` itself.
+        """
+        m = self.m
+        out: dict[int, Axis] = {}
+        forward: list[tuple[int, RevoluteJoint | PrismaticJoint]] = []
+        for e in self.tr:
+            if e.joint is None:
+                continue
+            joint = m.joints[e.joint]
+            if not moves(joint):
+                continue
+            child = m.link_names[e.link]
+            if child == joint.link2 and child != joint.link1:
+                forward.append((e.joint, joint))
+            else:
+                out[e.joint] = joint.axis(child)
+        if not forward:
+            return out
+        rests = [joint.link1_H_link2 for _, joint in forward]
+        Rt = np.ascontiguousarray(np.array([T.rotation for T in rests]).transpose(0, 2, 1))
+        p = np.array([T.position for T in rests])[:, :, None]
+        u = np.array([joint.axis_in_link1.direction for _, joint in forward])[:, :, None]
+        o = np.array([joint.axis_in_link1.origin for _, joint in forward])[:, :, None]
+        direction = (Rt @ u)[:, :, 0]
+        origin = (Rt @ o)[:, :, 0] + -(Rt @ p)[:, :, 0]
+        squared = (direction[:, None, :] @ direction[:, :, None])[:, 0, 0].tolist()
+        for k, (j, joint) in enumerate(forward):
+            if abs(squared[k] - 1.0) > 1e-9:
+                out[j] = joint.axis(joint.link2)  # renormalised there
+            else:
+                out[j] = Axis._raw(direction[k], origin[k])
+        return out
+
     def _mergeable(self) -> set[int]:
         m, tr = self.m, self.tr
         children: dict[int, list[int]] = {}
@@ -499,7 +543,8 @@ class _Writer(GeomWriter, InertiaWriter):
         return act
 
     # ------------------------------------------------------------------ frames and sensors
-    def _site(self, link: str, name: str, T: Transform) -> str:
+    def _site(self, link: str, name: str, T: Transform, pose: Pose | None = None) -> str:
+        """Write a site on ``link``'s body at ``T`` (``pose``: its texts, if computed already)."""
         unique = name
         k = 1
         while unique in self.site_names:
@@ -508,7 +553,12 @@ class _Writer(GeomWriter, InertiaWriter):
         if unique != name:
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
         el = ET.SubElement(self.bodies[link], "site", name=unique)
-        if near_body_frame(*pose_attrs(el, T)):
+        if pose is None:
+            at = pose_attrs(el, T)
+        else:
+            set_pose(el, pose)
+            at = pose[0], pose[2]
+        if near_body_frame(*at):
             self.note(
                 "approximated",
                 "site",
@@ -530,11 +580,19 @@ class _Writer(GeomWriter, InertiaWriter):
 
     def _frames(self) -> None:
         m = self.m
+        frames = []
         for f in m.frames:
             if f.link not in self.bodies:
                 self.note("dropped", "frame", f.name, f"its link {f.link!r} is not exported")
                 continue
-            self._site(f.link, f.name, f.link_H_frame)
+            frames.append(f)
+        # The numbers of every site at once: one stack of the poses, formatted as whole arrays.
+        poses = poses_written(
+            np.array([f.link_H_frame.rotation for f in frames]).reshape(-1, 3, 3),
+            np.array([f.link_H_frame.position for f in frames]).reshape(-1, 3),
+        )
+        for k, f in enumerate(frames):
+            self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
             self.frame_sites[f.name] = (f.link, f.link_H_frame)
 
     def _sensor_site(self, name: str, link: str, T: Transform) -> str:
@@ -637,6 +695,13 @@ def _thin_mesh(error: str | None) -> str | None:
 
 
 def _close(a: Transform, b: Transform) -> bool:
+    # The same pose read twice (a sensor and the frame iDynTree's loader made for it) is equal
+    # to the bit: two byte comparisons settle it without a numpy call.
+    if a is b or (
+        a.rotation.tobytes() == b.rotation.tobytes()
+        and a.position.tobytes() == b.position.tobytes()
+    ):
+        return True
     # Plain views of the frozen arrays: the same differences, without wrapping each result.
     da = np.abs(np.asarray(a.rotation) - np.asarray(b.rotation)).max()
     dp = np.abs(np.asarray(a.position) - np.asarray(b.position)).max()
