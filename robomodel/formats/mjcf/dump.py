@@ -23,6 +23,7 @@ import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
+from robomodel._internal.xml_text import indented_text
 from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
@@ -670,8 +671,11 @@ class _Writer(GeomWriter, InertiaWriter):
 
 
 def _text(root: ET.Element) -> str:
-    ET.indent(root)
-    return ET.tostring(root, encoding="unicode") + "\n"
+    text = indented_text(root)
+    if text is None:  # kept sections may carry text: ElementTree writes those
+        ET.indent(root)
+        text = ET.tostring(root, encoding="unicode")
+    return text + "\n"
 
 
 def _compiles(mj: Any, text: str, *, full: bool = False) -> str | None:
