@@ -132,36 +132,93 @@ def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, 
     return p, q
 
 
-Pose = tuple[list[float], str | None, tuple[float, ...] | None, str | None]
-"""A transform as written: its position, ``pos`` text (``None``: the origin), quaternion and
-``quat`` text (``None``: the identity rotation)."""
+Pose = tuple[str | None, str | None, bool]
+"""A transform as a site writes it: its ``pos`` text (``None``: the origin), ``quat`` text
+(``None``: the identity rotation), and whether it is near its body frame (:func:`near_body_frame`)."""
+
+
+def quats_from_rotations(R: FloatArray) -> FloatArray | None:
+    """:func:`quat_from_rows` of stacked ``(k, 3, 3)`` rotations, as ``(k, 4)``, bit for bit.
+
+    Every branch of Shepperd's method is evaluated on all rows with the same operations in the
+    same order as the scalar function (IEEE arithmetic and square roots give the same doubles)
+    and each row takes the branch the scalar function takes. ``None`` when a row would divide
+    by zero or is not finite: the caller then goes row by row.
+    """
+    a, b, c = R[:, 0, 0], R[:, 0, 1], R[:, 0, 2]
+    d, e, f = R[:, 1, 0], R[:, 1, 1], R[:, 1, 2]
+    g, h, i = R[:, 2, 0], R[:, 2, 1], R[:, 2, 2]
+    tr = a + e + i
+    big = np.maximum(np.maximum(np.maximum(tr, a), e), i)
+    first = big == tr
+    second = ~first & (big == a)
+    third = ~first & ~second & (big == e)
+    fourth = ~first & ~second & ~third
+    s = np.empty_like(tr)
+    s[first] = (1.0 + tr)[first]
+    s[second] = (1.0 + a - e - i)[second]
+    s[third] = (1.0 + e - a - i)[third]
+    s[fourth] = (1.0 + i - a - e)[fourth]
+    s = 2.0 * np.sqrt(np.maximum(s, 0.0))
+    if not (np.isfinite(s).all() and (s > 0.0).all()):
+        return None
+    q = np.empty((len(tr), 4))
+    quarter = 0.25 * s
+    for rows, terms in (
+        (first, (None, h - f, c - g, d - b)),
+        (second, (h - f, None, b + d, c + g)),
+        (third, (c - g, b + d, None, f + h)),
+        (fourth, (d - b, c + g, f + h, None)),
+    ):
+        for col, t in enumerate(terms):
+            q[rows, col] = quarter[rows] if t is None else t[rows] / s[rows]
+    n = np.sqrt(q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3])
+    k = np.where(q[:, 0] >= 0.0, 1.0 / n, -1.0 / n)
+    out: FloatArray = q * k[:, None]
+    return out if np.isfinite(out).all() else None
 
 
 def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | None:
-    """:func:`pose_attrs`' numbers and texts of stacked ``(k, 3, 3)`` rotations and ``(k, 3)``
-    positions, the positions formatted as one array (``None`` if a number is not finite: the
-    caller then writes each pose with :func:`pose_attrs`, which names it)."""
+    """The :data:`Pose` of stacked ``(k, 3, 3)`` rotations and ``(k, 3)`` positions, their
+    numbers computed and formatted as whole arrays; the same texts as :func:`pose_attrs`
+    (``None`` if a number is not finite: the caller then writes each pose with
+    :func:`pose_attrs`, which names it)."""
     if not (np.isfinite(rotations).all() and np.isfinite(positions).all()):
         return None
+    identity = (rotations == np.eye(3)).all(axis=(1, 2))
+    Q = quats_from_rotations(rotations)
+    if Q is None:
+        return None
+    at_origin = (positions == 0.0).all(axis=1)
+    # near_body_frame on all rows at once.
+    near_rot = identity | ((np.abs(Q[:, 0] - 1.0) < SAME_FRAME) & (np.abs(Q[:, 1:]).max(axis=1) < SAME_FRAME))
+    near_pos = ~at_origin & (np.abs(positions).max(axis=1) < SAME_FRAME)
+    near = (near_rot & ~identity) | (near_rot & near_pos)
     out: list[Pose] = []
-    for p, shown, rows in zip(
-        positions.tolist(), (positions + 0.0).tolist(), rotations.tolist(), strict=True
+    for origin, eye, close, p, q in zip(
+        at_origin.tolist(),
+        identity.tolist(),
+        near.tolist(),
+        (positions + 0.0).tolist(),
+        (Q + 0.0).tolist(),
+        strict=True,
     ):
-        text = None if p == ORIGIN else " ".join(map(repr, shown))
-        if rows == EYE:
-            out.append((p, text, None, None))
-        else:
-            q = quat_from_rows(rows)
-            out.append((p, text, q, nums(q)))
+        out.append(
+            (
+                None if origin else " ".join(map(repr, p)),
+                None if eye else " ".join(map(repr, q)),
+                close,
+            )
+        )
     return out
 
 
 def set_pose(el: ET.Element, pose: Pose) -> None:
     """Write the ``pos``/``quat`` texts of a :data:`Pose` (only what is not the identity)."""
+    if pose[0] is not None:
+        el.set("pos", pose[0])
     if pose[1] is not None:
-        el.set("pos", pose[1])
-    if pose[3] is not None:
-        el.set("quat", pose[3])
+        el.set("quat", pose[1])
 
 
 SAME_FRAME = 1e-5

@@ -555,11 +555,11 @@ class _Writer(GeomWriter, InertiaWriter):
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
         el = ET.SubElement(self.bodies[link], "site", name=unique)
         if pose is None:
-            at = pose_attrs(el, T)
+            near = near_body_frame(*pose_attrs(el, T))
         else:
             set_pose(el, pose)
-            at = pose[0], pose[2]
-        if near_body_frame(*at):
+            near = pose[2]
+        if near:
             self.note(
                 "approximated",
                 "site",
