@@ -60,8 +60,6 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
     names: set[str] = set()  # the tags and attribute names found plain so far
 
     def plain(name: object) -> bool:
-        if name in names:
-            return True
         if isinstance(name, str) and _PLAIN_NAME.fullmatch(name):
             names.add(name)
             return True
@@ -69,11 +67,11 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
 
     def walk(el: ET.Element, indent: str) -> None:
         tag = el.tag
-        if not plain(tag) or el.text or el.tail:
+        if (tag not in names and not plain(tag)) or el.text or el.tail:
             raise _NotPlain
         attrs = []
         for k, v in el.items():
-            if not plain(k) or not isinstance(v, str):
+            if (k not in names and not plain(k)) or not isinstance(v, str):
                 raise _NotPlain
             attrs.append(" " + k + '="' + (v if special(v) is None else _escape(v)) + '"')
         head = "<" + tag + "".join(attrs)

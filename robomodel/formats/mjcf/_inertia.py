@@ -23,6 +23,7 @@ from robomodel.formats.mjcf._common import (
     num,
     nums,
     quat_from_rotation,
+    quats_from_rotations,
 )
 from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, DumpOptions
 from robomodel.formats.report import LossAction
@@ -42,6 +43,7 @@ class InertiaWriter:
     merged: set[int]
     inertias: dict[str, SpatialInertia]
     principal: dict[int, tuple[FloatArray, FloatArray]]
+    principal_quats: dict[int, tuple[float, ...]]
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         """Record one report entry (the writer's own)."""
@@ -87,6 +89,12 @@ class InertiaWriter:
             written[i] = self._valid(i, name, written[i])
             if written[i] is not m.links[i].inertia:
                 self.inertias[name] = written[i]
+        # The quaternions of every principal frame, computed on the stacked axes at once.
+        keys = list(self.principal)
+        if keys:
+            Q = quats_from_rotations(np.array([self.principal[k][1] for k in keys]))
+            if Q is not None:
+                self.principal_quats = dict(zip(keys, map(tuple, Q.tolist()), strict=True))
         return written
 
     def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
@@ -135,7 +143,7 @@ class InertiaWriter:
             return
         d, V = self.principal[link]
         com = inertia.com.tolist()
-        q = quat_from_rotation(V)
+        q = self.principal_quats.get(link) or quat_from_rotation(V)
         tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
         if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
             # MuJoCo treats an inertial frame within its tolerance of the body frame as the

@@ -160,6 +160,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.mesh_elements: dict[str, ET.Element] = {}
         self.metadata: dict[str, Any] = {}
         self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
+        self.principal_quats: dict[int, tuple[float, ...]] = {}
         self.material_assets: dict[tuple[object, ...], str] = {}
         self.material_names: set[str] = set()
         self.converted: dict[str, str] = {}
