@@ -209,6 +209,17 @@ class _Writer(GeomWriter, InertiaWriter):
         # Bodies, joints, shapes and frames, parents before children. A massless fixed base is
         # MuJoCo's world body itself; a merged link's joints move on into its child's body.
         axes = self._child_axes()
+        rests = {
+            e.link: m.joints[e.joint].rest_transform(m.link_names[e.parent], m.link_names[e.link])
+            for e in self.tr
+            if e.parent is not None and e.joint is not None
+        }
+        # Every body's numbers at once, for the bodies placed by their joint's rest transform.
+        poses = poses_written(
+            np.array([T.rotation for T in rests.values()]).reshape(-1, 3, 3),
+            np.array([T.position for T in rests.values()]).reshape(-1, 3),
+        )
+        rest_pose = dict(zip(rests, poses, strict=True)) if poses is not None else {}
         pending: dict[int, _Pending] = {}
         for e in self.tr:
             name = m.link_names[e.link]
@@ -234,7 +245,7 @@ class _Writer(GeomWriter, InertiaWriter):
                 assert e.joint is not None  # a traversal gives every non-base link its joint
                 joint = m.joints[e.joint]
                 pname = m.link_names[e.parent]
-                P_H_C = joint.rest_transform(pname, name)
+                P_H_C = rests[e.link]
                 own: list[tuple[int, Axis]] = [(e.joint, axes[e.joint])] if moves(joint) else []
                 if not own:
                     self.metadata.setdefault("fixed_joints", {})[name] = m.joint_names[e.joint]
@@ -249,7 +260,10 @@ class _Writer(GeomWriter, InertiaWriter):
                     pending[e.link] = (parent_el, X_H_C, specs, [*between, (name, X_H_C)])
                     continue
                 body = ET.SubElement(parent_el, "body", name=self._body_name(name))
-                pose_attrs(body, X_H_C)
+                if X_H_C is P_H_C and e.link in rest_pose:
+                    set_pose(body, rest_pose[e.link])
+                else:
+                    pose_attrs(body, X_H_C)
                 for j, axis in specs:
                     self._joint(body, j, axis)
                 if between:
@@ -420,30 +434,29 @@ class _Writer(GeomWriter, InertiaWriter):
     def _mergeable(self) -> set[int]:
         m, tr = self.m, self.tr
         children: dict[int, list[int]] = {}
-        for e in tr:
-            if e.parent is not None:
-                children.setdefault(e.parent, []).append(e.link)
-        used = {m.link_index(f.link) for f in m.frames if m.is_link_name_used(f.link)}
+        for link, parent in zip(tr.links, tr.parents, strict=True):
+            if parent is not None:
+                children.setdefault(parent, []).append(link)
+        # Links that carry frames or sensors keep a body; by name, as the frames name them.
+        used = {f.link for f in m.frames}
         for s in m.sensors:
-            for link in s.links if isinstance(s, SixAxisForceTorqueSensor) else (s.link,):
-                if m.is_link_name_used(link):
-                    used.add(m.link_index(link))
+            used.update(s.links if isinstance(s, SixAxisForceTorqueSensor) else (s.link,))
         out: set[int] = set()
-        for e in tr:
-            kids = children.get(e.link, [])
+        for link, j in zip(tr.links, tr.joints, strict=True):
+            kids = children.get(link, [])
             if (
-                e.joint is None
-                or not moves(m.joints[e.joint])
+                j is None
+                or not moves(m.joints[j])
                 or len(kids) != 1
-                or not is_zero(m.links[e.link].inertia)
-                or e.link in used
-                or m.visuals[e.link]
-                or m.collisions[e.link]
+                or not is_zero(m.links[link].inertia)
+                or m.link_names[link] in used
+                or m.visuals[link]
+                or m.collisions[link]
             ):
                 continue
             k = tr.parent_joint_of(kids[0])
             if k is not None and moves(m.joints[k]):
-                out.add(e.link)
+                out.add(link)
         return out
 
     def _joint(self, body: ET.Element, j: int, axis: Axis) -> None:
