@@ -170,7 +170,9 @@ def _make_tree(model: Model, base: int) -> Tree:
     position[link_at] = np.arange(nl)
     parent_pos = position[parent_link]
     olds = [joints[e[2]] for e in steps]
-    forward, kinds, fields = [], [], []
+    forward: list[bool] = []
+    kinds: list[type] = []
+    fields: list[FloatArray] = []
     zero = np.zeros(3)
     coord = [0] * nl
     dof_child = [0] * model.n_dofs
@@ -179,7 +181,7 @@ def _make_tree(model: Model, base: int) -> Tree:
         kind = type(jt)
         kinds.append(kind)
         rest = jt.link1_H_link2
-        if kind is FixedJoint:
+        if isinstance(jt, FixedJoint):
             fields += (rest.rotation, rest.position, zero, zero)
             continue
         axis = jt.axis_in_link1
