@@ -37,7 +37,7 @@ def _escape(value: str) -> str:
     return value
 
 
-class _NotPlain(Exception):
+class _NotPlainError(Exception):
     """The tree holds something :func:`indented_text` does not write."""
 
 
@@ -68,11 +68,11 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
     def walk(el: ET.Element, indent: str) -> None:
         tag = el.tag
         if (tag not in names and not plain(tag)) or el.text or el.tail:
-            raise _NotPlain
+            raise _NotPlainError
         attrs = []
         for k, v in el.items():
             if (k not in names and not plain(k)) or not isinstance(v, str):
-                raise _NotPlain
+                raise _NotPlainError
             attrs.append(" " + k + '="' + (v if special(v) is None else _escape(v)) + '"')
         head = "<" + tag + "".join(attrs)
         if len(el):
@@ -87,6 +87,6 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
 
     try:
         walk(root, "\n")
-    except _NotPlain:
+    except _NotPlainError:
         return None
     return "".join(out)

@@ -100,8 +100,11 @@ def _stacked(arrays: list[FloatArray], width: int) -> FloatArray:
 
 
 def subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per link, its subtree (the links ``k`` with ``anc[k, link] = 1``) as runs ``[lo, hi)``
-    of consecutive link indices, found in one vectorised pass over the nonzeros."""
+    """Return, per link, its subtree as runs ``[lo, hi)`` of consecutive link indices.
+
+    The subtree of a link is the links ``k`` with ``anc[k, link] = 1``; the runs are found in
+    one vectorised pass over the nonzeros.
+    """
     a_idx, k_idx = np.nonzero(anc.T)  # sorted by ancestor, then link
     new = np.ones(len(k_idx), dtype=bool)
     new[1:] = (k_idx[1:] != k_idx[:-1] + 1) | (a_idx[1:] != a_idx[:-1])

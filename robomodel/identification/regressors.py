@@ -259,6 +259,8 @@ def _core(
     off = 6 if floating else 0
     nd = model.n_dofs
     rows = off + nd + 6 * len(ft)
+    # Each link's subtree as runs of consecutive link indices, for the loops below.
+    runs_of = subtree_runs(st.anc) if ft or N > _PRODUCT_SAMPLES else ()
     if N <= _PRODUCT_SAMPLES:
         # Few samples: the joint rows of all links at once, one matrix product per sample
         # (samples first: C-ordered (N, rows, 10 n_links), written in place), the blocks
@@ -283,17 +285,15 @@ def _core(
         Y = np.zeros((rows, nl, 10, N))
         if floating:
             Y[:6] = W
-        runs_of = subtree_runs(st.anc)
         for d, child in enumerate(st.dof_child.tolist()):
             s_d = Sb[:, child]  # (6, N)
             for lo, hi in runs_of[child]:
                 np.einsum("kN,kicN->icN", s_d, W[:, lo:hi], out=Y[off + d, lo:hi])
-    sensor_runs = subtree_runs(st.anc) if ft else ()
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
         Rc, pc = R[:, :, child, None, None], p[:, child, None, None]
-        for lo, hi in sensor_runs[child]:
+        for lo, hi in runs_of[child]:
             F = W[:, lo:hi]
             wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
             Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)

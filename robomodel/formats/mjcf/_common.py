@@ -133,8 +133,9 @@ def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, 
 
 
 Pose = tuple[str | None, str | None, bool]
-"""A transform as a site writes it: its ``pos`` text (``None``: the origin), ``quat`` text
-(``None``: the identity rotation), and whether it is near its body frame (:func:`near_body_frame`)."""
+"""A transform as a site or body writes it: its ``pos`` text (``None``: the origin), ``quat``
+text (``None``: the identity rotation), and whether it is near its body frame
+(:func:`near_body_frame`)."""
 
 
 def quats_from_rotations(R: FloatArray) -> FloatArray | None:
@@ -179,10 +180,12 @@ def quats_from_rotations(R: FloatArray) -> FloatArray | None:
 
 
 def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | None:
-    """The :data:`Pose` of stacked ``(k, 3, 3)`` rotations and ``(k, 3)`` positions, their
-    numbers computed and formatted as whole arrays; the same texts as :func:`pose_attrs`
-    (``None`` if a number is not finite: the caller then writes each pose with
-    :func:`pose_attrs`, which names it)."""
+    """Return the :data:`Pose` of stacked ``(k, 3, 3)`` rotations and ``(k, 3)`` positions.
+
+    The numbers are computed and formatted as whole arrays, with the texts of
+    :func:`pose_attrs`; ``None`` if a number is not finite (the caller then writes each pose
+    with :func:`pose_attrs`, which names it).
+    """
     if not (np.isfinite(rotations).all() and np.isfinite(positions).all()):
         return None
     identity = (rotations == np.eye(3)).all(axis=(1, 2))
@@ -191,7 +194,9 @@ def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | 
         return None
     at_origin = (positions == 0.0).all(axis=1)
     # near_body_frame on all rows at once.
-    near_rot = identity | ((np.abs(Q[:, 0] - 1.0) < SAME_FRAME) & (np.abs(Q[:, 1:]).max(axis=1) < SAME_FRAME))
+    near_rot = identity | (
+        (np.abs(Q[:, 0] - 1.0) < SAME_FRAME) & (np.abs(Q[:, 1:]).max(axis=1) < SAME_FRAME)
+    )
     near_pos = ~at_origin & (np.abs(positions).max(axis=1) < SAME_FRAME)
     near = (near_rot & ~identity) | (near_rot & near_pos)
     out: list[Pose] = []

@@ -395,10 +395,11 @@ class _Writer(GeomWriter, InertiaWriter):
         """Return ``joint.axis(child)`` of every moving joint of the traversal, by joint index.
 
         A joint whose child is its link2 sees its axis through ``link1_H_link2.inverse()``:
-        the products of that inverse and ``@``, stacked for all such joints at once (a stacked
-        product of contiguous 3 x 3 matrices takes the same sums as one product per joint, so
-        the numbers are those of ``Joint.axis`` bit for bit); a direction the product takes
-        off the unit sphere, and every reversed joint, go through ``Joint.axis`` itself.
+        the products of that inverse and ``@``, stacked for all such joints at once. numpy's
+        stacked product of contiguous 3 x 3 matrices gives the bits of one product per joint
+        (a Hypothesis property in tests/test_mjcf_poses_batch.py holds it to ``Joint.axis``);
+        a direction the product takes off the unit sphere, and every reversed joint, go through
+        ``Joint.axis`` itself.
         """
         m = self.m
         out: dict[int, Axis] = {}
