@@ -42,8 +42,6 @@ class Tree:
         dof_child: per DOF, the link its joint moves.
         anc: ``anc[k, i] = 1`` where link ``i`` is ``k`` or an ancestor of ``k``.
         steps: ``(link, parent)`` in traversal order.
-        inside: ``(n_dofs, 10 n_links)``, 1.0 in the regressor columns of the links in the
-            subtree of each DOF's child, else 0.0 (the zero blocks of its row).
         base: the base link index.
         link_at: per level-order position, its link (``link_at[0]`` is the base).
         position: per link, its level-order position (the inverse of ``link_at``).
@@ -59,7 +57,6 @@ class Tree:
     dof_child: IntArray
     anc: FloatArray
     steps: tuple[tuple[int, int], ...]
-    inside: FloatArray
     base: int
     link_at: IntArray
     position: IntArray
@@ -251,10 +248,9 @@ def _make_tree(model: Model, base: int) -> Tree:
     S[3:, links] = (u_c * rev[:, None]).T
 
     dofs = np.array(dof_child, dtype=np.intp)
-    inside = np.repeat(anc[:, dofs].T, 10, axis=1)
     coords = np.array(coord, dtype=np.intp)
     positions = np.arange(1, nl, dtype=np.intp)
-    for arr in (S, dofs, anc, J, coords, inside, link_at, position):
+    for arr in (S, dofs, anc, J, coords, link_at, position):
         arr.setflags(write=False)
     trav = zip(t.links[1:], t.parents[1:], strict=True)
     return Tree(
@@ -262,7 +258,6 @@ def _make_tree(model: Model, base: int) -> Tree:
         dof_child=dofs,
         anc=anc,
         steps=tuple(trav),  # type: ignore[arg-type]
-        inside=inside,
         base=base,
         link_at=link_at,
         position=position,

@@ -272,10 +272,11 @@ def _core(
             np.ascontiguousarray(W.reshape(6, 10 * nl, N).transpose(2, 0, 1)),
             out=Yc[:, off : off + nd],
         )
-        # Zero blocks by one product with the 0/1 mask (a masked copy costs three times as
-        # much), then + 0.0, which turns the -0.0 of a negative entry times zero into 0.0.
+        # Zero blocks by one product with the 0/1 mask of the subtrees' columns (a masked copy
+        # costs three times as much), then + 0.0, which turns the -0.0 of a negative entry
+        # times zero into 0.0.
         joint_rows = Yc[:, off : off + nd]
-        joint_rows *= st.inside
+        joint_rows *= np.repeat(st.anc[:, st.dof_child].T, 10, axis=1)
         joint_rows += 0.0
         if rows > off + nd:
             Yc[:, off + nd :] = 0.0
