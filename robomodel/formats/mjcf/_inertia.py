@@ -44,6 +44,7 @@ class InertiaWriter:
     inertias: dict[str, SpatialInertia]
     principal: dict[int, tuple[FloatArray, FloatArray]]
     principal_quats: dict[int, tuple[float, ...]]
+    inertial_numbers: dict[int, tuple[list[float], str, str, str]]
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         """Record one report entry (the writer's own)."""
@@ -89,13 +90,39 @@ class InertiaWriter:
             written[i] = self._valid(i, name, written[i])
             if written[i] is not m.links[i].inertia:
                 self.inertias[name] = written[i]
-        # The quaternions of every principal frame, computed on the stacked axes at once.
-        keys = list(self.principal)
-        if keys:
-            Q = quats_from_rotations(np.array([self.principal[k][1] for k in keys]))
-            if Q is not None:
-                self.principal_quats = dict(zip(keys, map(tuple, Q.tolist()), strict=True))
+        self._stacked_numbers(written)
         return written
+
+    def _stacked_numbers(self, written: dict[int, SpatialInertia]) -> None:
+        """Compute the numbers of every ``<inertial>`` at once, from stacked arrays.
+
+        The principal frames' quaternions, the centres of mass (``h / m``, as the ``com``
+        property) and the texts of ``pos``, ``mass`` and ``diaginertia``; :meth:`inertial` uses
+        them (the same numbers and texts it would compute one link at a time).
+        """
+        keys = [k for k in self.principal if written[k].mass != 0.0]
+        if not keys:
+            return
+        Q = quats_from_rotations(np.array([self.principal[k][1] for k in keys]))
+        if Q is not None:
+            self.principal_quats = dict(zip(keys, map(tuple, Q.tolist()), strict=True))
+        h = np.array([written[k].first_moment for k in keys]).reshape(-1, 3)
+        m = np.array([written[k].mass for k in keys])
+        com = h / m[:, None]
+        diag = np.maximum(np.array([self.principal[k][0] for k in keys]).reshape(-1, 3), 0.0)
+        if not (np.isfinite(com).all() and np.isfinite(m).all() and np.isfinite(diag).all()):
+            return  # nums names what is not finite, link by link
+        self.inertial_numbers = {
+            k: (c, " ".join(map(repr, c0)), repr(mass), " ".join(map(repr, d0)))
+            for k, c, c0, mass, d0 in zip(
+                keys,
+                com.tolist(),
+                (com + 0.0).tolist(),
+                (m + 0.0).tolist(),
+                (diag + 0.0).tolist(),
+                strict=True,
+            )
+        }
 
     def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
         """Return the inertia to write for link ``i``; its principal axes go to ``principal``.
@@ -142,7 +169,8 @@ class InertiaWriter:
         if inertia.mass == 0.0:
             return
         d, V = self.principal[link]
-        com = inertia.com.tolist()
+        numbers = self.inertial_numbers.get(link)
+        com = inertia.com.tolist() if numbers is None else numbers[0]
         q = self.principal_quats.get(link) or quat_from_rotation(V)
         tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
         if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
@@ -151,9 +179,15 @@ class InertiaWriter:
             # same inertia exactly and keeps the frame away from that shortcut.
             V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
             q = quat_from_rotation(V)
-        el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
+            numbers = None
+        if numbers is None:
+            el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
+            el.set("quat", nums(q))
+            el.set("diaginertia", nums(np.maximum(d, 0.0)))
+            return
+        el = ET.SubElement(body, "inertial", pos=numbers[1], mass=numbers[2])
         el.set("quat", nums(q))
-        el.set("diaginertia", nums(np.maximum(d, 0.0)))
+        el.set("diaginertia", numbers[3])
 
 
 def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -161,6 +161,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.metadata: dict[str, Any] = {}
         self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
         self.principal_quats: dict[int, tuple[float, ...]] = {}
+        self.inertial_numbers: dict[int, tuple[list[float], str, str, str]] = {}
         self.material_assets: dict[tuple[object, ...], str] = {}
         self.material_names: set[str] = set()
         self.converted: dict[str, str] = {}
