@@ -33,13 +33,13 @@ F/T sensor follows by name only (B6); the documented ``<link>_original_frame`` f
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import numpy as np
 
 from robomodel._internal.construct import replace
-from robomodel._internal.memo import memoized
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.model.assembly import assemble
 from robomodel.model.joints import FixedJoint, Joint
@@ -238,9 +238,11 @@ def _carried_extensions(
     kinds the model's extensions have are looked at (most of iCub's are the robot's and
     joints'), so the name sets of the others are never built.
     """
-    if not model.extensions:
-        return model.extensions
-    kinds = extension_owners(model)
+    extensions = model.extensions
+    if not extensions:
+        return extensions
+    pairs = _kinds_and_owners(extensions)
+    kinds = {kind for kind, _ in pairs}
     frame_names: set[str] = set()
     sensor_names: set[str] = set()
     if "link" in kinds or "frame" in kinds:
@@ -256,24 +258,16 @@ def _carried_extensions(
         "force_torque": lambda: sensor_names,
     }
     owners = {kind: whose[kind]() for kind in kinds if kind in whose}
-    return carried_extensions(model, owners, "its owner is lumped")
+    return _carried(model, pairs, owners, "its owner is lumped")
 
 
-def extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
-    """Owner kind -> owner name -> the indices of its extensions in ``model.extensions``.
-
-    Memoised on the model (the lists are shared: never change them). A model carries many
-    extensions for few owners (a ``<gazebo>`` and a ``<transmission>`` per joint), so the
-    transformers decide per owner, not per extension, what they keep.
-    """
-    return memoized(model, "transformers.extension-owners", lambda: _extension_owners(model))
+_KIND_AND_OWNER = operator.attrgetter("owner_kind", "owner")
 
 
-def _extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
-    out: dict[str, dict[str, list[int]]] = {}
-    for k, e in enumerate(model.extensions):
-        out.setdefault(e.owner_kind, {}).setdefault(e.owner, []).append(k)
-    return out
+def _kinds_and_owners(extensions: Sequence[Extension]) -> list[tuple[str, str]]:
+    # One C-level pass over the extensions (a robot carries hundreds: a <gazebo> and a
+    # <transmission> per joint), read once per call rather than grouped into a memo.
+    return list(map(_KIND_AND_OWNER, extensions))
 
 
 def carried_extensions(
@@ -289,16 +283,22 @@ def carried_extensions(
     extensions = model.extensions
     if not extensions:
         return extensions
-    dropped: list[int] = []
-    for kind, of_owner in extension_owners(model).items():
-        names = owners.get(kind)
-        if names is not None:
-            for owner, rows in of_owner.items():
-                if owner not in names:
-                    dropped += rows
+    return _carried(model, _kinds_and_owners(extensions), owners, why)
+
+
+def _carried(
+    model: Model,
+    pairs: Sequence[tuple[str, str]],
+    owners: Mapping[str, Collection[str]],
+    why: str,
+) -> Sequence[Extension]:
+    """:func:`carried_extensions`, given the ``(owner_kind, owner)`` of every extension."""
+    extensions = model.extensions
+    dropped = [
+        k for k, (kind, owner) in enumerate(pairs) if kind in owners and owner not in owners[kind]
+    ]
     if not dropped:
         return extensions
-    dropped.sort()
     if recording():
         for k in dropped:
             e = extensions[k]
@@ -380,9 +380,11 @@ def _new_links(
         if not moved[members[s][0]] and all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])
     ]
     if massless:
-        zero, itself = unchanged_by_massless(model)
+        zero, itself = unchanged_by_massless(model, [k for s in massless for k in members[s]])
         same = {
-            s for s in massless if itself[members[s][0]] and all([zero[k] for k in members[s][1:]])
+            s
+            for s in massless
+            if members[s][0] in itself and all([k in zero for k in members[s][1:]])
         }
         changed = [s for s in changed if s not in same]
     inertia_of = poses.composite_inertias(
