@@ -22,8 +22,8 @@ def _summed(monkeypatch: pytest.MonkeyPatch, model: rm.Model) -> rm.Model:
     """``remove_fake_links(model)`` with every part's composite sum computed."""
     with monkeypatch.context() as m:
 
-        def never(model: rm.Model, links: object) -> tuple[set[int], set[int]]:
-            return set(), set()
+        def never(inertias: list[rm.SpatialInertia]) -> tuple[list[bool], list[bool]]:
+            return [False] * len(inertias), [False] * len(inertias)
 
         m.setattr(engine, "unchanged_by_massless", never)
         return rt.remove_fake_links(model)

@@ -268,6 +268,7 @@ def frames_and_shapes(
     visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
+    carries = inputs.carries
     frame = make(Frame)
     frame_runs: list[_FrameRun] = []
     shape_runs: list[tuple[_ShapeRuns, _ShapeRuns]] = []  # per new link: visuals, collisions
@@ -285,7 +286,10 @@ def frames_and_shapes(
                     frame_runs.append(([frame(ln, nn, X[link])], (), None, nn, link))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
-            run = frames_of.get(ln)
+            # A link that carries no frame, shape or sensor (most lumped links of a robot
+            # whose frames were links) has nothing else to follow it.
+            attached = carries[link]
+            run = frames_of.get(ln) if attached else None
             if run is not None:
                 frames, rows_of = run
                 if keep is not None or reporting:
@@ -300,7 +304,7 @@ def frames_and_shapes(
                 frame_runs.append(([fr], (), None, nn, _ADDED_FRAME))
                 if reporting:
                     record("added", "frame", fr.name, f"the old frame of link {ln!r}")
-            if not whole:
+            if attached and not whole:
                 at = link if moved else None
                 own_vis, own_col = model.visuals[link], model.collisions[link]
                 if reporting and link != mem[0]:
@@ -320,7 +324,6 @@ def frames_and_shapes(
     # carry none of them (most fake links) are not looked at.
     sensors = _moving_link_sensors(model, inputs, links, poses)
     of_link = links.of_link
-    carries = inputs.carries
     todo = [k for k, n in enumerate(names) if carries[k] and (moved_links[k] or of_link[k] != n)]
     plan = inputs.plan(model, todo)
     new = poses.reexpress(plan)

@@ -11,7 +11,7 @@ at a time, numpy's call overhead costs far more than the arithmetic.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 import numpy as np
@@ -477,8 +477,8 @@ def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.N
     return order[starts], ids
 
 
-def unchanged_by_massless(model: Model, links: Collection[int]) -> tuple[set[int], set[int]]:
-    """Of the links ``links``, those whose inertia is exactly zero, and those summing to itself.
+def unchanged_by_massless(inertias: Sequence[SpatialInertia]) -> tuple[list[bool], list[bool]]:
+    """Per inertia of ``inertias``, whether it is exactly zero, and whether it sums to itself.
 
     A part whose base does not move and whose other members all have zero inertia sums to its
     base's inertia bit for bit when that inertia *sums to itself*: it holds no ``-0.0``
@@ -487,29 +487,26 @@ def unchanged_by_massless(model: Model, links: Collection[int]) -> tuple[set[int
     :func:`~robomodel.transformers.engine.lump` keeps such a base's link as it is, without the
     composite sum (the fake links of ``remove_fake_links``).
 
-    Each distinct inertia value is looked at once: massless links usually share one.
+    Each distinct inertia object is looked at once (massless links usually share one), in one
+    vectorised pass.
     """
-    olds = model.links
-    by_id: dict[int, SpatialInertia] = {}
-    of_link: list[tuple[int, int]] = []
-    for k in links:
-        inertia = olds[k].inertia
-        by_id[id(inertia)] = inertia
-        of_link.append((k, id(inertia)))
-    ids = list(by_id)
-    inertias = list(by_id.values())
-    n = len(inertias)
-    masses = np.array([i.mass for i in inertias], dtype=np.float64)
-    moments = stack([i.first_moment for i in inertias], (3,))
-    rotational = stack([i.rotational_inertia for i in inertias], (3, 3))
+    ids = list(map(id, inertias))
+    by_id = dict(zip(ids, inertias, strict=True))
+    row_of = dict(zip(by_id, range(len(by_id)), strict=True))
+    rows = list(map(row_of.__getitem__, ids))
+    distinct = list(by_id.values())
+    n = len(distinct)
+    masses = np.array([i.mass for i in distinct], dtype=np.float64)
+    moments = stack([i.first_moment for i in distinct], (3,))
+    rotational = stack([i.rotational_inertia for i in distinct], (3, 3))
     every = np.concatenate([masses[:, None], moments, rotational.reshape(n, 9)], axis=1)
     zero = every == 0.0
     itself = ~(zero & np.signbit(every)).any(axis=1)
     itself &= (rotational == rotational.transpose(0, 2, 1)).all(axis=(1, 2))
     itself &= (np.abs(every) < 1e300).all(axis=1)
-    zero_ids = {i for i, z in zip(ids, zero.all(axis=1).tolist(), strict=True) if z}
-    itself_ids = {i for i, t in zip(ids, itself.tolist(), strict=True) if t}
-    return {k for k, i in of_link if i in zero_ids}, {k for k, i in of_link if i in itself_ids}
+    zero_rows: list[bool] = zero.all(axis=1).tolist()
+    itself_rows: list[bool] = itself.tolist()
+    return list(map(zero_rows.__getitem__, rows)), list(map(itself_rows.__getitem__, rows))
 
 
 def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:

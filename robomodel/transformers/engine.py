@@ -372,20 +372,10 @@ def _new_links(
     # Only a part with a lumped member or a moved base changes, all summed in one pass; the
     # others keep their link object, and so does a part whose lumped members are massless and
     # whose base stays: its sum would be its base's inertia, bit for bit.
-    members, moved, olds = parts.members, poses.moved, model.links
+    members, moved = parts.members, poses.moved
     changed = [s for s in order if len(members[s]) > 1 or moved[members[s][0]]]
-    massless = [
-        s
-        for s in changed
-        if not moved[members[s][0]] and all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])
-    ]
-    if massless:
-        zero, itself = unchanged_by_massless(model, [k for s in massless for k in members[s]])
-        same = {
-            s
-            for s in massless
-            if members[s][0] in itself and all([k in zero for k in members[s][1:]])
-        }
+    same = _kept_by_massless(model, [s for s in changed if not moved[members[s][0]]], members)
+    if same:
         changed = [s for s in changed if s not in same]
     inertia_of = poses.composite_inertias(
         model, [(s, link) for s in changed for link in parts.members[s]]
@@ -400,6 +390,30 @@ def _new_links(
             record("moved", "link frame", names[b], f"new origin at {origin} of the old frame")
     of_link = tuple([new_names[s] for s in parts.part_of])
     return NewLinks(parts, tuple(order), new_names, tuple(links), of_link)
+
+
+def _kept_by_massless(
+    model: Model, parts: Sequence[int], members: Sequence[Sequence[int]]
+) -> set[int]:
+    """Of ``parts`` (unmoved bases), those whose sum is their base's inertia bit for bit.
+
+    Their lumped members all have zero inertia and their base's inertia sums to itself
+    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`); only parts whose
+    lumped members are all massless are looked at further.
+    """
+    olds = model.links
+    massless = [s for s in parts if all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])]
+    if not massless:
+        return set()
+    zero, itself = unchanged_by_massless([olds[k].inertia for s in massless for k in members[s]])
+    same: set[int] = set()
+    at = 0  # each part's rows are contiguous: its base, then its lumped members
+    for s in massless:
+        n = len(members[s])
+        if itself[at] and all(zero[at + 1 : at + n]):
+            same.add(s)
+        at += n
+    return same
 
 
 def _kept_joints(
