@@ -241,8 +241,8 @@ def _carried_extensions(
     extensions = model.extensions
     if not extensions:
         return extensions
-    pairs = _kinds_and_owners(extensions)
-    kinds = {kind for kind, _ in pairs}
+    kind_of = _owner_kinds(extensions)
+    kinds = set(kind_of)
     frame_names: set[str] = set()
     sensor_names: set[str] = set()
     if "link" in kinds or "frame" in kinds:
@@ -258,16 +258,18 @@ def _carried_extensions(
         "force_torque": lambda: sensor_names,
     }
     owners = {kind: whose[kind]() for kind in kinds if kind in whose}
-    return _carried(model, pairs, owners, "its owner is lumped")
+    return _carried(model, kind_of, owners, "its owner is lumped")
 
 
-_KIND_AND_OWNER = operator.attrgetter("owner_kind", "owner")
+_OWNER_KIND = operator.attrgetter("owner_kind")
 
 
-def _kinds_and_owners(extensions: Sequence[Extension]) -> list[tuple[str, str]]:
+def _owner_kinds(extensions: Sequence[Extension]) -> list[str]:
     # One C-level pass over the extensions (a robot carries hundreds: a <gazebo> and a
-    # <transmission> per joint), read once per call rather than grouped into a memo.
-    return list(map(_KIND_AND_OWNER, extensions))
+    # <transmission> per joint), read once per call rather than grouped into a memo. The
+    # owner names are read only for the kinds that can lose owners (on a first call each
+    # read touches memory not yet in cache: the robot's own hundred are skipped).
+    return list(map(_OWNER_KIND, extensions))
 
 
 def carried_extensions(
@@ -283,19 +285,21 @@ def carried_extensions(
     extensions = model.extensions
     if not extensions:
         return extensions
-    return _carried(model, _kinds_and_owners(extensions), owners, why)
+    return _carried(model, _owner_kinds(extensions), owners, why)
 
 
 def _carried(
     model: Model,
-    pairs: Sequence[tuple[str, str]],
+    kind_of: Sequence[str],
     owners: Mapping[str, Collection[str]],
     why: str,
 ) -> Sequence[Extension]:
-    """:func:`carried_extensions`, given the ``(owner_kind, owner)`` of every extension."""
+    """:func:`carried_extensions`, given the ``owner_kind`` of every extension."""
     extensions = model.extensions
     dropped = [
-        k for k, (kind, owner) in enumerate(pairs) if kind in owners and owner not in owners[kind]
+        k
+        for k, kind in enumerate(kind_of)
+        if kind in owners and extensions[k].owner not in owners[kind]
     ]
     if not dropped:
         return extensions
