@@ -229,17 +229,17 @@ class LinkPoses:
                 if k not in out:
                     out[k] = (self._rest(n, o1, o2, Rr, pr), self._axis(few[n], n, o1, d, o))
             return out
-        # Every joint's rest transform and axis, stacked once per model.
-        Rr, pr, d, o = joint_stacks(model)
+        # The rest transforms and axes of these joints only, stacked (a first call reads no
+        # other joint's values).
+        old = [joints[rows[k]] for k, _, _ in moved]
+        Rr, pr, d, o = _joint_rows(old)
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
-        js = np.array([rows[k] for k, _, _ in moved], dtype=np.intp)
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
-        old = [joints[rows[k]] for k, _, _ in moved]
-        RrR2t = Rr[js] @ R2.transpose(0, 2, 1)
+        RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
-        p = (R1 @ (pr[js] - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
-        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d[js], o[js])
+        p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
+        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d, o)
         for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
             out[k] = (rest, axis)
         return out
@@ -347,11 +347,10 @@ class LinkPoses:
         """
         if not members:
             return {}
-        rows = np.array([link for _, link in members], dtype=np.intp)
-        masses, moments, rotational = memoized(
-            model, "transformers.link-inertias", lambda: _link_inertias(model)
-        )
-        m, h, I_O = masses[rows], moments[rows], rotational[rows]
+        links = [link for _, link in members]
+        rows = np.array(links, dtype=np.intp)
+        # The inertias of these members only, stacked (a first call reads no other link's).
+        m, h, I_O = _link_inertias(model, links)
         R = self.rotations[rows]
         p = self.positions[rows]
         Rh = (R @ h[:, :, None])[:, :, 0]
@@ -509,13 +508,12 @@ def unchanged_by_massless(inertias: Sequence[SpatialInertia]) -> tuple[list[bool
     return list(map(zero_rows.__getitem__, rows)), list(map(itself_rows.__getitem__, rows))
 
 
-def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The masses, first moments and rotational inertias of every link, stacked by index."""
-    inertias = [link.inertia for link in model.links]
-    masses = np.array([i.mass for i in inertias], dtype=np.float64)
-    masses.setflags(write=False)  # shared by every lump of the model
+def _link_inertias(model: Model, links: Sequence[int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The masses, first moments and rotational inertias of the links ``links``, stacked."""
+    olds = model.links
+    inertias = [olds[k].inertia for k in links]
     return (
-        masses,
+        np.array([i.mass for i in inertias], dtype=np.float64),
         stack([i.first_moment for i in inertias], (3,)),
         stack([i.rotational_inertia for i in inertias], (3, 3)),
     )
