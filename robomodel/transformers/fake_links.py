@@ -31,8 +31,7 @@ def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
     check_reachable(model, model.traversal(), _STEP)
     nbrs = model._n
     joints = model.joints
-    # Only links without positive mass can be fake: the loop visits those alone.
-    light = [i for i, lk in enumerate(model.links) if lk.inertia.mass <= 0.0]
+    links = model.links
     alive = [True] * n
     base = model.default_base_index
     removed: set[int] = set()
@@ -40,14 +39,17 @@ def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
     first = True
     while True:
         fake: list[tuple[int, int, int]] = []  # (link, its neighbour, the joint to it)
-        for i in light:
+        for i in range(n):
             if not alive[i]:
                 continue
             # Each neighbour is a (link, joint) pair; on the first pass every link is alive.
             live = nbrs[i] if first else [nb for nb in nbrs[i] if alive[nb[0]]]
             if len(live) == 1:
                 other, joint = live[0]
-                if isinstance(joints[joint], FixedJoint):
+                # The shape first (the adjacency and the joints were just read by the
+                # traversal), the mass only of leaves on a fixed joint: on a first call each
+                # other link's inertia would be a read of memory not yet in cache.
+                if isinstance(joints[joint], FixedJoint) and links[i].inertia.mass <= 0.0:
                     fake.append((i, other, joint))
         first = False
         fake_set = {i for i, _, _ in fake}
