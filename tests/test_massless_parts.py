@@ -22,8 +22,8 @@ def _summed(monkeypatch: pytest.MonkeyPatch, model: rm.Model) -> rm.Model:
     """``remove_fake_links(model)`` with every part's composite sum computed."""
     with monkeypatch.context() as m:
 
-        def never(model: rm.Model) -> tuple[list[bool], list[bool]]:
-            return [False] * model.n_links, [False] * model.n_links
+        def never(inertias: list[rm.SpatialInertia]) -> tuple[list[bool], list[bool]]:
+            return [False] * len(inertias), [False] * len(inertias)
 
         m.setattr(engine, "unchanged_by_massless", never)
         return rt.remove_fake_links(model)
@@ -86,3 +86,24 @@ def test_an_exactly_summing_base_keeps_its_link(monkeypatch: pytest.MonkeyPatch)
     out = rt.remove_fake_links(model)
     assert out.links[0] is model.links[0]
     assert _bits(out) == _bits(_summed(monkeypatch, model))
+
+
+_POOL = [
+    _ZERO,
+    _NEGATIVE_ZEROS,
+    rm.SpatialInertia.from_com(2.0, (0.1, 0.2, 0.3), np.diag([0.1, 0.2, 0.3])),
+    rm.SpatialInertia(0.0, np.zeros(3), np.diag([0.0, 1e-3, 0.0])),
+    rm.SpatialInertia(1.0, np.zeros(3), np.array([[1.0, 1e-14, 0], [0, 1.0, 0], [0, 0, 1.0]])),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_POOL), min_size=1, max_size=10))
+def test_flags_are_per_inertia_whatever_is_shared(inertias):
+    """The check looks at each distinct inertia object once: every position still gets the
+    flags of its own inertia, as when each is checked alone."""
+    zero, itself = engine.unchanged_by_massless(inertias)
+    alone = [engine.unchanged_by_massless([i]) for i in inertias]
+    assert zero == [z[0] for z, _ in alone]
+    assert itself == [t[0] for _, t in alone]
+    assert zero[0] == (inertias[0] is _ZERO or inertias[0] is _NEGATIVE_ZEROS)

@@ -205,26 +205,27 @@ def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 
 
 def _derive_inputs(model: Model) -> _Inputs:
-    visual_row = tuple(itertools.accumulate(map(len, model.visuals), initial=len(model.frames)))
-    collision_row = tuple(itertools.accumulate(map(len, model.collisions), initial=visual_row[-1]))
+    n_visuals = list(map(len, model.visuals))
+    n_collisions = list(map(len, model.collisions))
+    visual_row = tuple(itertools.accumulate(n_visuals, initial=len(model.frames)))
+    collision_row = tuple(itertools.accumulate(n_collisions, initial=visual_row[-1]))
     row = collision_row[-1]
     # A plain dict: one lookup per sensor, cheaper than the model's index.
     index = dict(zip(model.link_names, range(model.n_links), strict=True))
     sensors: list[_LinkSensor] = []
     ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]] = {}
     ft_poses: list[Transform] = []
+    joint_index = model._j.table()  # a model's sensors name its own joints
     for k, s in enumerate(model.sensors):
         if type(s) is Accelerometer or type(s) is Gyroscope:
             sensors.append((k, s, index[s.link], row))
             row += 1
         elif isinstance(s, SixAxisForceTorqueSensor):
             i1, i2 = index[s.first_link], index[s.second_link]
-            ft[k] = (s, model._j[s.parent_joint], i1, i2, len(ft_poses))
+            ft[k] = (s, joint_index[s.parent_joint], i1, i2, len(ft_poses))
             ft_poses.append(s.second_link_H_sensor)
     frames_of = frames_by_link(model)
-    carries = [a != b for a, b in itertools.pairwise(visual_row)]
-    for k, b in enumerate(itertools.pairwise(collision_row)):
-        carries[k] = carries[k] or b[0] != b[1]
+    carries = list(map(bool, map(operator.or_, n_visuals, n_collisions)))
     for name in frames_of:
         carries[index[name]] = True
     for t in sensors:
@@ -267,6 +268,8 @@ def frames_and_shapes(
     visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
+    carries = inputs.carries
+    frame = make(Frame)
     frame_runs: list[_FrameRun] = []
     shape_runs: list[tuple[_ShapeRuns, _ShapeRuns]] = []  # per new link: visuals, collisions
     for s in links.order:
@@ -280,10 +283,13 @@ def frames_and_shapes(
             moved = moved_links[link]
             if link != mem[0]:
                 if keep is None or ln in keep:
-                    frame_runs.append(([make(Frame)(ln, nn, X[link])], (), None, nn, link))
+                    frame_runs.append(([frame(ln, nn, X[link])], (), None, nn, link))
                 else:
                     record("dropped", "frame", ln, "not in the frames to keep")
-            run = frames_of.get(ln)
+            # A link that carries no frame, shape or sensor (most lumped links of a robot
+            # whose frames were links) has nothing else to follow it.
+            attached = carries[link]
+            run = frames_of.get(ln) if attached else None
             if run is not None:
                 frames, rows_of = run
                 if keep is not None or reporting:
@@ -298,7 +304,7 @@ def frames_and_shapes(
                 frame_runs.append(([fr], (), None, nn, _ADDED_FRAME))
                 if reporting:
                     record("added", "frame", fr.name, f"the old frame of link {ln!r}")
-            if not whole:
+            if attached and not whole:
                 at = link if moved else None
                 own_vis, own_col = model.visuals[link], model.collisions[link]
                 if reporting and link != mem[0]:
@@ -318,7 +324,6 @@ def frames_and_shapes(
     # carry none of them (most fake links) are not looked at.
     sensors = _moving_link_sensors(model, inputs, links, poses)
     of_link = links.of_link
-    carries = inputs.carries
     todo = [k for k, n in enumerate(names) if carries[k] and (moved_links[k] or of_link[k] != n)]
     plan = inputs.plan(model, todo)
     new = poses.reexpress(plan)
@@ -329,10 +334,7 @@ def frames_and_shapes(
             out_frames.extend(items)
         else:
             out_frames.extend(
-                [
-                    make(Frame)(f.name, nn, new[pose_of[r]])
-                    for f, r in zip(items, input_rows, strict=True)
-                ]
+                [frame(f.name, nn, new[pose_of[r]]) for f, r in zip(items, input_rows, strict=True)]
             )
     out_visuals: list[PVectorT[SolidShape]] = []
     out_collisions: list[PVectorT[SolidShape]] = []
@@ -403,13 +405,14 @@ def _shapes(runs: _MemberShapes, new: list[Transform], pose_of: list[int]) -> PV
     """The shapes of one kind of a new link, with the new poses (by row) of those that move."""
     out: list[SolidShape] = []
     append = out.append
+    moved = replace(SolidShape)
     for items, link, row in runs:
         if link is None:
             out.extend(items)
             continue
         # Most runs hold one shape, too few for a comprehension's setup.
         for k, sh in enumerate(items, row):
-            append(replace(SolidShape)(sh, link_H_geometry=new[pose_of[k]]))
+            append(moved(sh, link_H_geometry=new[pose_of[k]]))
     return pvector(out)
 
 

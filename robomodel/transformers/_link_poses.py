@@ -229,17 +229,17 @@ class LinkPoses:
                 if k not in out:
                     out[k] = (self._rest(n, o1, o2, Rr, pr), self._axis(few[n], n, o1, d, o))
             return out
-        # Every joint's rest transform and axis, stacked once per model.
-        Rr, pr, d, o = joint_stacks(model)
+        # The rest transforms and axes of these joints only, stacked (a first call reads no
+        # other joint's values).
+        old = [joints[rows[k]] for k, _, _ in moved]
+        Rr, pr, d, o = _joint_rows(old)
         i1 = np.array([o1 for _, o1, _ in moved], dtype=np.intp)
         i2 = np.array([o2 for _, _, o2 in moved], dtype=np.intp)
-        js = np.array([rows[k] for k, _, _ in moved], dtype=np.intp)
         R1, p1, R2, p2 = XR.take(i1, 0), Xp.take(i1, 0), XR.take(i2, 0), Xp.take(i2, 0)
-        old = [joints[rows[k]] for k, _, _ in moved]
-        RrR2t = Rr[js] @ R2.transpose(0, 2, 1)
+        RrR2t = Rr @ R2.transpose(0, 2, 1)
         R = R1 @ RrR2t
-        p = (R1 @ (pr[js] - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
-        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d[js], o[js])
+        p = (R1 @ (pr - (RrR2t @ p2[:, :, None])[:, :, 0])[:, :, None])[:, :, 0] + p1
+        axes = self._axes(old, [X[o1] is IDENTITY for _, o1, _ in moved], R1, p1, d, o)
         for (k, _, _), rest, axis in zip(moved, _transforms(R, p), axes, strict=True):
             out[k] = (rest, axis)
         return out
@@ -347,11 +347,10 @@ class LinkPoses:
         """
         if not members:
             return {}
-        rows = np.array([link for _, link in members], dtype=np.intp)
-        masses, moments, rotational = memoized(
-            model, "transformers.link-inertias", lambda: _link_inertias(model)
-        )
-        m, h, I_O = masses[rows], moments[rows], rotational[rows]
+        links = [link for _, link in members]
+        rows = np.array(links, dtype=np.intp)
+        # The inertias of these members only, stacked (a first call reads no other link's).
+        m, h, I_O = _link_inertias(model, links)
         R = self.rotations[rows]
         p = self.positions[rows]
         Rh = (R @ h[:, :, None])[:, :, 0]
@@ -477,8 +476,8 @@ def _distinct(rows: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.intp], npt.N
     return order[starts], ids
 
 
-def unchanged_by_massless(model: Model) -> tuple[list[bool], list[bool]]:
-    """Per link, whether its inertia is exactly zero, and whether it sums to itself.
+def unchanged_by_massless(inertias: Sequence[SpatialInertia]) -> tuple[list[bool], list[bool]]:
+    """Per inertia of ``inertias``, whether it is exactly zero, and whether it sums to itself.
 
     A part whose base does not move and whose other members all have zero inertia sums to its
     base's inertia bit for bit when that inertia *sums to itself*: it holds no ``-0.0``
@@ -486,26 +485,35 @@ def unchanged_by_massless(model: Model) -> tuple[list[bool], list[bool]]:
     (the sum is symmetrised) and no entry is so large that doubling it overflows.
     :func:`~robomodel.transformers.engine.lump` keeps such a base's link as it is, without the
     composite sum (the fake links of ``remove_fake_links``).
+
+    Each distinct inertia object is looked at once (massless links usually share one), in one
+    vectorised pass.
     """
-    masses, moments, rotational = memoized(
-        model, "transformers.link-inertias", lambda: _link_inertias(model)
-    )
-    n = len(masses)
+    ids = list(map(id, inertias))
+    by_id = dict(zip(ids, inertias, strict=True))
+    row_of = dict(zip(by_id, range(len(by_id)), strict=True))
+    rows = list(map(row_of.__getitem__, ids))
+    distinct = list(by_id.values())
+    n = len(distinct)
+    masses = np.array([i.mass for i in distinct], dtype=np.float64)
+    moments = stack([i.first_moment for i in distinct], (3,))
+    rotational = stack([i.rotational_inertia for i in distinct], (3, 3))
     every = np.concatenate([masses[:, None], moments, rotational.reshape(n, 9)], axis=1)
     zero = every == 0.0
     itself = ~(zero & np.signbit(every)).any(axis=1)
     itself &= (rotational == rotational.transpose(0, 2, 1)).all(axis=(1, 2))
     itself &= (np.abs(every) < 1e300).all(axis=1)
-    return zero.all(axis=1).tolist(), itself.tolist()
+    zero_rows: list[bool] = zero.all(axis=1).tolist()
+    itself_rows: list[bool] = itself.tolist()
+    return list(map(zero_rows.__getitem__, rows)), list(map(itself_rows.__getitem__, rows))
 
 
-def _link_inertias(model: Model) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The masses, first moments and rotational inertias of every link, stacked by index."""
-    inertias = [link.inertia for link in model.links]
-    masses = np.array([i.mass for i in inertias], dtype=np.float64)
-    masses.setflags(write=False)  # shared by every lump of the model
+def _link_inertias(model: Model, links: Sequence[int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The masses, first moments and rotational inertias of the links ``links``, stacked."""
+    olds = model.links
+    inertias = [olds[k].inertia for k in links]
     return (
-        masses,
+        np.array([i.mass for i in inertias], dtype=np.float64),
         stack([i.first_moment for i in inertias], (3,)),
         stack([i.rotational_inertia for i in inertias], (3, 3)),
     )

@@ -33,13 +33,13 @@ F/T sensor follows by name only (B6); the documented ``<link>_original_frame`` f
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import numpy as np
 
 from robomodel._internal.construct import replace
-from robomodel._internal.memo import memoized
 from robomodel.errors import TopologyError, UnknownNameError, warn
 from robomodel.model.assembly import assemble
 from robomodel.model.joints import FixedJoint, Joint
@@ -238,9 +238,11 @@ def _carried_extensions(
     kinds the model's extensions have are looked at (most of iCub's are the robot's and
     joints'), so the name sets of the others are never built.
     """
-    if not model.extensions:
-        return model.extensions
-    kinds = extension_owners(model)
+    extensions = model.extensions
+    if not extensions:
+        return extensions
+    kind_of = _owner_kinds(extensions)
+    kinds = set(kind_of)
     frame_names: set[str] = set()
     sensor_names: set[str] = set()
     if "link" in kinds or "frame" in kinds:
@@ -256,24 +258,18 @@ def _carried_extensions(
         "force_torque": lambda: sensor_names,
     }
     owners = {kind: whose[kind]() for kind in kinds if kind in whose}
-    return carried_extensions(model, owners, "its owner is lumped")
+    return _carried(model, kind_of, owners, "its owner is lumped")
 
 
-def extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
-    """Owner kind -> owner name -> the indices of its extensions in ``model.extensions``.
-
-    Memoised on the model (the lists are shared: never change them). A model carries many
-    extensions for few owners (a ``<gazebo>`` and a ``<transmission>`` per joint), so the
-    transformers decide per owner, not per extension, what they keep.
-    """
-    return memoized(model, "transformers.extension-owners", lambda: _extension_owners(model))
+_OWNER_KIND = operator.attrgetter("owner_kind")
 
 
-def _extension_owners(model: Model) -> dict[str, dict[str, list[int]]]:
-    out: dict[str, dict[str, list[int]]] = {}
-    for k, e in enumerate(model.extensions):
-        out.setdefault(e.owner_kind, {}).setdefault(e.owner, []).append(k)
-    return out
+def _owner_kinds(extensions: Sequence[Extension]) -> list[str]:
+    # One C-level pass over the extensions (a robot carries hundreds: a <gazebo> and a
+    # <transmission> per joint), read once per call rather than grouped into a memo. The
+    # owner names are read only for the kinds that can lose owners (on a first call each
+    # read touches memory not yet in cache: the robot's own hundred are skipped).
+    return list(map(_OWNER_KIND, extensions))
 
 
 def carried_extensions(
@@ -289,16 +285,24 @@ def carried_extensions(
     extensions = model.extensions
     if not extensions:
         return extensions
-    dropped: list[int] = []
-    for kind, of_owner in extension_owners(model).items():
-        names = owners.get(kind)
-        if names is not None:
-            for owner, rows in of_owner.items():
-                if owner not in names:
-                    dropped += rows
+    return _carried(model, _owner_kinds(extensions), owners, why)
+
+
+def _carried(
+    model: Model,
+    kind_of: Sequence[str],
+    owners: Mapping[str, Collection[str]],
+    why: str,
+) -> Sequence[Extension]:
+    """:func:`carried_extensions`, given the ``owner_kind`` of every extension."""
+    extensions = model.extensions
+    dropped = [
+        k
+        for k, kind in enumerate(kind_of)
+        if kind in owners and extensions[k].owner not in owners[kind]
+    ]
     if not dropped:
         return extensions
-    dropped.sort()
     if recording():
         for k in dropped:
             e = extensions[k]
@@ -372,18 +376,10 @@ def _new_links(
     # Only a part with a lumped member or a moved base changes, all summed in one pass; the
     # others keep their link object, and so does a part whose lumped members are massless and
     # whose base stays: its sum would be its base's inertia, bit for bit.
-    members, moved, olds = parts.members, poses.moved, model.links
+    members, moved = parts.members, poses.moved
     changed = [s for s in order if len(members[s]) > 1 or moved[members[s][0]]]
-    massless = [
-        s
-        for s in changed
-        if not moved[members[s][0]] and all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])
-    ]
-    if massless:
-        zero, itself = unchanged_by_massless(model)
-        same = {
-            s for s in massless if itself[members[s][0]] and all([zero[k] for k in members[s][1:]])
-        }
+    same = _kept_by_massless(model, [s for s in changed if not moved[members[s][0]]], members)
+    if same:
         changed = [s for s in changed if s not in same]
     inertia_of = poses.composite_inertias(
         model, [(s, link) for s in changed for link in parts.members[s]]
@@ -398,6 +394,30 @@ def _new_links(
             record("moved", "link frame", names[b], f"new origin at {origin} of the old frame")
     of_link = tuple([new_names[s] for s in parts.part_of])
     return NewLinks(parts, tuple(order), new_names, tuple(links), of_link)
+
+
+def _kept_by_massless(
+    model: Model, parts: Sequence[int], members: Sequence[Sequence[int]]
+) -> set[int]:
+    """Of ``parts`` (unmoved bases), those whose sum is their base's inertia bit for bit.
+
+    Their lumped members all have zero inertia and their base's inertia sums to itself
+    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`); only parts whose
+    lumped members are all massless are looked at further.
+    """
+    olds = model.links
+    massless = [s for s in parts if all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])]
+    if not massless:
+        return set()
+    zero, itself = unchanged_by_massless([olds[k].inertia for s in massless for k in members[s]])
+    same: set[int] = set()
+    at = 0  # each part's rows are contiguous: its base, then its lumped members
+    for s in massless:
+        n = len(members[s])
+        if itself[at] and all(zero[at + 1 : at + n]):
+            same.add(s)
+        at += n
+    return same
 
 
 def _kept_joints(

@@ -19,45 +19,54 @@ def fake_links(model: Model, *, iterate: bool = False) -> list[str]:
     to it is fixed (iDynTree's rule; the rotational inertia does not matter). With ``iterate``,
     links that become fake once their fake neighbours are gone count too.
     """
-    removed, _ = _fake(model, iterate)
+    removed, _, _ = _fake(model, iterate)
     return [model.link_names[i] for i in sorted(removed)]
 
 
-def _fake(model: Model, iterate: bool) -> tuple[set[int], str | None]:
-    """Return (removed link indices, the surviving base name)."""
+def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
+    """Return (removed link indices, the indices of their joints, the surviving base name)."""
     n = model.n_links
     if n == 0:
-        return set(), None
+        return set(), set(), None
     check_reachable(model, model.traversal(), _STEP)
     nbrs = model._n
     joints = model.joints
-    # Only links without positive mass can be fake: the loop visits those alone.
-    light = [i for i, lk in enumerate(model.links) if lk.inertia.mass <= 0.0]
+    links = model.links
     alive = [True] * n
     base = model.default_base_index
     removed: set[int] = set()
+    removed_joints: set[int] = set()
+    first = True
     while True:
-        fake: list[tuple[int, int]] = []  # (link, its neighbour)
-        for i in light:
+        fake: list[tuple[int, int, int]] = []  # (link, its neighbour, the joint to it)
+        for i in range(n):
             if not alive[i]:
                 continue
-            live = [nb for nb in nbrs[i] if alive[nb.link]]
-            if len(live) == 1 and isinstance(joints[live[0].joint], FixedJoint):
-                fake.append((i, live[0].link))
-        fake_set = {i for i, _ in fake}
+            # Each neighbour is a (link, joint) pair; on the first pass every link is alive.
+            live = nbrs[i] if first else [nb for nb in nbrs[i] if alive[nb[0]]]
+            if len(live) == 1:
+                other, joint = live[0]
+                # The shape first (the adjacency and the joints were just read by the
+                # traversal), the mass only of leaves on a fixed joint: on a first call each
+                # other link's inertia would be a read of memory not yet in cache.
+                if isinstance(joints[joint], FixedJoint) and links[i].inertia.mass <= 0.0:
+                    fake.append((i, other, joint))
+        first = False
+        fake_set = {i for i, _, _ in fake}
         # Two fake links that are each other's only neighbour are the whole model: iDynTree
         # fails there; keep the one that is the base.
-        fake = [(i, a) for i, a in fake if not (a in fake_set and i == base)]
+        fake = [(i, a, j) for i, a, j in fake if not (a in fake_set and i == base)]
         if not fake:
             break
-        for i, anchor in fake:
+        for i, anchor, j in fake:
             alive[i] = False
             removed.add(i)
+            removed_joints.add(j)
             if i == base:
                 base = anchor
         if not iterate:
             break
-    return removed, model.link_names[base]
+    return removed, removed_joints, model.link_names[base]
 
 
 def remove_fake_links(
@@ -98,16 +107,12 @@ def remove_fake_links(
         ModelError: a sensor is in a removed joint with ``lumped_sensors="raise"``.
     """
     policy = check_choice(lumped_sensors, LUMPED_SENSORS, "lumped_sensors", where=_STEP)
-    removed, base = _fake(model, iterate)
+    removed, removed_joints, base = _fake(model, iterate)
     if not removed:
         return model
-    names = model.link_names
-    removed_names = {names[i] for i in removed}
-    kept = [
-        jn
-        for jn, j in zip(model.joint_names, model.joints, strict=True)
-        if j.link1 not in removed_names and j.link2 not in removed_names
-    ]
+    # The joints of the removed links are exactly the joints at them: each removed link is a
+    # leaf of the links still alive when it goes.
+    kept = [jn for k, jn in enumerate(model.joint_names) if k not in removed_joints]
     return lump(
         model,
         kept=kept,
