@@ -27,6 +27,7 @@ from robomodel.formats.urdf._extensions import leaf_xml
 from robomodel.formats.urdf._inertial import inertial_values
 from robomodel.formats.urdf._origin import origin_transform
 from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.formats.urdf.options import LoadOptions
 from robomodel.model.joints import (
     FixedJoint,
     JointDynamics,
@@ -38,6 +39,7 @@ from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope
 from robomodel.model.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
+from robomodel.physics.inertia import consistency_problems
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
 INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
@@ -220,6 +222,46 @@ def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> N
     else:
         assert batched is not None
         assert [x.hex() for x in batched] == [x.hex() for x in expected]
+
+
+# ---------------------------------------------------------------------- the inertia screen
+_INERTIAL_ROBOT = """<robot name="r"><link name="l"><inertial><mass value="{mass!r}"/>
+  <inertia ixx="{six[0]!r}" ixy="{six[1]!r}" ixz="{six[2]!r}" iyy="{six[3]!r}" iyz="{six[4]!r}"
+    izz="{six[5]!r}"/></inertial></link></robot>"""
+
+
+@given(
+    mass=st.sampled_from([0.0, 1e-3, 1.0, 1e3]),
+    exponent=st.integers(-30, 3),
+    ab=st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)),
+    excess=st.floats(-4e-6, 4e-6) | st.sampled_from([0.0, -1.0, 1.0]),
+    rpy=st.tuples(*[st.floats(-math.pi, math.pi)] * 3),
+)
+def test_the_inertia_screen_passes_every_inertia_the_judge_flags(
+    mass: float,
+    exponent: int,
+    ab: tuple[float, float],
+    excess: float,
+    rpy: tuple[float, float, float],
+) -> None:
+    """The loader's batched screen (eigenvalues against half the judge's tolerance) hands every
+    inertia ``consistency_problems`` flags to it: an inertia raises under ``inertia="raise"``
+    exactly when the judge, run on the numbers read, finds a problem. Drawn near the boundary
+    (the triangle inequality broken or kept by about the tolerance) at scales from point masses
+    rounded to 1e-30 to heavy links."""
+    a, b = ab[0] * 10.0**exponent, ab[1] * 10.0**exponent
+    c = (a + b) * (1.0 + excess)
+    R = Transform.from_rpy_xyz(rpy, (0.0, 0.0, 0.0)).rotation
+    I_C = R @ np.diag([a, b, c]) @ R.T
+    six = tuple(float(I_C[i, j]) for i, j in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))
+    read = np.array([six[k] for k in (0, 1, 2, 1, 3, 4, 2, 4, 5)]).reshape(3, 3)
+    judged = consistency_problems(SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), read), rtol=1e-6)
+    text = _INERTIAL_ROBOT.format(mass=mass, six=six)
+    if judged:
+        with pytest.raises(URDFValueError, match="physically inconsistent"):
+            loads(text, options=LoadOptions(inertia="raise"))
+    else:
+        loads(text, options=LoadOptions(inertia="raise"))
 
 
 # ---------------------------------------------------------------------- eager reading on doubt
