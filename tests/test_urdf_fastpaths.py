@@ -26,7 +26,7 @@ from robomodel.formats.urdf import dumps, loads
 from robomodel.formats.urdf._document import parse_triples
 from robomodel.formats.urdf._extensions import leaf_xml
 from robomodel.formats.urdf._inertial import inertial_values
-from robomodel.formats.urdf._origin import origin_transform
+from robomodel.formats.urdf._origin import origin_transform, rotations
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.options import DumpOptions, LoadOptions
 from robomodel.model.joints import (
@@ -223,6 +223,42 @@ def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> N
     else:
         assert batched is not None
         assert [x.hex() for x in batched] == [x.hex() for x in expected]
+
+
+# ---------------------------------------------------------------------- stacked rotations
+def _scalar_rotation(r: float, p: float, y: float) -> list[float]:
+    """rotation_from_rpy's formulas on Python floats, row-major (the loader's reference)."""
+    cr, sr, cp, sp, cy, sy = (
+        math.cos(r),
+        math.sin(r),
+        math.cos(p),
+        math.sin(p),
+        math.cos(y),
+        math.sin(y),
+    )
+    return [
+        *(cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
+        *(sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
+        *(-sp, cp * sr, cp * cr),
+    ]
+
+
+_ANGLES = st.floats(-10.0, 10.0) | st.sampled_from(
+    [0.0, -0.0, math.pi, -math.pi, math.pi / 2, 5e-324, 1e-300, 1e300, -1e300]
+)
+
+
+@given(st.lists(st.tuples(_ANGLES, _ANGLES, _ANGLES), min_size=1, max_size=12))
+def test_stacked_rotations_are_the_scalar_formulas_bit_for_bit(
+    rpys: list[tuple[float, ...]],
+) -> None:
+    """The loader's stacked rotations (a few gathered numpy operations over all the origins of
+    a document) are, entry by entry and signed zeros included, the scalar formulas of
+    ``rotation_from_rpy`` evaluated on Python floats."""
+    got = rotations([a for rpy in rpys for a in rpy], len(rpys))
+    for k, rpy in enumerate(rpys):
+        expected = np.array(_scalar_rotation(*rpy))
+        assert got[k].ravel().tobytes() == expected.tobytes()
 
 
 # ---------------------------------------------------------------------- trusted assembly
