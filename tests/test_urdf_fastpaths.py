@@ -19,14 +19,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
 from strategies import joints
+from test_urdf_roundtrip import urdf_models
 
 from robomodel._internal.construct import make
 from robomodel.formats.urdf import dumps, loads
 from robomodel.formats.urdf._document import parse_triples
 from robomodel.formats.urdf._extensions import leaf_xml
 from robomodel.formats.urdf._inertial import inertial_values
-from robomodel.formats.urdf._origin import origin_transform
+from robomodel.formats.urdf._origin import origin_transform, rotations
 from robomodel.formats.urdf.errors import URDFValueError
+from robomodel.formats.urdf.options import DumpOptions, LoadOptions
 from robomodel.model.joints import (
     FixedJoint,
     JointDynamics,
@@ -38,6 +40,7 @@ from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope
 from robomodel.model.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
+from robomodel.physics.inertia import consistency_problems
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
 INERTIA = SpatialInertia.from_com(2.0, (0.1, 0.0, 0.0), np.eye(3))
@@ -220,6 +223,117 @@ def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> N
     else:
         assert batched is not None
         assert [x.hex() for x in batched] == [x.hex() for x in expected]
+
+
+# ---------------------------------------------------------------------- stacked rotations
+def _scalar_rotation(r: float, p: float, y: float) -> list[float]:
+    """rotation_from_rpy's formulas on Python floats, row-major (the loader's reference)."""
+    cr, sr, cp, sp, cy, sy = (
+        math.cos(r),
+        math.sin(r),
+        math.cos(p),
+        math.sin(p),
+        math.cos(y),
+        math.sin(y),
+    )
+    return [
+        *(cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
+        *(sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
+        *(-sp, cp * sr, cp * cr),
+    ]
+
+
+_ANGLES = st.floats(-10.0, 10.0) | st.sampled_from(
+    [0.0, -0.0, math.pi, -math.pi, math.pi / 2, 5e-324, 1e-300, 1e300, -1e300]
+)
+
+
+@given(st.lists(st.tuples(_ANGLES, _ANGLES, _ANGLES), min_size=1, max_size=12))
+def test_stacked_rotations_are_the_scalar_formulas_bit_for_bit(
+    rpys: list[tuple[float, ...]],
+) -> None:
+    """The loader's stacked rotations (a few gathered numpy operations over all the origins of
+    a document) are, entry by entry and signed zeros included, the scalar formulas of
+    ``rotation_from_rpy`` evaluated on Python floats."""
+    got = rotations([a for rpy in rpys for a in rpy], len(rpys))
+    for k, rpy in enumerate(rpys):
+        expected = np.array(_scalar_rotation(*rpy))
+        assert got[k].ravel().tobytes() == expected.tobytes()
+
+
+# ---------------------------------------------------------------------- trusted assembly
+def _checked_twin(m: Model) -> Model:
+    """``m`` rebuilt by ``Model(...)``, which checks and derives everything again."""
+    return Model(**{f.name: getattr(m, f.name) for f in attrs.fields(Model) if f.init})
+
+
+def _assert_assembled_as_checked(m: Model) -> None:
+    twin = _checked_twin(m)
+    assert twin == m
+    mine, theirs = m._index, twin._index
+    for part in ("links", "joints", "frames", "sensors"):
+        names, expected = getattr(mine, part), getattr(theirs, part)
+        assert {k: names[k] for k in names} == {k: expected[k] for k in expected}
+    assert mine.counts == theirs.counts
+    assert [list(v) for v in m.visuals] == [list(v) for v in twin.visuals]
+
+
+@pytest.mark.parametrize("robot", ["iCubGazeboV2_7", "iCubGenova03", "left_hand_mk3"])
+def test_a_loaded_model_is_what_the_checked_constructor_builds(robot: str) -> None:
+    """The loader assembles its model without ``Model(...)``'s checks: the same fields through
+    the checked constructor give an equal model with the same name maps and counts."""
+    m = loads(icub_models.get_model_file(robot).read_bytes())
+    _assert_assembled_as_checked(m)
+    _assert_assembled_as_checked(loads(dumps(m)))  # in index order, with <robomodel:order>
+
+
+@given(urdf_models())
+def test_loaded_random_models_are_what_the_checked_constructor_builds(m: Model) -> None:
+    """Random trees URDF can express, with frames, shapes, sensors and extensions, written and
+    read back (in index order and in iDynTree's layout): the trusted assembly agrees with
+    ``Model(...)``."""
+    _assert_assembled_as_checked(loads(dumps(m)))
+    _assert_assembled_as_checked(loads(dumps(m, options=DumpOptions(order="idyntree"))))
+
+
+# ---------------------------------------------------------------------- the inertia screen
+_INERTIAL_ROBOT = """<robot name="r"><link name="l"><inertial><mass value="{mass!r}"/>
+  <inertia ixx="{six[0]!r}" ixy="{six[1]!r}" ixz="{six[2]!r}" iyy="{six[3]!r}" iyz="{six[4]!r}"
+    izz="{six[5]!r}"/></inertial></link></robot>"""
+
+
+@given(
+    mass=st.sampled_from([0.0, 1e-3, 1.0, 1e3]),
+    exponent=st.integers(-30, 3),
+    ab=st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)),
+    excess=st.floats(-4e-6, 4e-6) | st.sampled_from([0.0, -1.0, 1.0]),
+    rpy=st.tuples(*[st.floats(-math.pi, math.pi)] * 3),
+)
+def test_the_inertia_screen_passes_every_inertia_the_judge_flags(
+    mass: float,
+    exponent: int,
+    ab: tuple[float, float],
+    excess: float,
+    rpy: tuple[float, float, float],
+) -> None:
+    """The loader's batched screen (eigenvalues against half the judge's tolerance) hands every
+    inertia ``consistency_problems`` flags to it: an inertia raises under ``inertia="raise"``
+    exactly when the judge, run on the numbers read, finds a problem. Drawn near the boundary
+    (the triangle inequality broken or kept by about the tolerance) at scales from point masses
+    rounded to 1e-30 to heavy links."""
+    a, b = ab[0] * 10.0**exponent, ab[1] * 10.0**exponent
+    c = (a + b) * (1.0 + excess)
+    R = Transform.from_rpy_xyz(rpy, (0.0, 0.0, 0.0)).rotation
+    I_C = R @ np.diag([a, b, c]) @ R.T
+    six = tuple(float(I_C[i, j]) for i, j in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))
+    read = np.array([six[k] for k in (0, 1, 2, 1, 3, 4, 2, 4, 5)]).reshape(3, 3)
+    judged = consistency_problems(SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), read), rtol=1e-6)
+    text = _INERTIAL_ROBOT.format(mass=mass, six=six)
+    if judged:
+        with pytest.raises(URDFValueError, match="physically inconsistent"):
+            loads(text, options=LoadOptions(inertia="raise"))
+    else:
+        loads(text, options=LoadOptions(inertia="raise"))
 
 
 # ---------------------------------------------------------------------- eager reading on doubt

@@ -189,7 +189,8 @@ def read_shape(r: Reader, el: Any, what: str, db: dict[str, Material]) -> RawSha
         return None
     line = None
     if isinstance(g, Mesh):  # where the report says it was read (robomodel.formats.urdf.report)
-        line = next((c.sourceline for c in geometry.iterchildren("mesh")), None)
+        mesh = geometry.find("mesh")  # its first <mesh> child, which read_geometry read
+        line = None if mesh is None else mesh.sourceline
     raw = RawShape(g, el.get("name") or None, line)
     if origin is not None:
         read_origin(r, origin, what, raw)

@@ -227,8 +227,15 @@ def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
         return
     with np.errstate(all="ignore"):
         ev = np.linalg.eigvalsh(I_C)  # ascending
-        # A superset of what consistency_problems flags (it allows a round-off tolerance).
-        suspects = np.flatnonzero((ev[:, 0] < 0.0) | (ev[:, 0] + ev[:, 1] < ev[:, 2]))
+        # A superset of what consistency_problems flags. Its tolerance is rtol times a scale
+        # at least the mass and the largest moment (the pseudo-inertia of a body with its
+        # centre of mass at the origin has the mass as an eigenvalue), and its pseudo-inertia
+        # test is the triangle inequality's halved; half that tolerance here leaves room for
+        # the round-off between the two eigenvalue computations. Files rounding a point mass
+        # to moments of 1e-20 and less are common, and each check costs a tenth of a load.
+        masses = np.array([d[0] for d in data])
+        tol = (0.5 * _RTOL) * np.maximum(masses, np.abs(I_C).max(axis=(1, 2)))
+        suspects = np.flatnonzero((ev[:, 0] < -tol) | (ev[:, 0] + ev[:, 1] < ev[:, 2] - tol))
     for k in suspects.tolist():
         mass, numbers = data[k]
         problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[k]), rtol=_RTOL)

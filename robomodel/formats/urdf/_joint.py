@@ -316,10 +316,25 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: Axis | None) -> J
         get = lim.get
         lower = get("lower")
         upper = get("upper")
-        read = parse_numbers([lower, upper, get("effort"), get("velocity")])
-        if read is not None:  # all four given and fine: the common case
+        effort_text = get("effort")
+        velocity_text = get("velocity")
+        # An absent attribute reads as its default: "0" stands for it here (a continuous joint
+        # gives no lower and upper), and an absent effort or velocity is unlimited below.
+        read = parse_numbers(
+            [
+                "0" if lower is None else lower,
+                "0" if upper is None else upper,
+                "0" if effort_text is None else effort_text,
+                "0" if velocity_text is None else velocity_text,
+            ]
+        )
+        if read is not None:  # every given number fine: the common case
             lo, hi, effort, velocity = read
-        else:  # defaults for absent ones; the checked path names what is wrong
+            if effort_text is None:
+                effort = math.inf
+            if velocity_text is None:
+                velocity = math.inf
+        else:  # the checked path names what is wrong
             lo = number(r, lim, what, "lower", 0.0)
             hi = number(r, lim, what, "upper", 0.0)
             effort = number(r, lim, what, "effort", math.inf)
@@ -356,8 +371,11 @@ def _moving_joint(r: Reader, raw: RawJoint, offset: int, axis: Axis | None) -> J
     if dyn is None:
         dynamics = _NO_DYNAMICS
     else:
-        pair = parse_numbers([dyn.get("damping"), dyn.get("friction")])
-        if pair is None:
+        damping, friction = dyn.get("damping"), dyn.get("friction")
+        pair = parse_numbers(
+            ["0" if damping is None else damping, "0" if friction is None else friction]
+        )
+        if pair is None:  # the checked path names what is wrong
             pair = (
                 number(r, dyn, what, "damping", 0.0),
                 number(r, dyn, what, "friction", 0.0),

@@ -51,22 +51,35 @@ def rotations(angles: list[float], n: int) -> Any:
 
     The formulas of :func:`robomodel.model.spatial.rotation_from_rpy`, elementwise in the same order
     (numpy's elementwise float64 operations round like Python's), with ``math`` trigonometry.
+    The products are gathered into a few stacked operations, each product's operands in the
+    formula's order and ``a - b`` as ``a + (-1 * b)``, which rounds alike: on a document's few
+    dozen rotations numpy's cost per call, not the arithmetic, is what counts.
     """
-    C = np.array(list(map(math.cos, angles))).reshape(n, 3)
-    S = np.array(list(map(math.sin, angles))).reshape(n, 3)
-    cr, cp, cy = C[:, 0], C[:, 1], C[:, 2]
-    sr, sp, sy = S[:, 0], S[:, 1], S[:, 2]
-    R = np.empty((n, 3, 3))
-    R[:, 0, 0] = cy * cp
-    R[:, 0, 1] = cy * sp * sr - sy * cr
-    R[:, 0, 2] = cy * sp * cr + sy * sr
-    R[:, 1, 0] = sy * cp
-    R[:, 1, 1] = sy * sp * sr + cy * cr
-    R[:, 1, 2] = sy * sp * cr - cy * sr
-    R[:, 2, 0] = -sp
-    R[:, 2, 1] = cp * sr
-    R[:, 2, 2] = cp * cr
-    return R
+    # Columns of V: cos r, cos p, cos y, sin r, sin p, sin y, -sin p.
+    V = np.array([*map(math.cos, angles), *map(math.sin, angles)]).reshape(2, n, 3)
+    V = np.concatenate((V[0], V[1], -V[1][:, 1:2]), axis=1)
+    P = V[:, _P_LEFT] * V[:, _P_RIGHT]  # cy*cp, sy*cp, cp*sr, cp*cr, cy*sp, sy*sp
+    # (cy*sp)*sr - sy*cr, (cy*sp)*cr + sy*sr, (sy*sp)*sr + cy*cr, (sy*sp)*cr - cy*sr
+    Q = P[:, _Q_LEFT] * V[:, _Q_RIGHT] + _SIGNS * (V[:, _S_LEFT] * V[:, _S_RIGHT])
+    return np.concatenate((P, Q, V[:, 6:]), axis=1)[:, _LAYOUT].reshape(n, 3, 3)
+
+
+# The columns rotations() gathers from V, P and Q, and the row-major layout of [P | Q | -sp]
+# (read-only index arrays: a list would be converted on every call).
+def _columns(*k: int) -> Any:
+    out = np.array(k, dtype=np.intp)
+    out.flags.writeable = False
+    return out
+
+
+_P_LEFT = _columns(2, 5, 1, 1, 2, 5)
+_P_RIGHT = _columns(1, 1, 3, 0, 4, 4)
+_Q_LEFT = _columns(4, 4, 5, 5)
+_Q_RIGHT = _columns(3, 0, 3, 0)
+_S_LEFT = _columns(5, 5, 2, 2)
+_S_RIGHT = _columns(0, 3, 0, 3)
+_LAYOUT = _columns(0, 6, 7, 1, 8, 9, 10, 2, 3)
+_SIGNS = immutable(np.array([-1.0, 1.0, 1.0, -1.0]))
 
 
 def origin_transform(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> Transform:

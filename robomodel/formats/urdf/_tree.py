@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import attrs
 from lxml import etree
+from pyrsistent import pvector
 
 from robomodel._internal.construct import make
 from robomodel.errors import URDFError, suggest
@@ -49,6 +50,7 @@ from robomodel.formats.urdf._sensor import add_sensor_frames, sensor_values
 from robomodel.formats.urdf._sources import element_lines, listening, note_sources
 from robomodel.formats.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
 from robomodel.formats.urdf.options import LoadOptions
+from robomodel.model.assembly import assemble as assembled
 from robomodel.model.record import Extension, Frame, Model
 from robomodel.model.shapes import Material, Mesh, SolidShape
 from robomodel.model.spatial import Transform
@@ -275,19 +277,26 @@ def assemble(
 
     # ------------------------------------------------------------------ the model
     frames = in_order if n_links is not None else [fr for group in frames_on for fr in group]
-    return Model(
+    # Trusted assembly: the passes above proved what Model(...) would check again. Link names
+    # are non-empty and unique in the document; frames are fake links (named like no model
+    # link) or sensor frames whose names add_sensor_frames found free, each on a model link;
+    # the joints form one tree over the model's links (the traversal reached every link), in
+    # order with their running offsets (joint_values), names unique in the document; sensors
+    # have unique names and refer to model joints and to the links of those joints, or to
+    # model links (sensor_values); the base is a model link.
+    return assembled(
         link_names=link_names,
         links=[link_value(links[i].inertia) for i in t_links],
         joint_names=[joints[k].name for k in joint_order],
         joints=built,
         frames=frames,
         default_base=links[base].name,
-        visuals=visuals,
-        collisions=collisions,
+        visuals=[pvector(v) for v in visuals],
+        collisions=[pvector(c) for c in collisions],
         sensors=all_sensors,
-        package_dirs=[str(d) for d in package_dirs],
+        package_dirs=pvector([str(d) for d in package_dirs]),
         name=root.get("name", ""),
-        materials=materials,
+        materials=pvector(materials),
         extensions=_ordered(
             r,
             hint,

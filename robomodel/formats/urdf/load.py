@@ -423,11 +423,11 @@ def _read_numbers(r: Reader) -> Any:
             raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
         raise DoubtError
     U = U.reshape(-1, 3)
-    it = iter(nums)
-    triples = list(zip(it, it, it, strict=True))
     index = dict(zip(uniq, range(len(uniq)), strict=True))
     ix = list(map(index.__getitem__, texts))
-    read = list(map(triples.__getitem__, ix))
+    # As Python triples: the numbers of the inertials' origins and of the axes (the origins'
+    # go to origin_values as rows of U).
+    read = [(nums[3 * i], nums[3 * i + 1], nums[3 * i + 2]) for i in ix[2 * n :]]
     if n:
         _check_positions(r, U, ix[0 : 2 * n : 2], texts)
         for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
@@ -437,10 +437,7 @@ def _read_numbers(r: Reader) -> Any:
         central = central_inertias(r.inertial_data)
         try:
             inertias = inertial_values(
-                r.inertial_data,
-                read[2 * n : 2 * n + 2 * m : 2],
-                read[2 * n + 1 : 2 * n + 2 * m : 2],
-                central,
+                r.inertial_data, read[0 : 2 * m : 2], read[1 : 2 * m : 2], central
             )
         except InertiaOverflowError as e:
             owner = r.inertial_owners[e.index]
@@ -453,7 +450,7 @@ def _read_numbers(r: Reader) -> Any:
             ) from None
         for owner, inertia in zip(r.inertial_owners, inertias, strict=True):
             owner.inertia = inertia
-    for owner, axis in zip(r.axis_owners, read[2 * n + 2 * m :], strict=True):
+    for owner, axis in zip(r.axis_owners, read[2 * m :], strict=True):
         owner.axis = axis
     return central
 
