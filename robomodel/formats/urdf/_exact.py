@@ -303,7 +303,11 @@ def _exact_rpy(R: np.ndarray, target: list[float], computed: list[float]) -> lis
                 for y in y_steps:
                     if _gives(r, p, y, target):
                         return [r, p, y]
+    return _exact_rpy_by_entries(target)
 
+
+def _exact_rpy_by_entries(target: list[float]) -> list[float] | None:
+    """The last phase of :func:`_exact_rpy`: each angle from the entries that pin it."""
     # Entry by entry: R20 = -sin(p) fixes the pitch, (R21, R22) = cos(p) (sin r, cos r) the
     # roll, (R10, R00) = cos(p) (sin y, cos y) the yaw. Each angle's candidates are the doubles
     # near its computed value that give those entries exactly; the first triple that gives
@@ -606,3 +610,311 @@ def _shortest1(x0: float, ok: Callable[[float], bool], radius: float | None) -> 
         if ok(cand):
             return cand
     return None
+
+
+# ---------------------------------------------------------------------- the batch route
+# The functions above find each value's numbers one by one, trying candidate after candidate.
+# The route below finds the same numbers for all the values of a model at once: it builds, for
+# every value, the few candidates of that search that can pass, checks them together with the
+# loader's arithmetic, and keeps the first that passes, which is the search's answer; a value
+# whose candidates leave any doubt goes through the search itself. Why the answers are the same:
+#
+# * The search tries a fixed sequence of candidates and returns the first that reads back. A
+#   number that reads back lies within its pinning radius of the value's exact number (an
+#   angle within _RADIUS_ULPS of the exact angles, a centre of mass within ulp(h)/2m of h/m,
+#   ...), so a candidate with a number beyond it fails, and skipping it changes nothing.
+# * The roundings of a number to 1, 2, ... places come nearer as places grow, so one numpy pass
+#   over all numbers and places finds, for each value, the first places whose rounding may lie
+#   within the radius (:func:`_first_places_all`, with a margin for its float arithmetic); every
+#   rounding to fewer places is out. That rounding is checked; where it reads back it is the
+#   answer; where it does not, a later rounding might, and the value goes through the search.
+# * Where no rounding is within the radius, the candidates left are the search's own short lists
+#   (the number itself, its neighbouring doubles in the search's order), checked all at once.
+#
+# tests/test_urdf_exact_numbers.py checks that both routes give the same numbers.
+
+_NEIGHBOURS = np.array(list(product((0, 1, 2), repeat=3)))  # product(_STEPS) order, as indices
+_PLACES = 18  # places examined from a value's lowest: its search goes to lowest + 16
+
+
+def _gives_table(V: np.ndarray, idx: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Whether the loader's rotation of each candidate ``rpy`` is the value's, exactly.
+
+    ``V`` is ``(n, 3, m)``: per value and angle, ``m`` candidate numbers; ``idx`` is ``(c, 3)``:
+    per candidate, which of them its roll, pitch and yaw are; ``T`` is ``(n, 9)``, the values'
+    rotations (row-major). Returns ``(n, c)``. The formulas of :func:`_gives` elementwise in
+    the same order (numpy's elementwise float64 products and sums round as Python's), with
+    ``math``'s sine and cosine, once per number (numpy's own may differ in the last bit).
+    """
+    flat = V.ravel().tolist()
+    S = np.array(list(map(math.sin, flat))).reshape(V.shape)
+    K = np.array(list(map(math.cos, flat))).reshape(V.shape)
+    sr, sp, sy = S[:, 0, idx[:, 0]], S[:, 1, idx[:, 1]], S[:, 2, idx[:, 2]]
+    cr, cp, cy = K[:, 0, idx[:, 0]], K[:, 1, idx[:, 1]], K[:, 2, idx[:, 2]]
+    t = [T[:, j, None] for j in range(9)]
+    ok: np.ndarray = (-sp == t[6]) & (cp * sr == t[7]) & (cp * cr == t[8])
+    ok &= (cy * cp == t[0]) & (sy * cp == t[3])
+    ok &= (cy * sp * sr - sy * cr == t[1]) & (cy * sp * cr + sy * sr == t[2])
+    ok &= (sy * sp * sr + cy * cr == t[4]) & (sy * sp * cr - cy * sr == t[5])
+    return ok
+
+
+def _steps(X: np.ndarray) -> np.ndarray:
+    """``(n, 3, 3)``: each number of ``X`` ``(n, 3)``, the double below it and the one above.
+
+    The order of ``_STEPS``, zeros unsigned as :func:`_step` ``+ 0.0`` gives them.
+    """
+    return np.stack([X, np.nextafter(X, -np.inf), np.nextafter(X, np.inf)], axis=2) + 0.0
+
+
+def _roundings_all(
+    X: np.ndarray, centre: np.ndarray, radius: np.ndarray, lowest: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The search's roundings of ``n`` values of ``k`` numbers ``X`` ``(n, k)``, all at once.
+
+    For the places ``lowest + 0 .. lowest + 16`` of each value (its search's range): the
+    roundings ``(n, k, 17)`` (``round(v, p)`` for every number); ``examine`` ``(n, 17)``: the
+    places the search examines (some number moves: fewer places than its ``repr`` has) whose
+    rounding may lie within ``radius`` of ``centre`` (else it is beyond doubt farther, and
+    fails); ``unsure`` ``(n, 17)``: places where numpy's rounding may not be ``round``'s.
+
+    ``rint(x * 10**p) / 10**p`` is ``round(x, p)`` (the double nearest the correctly rounded
+    decimal) where ``10**p`` is exact (``0 <= p <= 22``), the product's integer is exact (below
+    ``2**53``) and not within the product's round-off of a half (a tie, decided on the exact
+    product); from ``10**16`` on, the decimal has 17 digits and reads back as ``x``. A
+    rounding is ``x`` itself exactly where ``x`` has at most that many decimals (Python's
+    ``repr`` is the shortest), except at a power of two whose ``repr`` is inexact (below
+    ``2**-24``), which is left unsure.
+    """
+    P = lowest[:, None, None] + np.arange(17)[None, None, :]
+    x = X[:, :, None]
+    with np.errstate(all="ignore"):
+        scale = 10.0 ** P.astype(np.float64)
+        y = x * scale
+        N = np.rint(y)
+        # The product's exact error (Dekker's product): x * 10**p == y + err exactly, so the
+        # correctly rounded integer is N moved by one where y + err lies beyond the half.
+        frac = y - N
+        err = _product_error(np.broadcast_to(x, y.shape), scale, y)
+        N = N + (err > 0.5 - frac) - (err < -0.5 - frac)
+        rounded = N / scale
+        a = np.abs(y)
+        long = a >= 1e16
+        rounded = np.where(long, x, rounded) + 0.0
+        unsure = ~long & (
+            (P < 0)
+            | (P > 22)
+            | (a >= 2.0**53)
+            | (err == 0.5 - frac)
+            | (err == -0.5 - frac)
+            | ~np.isfinite(err)
+        )
+        m, _ = np.frexp(X)
+        odd = ((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))[:, :, None]
+        unsure |= odd & (np.abs(rounded - x) <= np.spacing(np.abs(x)))
+        unsure = unsure.any(axis=1)
+        slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
+        near = np.abs(rounded - centre[:, :, None]) <= slack[:, :, None]
+    examine = ((rounded != x).any(axis=1) | unsure) & near.all(axis=1)
+    return rounded, examine, unsure
+
+
+def _product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a * b - p`` exactly, for ``p = a * b`` rounded (Dekker's product, Veltkamp's split).
+
+    Exact unless a product underflows or overflows (numbers here are far from both).
+    """
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    e: np.ndarray = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return e
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = 134217729.0 * a  # 2**27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _first_reading_back(
+    rounded: np.ndarray, examine: np.ndarray, unsure: np.ndarray, T: np.ndarray
+) -> list[Any]:
+    """Per value: the first examined rounding whose rotation is ``T``'s row, else ``None``.
+
+    ``_SEARCH`` where an unsure rounding would be examined before one that reads back. Rounds
+    of checks, each the next examined places of the values still open (most values settle in
+    one or two).
+    """
+    n = len(T)
+    out: list[Any] = [None] * n
+    examine = examine.copy()
+    open_ = np.flatnonzero(examine.any(axis=1))
+    while len(open_):
+        place = examine[open_].argmax(axis=1)
+        bad = unsure[open_, place]
+        for r in open_[bad].tolist():
+            out[r] = _SEARCH
+        open_, place = open_[~bad], place[~bad]
+        if not len(open_):
+            break
+        C = rounded[open_, :, place]
+        ok = _gives_table(C[:, :, None], _ONE, T[open_])[:, 0]
+        for r, c in zip(open_[ok].tolist(), C[ok].tolist(), strict=True):
+            out[r] = c
+        examine[open_[~ok], place[~ok]] = False
+        open_ = open_[~ok]
+        open_ = open_[examine[open_].any(axis=1)]
+    return out
+
+
+def _lowest(top: float) -> int:
+    """The search's first places for numbers whose largest magnitude is ``top`` (not zero)."""
+    return -math.floor(math.log10(top))
+
+
+_SEARCH: Any = object()  # a value the batch route leaves to the search
+_ONE = np.zeros((1, 3), dtype=np.intp)  # one candidate: the first number of each angle
+_ROUNDED_THEN_NEIGHBOURS = np.vstack([np.full((1, 3), 3), _NEIGHBOURS])
+
+
+def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
+    """The ``rpy`` of each of ``rotations`` ``(n, 3, 3)``: what :func:`_rpy` gives for each.
+
+    The batch route (see above), in the phases of :func:`_rpy`: the computed angles, checked;
+    where they miss, the exact angles near them; the computed angles' rounding within reach of
+    the exact ones, or their neighbours; then the exact angles' shortest rounding.
+    """
+    R = np.asarray(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
+    n = len(R)
+    T = R.reshape(n, 9)
+    computed = [[a + 0.0 for a in rpy_from_rotation(r)] for r in R]
+    out: list[Any] = [_SEARCH] * n
+    if not n:
+        return out
+    C = np.array(computed)
+    fits = _gives_table(C[:, :, None], _ONE, T)[:, 0]
+    exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
+    missed = np.flatnonzero(~fits).tolist()
+    if missed:
+        _exact_angles(R, T, missed, exact)
+        _computed_rounded(T, computed, missed, exact, out)
+    _shortest_rpy_all(T, [r for r in exact if out[r] is _SEARCH], exact, out)
+    return [_rpy(R[r]) if got is _SEARCH else got for r, got in enumerate(out)]
+
+
+def _exact_angles(R: np.ndarray, T: np.ndarray, rows: list[int], exact: dict[int, Any]) -> None:
+    """Fill ``exact`` for ``rows``: :func:`_exact_rpy` where the angles near ``idyntree=False``'s
+    give the rotation (the first of them in its order); other rows are left to the search."""
+    X0 = np.array([[a + 0.0 for a in rpy_from_rotation(R[r], idyntree=False)] for r in rows])
+    V = _steps(X0)
+    ok = _gives_table(V, _NEIGHBOURS, T[rows])
+    hit = ok.any(axis=1)
+    first = ok.argmax(axis=1)
+    for k, r in enumerate(rows):
+        if hit[k]:
+            exact[r] = V[k, _AXES3, _NEIGHBOURS[first[k]]].tolist()
+        else:
+            found = _exact_rpy_by_entries(T[r].tolist())
+            if found is not None:
+                exact[r] = found
+
+
+_AXES3 = np.arange(3)
+
+
+def _computed_rounded(
+    T: np.ndarray, computed: list[list[float]], rows: list[int], exact: dict[int, Any], out: list[Any]
+) -> None:
+    """Where the computed angles miss: :func:`_shortest` of them, as :func:`_rpy` searches it.
+
+    Their roundings within the exact angles' radius, checked; where none reads back, their
+    neighbours in the search's order. Rows where nothing passes keep their exact angles for
+    the last phase; rows left in doubt, or whose numbers are zero or tiny, lose them (the
+    search decides).
+    """
+    rows = [r for r in rows if r in exact]
+    if not rows:
+        return
+    Cc = np.array([computed[r] for r in rows])
+    E = np.array([exact[r] for r in rows])
+    A = np.abs(E)
+    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc).max(axis=1) == 0.0)
+    for k in np.flatnonzero(tiny).tolist():
+        del exact[rows[k]]
+    keep = np.flatnonzero(~tiny)
+    if not len(keep):
+        return
+    rows = [rows[k] for k in keep.tolist()]
+    Cc, E, A = Cc[keep], E[keep], A[keep]
+    lowest = np.array(list(map(_lowest, np.abs(Cc).max(axis=1).tolist())))
+    Tr = T[rows]
+    got = _first_reading_back(*_roundings_all(Cc, E, _RADIUS_ULPS * np.spacing(A), lowest), Tr)
+    rest: list[int] = []
+    for k, (r, c) in enumerate(zip(rows, got, strict=True)):
+        if c is _SEARCH:
+            del exact[r]
+        elif c is not None:
+            out[r] = c
+        else:
+            rest.append(k)
+    if rest:
+        V = _steps(Cc[rest])
+        ok = _gives_table(V, _NEIGHBOURS, Tr[rest])
+        hit = ok.any(axis=1).tolist()
+        first = ok.argmax(axis=1).tolist()
+        for i, k in enumerate(rest):
+            if hit[i]:
+                out[rows[k]] = V[i, _AXES3, _NEIGHBOURS[first[i]]].tolist()
+
+
+def _shortest_rpy_all(
+    T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
+) -> None:
+    """``_shortest(exact, ok, radius, x0_ok=True)`` for ``rows``, as :func:`_rpy` ends."""
+    if not rows:
+        return
+    E = np.array([exact[r] for r in rows])
+    A = np.abs(E)
+    top = A.max(axis=1)
+    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
+    for k in np.flatnonzero(top == 0.0).tolist():
+        out[rows[k]] = [0.0, 0.0, 0.0]
+    live = np.flatnonzero(~tiny & (top != 0.0))
+    if not len(live):
+        return
+    lowest = np.array(list(map(_lowest, top[live].tolist())))
+    El = E[live]
+    got = _first_reading_back(
+        *_roundings_all(El, El, _RADIUS_ULPS * np.spacing(A[live]), lowest), T[[rows[k] for k in live.tolist()]]
+    )
+    for k, c in zip(live.tolist(), got, strict=True):
+        r = rows[k]
+        out[r] = exact[r] if c is None else c
+
+
+def export_memo(model: Any) -> dict[bytes, Any]:
+    """One export's memo (``Writer.memo``), holding the ``rpy`` of the model's rotations.
+
+    The rotations of the joints, frames, shapes and sensors, found together by the batch route
+    (:func:`rpy_numbers_all`) under the keys :func:`_rpy_of` looks up; the writer finds any
+    other rotation (an inverted one) by the search.
+    """
+    rotations = [j.link1_H_link2.rotation for j in model.joints]
+    rotations += [f.link_H_frame.rotation for f in model.frames]
+    for shapes in (*model.visuals, *model.collisions):
+        rotations += [s.link_H_geometry.rotation for s in shapes]
+    for s in model.sensors:
+        for name in ("link_H_sensor", "first_link_H_sensor", "second_link_H_sensor"):
+            T = getattr(s, name, None)
+            if isinstance(T, Transform):
+                rotations.append(T.rotation)
+    memo: dict[bytes, Any] = {}
+    if not rotations:
+        return memo
+    R = np.array(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
+    keys = [b"r" + r.tobytes() for r in R]
+    distinct = list(dict.fromkeys(keys))
+    index = {k: i for i, k in enumerate(keys)}
+    found = rpy_numbers_all(R[[index[k] for k in distinct]])
+    memo.update(zip(distinct, found, strict=True))
+    return memo
