@@ -36,6 +36,9 @@ from typing import Any
 import numpy as np
 
 from robomodel.model.spatial import (
+    RPY_FLAT_COS,
+    RPY_IDYNTREE_MIN_COS,
+    RPY_TOLERANCE,
     Axis,
     SpatialInertia,
     Transform,
@@ -787,7 +790,7 @@ def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
     R = np.asarray(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
     n = len(R)
     T = R.reshape(n, 9)
-    computed = [[a + 0.0 for a in rpy_from_rotation(r)] for r in R]
+    computed = _angles_all(T)
     out: list[Any] = [_SEARCH] * n
     if not n:
         return out
@@ -796,20 +799,103 @@ def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
     exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
     missed = np.flatnonzero(~fits).tolist()
     if missed:
-        _exact_angles(R, T, missed, exact)
+        _exact_angles(T, missed, exact, out)
         _computed_rounded(T, computed, missed, exact, out)
     _shortest_rpy_all(T, [r for r in exact if out[r] is _SEARCH], exact, out)
     return [_rpy(R[r]) if got is _SEARCH else got for r, got in enumerate(out)]
 
 
-def _exact_angles(R: np.ndarray, T: np.ndarray, rows: list[int], exact: dict[int, Any]) -> None:
+def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
+    """:func:`rpy_from_rotation` of each row-major rotation of ``T``, zeros unsigned.
+
+    Its rules phase by phase for all rotations at once, each formula through ``math``'s
+    functions (``map`` over lists: the same doubles as the scalar function) and numpy's
+    elementwise arithmetic (which rounds as Python's): iDynTree's angles, kept where the pitch
+    is within 60 degrees of level or their rotation is within ``RPY_TOLERANCE``; elsewhere the
+    well-conditioned angles.
+    """
+    n = len(T)
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = (T[:, j].tolist() for j in range(9))
+    cos_pitch = list(map(math.hypot, r21, r22))
+    out: list[list[float] | None] = [None] * n
+    if idyntree:
+        roll = list(map(math.atan2, r21, r22))
+        yaw = list(map(math.atan2, r10, r00))
+        grip = list(map(math.atan2, [-v for v in r12], r11))
+        rpy = []
+        for k in range(n):
+            s = r20[k]
+            if -1.0 < s < 1.0:
+                rpy.append([roll[k], math.asin(-s), yaw[k]])
+            elif s >= 1.0:
+                rpy.append([0.0, -math.pi / 2, grip[k]])
+            else:
+                rpy.append([0.0, math.pi / 2, -grip[k]])
+        kept = np.array([-1.0 < s < 1.0 and c >= RPY_IDYNTREE_MIN_COS for s, c in zip(r20, cos_pitch, strict=True)])
+        check = np.flatnonzero(~kept)
+        if len(check):
+            A = np.array([rpy[k] for k in check.tolist()])
+            err = np.abs(_rotations(A) - T[check]).max(axis=1)
+            kept[check[err <= RPY_TOLERANCE]] = True
+        for k in np.flatnonzero(kept).tolist():
+            out[k] = rpy[k]
+    todo = [k for k in range(n) if out[k] is None]
+    if todo:
+        for k in todo:
+            c = cos_pitch[k]
+            if c < RPY_FLAT_COS:
+                roll_k, cr, sr = 0.0, 1.0, 0.0
+            else:
+                roll_k = math.atan2(r21[k], r22[k])
+                cr, sr = math.cos(roll_k), math.sin(roll_k)
+            yaw_k = math.atan2(r02[k] * sr - r01[k] * cr, r11[k] * cr - r12[k] * sr)
+            pitch_k = math.atan2(-r20[k], max(r21[k] * sr + r22[k] * cr, 0.0))
+            out[k] = [roll_k, pitch_k, yaw_k]
+    return [[a + 0.0 for a in v] for v in out if v is not None]
+
+
+def _rotations(A: np.ndarray) -> np.ndarray:
+    """``(n, 9)``: the loader's rotations of the ``rpy`` rows of ``A`` (``_rpy_rows``' formulas)."""
+    flat = A.ravel().tolist()
+    S = np.array(list(map(math.sin, flat))).reshape(-1, 3)
+    K = np.array(list(map(math.cos, flat))).reshape(-1, 3)
+    sr, sp, sy = S[:, 0], S[:, 1], S[:, 2]
+    cr, cp, cy = K[:, 0], K[:, 1], K[:, 2]
+    return np.stack(
+        [
+            cy * cp,
+            cy * sp * sr - sy * cr,
+            cy * sp * cr + sy * sr,
+            sy * cp,
+            sy * sp * sr + cy * cr,
+            sy * sp * cr - cy * sr,
+            -sp,
+            cp * sr,
+            cp * cr,
+        ],
+        axis=1,
+    )
+
+
+def _exact_angles(
+    T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
+) -> None:
     """Fill ``exact`` for ``rows``: :func:`_exact_rpy` where the angles near ``idyntree=False``'s
     give the rotation (the first of them in its order); other rows are left to the search."""
-    X0 = np.array([[a + 0.0 for a in rpy_from_rotation(R[r], idyntree=False)] for r in rows])
-    V = _steps(X0)
+    X0 = np.array(_angles_all(T[rows], idyntree=False))
+    # The well-conditioned angles first (they read back for most rotations), then their
+    # neighbours, whose first candidate is those angles again: the same first passing.
+    hit0 = _gives_table(X0[:, :, None], _ONE, T[rows])[:, 0]
+    for k in np.flatnonzero(hit0).tolist():
+        exact[rows[k]] = X0[k].tolist()
+    left = np.flatnonzero(~hit0)
+    if not len(left):
+        return
+    rows = [rows[k] for k in left.tolist()]
+    V = _steps(X0[left])
     ok = _gives_table(V, _NEIGHBOURS, T[rows])
-    hit = ok.any(axis=1)
-    first = ok.argmax(axis=1)
+    hit = ok.any(axis=1).tolist()
+    first = ok.argmax(axis=1).tolist()
     for k, r in enumerate(rows):
         if hit[k]:
             exact[r] = V[k, _AXES3, _NEIGHBOURS[first[k]]].tolist()
@@ -817,6 +903,8 @@ def _exact_angles(R: np.ndarray, T: np.ndarray, rows: list[int], exact: dict[int
             found = _exact_rpy_by_entries(T[r].tolist())
             if found is not None:
                 exact[r] = found
+            else:
+                out[r] = None  # no rpy of doubles gives the rotation
 
 
 _AXES3 = np.arange(3)
