@@ -106,9 +106,7 @@ def test_batch_rpy_is_the_searchs_on_the_bundled_example() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "robot", sorted(set(icub_models.get_robot_names()) - set(FEW))
-)
+@pytest.mark.parametrize("robot", sorted(set(icub_models.get_robot_names()) - set(FEW)))
 def test_batch_rpy_is_the_searchs_on_every_icub_model(robot: str) -> None:
     assert_batch_is_search(model_rotations(urdf.load(icub_models.get_model_file(robot))))
 
@@ -129,7 +127,9 @@ def decimals(v: float) -> int:
 numbers = st.one_of(
     st.floats(-4.0, 4.0),
     decimal_angles,
-    st.builds(lambda d, p: round(d * 10.0**-p, p), st.integers(-(10**9), 10**9), st.integers(0, 12)),
+    st.builds(
+        lambda d, p: round(d * 10.0**-p, p), st.integers(-(10**9), 10**9), st.integers(0, 12)
+    ),
     st.builds(lambda k: 2.0**k, st.integers(-60, 2)),  # powers of two (repr inexact below 2**-24)
     st.just(0.0),
 )
@@ -169,3 +169,47 @@ def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None
 def test_batch_rpy_slow(Rs: list[np.ndarray]) -> None:
     """The batch property above, with more examples."""
     assert_batch_is_search(Rs)
+
+
+masses = st.one_of(
+    st.builds(lambda d, p: round(d * 10.0**-p, p), st.integers(1, 10**6), st.integers(0, 6)),
+    st.floats(1e-3, 1e3),
+    st.just(0.0),
+)
+coords = st.one_of(
+    st.builds(lambda d, p: round(d * 10.0**-p, p), st.integers(-(10**6), 10**6), st.integers(0, 7)),
+    st.floats(-2.0, 2.0),
+    st.just(0.0),
+)
+inertias = st.builds(
+    lambda mass, com, moments, off: rm.SpatialInertia.from_com(
+        mass, com if mass else (0.0, 0.0, 0.0), np.diag(np.abs(moments)) + 0.01 + off
+    ),
+    masses,
+    st.tuples(coords, coords, coords),
+    st.tuples(coords, coords, coords),
+    st.sampled_from([0.0, 1e-3]),
+)
+
+
+@settings(max_examples=100)
+@given(st.lists(inertias, min_size=1, max_size=5))
+def test_batch_inertials_are_the_searchs(items: list[rm.SpatialInertia]) -> None:
+    assert _exact.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
+
+
+@pytest.mark.parametrize("robot", FEW)
+def test_batch_inertials_are_the_searchs_on_real_robots(robot: str) -> None:
+    items = [link.inertia for link in urdf.load(icub_models.get_model_file(robot)).links]
+    assert _exact.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
+
+
+def test_export_memo_holds_the_searchs_numbers() -> None:
+    """What the writer finds in the memo is what the search gives for the same value."""
+    model = urdf.load(icub_models.get_model_file("iCubGazeboV2_7"))
+    memo = _exact.export_memo(model)
+    for j in model.joints:
+        R = np.asarray(j.link1_H_link2.rotation) + 0.0
+        assert memo[b"r" + R.tobytes()] == _exact._rpy(R)
+    for link in model.links:
+        assert memo[_exact._inertia_key(link.inertia)] == _exact._search_inertial(link.inertia)

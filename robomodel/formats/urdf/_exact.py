@@ -513,12 +513,7 @@ def inertial_numbers(
     """
     if memo is None:
         return _search_inertial(inertia)
-    key = (
-        b"i"
-        + inertia.first_moment.tobytes()
-        + inertia.rotational_inertia.tobytes()
-        + float(inertia.mass).hex().encode()
-    )
+    key = _inertia_key(inertia)
     if key not in memo:
         memo[key] = _search_inertial(inertia)
     got: tuple[float, list[float], list[float], bool] = memo[key]
@@ -739,35 +734,58 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hi, a - hi
 
 
-def _first_reading_back(
-    rounded: np.ndarray, examine: np.ndarray, unsure: np.ndarray, T: np.ndarray
-) -> list[Any]:
-    """Per value: the first examined rounding whose rotation is ``T``'s row, else ``None``.
+def _rotation_check(T: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``check`` for :func:`_first_passing`: candidate ``rpy`` rows against rotations ``T``."""
+    return lambda rows, C: _gives_table(C[:, :, None], _ONE, T[rows])[:, 0]
 
-    ``_SEARCH`` where an unsure rounding would be examined before one that reads back. Rounds
-    of checks, each the next examined places of the values still open (most values settle in
-    one or two).
+
+def _first_passing(
+    X: np.ndarray,
+    lowest: np.ndarray,
+    rounded: np.ndarray,
+    examine: np.ndarray,
+    unsure: np.ndarray,
+    check: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> list[list[float] | None]:
+    """Per value: the first examined rounding (fewest places first) that reads back, or ``None``.
+
+    ``X``, ``lowest``: as given to :func:`_roundings_all`; ``rounded``, ``examine``, ``unsure``:
+    as it returns them;
+    ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), k)`` read back for the
+    values ``rows``. In rounds, each checking the next examined places of the values still
+    open (most values settle in the first); a rounding that fails is not tried again at more
+    places. An unsure rounding is made by Python's ``round`` as the search makes it.
     """
-    n = len(T)
-    out: list[Any] = [None] * n
+    n = len(X)
+    out: list[list[float] | None] = [None] * n
     examine = examine.copy()
     open_ = np.flatnonzero(examine.any(axis=1))
     while len(open_):
         place = examine[open_].argmax(axis=1)
-        bad = unsure[open_, place]
-        for r in open_[bad].tolist():
-            out[r] = _SEARCH
-        open_, place = open_[~bad], place[~bad]
-        if not len(open_):
-            break
         C = rounded[open_, :, place]
-        ok = _gives_table(C[:, :, None], _ONE, T[open_])[:, 0]
+        moved = np.ones(len(open_), dtype=bool)
+        for i in np.flatnonzero(unsure[open_, place]).tolist():
+            r = int(open_[i])
+            xs = X[r].tolist()
+            C[i] = c = _search_rounding(xs, int(lowest[r] + place[i]))
+            moved[i] = c != xs  # else not a place the search examines
+        ok = check(open_, C) & moved
         for r, c in zip(open_[ok].tolist(), C[ok].tolist(), strict=True):
             out[r] = c
-        examine[open_[~ok], place[~ok]] = False
-        open_ = open_[~ok]
-        open_ = open_[examine[open_].any(axis=1)]
+        failed, C = open_[~ok], C[~ok]
+        # The failed rounding at every place that gives it again.
+        examine[failed] &= (rounded[failed] != C[:, :, None]).any(axis=1)
+        examine[failed, place[~ok]] = False
+        open_ = failed[examine[failed].any(axis=1)]
     return out
+
+
+def _search_rounding(xs: list[float], places: int) -> list[float]:
+    """The search's rounding of ``xs`` to ``places`` (:func:`_shortest`), by ``round``."""
+    return [
+        v + 0.0 if places >= _first_places(v, math.inf, -(10**6))[1] else round(v, places) + 0.0
+        for v in xs
+    ]
 
 
 def _lowest(top: float) -> int:
@@ -831,7 +849,12 @@ def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
                 rpy.append([0.0, -math.pi / 2, grip[k]])
             else:
                 rpy.append([0.0, math.pi / 2, -grip[k]])
-        kept = np.array([-1.0 < s < 1.0 and c >= RPY_IDYNTREE_MIN_COS for s, c in zip(r20, cos_pitch, strict=True)])
+        kept = np.array(
+            [
+                -1.0 < s < 1.0 and c >= RPY_IDYNTREE_MIN_COS
+                for s, c in zip(r20, cos_pitch, strict=True)
+            ]
+        )
         check = np.flatnonzero(~kept)
         if len(check):
             A = np.array([rpy[k] for k in check.tolist()])
@@ -877,11 +900,12 @@ def _rotations(A: np.ndarray) -> np.ndarray:
     )
 
 
-def _exact_angles(
-    T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
-) -> None:
-    """Fill ``exact`` for ``rows``: :func:`_exact_rpy` where the angles near ``idyntree=False``'s
-    give the rotation (the first of them in its order); other rows are left to the search."""
+def _exact_angles(T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]) -> None:
+    """Fill ``exact`` for ``rows`` (whose computed angles miss): what :func:`_exact_rpy` finds.
+
+    The well-conditioned angles, then their neighbours, then entry by entry; ``out`` is
+    ``None`` for a row that none gives (no ``rpy`` of doubles gives its rotation).
+    """
     X0 = np.array(_angles_all(T[rows], idyntree=False))
     # The well-conditioned angles first (they read back for most rotations), then their
     # neighbours, whose first candidate is those angles again: the same first passing.
@@ -894,7 +918,7 @@ def _exact_angles(
     rows = [rows[k] for k in left.tolist()]
     V = _steps(X0[left])
     ok = _gives_table(V, _NEIGHBOURS, T[rows])
-    hit = ok.any(axis=1).tolist()
+    hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
     first = ok.argmax(axis=1).tolist()
     for k, r in enumerate(rows):
         if hit[k]:
@@ -911,7 +935,11 @@ _AXES3 = np.arange(3)
 
 
 def _computed_rounded(
-    T: np.ndarray, computed: list[list[float]], rows: list[int], exact: dict[int, Any], out: list[Any]
+    T: np.ndarray,
+    computed: list[list[float]],
+    rows: list[int],
+    exact: dict[int, Any],
+    out: list[Any],
 ) -> None:
     """Where the computed angles miss: :func:`_shortest` of them, as :func:`_rpy` searches it.
 
@@ -936,19 +964,18 @@ def _computed_rounded(
     Cc, E, A = Cc[keep], E[keep], A[keep]
     lowest = np.array(list(map(_lowest, np.abs(Cc).max(axis=1).tolist())))
     Tr = T[rows]
-    got = _first_reading_back(*_roundings_all(Cc, E, _RADIUS_ULPS * np.spacing(A), lowest), Tr)
+    found = _roundings_all(Cc, E, _RADIUS_ULPS * np.spacing(A), lowest)
+    got = _first_passing(Cc, lowest, *found, _rotation_check(Tr))
     rest: list[int] = []
     for k, (r, c) in enumerate(zip(rows, got, strict=True)):
-        if c is _SEARCH:
-            del exact[r]
-        elif c is not None:
+        if c is not None:
             out[r] = c
         else:
             rest.append(k)
     if rest:
         V = _steps(Cc[rest])
         ok = _gives_table(V, _NEIGHBOURS, Tr[rest])
-        hit = ok.any(axis=1).tolist()
+        hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
         first = ok.argmax(axis=1).tolist()
         for i, k in enumerate(rest):
             if hit[i]:
@@ -972,20 +999,20 @@ def _shortest_rpy_all(
         return
     lowest = np.array(list(map(_lowest, top[live].tolist())))
     El = E[live]
-    got = _first_reading_back(
-        *_roundings_all(El, El, _RADIUS_ULPS * np.spacing(A[live]), lowest), T[[rows[k] for k in live.tolist()]]
-    )
+    found = _roundings_all(El, El, _RADIUS_ULPS * np.spacing(A[live]), lowest)
+    got = _first_passing(El, lowest, *found, _rotation_check(T[[rows[k] for k in live.tolist()]]))
     for k, c in zip(live.tolist(), got, strict=True):
         r = rows[k]
         out[r] = exact[r] if c is None else c
 
 
 def export_memo(model: Any) -> dict[bytes, Any]:
-    """One export's memo (``Writer.memo``), holding the ``rpy`` of the model's rotations.
+    """One export's memo (``Writer.memo``), holding the numbers of the model's values.
 
-    The rotations of the joints, frames, shapes and sensors, found together by the batch route
-    (:func:`rpy_numbers_all`) under the keys :func:`_rpy_of` looks up; the writer finds any
-    other rotation (an inverted one) by the search.
+    The rotations of the joints, frames, shapes and sensors and the links' inertias, found
+    together by the batch route (:func:`rpy_numbers_all`, :func:`inertial_numbers_all`) under
+    the keys :func:`_rpy_of` and :func:`inertial_numbers` look up; the writer finds any other
+    value (an inverted rotation) by the search.
     """
     rotations = [j.link1_H_link2.rotation for j in model.joints]
     rotations += [f.link_H_frame.rotation for f in model.frames]
@@ -997,12 +1024,151 @@ def export_memo(model: Any) -> dict[bytes, Any]:
             if isinstance(T, Transform):
                 rotations.append(T.rotation)
     memo: dict[bytes, Any] = {}
-    if not rotations:
-        return memo
-    R = np.array(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
-    keys = [b"r" + r.tobytes() for r in R]
-    distinct = list(dict.fromkeys(keys))
-    index = {k: i for i, k in enumerate(keys)}
-    found = rpy_numbers_all(R[[index[k] for k in distinct]])
-    memo.update(zip(distinct, found, strict=True))
+    if rotations:
+        R = np.array(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
+        keys = [b"r" + r.tobytes() for r in R]
+        index = {k: i for i, k in enumerate(keys)}  # one rotation per distinct key
+        memo.update(zip(index, rpy_numbers_all(R[list(index.values())]), strict=True))
+    inertias = {_inertia_key(link.inertia): link.inertia for link in model.links}
+    memo.update(zip(inertias, inertial_numbers_all(list(inertias.values())), strict=True))
     return memo
+
+
+def _inertia_key(inertia: SpatialInertia) -> bytes:
+    """The key of ``inertia`` in one export's memo (:func:`inertial_numbers`)."""
+    return (
+        b"i"
+        + inertia.first_moment.tobytes()
+        + inertia.rotational_inertia.tobytes()
+        + float(inertia.mass).hex().encode()
+    )
+
+
+def _shortest1_all(
+    x0: np.ndarray, radius: np.ndarray, ok: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> list[float | None]:
+    """:func:`_shortest1` of each number of ``x0`` (the batch route), ``_SEARCH`` where in doubt.
+
+    ``radius``: each number's, ``nan`` for none (those are left to the search). ``ok(rows,
+    c)``: whether the numbers ``c`` read back for the numbers ``rows``, elementwise.
+    """
+    n = len(x0)
+    out: list[Any] = [_SEARCH] * n
+    live = np.flatnonzero((x0 != 0.0) & ~np.isnan(radius))
+    zero = np.flatnonzero(x0 == 0.0)
+    if len(zero):
+        good = ok(zero, np.zeros(len(zero)))
+        for k, g in zip(zero.tolist(), good.tolist(), strict=True):
+            out[k] = 0.0 if g else None
+    if not len(live):
+        return out
+    X = x0[live, None]
+    lowest = np.array(list(map(_lowest, np.abs(x0[live]).tolist())))
+    rounded, examine, unsure = _roundings_all(X, X, radius[live, None], lowest)
+    firsts = _first_passing(
+        X, lowest, rounded, examine, unsure, lambda rows, c: ok(live[rows], c[:, 0])
+    )
+    got: list[Any] = [None if c is None else c[0] for c in firsts]
+    # Where no rounding reads back: the number itself, then the doubles below and above it.
+    rest = np.array([i for i, g in enumerate(got) if g is None], dtype=np.intp)
+    if len(rest):
+        rows = live[rest]
+        base = x0[rows] + 0.0
+        tries = [base, np.nextafter(base, -np.inf), np.nextafter(base, np.inf)]
+        found = np.full(len(rest), np.nan)
+        for t in reversed(tries):  # the first that reads back wins
+            found = np.where(ok(rows, t), t, found)
+        for i, v in zip(rest.tolist(), found.tolist(), strict=True):
+            got[i] = None if math.isnan(v) else v
+    for i, k in enumerate(live.tolist()):
+        out[k] = got[i]
+    return out
+
+
+_PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
+
+
+def inertial_numbers_all(
+    inertias: Sequence[SpatialInertia],
+) -> list[tuple[float, list[float], list[float], bool]]:
+    """:func:`_search_inertial` of each of ``inertias``, found together (the batch route).
+
+    The loader's formula elementwise (``m * c == h``, then ``c - t == I_O`` with ``t`` from
+    the ``h`` the numbers give), which numpy evaluates as Python does; each number's radius as
+    the search's (:func:`_radius`).
+    """
+    n = len(inertias)
+    if not n:
+        return []
+    m = np.array([float(i.mass) for i in inertias]) + 0.0
+    H = np.array([np.asarray(i.first_moment) for i in inertias]).reshape(n, 3)
+    I_O = np.array([np.asarray(i.rotational_inertia) for i in inertias]).reshape(n, 3, 3)
+    massive = m != 0.0
+    mm = np.repeat(m, 3)
+    h = H.ravel()
+    with np.errstate(all="ignore"):
+        x0 = np.where(np.repeat(massive, 3), h / np.where(mm == 0.0, 1.0, mm), 0.0)
+        bound = np.spacing(np.abs(h)) / mm + np.spacing(np.abs(x0))
+    radius = _radii(bound, mm, h, x0)
+    com = _shortest1_all(x0, radius, lambda rows, c: mm[rows] * c == h[rows])
+    x0l, mml, hl, radl = x0.tolist(), mm.tolist(), h.tolist(), radius.tolist()
+    com = [
+        _shortest1(x0l[k], _product_is(mml[k], hl[k]), _radius1(radl[k])) if c is _SEARCH else c
+        for k, c in enumerate(com)
+    ]
+    exact_com = [None not in com[3 * k : 3 * k + 3] for k in range(n)]
+    C = np.array([x0l[k] + 0.0 if c is None else c for k, c in enumerate(com)]).reshape(n, 3)
+    # The loader's h from the numbers written and its (h hᵀ - (hᵀh) 1) / m, entry by entry.
+    with np.errstate(all="ignore"):
+        h2 = m[:, None] * C
+        hh = h2[:, 0] * h2[:, 0] + h2[:, 1] * h2[:, 1] + h2[:, 2] * h2[:, 2]
+        safe = np.where(massive, m, 1.0)
+        t = np.stack(
+            [
+                (h2[:, i] * h2[:, i] - hh) / safe if i == j else (h2[:, i] * h2[:, j]) / safe
+                for i, j in _PAIRS
+            ],
+            axis=1,
+        ).ravel()
+        target = np.stack([I_O[:, i, j] for i, j in _PAIRS], axis=1).ravel()
+        x1 = target + t
+        bound1 = np.spacing(np.abs(target)) + np.spacing(np.abs(x1))
+    radius1 = _radii(bound1, t, target, x1)
+    six = _shortest1_all(x1, radius1, lambda rows, c: c - t[rows] == target[rows])
+    x1l, tl, targetl, rad1l = x1.tolist(), t.tolist(), target.tolist(), radius1.tolist()
+    six = [
+        _shortest1(x1l[k], _difference_is(tl[k], targetl[k]), _radius1(rad1l[k]))
+        if c is _SEARCH
+        else c
+        for k, c in enumerate(six)
+    ]
+    exact_six = [None not in six[6 * k : 6 * k + 6] for k in range(n)]
+    S = [x1l[k] + 0.0 if c is None else c for k, c in enumerate(six)]
+    out = []
+    for k in range(n):
+        if not massive[k]:
+            zero = [float(I_O[k, i, j]) + 0.0 for i, j in _PAIRS]
+            out.append((float(m[k]), [0.0, 0.0, 0.0], zero, True))
+        else:
+            out.append(
+                (
+                    float(m[k]),
+                    C[k].tolist(),
+                    S[6 * k : 6 * k + 6],
+                    exact_com[k] and exact_six[k],
+                )
+            )
+    return out
+
+
+def _radii(bound: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """:func:`_radius` elementwise, ``nan`` for ``None``."""
+    tiny = np.zeros(bound.shape, dtype=bool)
+    for v in (a, b, c):
+        av = np.abs(v)
+        tiny |= (av < _TINY) & (av != 0.0)
+    return np.where(~(bound < np.inf) | tiny, np.nan, bound)
+
+
+def _radius1(r: float) -> float | None:
+    return None if math.isnan(r) else float(r)
