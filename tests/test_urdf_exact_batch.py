@@ -13,6 +13,7 @@ angles with ``rpy_from_rotation``, the roundings with Python's ``round``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import icub_models
 import numpy as np
@@ -25,6 +26,7 @@ import robomodel as rm
 from robomodel.data import example_path
 from robomodel.formats import urdf
 from robomodel.formats.urdf import _exact
+from robomodel.model.joints import FixedJoint
 from robomodel.model.spatial import rotation_from_rpy, rpy_from_rotation
 
 decimal_angles = st.builds(
@@ -180,6 +182,8 @@ coords = st.one_of(
     st.builds(lambda d, p: round(d * 10.0**-p, p), st.integers(-(10**6), 10**6), st.integers(0, 7)),
     st.floats(-2.0, 2.0),
     st.just(0.0),
+    st.floats(1e-40, 1e-20),
+    st.floats(20.0, 2e3),
 )
 inertias = st.builds(
     lambda mass, com, moments, off: rm.SpatialInertia.from_com(
@@ -211,5 +215,45 @@ def test_export_memo_holds_the_searchs_numbers() -> None:
     for j in model.joints:
         R = np.asarray(j.link1_H_link2.rotation) + 0.0
         assert memo[b"r" + R.tobytes()] == _exact._rpy(R)
+        if not isinstance(j, FixedJoint):
+            key = b"a" + j.link1_H_link2.rotation.tobytes() + j.axis_in_link1.direction.tobytes()
+            assert memo[key] == _exact._search_axis(j.link1_H_link2, j.axis_in_link1.direction)
     for link in model.links:
         assert memo[_exact._inertia_key(link.inertia)] == _exact._search_inertial(link.inertia)
+
+
+def axis_case(rpy: tuple[float, float, float], xyz: tuple[float, float, float]) -> tuple[Any, Any]:
+    """A joint's rest transform and its axis direction in link1, as the loader builds them."""
+    rest = rm.Transform.from_rpy_xyz(rpy, (0.0, 0.0, 0.0))
+    axis = rest @ rm.Axis(xyz)
+    return rest, axis.direction
+
+
+axis_numbers = st.one_of(
+    coords, st.sampled_from([0.0, 1.0, -1.0, 0.7071068, 0.965926, 0.258819, 1e-17])
+)
+axis_cases = st.builds(
+    axis_case,
+    st.tuples(angles, pitches, angles),
+    st.tuples(axis_numbers, axis_numbers, axis_numbers).filter(
+        lambda v: sum(x * x for x in v) > 1e-6
+    ),
+)
+
+
+@settings(max_examples=100)
+@given(st.lists(axis_cases, min_size=1, max_size=5))
+def test_batch_axes_are_the_searchs(cases: list[tuple[Any, Any]]) -> None:
+    rests, directions = [c[0] for c in cases], [c[1] for c in cases]
+    got = _exact.axis_numbers_all(rests, directions)
+    assert got == [_exact._search_axis(r, d) for r, d in cases]
+
+
+@pytest.mark.parametrize("robot", FEW)
+def test_batch_axes_are_the_searchs_on_real_robots(robot: str) -> None:
+    model = urdf.load(icub_models.get_model_file(robot))
+    joints = [j for j in model.joints if not isinstance(j, FixedJoint)]
+    rests = [j.link1_H_link2 for j in joints]
+    directions = [j.axis_in_link1.direction for j in joints]
+    want = [_exact._search_axis(r, d) for r, d in zip(rests, directions, strict=True)]
+    assert _exact.axis_numbers_all(rests, directions) == want

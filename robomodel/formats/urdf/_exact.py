@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from robomodel.model.joints import FixedJoint
 from robomodel.model.spatial import (
     RPY_FLAT_COS,
     RPY_IDYNTREE_MIN_COS,
@@ -697,7 +698,7 @@ def _roundings_all(
         N = N + (err > 0.5 - frac) - (err < -0.5 - frac)
         rounded = N / scale
         a = np.abs(y)
-        long = a >= 1e16
+        long = (a >= 1e16) & (P >= 0) & (P <= 22)
         rounded = np.where(long, x, rounded) + 0.0
         unsure = ~long & (
             (P < 0)
@@ -713,6 +714,7 @@ def _roundings_all(
         unsure = unsure.any(axis=1)
         slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
         near = np.abs(rounded - centre[:, :, None]) <= slack[:, :, None]
+        near |= ~np.isfinite(rounded)  # (unsure) past 10**308
     examine = ((rounded != x).any(axis=1) | unsure) & near.all(axis=1)
     return rounded, examine, unsure
 
@@ -1029,6 +1031,15 @@ def export_memo(model: Any) -> dict[bytes, Any]:
         keys = [b"r" + r.tobytes() for r in R]
         index = {k: i for i, k in enumerate(keys)}  # one rotation per distinct key
         memo.update(zip(index, rpy_numbers_all(R[list(index.values())]), strict=True))
+    moving = [j for j in model.joints if not isinstance(j, FixedJoint)]
+    axes = {
+        b"a" + j.link1_H_link2.rotation.tobytes() + j.axis_in_link1.direction.tobytes(): j
+        for j in moving
+    }
+    found_axes = axis_numbers_all(
+        [j.link1_H_link2 for j in axes.values()], [j.axis_in_link1.direction for j in axes.values()]
+    )
+    memo.update(zip(axes, found_axes, strict=True))
     inertias = {_inertia_key(link.inertia): link.inertia for link in model.links}
     memo.update(zip(inertias, inertial_numbers_all(list(inertias.values())), strict=True))
     return memo
@@ -1172,3 +1183,115 @@ def _radii(bound: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np
 
 def _radius1(r: float) -> float | None:
     return None if math.isnan(r) else float(r)
+
+
+def axis_numbers_all(
+    rests: Sequence[Transform], directions: Sequence[Any]
+) -> list[list[float] | None]:
+    """:func:`_search_axis` of each joint (rest transform, link1 direction), found together.
+
+    The batch route for the search's roundings (every place: an axis is normalised on reading,
+    so no radius bounds its numbers) and then its numbers and their neighbours; an axis where
+    none reads back goes through the search (its exact refinement).
+    """
+    n = len(rests)
+    if not n:
+        return []
+    R = np.array([np.asarray(T.rotation) for T in rests]).reshape(n, 3, 3)
+    target = np.array([np.asarray(d) for d in directions], dtype=np.float64).reshape(n, 3)
+    # The search's numbers, axis by axis (the same matrix product as the search's).
+    X = np.array([R[k].T @ (target[k] + 0.0) for k in range(n)]).reshape(n, 3) + 0.0
+    out: list[Any] = [_SEARCH] * n
+    top = np.abs(X).max(axis=1)
+    live = np.flatnonzero(top != 0.0)
+    if len(live):
+        check = _direction_check(R[live], target[live], X[live])
+        lowest = np.array(list(map(_lowest, top[live].tolist())))
+        inf = np.full((len(live), 3), np.inf)
+        rounded, examine, unsure = _roundings_all(X[live], X[live], inf, lowest)
+        # The search refuses at once a vector whose direction is farther than 1e-12 from the
+        # numbers' (the roundings to few places): those beyond doubt are not examined.
+        with np.errstate(all="ignore"):
+            norms = np.sqrt((rounded * rounded).sum(axis=1))
+            u0 = X[live] / np.sqrt((X[live] * X[live]).sum(axis=1))[:, None]
+            dev = np.abs(rounded / norms[:, None, :] - u0[:, :, None]).max(axis=1)
+        examine &= (norms > 0.0) & ~(dev > 1e-12 * (1.0 + 1e-6))
+        got = _first_passing(X[live], lowest, rounded, examine, unsure, check)
+        rest = [i for i, c in enumerate(got) if c is None]
+        if rest:
+            V = _steps(X[live[rest]])
+            C = V[:, _AXES3[None, :], _NEIGHBOURS[:, :]].reshape(-1, 3)
+            rows = np.repeat(np.array(rest, dtype=np.intp), len(_NEIGHBOURS))
+            ok = check(rows, C).reshape(len(rest), len(_NEIGHBOURS))
+            hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
+            first = ok.argmax(axis=1).tolist()
+            for i, k in enumerate(rest):
+                if hit[i]:
+                    got[k] = V[i, _AXES3, _NEIGHBOURS[first[i]]].tolist()
+        for i, k in enumerate(live.tolist()):
+            out[k] = got[i] if got[i] is not None else _refined_one(R[k], target[k], check, i)
+    return [_search_axis(rests[k], directions[k]) if c is _SEARCH else c for k, c in enumerate(out)]
+
+
+def _refined_one(
+    A: np.ndarray, b: np.ndarray, check: Callable[[np.ndarray, np.ndarray], np.ndarray], row: int
+) -> list[float] | None:
+    """:func:`_refined` of one axis (``unit``), each step's candidates checked together."""
+    Ai = [[_fixed(v) for v in r] for r in A.tolist()]
+    bi = [_fixed(v) << _SCALE for v in b.tolist()]
+    x = (A.T @ b).tolist()
+    tried = None
+    rows = np.full(2 * len(_NEIGHBOURS), row, dtype=np.intp)
+    for _ in range(3):
+        xi = [_fixed(v) for v in x]
+        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+        x = [
+            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
+            / _UNIT3
+            for i in range(3)
+        ]
+        if x == tried:
+            break
+        tried = x
+        nx = float(np.linalg.norm(x))
+        V = _steps(np.array([x, [v / nx for v in x]]))
+        C = V[:, _AXES3[None, :], _NEIGHBOURS].reshape(-1, 3)
+        ok = check(rows, C)
+        if ok.any():
+            found: list[float] = C[int(ok.argmax())].tolist()
+            return found
+    return None
+
+
+def _direction_check(
+    R: np.ndarray, target: np.ndarray, x0: np.ndarray
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``check`` for :func:`_first_passing`: whether ``<axis xyz=c>`` reads back as ``target``.
+
+    What the search's ``ok`` decides: a zero vector fails; a vector whose direction is farther
+    than ``1e-12`` from ``x0``'s fails (the search's early refusal: here computed in numpy and
+    decided in Python where numpy's figure lies within its round-off of the bound); else the
+    loader's arithmetic (``robomodel.formats.urdf._joint._moving_axes``, stacked) gives the
+    direction, compared bit for bit. Candidates off the loader's plain path (a norm below
+    ``1e-12``, a rotation that does not keep unit length) fail here, which only the search's
+    own check could pass: tests check both routes agree.
+    """
+    u0 = x0 / np.sqrt((x0 * x0).sum(axis=1))[:, None]
+    u0l = [[v / math.hypot(*row) for v in row] for row in x0.tolist()]
+
+    def check(rows: np.ndarray, C: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            norms = np.sqrt((C[:, None, :] @ C[:, :, None])[:, 0, 0])
+            dev = np.abs(C / norms[:, None] - u0[rows]).max(axis=1)
+            D = (R[rows] @ (C / norms[:, None])[:, :, None])[:, :, 0]
+            unit = np.abs((D * D).sum(axis=1) - 1.0) <= 1e-9
+        plain = (norms >= 1e-12) & (norms < np.inf) & unit
+        ok: np.ndarray = plain & (dev <= 1e-12 * (1 - 1e-6)) & (target[rows] == D).all(axis=1)
+        unsure = plain & (np.abs(dev - 1e-12) <= 1e-12 * 1e-6) & (target[rows] == D).all(axis=1)
+        for i in np.flatnonzero(unsure).tolist():
+            c = C[i].tolist()
+            nn = math.hypot(*c)
+            ok[i] = not any(abs(v / nn - w) > 1e-12 for v, w in zip(c, u0l[rows[i]], strict=True))
+        return ok & C.any(axis=1)
+
+    return check
