@@ -17,9 +17,14 @@ winning (so a document's ``0.1`` comes back as ``0.1``). The rounding is not a s
 every number of digits: a number is pinned within a few ulps by the entries it gives (or, for
 an inertia, by the loader's formula), and :func:`_first_places` reads from the number's
 ``repr`` which roundings stay that close, skipping the others unexamined (tests check that the
-full search finds the same numbers). Every check uses the loader's own arithmetic. Nothing is
-memoised across exports (no process-wide cache): an export's own memo (``Writer.memo``) spares
-only the rotations, axes and inertias a model repeats. When no numbers reproduce the value (a
+full search finds the same numbers). Every check uses the loader's own arithmetic.
+
+An export does not search value by value: :func:`export_memo` finds the numbers of all the
+model's rotations, axes and inertias together, by the batch route at the end of this module
+(whole-array roundings, the few candidates that can pass checked at once), which gives the
+search's very numbers and leaves to the search only the values where a candidate is in doubt.
+They go into the export's own memo (``Writer.memo``), where the functions below find them;
+nothing is kept across exports (no process-wide cache). When no numbers reproduce the value (a
 rotation no ``rpy`` of doubles gives, an axis a hair off a coordinate axis, an inertia the
 parallel-axis formula cannot hit), the functions say so, and the writers add the exact value in
 a robomodel-namespaced attribute beside the computed numbers (``docs/urdf.md``, "Round
@@ -47,7 +52,15 @@ from robomodel.model.spatial import (
     rpy_from_rotation,
 )
 
-__all__ = ["axis_numbers", "inertial_numbers", "origin_numbers"]
+__all__ = [
+    "axis_numbers",
+    "axis_numbers_all",
+    "export_memo",
+    "inertial_numbers",
+    "inertial_numbers_all",
+    "origin_numbers",
+    "rpy_numbers_all",
+]
 
 Vec3 = tuple[float, float, float]
 _STEPS = (0, -1, 1)
@@ -613,27 +626,31 @@ def _shortest1(x0: float, ok: Callable[[float], bool], radius: float | None) -> 
 
 # ---------------------------------------------------------------------- the batch route
 # The functions above find each value's numbers one by one, trying candidate after candidate.
-# The route below finds the same numbers for all the values of a model at once: it builds, for
-# every value, the few candidates of that search that can pass, checks them together with the
-# loader's arithmetic, and keeps the first that passes, which is the search's answer; a value
-# whose candidates leave any doubt goes through the search itself. Why the answers are the same:
+# The route below finds the same numbers for all the values of a model at once: in the phases
+# of the search, it builds for every value the candidates of that search that can pass, checks
+# them together with the loader's arithmetic (``math``'s sine and cosine, numpy's elementwise
+# float64 operations, which round as Python's), and keeps the first that passes in the search's
+# order, which is the search's answer. Why the answers are the same:
 #
-# * The search tries a fixed sequence of candidates and returns the first that reads back. A
-#   number that reads back lies within its pinning radius of the value's exact number (an
-#   angle within _RADIUS_ULPS of the exact angles, a centre of mass within ulp(h)/2m of h/m,
-#   ...), so a candidate with a number beyond it fails, and skipping it changes nothing.
-# * The roundings of a number to 1, 2, ... places come nearer as places grow, so one numpy pass
-#   over all numbers and places finds, for each value, the first places whose rounding may lie
-#   within the radius (:func:`_first_places_all`, with a margin for its float arithmetic); every
-#   rounding to fewer places is out. That rounding is checked; where it reads back it is the
-#   answer; where it does not, a later rounding might, and the value goes through the search.
-# * Where no rounding is within the radius, the candidates left are the search's own short lists
-#   (the number itself, its neighbouring doubles in the search's order), checked all at once.
+# * The search tries a fixed sequence of candidates and returns the first that reads back.
+#   A number that reads back lies within its pinning radius of the value's exact number (an
+#   angle within _RADIUS_ULPS ulps of the exact angles, which the search's own place skipping
+#   already relies on; a centre of mass within ulp(h)/m + ulp(h/m) of h/m; for an axis, a
+#   direction within 1e-12, the search's own early refusal), so a candidate with a number
+#   beyond it fails, and leaving it out changes nothing.
+# * One numpy pass over all numbers and places (:func:`_roundings_all`) gives every rounding of
+#   the search's range, exactly as ``round`` gives it, the places the search examines (some
+#   number moves), and whether each lies within the radius (with a margin for the pass's own
+#   float arithmetic, so that only candidates beyond doubt are left out). Where numpy's
+#   rounding might not be ``round``'s (ties, places past 10**22), ``round`` makes it.
+# * The examined roundings are checked in rounds, fewest places first (:func:`_first_passing`);
+#   then the search's short lists (the numbers' neighbouring doubles in its order), all at once.
+# * What the batch cannot settle cheaply (a tiny angle, no rounding left in doubt) goes through
+#   the search itself.
 #
-# tests/test_urdf_exact_numbers.py checks that both routes give the same numbers.
+# tests/test_urdf_exact_batch.py checks, value by value, that both routes give the same numbers.
 
 _NEIGHBOURS = np.array(list(product((0, 1, 2), repeat=3)))  # product(_STEPS) order, as indices
-_PLACES = 18  # places examined from a value's lowest: its search goes to lowest + 16
 
 
 def _gives_table(V: np.ndarray, idx: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -685,38 +702,51 @@ def _roundings_all(
     ``repr`` is the shortest), except at a power of two whose ``repr`` is inexact (below
     ``2**-24``), which is left unsure.
     """
-    P = lowest[:, None, None] + np.arange(17)[None, None, :]
+    P = lowest[:, None, None] + _OFFSETS
     x = X[:, :, None]
     with np.errstate(all="ignore"):
-        scale = 10.0 ** P.astype(np.float64)
+        scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX]
         y = x * scale
         N = np.rint(y)
-        # The product's exact error (Dekker's product): x * 10**p == y + err exactly, so the
-        # correctly rounded integer is N moved by one where y + err lies beyond the half.
         frac = y - N
-        err = _product_error(np.broadcast_to(x, y.shape), scale, y)
-        N = N + (err > 0.5 - frac) - (err < -0.5 - frac)
-        rounded = N / scale
         a = np.abs(y)
+        # Near a half, the product's exact error decides (Dekker's product: x * 10**p is
+        # y + err exactly): the correctly rounded integer is N moved by one where y + err lies
+        # beyond the half; an exact half is a tie, left unsure. Elsewhere N is it.
+        halfway = np.abs(frac) >= 0.5 - np.spacing(a)
+        tie = np.zeros(y.shape, dtype=bool)
+        if halfway.any():
+            at = np.nonzero(halfway)
+            f, s = frac[at], np.broadcast_to(scale, y.shape)[at]
+            err = _product_error(np.broadcast_to(x, y.shape)[at], s, y[at])
+            N[at] += (err > 0.5 - f).astype(np.float64) - (err < -0.5 - f)
+            tie[at] = (err == 0.5 - f) | (err == -0.5 - f) | ~np.isfinite(err)
+        rounded = N / scale
         long = (a >= 1e16) & (P >= 0) & (P <= 22)
         rounded = np.where(long, x, rounded) + 0.0
-        unsure = ~long & (
-            (P < 0)
-            | (P > 22)
-            | (a >= 2.0**53)
-            | (err == 0.5 - frac)
-            | (err == -0.5 - frac)
-            | ~np.isfinite(err)
-        )
+        unsure = ~long & ((P < 0) | (P > 22) | (a >= 2.0**53) | tie)
         m, _ = np.frexp(X)
         odd = ((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))[:, :, None]
-        unsure |= odd & (np.abs(rounded - x) <= np.spacing(np.abs(x)))
+        if odd.any():
+            unsure |= odd & (np.abs(rounded - x) <= np.spacing(np.abs(x)))
         unsure = unsure.any(axis=1)
         slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
         near = np.abs(rounded - centre[:, :, None]) <= slack[:, :, None]
         near |= ~np.isfinite(rounded)  # (unsure) past 10**308
     examine = ((rounded != x).any(axis=1) | unsure) & near.all(axis=1)
     return rounded, examine, unsure
+
+
+_OFFSETS = np.arange(17)[None, None, :]
+_POW_MAX = 400
+# 10.0 ** p for p in -400..400 (the same doubles: 10.0 ** p is pow's correctly rounded result
+# where exact, and unsure beyond 10**22 anyway); past the range of doubles inf and 0.
+_POWERS = np.array(
+    [
+        10.0**p if -324 < p < 309 else (math.inf if p > 0 else 0.0)
+        for p in range(-_POW_MAX, _POW_MAX + 1)
+    ]
+)
 
 
 def _product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
