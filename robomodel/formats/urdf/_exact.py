@@ -643,10 +643,11 @@ def _shortest1(x0: float, ok: Callable[[float], bool], radius: float | None) -> 
 #   number moves), and whether each lies within the radius (with a margin for the pass's own
 #   float arithmetic, so that only candidates beyond doubt are left out). Where numpy's
 #   rounding might not be ``round``'s (ties, places past 10**22), ``round`` makes it.
-# * The examined roundings are checked in rounds, fewest places first (:func:`_first_passing`);
-#   then the search's short lists (the numbers' neighbouring doubles in its order), all at once.
-# * What the batch cannot settle cheaply (a tiny angle, no rounding left in doubt) goes through
-#   the search itself.
+# * The examined roundings are checked together, the first passing in place order winning
+#   (:func:`_first_passing`); then the search's short lists (the numbers' neighbouring doubles,
+#   in its order), all at once.
+# * What the batch cannot settle cheaply (a tiny number, whose pinning the radius does not
+#   bound) goes through the search itself.
 #
 # tests/test_urdf_exact_batch.py checks, value by value, that both routes give the same numbers.
 
@@ -782,33 +783,29 @@ def _first_passing(
     """Per value: the first examined rounding (fewest places first) that reads back, or ``None``.
 
     ``X``, ``lowest``: as given to :func:`_roundings_all`; ``rounded``, ``examine``, ``unsure``:
-    as it returns them;
-    ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), k)`` read back for the
-    values ``rows``. In rounds, each checking the next examined places of the values still
-    open (most values settle in the first); a rounding that fails is not tried again at more
-    places. An unsure rounding is made by Python's ``round`` as the search makes it.
+    as it returns them; ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), k)`` read
+    back for the values ``rows``. Every examined rounding is checked in one call (a value has
+    one or two as a rule: one call costs less than rounds of calls). An unsure rounding is made
+    by Python's ``round`` as the search makes it; one that moves no number is not a place the
+    search examines.
     """
     n = len(X)
     out: list[list[float] | None] = [None] * n
-    examine = examine.copy()
-    open_ = np.flatnonzero(examine.any(axis=1))
-    while len(open_):
-        place = examine[open_].argmax(axis=1)
-        C = rounded[open_, :, place]
-        moved = np.ones(len(open_), dtype=bool)
-        for i in np.flatnonzero(unsure[open_, place]).tolist():
-            r = int(open_[i])
-            xs = X[r].tolist()
-            C[i] = c = _search_rounding(xs, int(lowest[r] + place[i]))
-            moved[i] = c != xs  # else not a place the search examines
-        ok = check(open_, C) & moved
-        for r, c in zip(open_[ok].tolist(), C[ok].tolist(), strict=True):
-            out[r] = c
-        failed, C = open_[~ok], C[~ok]
-        # The failed rounding at every place that gives it again.
-        examine[failed] &= (rounded[failed] != C[:, :, None]).any(axis=1)
-        examine[failed, place[~ok]] = False
-        open_ = failed[examine[failed].any(axis=1)]
+    rows, places = np.nonzero(examine)  # row-major: each row's places in increasing order
+    if not len(rows):
+        return out
+    C = rounded[rows, :, places]
+    moved = np.ones(len(rows), dtype=bool)
+    for i in np.flatnonzero(unsure[rows, places]).tolist():
+        xs = X[rows[i]].tolist()
+        C[i] = c = _search_rounding(xs, int(lowest[rows[i]] + places[i]))
+        moved[i] = c != xs
+    ok = check(rows, C) & moved
+    hits = np.flatnonzero(ok)
+    # The first passing place of each row: the first hit of each row in row-major order.
+    first_rows, first = np.unique(rows[hits], return_index=True)
+    for r, i in zip(first_rows.tolist(), hits[first].tolist(), strict=True):
+        out[r] = C[i].tolist()
     return out
 
 
