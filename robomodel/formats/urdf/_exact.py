@@ -795,12 +795,21 @@ def _first_passing(
     if not len(rows):
         return out
     C = rounded[rows, :, places]
-    moved = np.ones(len(rows), dtype=bool)
-    for i in np.flatnonzero(unsure[rows, places]).tolist():
-        xs = X[rows[i]].tolist()
-        C[i] = c = _search_rounding(xs, int(lowest[rows[i]] + places[i]))
-        moved[i] = c != xs
-    ok = check(rows, C) & moved
+    doubt = unsure[rows, places]
+    ok = np.zeros(len(rows), dtype=bool)
+    sure = np.flatnonzero(~doubt)
+    ok[sure] = check(rows[sure], C[sure])
+    # The unsure roundings, by Python's round, where they come before a row's first sure pass.
+    first_sure = np.full(n, np.iinfo(np.intp).max)
+    np.minimum.at(first_sure, rows[sure[ok[sure]]], places[sure[ok[sure]]])
+    redo = np.flatnonzero(doubt & (places < first_sure[rows]))
+    if len(redo):
+        moved = np.ones(len(redo), dtype=bool)
+        for k, i in enumerate(redo.tolist()):
+            xs = X[rows[i]].tolist()
+            C[i] = c = _search_rounding(xs, int(lowest[rows[i]] + places[i]))
+            moved[k] = c != xs  # else not a place the search examines
+        ok[redo] = check(rows[redo], C[redo]) & moved
     hits = np.flatnonzero(ok)
     # The first passing place of each row: the first hit of each row in row-major order.
     first_rows, first = np.unique(rows[hits], return_index=True)
