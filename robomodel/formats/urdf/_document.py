@@ -26,6 +26,7 @@ import numpy as np
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
 from robomodel.errors import URDFError
+from robomodel.formats.urdf._exact import export_memo
 from robomodel.formats.urdf.errors import URDFExportError, URDFValueError
 from robomodel.formats.urdf.numbers import format3, format_floats
 from robomodel.formats.urdf.options import DumpOptions
@@ -180,7 +181,8 @@ class Writer:
         # Texts and numbers computed for a value in this export, by the value's bytes: a model
         # repeats transforms and inertias, and each search costs far more than the lookup.
         # Scoped to the export (no process-wide cache): the next export starts empty.
-        self.memo: dict[bytes, Any] = {}
+        # The rpy of its rotations are found together up front (the batch route of _exact).
+        self.memo: dict[bytes, Any] = export_memo(model)
 
     @property
     def base(self) -> str:
