@@ -37,10 +37,6 @@ def _escape(value: str) -> str:
     return value
 
 
-class _NotPlainError(Exception):
-    """The tree holds something :func:`indented_text` does not write."""
-
-
 def indented_text(root: ET.Element, space: str = "  ") -> str | None:
     """Return ``root`` as ``ET.indent(root, space)`` then ``ET.tostring(root, "unicode")``.
 
@@ -65,28 +61,38 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
             return True
         return False
 
-    def walk(el: ET.Element, indent: str) -> None:
+    def head(el: ET.Element) -> str | None:
+        """The element's opening text without its end, ``None`` when it is not plain."""
         tag = el.tag
         if (tag not in names and not plain(tag)) or el.text or el.tail:
-            raise _NotPlainError
-        attrs = []
+            return None
+        parts = ["<", tag]
         for k, v in el.items():
             if (k not in names and not plain(k)) or not isinstance(v, str):
-                raise _NotPlainError
-            attrs.append(" " + k + '="' + (v if special(v) is None else _escape(v)) + '"')
-        head = "<" + tag + "".join(attrs)
-        if len(el):
-            inner = indent + space
-            out.append(head + ">")
-            for child in el:
-                out.append(inner)
-                walk(child, inner)
-            out.append(indent + "</" + tag + ">")
-        else:
-            out.append(head + " />")
+                return None
+            parts += [" ", k, '="', v if special(v) is None else _escape(v), '"']
+        return "".join(parts)
 
-    try:
-        walk(root, "\n")
-    except _NotPlainError:
-        return None
+    # An explicit stack rather than recursion: a long kinematic chain nests its bodies as
+    # deep as it has links. Each entry is an element with the line break and indentation that
+    # come before it (none before the root) or, as a string, an element's closing text, written
+    # once its children are.
+    stack: list[tuple[ET.Element | str, str]] = [(root, "")]
+    while stack:
+        item, before = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        opening = head(item)
+        if opening is None:
+            return None
+        out.append(before)
+        if len(item):
+            indent = before or "\n"
+            inner = indent + space
+            out.append(opening + ">")
+            stack.append((indent + "</" + str(item.tag) + ">", ""))
+            stack.extend((child, inner) for child in reversed(item))
+        else:
+            out.append(opening + " />")
     return "".join(out)
