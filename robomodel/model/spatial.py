@@ -338,6 +338,19 @@ class Transform:
         Rt = immutable(self.rotation.T)  # frozen in C order: the transpose, stored once
         return make(Transform)(Rt, immutable(-(Rt.view(_PLAIN) @ self.position.view(_PLAIN))))
 
+    def inverse_apply(self, axis: Axis) -> Axis:
+        """Return ``self.inverse() @ axis`` bit for bit, without building the inverse transform.
+
+        What a joint does to express its axis in link2 (``joint.axis(joint.link2)``).
+        """
+        Rt = self.rotation.T.copy()  # C order, as in ``inverse``: the same matrix products
+        # The inverse would store this position canonical (``-0.0`` as ``0.0``); the stored
+        # origin is made canonical after the sum, which gives the same bits either way.
+        p = -(Rt @ self.position.view(_PLAIN))
+        return Axis._raw(
+            _rotated_unit(Rt, axis.direction.view(_PLAIN)), Rt @ axis.origin.view(_PLAIN) + p
+        )
+
     def as_matrix(self) -> FloatArray:
         """Return the 4x4 homogeneous matrix (a new, writable array)."""
         H = np.eye(4)
