@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from strategies import inertias, transforms, unit_vectors
 
 import robomodel as rm
-from robomodel._internal.arrays import FrozenArray, immutable
+from robomodel._internal.arrays import FrozenArray, immutable, immutable_pair
 
 
 def _signed_permutations() -> list[np.ndarray]:
@@ -148,3 +148,6 @@ def test_rotation_about_an_axis_is_the_plain_formula(axis: rm.Axis, angle: float
 def test_immutable_stores_the_canonical_bits(values: np.ndarray, layout: object) -> None:
     arr = layout(values)  # type: ignore[operator]
     same_bits(immutable(arr), np.array(arr))
+    first, second = immutable_pair(arr, np.array(arr)[::-1])
+    same_bits(first, np.array(arr))
+    same_bits(second, np.array(arr)[::-1])

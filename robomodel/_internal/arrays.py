@@ -155,6 +155,20 @@ def immutable(arr: FloatArray) -> FloatArray:
     return FrozenArray(plain.shape, _F64, (plain + 0.0).tobytes())
 
 
+def immutable_pair(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return ``(immutable(a), immutable(b))`` (the same bits) over one shared ``bytes`` buffer.
+
+    For two fields of one value built together (a transform's rotation and position): one
+    buffer and one ``-0.0`` screen instead of two. Each array keeps its own shape, a read-only
+    view of the buffer, which nothing can write.
+    """
+    if a.dtype is _F64 and b.dtype is _F64:
+        data = a.tobytes() + b.tobytes()
+        if _NEG_ZERO not in data:
+            return FrozenArray(a.shape, _F64, data), FrozenArray(b.shape, _F64, data, a.nbytes)
+    return immutable(a), immutable(b)
+
+
 _F64 = np.dtype(np.float64)
 _NEG_ZERO = np.array(-0.0).tobytes()
 

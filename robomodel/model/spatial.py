@@ -41,6 +41,7 @@ from robomodel._internal.arrays import (
     frozen_array,
     frozen_bytes,
     immutable,
+    immutable_pair,
     mat33,
     vec3,
     zeros3,
@@ -288,7 +289,7 @@ class Transform:
         # Internal constructor for float64 arrays of the right shapes that the caller computed
         # itself from valid values (so finite), and owns: skips the copy and the checks of the
         # public converter, which dominate the cost of composing transforms.
-        return make(Transform)(immutable(rotation), immutable(position))
+        return make(Transform)(*immutable_pair(rotation, position))
 
     @classmethod
     def identity(cls) -> Transform:
@@ -335,15 +336,19 @@ class Transform:
         """Return ``B_H_A`` for this ``A_H_B``."""
         # Finite entries give finite results here and in ``@`` (barring float overflow, which
         # needs entries beyond ~1e150 that no rigid transform has): no check on this hot path.
-        Rt = immutable(self.rotation.T)  # frozen in C order: the transpose, stored once
-        return make(Transform)(Rt, immutable(-(Rt.view(_PLAIN) @ self.position.view(_PLAIN))))
+        Rt = self.rotation.view(
+            _PLAIN
+        ).T.copy()  # C order: ``Rt @ p`` is the product of a plain matrix
+        return Transform._raw(Rt, -(Rt @ self.position.view(_PLAIN)))
 
     def inverse_apply(self, axis: Axis) -> Axis:
         """Return ``self.inverse() @ axis`` bit for bit, without building the inverse transform.
 
         What a joint does to express its axis in link2 (``joint.axis(joint.link2)``).
         """
-        Rt = self.rotation.T.copy()  # C order, as in ``inverse``: the same matrix products
+        Rt = self.rotation.view(
+            _PLAIN
+        ).T.copy()  # C order, as in ``inverse``: the same matrix products
         # The inverse would store this position canonical (``-0.0`` as ``0.0``); the stored
         # origin is made canonical after the sum, which gives the same bits either way.
         p = -(Rt @ self.position.view(_PLAIN))
@@ -490,7 +495,7 @@ class Axis:
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
         # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
-        return make(Axis)(immutable(direction), immutable(origin))
+        return make(Axis)(*immutable_pair(direction, origin))
 
     def reversed(self) -> Axis:
         """Return the same line with the opposite direction."""
@@ -601,9 +606,7 @@ class SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
         # Halves added rather than the sum halved: the same bits, and no overflow to inf for an
         # inertia near the largest double.
-        return make(SpatialInertia)(
-            float(mass) + 0.0, immutable(h), immutable(0.5 * I_O + 0.5 * I_O.T)
-        )
+        return make(SpatialInertia)(float(mass) + 0.0, *immutable_pair(h, 0.5 * I_O + 0.5 * I_O.T))
 
     @classmethod
     def zero(cls) -> SpatialInertia:
