@@ -139,6 +139,9 @@ def test_rotation_about_an_axis_is_the_plain_formula(axis: rm.Axis, angle: float
     T = axis.rotation(angle)
     same_bits(T.rotation, R)
     same_bits(T.position, (np.eye(3) - R) @ np.array(axis.origin))
+    shift = axis.translation(angle)
+    same_bits(shift.rotation, np.eye(3))
+    same_bits(shift.position, np.array(axis.direction) * angle)
 
 
 @given(

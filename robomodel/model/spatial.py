@@ -257,8 +257,7 @@ def proper_rotation(R: FloatArray) -> FloatArray:
 # result with a frozen operand, which costs more than the arithmetic of a 3x3 product. The
 # operations and their operand order are those of the plain formulas, so the bits are the same.
 _PLAIN = np.ndarray
-_EYE3 = np.eye(3)  # a read-only constant, so that no call pays for ``np.eye(3)``
-_EYE3.setflags(write=False)
+_EYE3 = eye3().view(_PLAIN)  # a constant no one can write, so that no call pays for np.eye(3)
 
 
 def _rotation_field(v: ArrayLike) -> FloatArray:
@@ -395,10 +394,11 @@ class Transform:
                 R @ other.origin.view(_PLAIN) + self.position.view(_PLAIN),
             )
         if isinstance(other, np.ndarray):
+            R, p = self.rotation.view(_PLAIN), self.position.view(_PLAIN)
             if other.shape == (3,):
-                return self.rotation @ other + self.position
+                return R @ other + p
             if other.ndim == 2 and other.shape[1] == 3:
-                return other @ self.rotation.T + self.position
+                return other @ R.T + p
             raise ModelError(f"a Transform maps points of shape (3,) or (N, 3), got {other.shape}")
         return NotImplemented
 
@@ -424,7 +424,8 @@ class Transform:
 
     def __hash__(self) -> int:
         # ``+ 0.0`` folds -0.0 into 0.0, so that values equal under ``==`` hash alike.
-        return hash(((self.rotation + 0.0).tobytes(), (self.position + 0.0).tobytes()))
+        R, p = self.rotation.view(_PLAIN), self.position.view(_PLAIN)
+        return hash(((R + 0.0).tobytes(), (p + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         if self.is_identity(0.0):
@@ -513,7 +514,7 @@ class Axis:
     def translation(self, distance: float) -> Transform:
         """Return the transform translating by ``distance`` along this direction."""
         d = finite_number(distance, "a translation distance")
-        return Transform._raw(np.eye(3), self.direction * d)
+        return Transform._raw(_EYE3, self.direction.view(_PLAIN) * d)
 
     def closest_point(self, x: ArrayLike) -> FloatArray:
         """Return the point of the line closest to ``x``."""
@@ -534,7 +535,8 @@ class Axis:
         )
 
     def __hash__(self) -> int:
-        return hash(((self.direction + 0.0).tobytes(), (self.origin + 0.0).tobytes()))
+        d, o = self.direction.view(_PLAIN), self.origin.view(_PLAIN)
+        return hash(((d + 0.0).tobytes(), (o + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         d = [round(float(a), 6) for a in self.direction]
@@ -748,8 +750,8 @@ class SpatialInertia:
         return hash(
             (
                 self.mass,
-                (self.first_moment + 0.0).tobytes(),
-                (self.rotational_inertia + 0.0).tobytes(),
+                (self.first_moment.view(_PLAIN) + 0.0).tobytes(),
+                (self.rotational_inertia.view(_PLAIN) + 0.0).tobytes(),
             )
         )
 
