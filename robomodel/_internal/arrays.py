@@ -144,8 +144,29 @@ def immutable(arr: FloatArray) -> FloatArray:
     writable again, nor can anything it is a view of; as a :class:`FrozenArray` its shape and
     dtype cannot be reassigned either. Every ``-0.0`` is stored as ``0.0`` (:func:`canonical`).
     """
-    out: FloatArray = FrozenArray(arr.shape, _F64, (arr + 0.0).tobytes())  # ``arr`` is float64
-    return out
+    # ``tobytes`` copies any layout in C order without running ``FrozenArray``'s ufunc hooks;
+    # the byte screen then finds the rare ``-0.0`` (a false positive only costs the addition),
+    # so most arrays are stored without the ``+ 0.0`` pass that would give the same bits.
+    if arr.dtype is _F64:
+        data = arr.tobytes()
+        if _NEG_ZERO not in data:
+            return FrozenArray(arr.shape, _F64, data)
+    plain = np.asarray(arr, dtype=_F64)  # a plain view: ``+ 0.0`` runs no Python hook
+    return FrozenArray(plain.shape, _F64, (plain + 0.0).tobytes())
+
+
+def immutable_pair(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Return ``(immutable(a), immutable(b))`` (the same bits) over one shared ``bytes`` buffer.
+
+    For two fields of one value built together (a transform's rotation and position): one
+    buffer and one ``-0.0`` screen instead of two. Each array keeps its own shape, a read-only
+    view of the buffer, which nothing can write.
+    """
+    if a.dtype is _F64 and b.dtype is _F64:
+        data = a.tobytes() + b.tobytes()
+        if _NEG_ZERO not in data:
+            return FrozenArray(a.shape, _F64, data), FrozenArray(b.shape, _F64, data, a.nbytes)
+    return immutable(a), immutable(b)
 
 
 _F64 = np.dtype(np.float64)

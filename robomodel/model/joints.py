@@ -212,7 +212,7 @@ class _MovingJoint:
         if child == self.link1:
             return self.axis_in_link1.reversed()
         if child == self.link2:
-            return self.link1_H_link2.inverse() @ self.axis_in_link1
+            return self.link1_H_link2.inverse_apply(self.axis_in_link1)
         raise ModelError(f"{child!r} is not an end of this joint ({self.link1!r}, {self.link2!r})")
 
     def rest_transform(self, a: str, b: str) -> Transform:

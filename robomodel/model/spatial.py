@@ -41,6 +41,7 @@ from robomodel._internal.arrays import (
     frozen_array,
     frozen_bytes,
     immutable,
+    immutable_pair,
     mat33,
     vec3,
     zeros3,
@@ -74,7 +75,7 @@ ArrayLike = npt.ArrayLike
 
 def skew(v: ArrayLike) -> FloatArray:
     """Return the 3x3 matrix ``S(v)`` such that ``S(v) @ x == cross(v, x)``."""
-    x, y, z = np.asarray(v, dtype=np.float64)
+    x, y, z = np.asarray(v, dtype=np.float64).tolist()  # Python floats: faster to pack
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
@@ -251,6 +252,14 @@ def proper_rotation(R: FloatArray) -> FloatArray:
     return nearest
 
 
+# The algebra below computes on plain views of the frozen arrays (``a.view(_PLAIN)``, ~0.1 us):
+# numpy would run ``FrozenArray.__array_wrap__``, a Python call, on every ufunc and matmul
+# result with a frozen operand, which costs more than the arithmetic of a 3x3 product. The
+# operations and their operand order are those of the plain formulas, so the bits are the same.
+_PLAIN = np.ndarray
+_EYE3 = eye3().view(_PLAIN)  # a constant no one can write, so that no call pays for np.eye(3)
+
+
 def _rotation_field(v: ArrayLike) -> FloatArray:
     R = mat33(v)
     checked = proper_rotation(R)
@@ -279,7 +288,7 @@ class Transform:
         # Internal constructor for float64 arrays of the right shapes that the caller computed
         # itself from valid values (so finite), and owns: skips the copy and the checks of the
         # public converter, which dominate the cost of composing transforms.
-        return make(Transform)(immutable(rotation), immutable(position))
+        return make(Transform)(*immutable_pair(rotation, position))
 
     @classmethod
     def identity(cls) -> Transform:
@@ -326,8 +335,25 @@ class Transform:
         """Return ``B_H_A`` for this ``A_H_B``."""
         # Finite entries give finite results here and in ``@`` (barring float overflow, which
         # needs entries beyond ~1e150 that no rigid transform has): no check on this hot path.
-        Rt = self.rotation.T.copy()
-        return Transform._raw(Rt, -(Rt @ self.position))
+        Rt = self.rotation.view(
+            _PLAIN
+        ).T.copy()  # C order: ``Rt @ p`` is the product of a plain matrix
+        return Transform._raw(Rt, -(Rt @ self.position.view(_PLAIN)))
+
+    def inverse_apply(self, axis: Axis) -> Axis:
+        """Return ``self.inverse() @ axis`` bit for bit, without building the inverse transform.
+
+        What a joint does to express its axis in link2 (``joint.axis(joint.link2)``).
+        """
+        Rt = self.rotation.view(
+            _PLAIN
+        ).T.copy()  # C order, as in ``inverse``: the same matrix products
+        # The inverse would store this position canonical (``-0.0`` as ``0.0``); the stored
+        # origin is made canonical after the sum, which gives the same bits either way.
+        p = -(Rt @ self.position.view(_PLAIN))
+        return Axis._raw(
+            _rotated_unit(Rt, axis.direction.view(_PLAIN)), Rt @ axis.origin.view(_PLAIN) + p
+        )
 
     def as_matrix(self) -> FloatArray:
         """Return the 4x4 homogeneous matrix (a new, writable array)."""
@@ -354,18 +380,25 @@ class Transform:
 
     def __matmul__(self, other: Any) -> Any:
         if isinstance(other, Transform):
+            R = self.rotation.view(_PLAIN)
             return Transform._raw(
-                self.rotation @ other.rotation, self.rotation @ other.position + self.position
+                R @ other.rotation.view(_PLAIN),
+                R @ other.position.view(_PLAIN) + self.position.view(_PLAIN),
             )
         if isinstance(other, SpatialInertia):
             return other.transformed(self)
         if isinstance(other, Axis):
-            return Axis._raw(_rotated_unit(self.rotation, other.direction), self @ other.origin)
+            R = self.rotation.view(_PLAIN)
+            return Axis._raw(
+                _rotated_unit(R, other.direction.view(_PLAIN)),
+                R @ other.origin.view(_PLAIN) + self.position.view(_PLAIN),
+            )
         if isinstance(other, np.ndarray):
+            R, p = self.rotation.view(_PLAIN), self.position.view(_PLAIN)
             if other.shape == (3,):
-                return self.rotation @ other + self.position
+                return R @ other + p
             if other.ndim == 2 and other.shape[1] == 3:
-                return other @ self.rotation.T + self.position
+                return other @ R.T + p
             raise ModelError(f"a Transform maps points of shape (3,) or (N, 3), got {other.shape}")
         return NotImplemented
 
@@ -391,7 +424,8 @@ class Transform:
 
     def __hash__(self) -> int:
         # ``+ 0.0`` folds -0.0 into 0.0, so that values equal under ``==`` hash alike.
-        return hash(((self.rotation + 0.0).tobytes(), (self.position + 0.0).tobytes()))
+        R, p = self.rotation.view(_PLAIN), self.position.view(_PLAIN)
+        return hash(((R + 0.0).tobytes(), (p + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         if self.is_identity(0.0):
@@ -462,25 +496,25 @@ class Axis:
     @classmethod
     def _raw(cls, direction: FloatArray, origin: FloatArray) -> Axis:
         # Internal: a unit, finite ``direction`` and a finite ``origin`` the caller owns.
-        return make(Axis)(immutable(direction), immutable(origin))
+        return make(Axis)(*immutable_pair(direction, origin))
 
     def reversed(self) -> Axis:
         """Return the same line with the opposite direction."""
-        return Axis._raw(-self.direction, self.origin.copy())
+        # The origin is frozen: the new axis shares it.
+        return make(Axis)(immutable(-self.direction.view(_PLAIN)), self.origin)
 
     def rotation(self, angle: float) -> Transform:
         """Return the transform rotating by ``angle`` about this line (Rodrigues)."""
-        u = self.direction
         a = finite_number(angle, "a rotation angle")
         c, s = math.cos(a), math.sin(a)
-        K = skew(u)
-        R = np.eye(3) + s * K + (1.0 - c) * (K @ K)
-        return Transform._raw(R, (np.eye(3) - R) @ self.origin)
+        K = skew(self.direction.view(_PLAIN))
+        R = _EYE3 + s * K + (1.0 - c) * (K @ K)
+        return Transform._raw(R, (_EYE3 - R) @ self.origin.view(_PLAIN))
 
     def translation(self, distance: float) -> Transform:
         """Return the transform translating by ``distance`` along this direction."""
         d = finite_number(distance, "a translation distance")
-        return Transform._raw(np.eye(3), self.direction * d)
+        return Transform._raw(_EYE3, self.direction.view(_PLAIN) * d)
 
     def closest_point(self, x: ArrayLike) -> FloatArray:
         """Return the point of the line closest to ``x``."""
@@ -501,7 +535,8 @@ class Axis:
         )
 
     def __hash__(self) -> int:
-        return hash(((self.direction + 0.0).tobytes(), (self.origin + 0.0).tobytes()))
+        d, o = self.direction.view(_PLAIN), self.origin.view(_PLAIN)
+        return hash(((d + 0.0).tobytes(), (o + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         d = [round(float(a), 6) for a in self.direction]
@@ -573,9 +608,7 @@ class SpatialInertia:
         # Internal: a finite mass, first moment and inertia (symmetrised here) the caller owns.
         # Halves added rather than the sum halved: the same bits, and no overflow to inf for an
         # inertia near the largest double.
-        return make(SpatialInertia)(
-            float(mass) + 0.0, immutable(h), immutable(0.5 * I_O + 0.5 * I_O.T)
-        )
+        return make(SpatialInertia)(float(mass) + 0.0, *immutable_pair(h, 0.5 * I_O + 0.5 * I_O.T))
 
     @classmethod
     def zero(cls) -> SpatialInertia:
@@ -633,14 +666,15 @@ class SpatialInertia:
         """The centre of mass ``h / m`` (zero for a massless body)."""
         if self.mass == 0.0:
             return fresh(np.zeros(3))
-        return fresh(self.first_moment / self.mass)
+        return fresh(self.first_moment.view(_PLAIN) / self.mass)
 
     @property
     def inertia_com(self) -> FloatArray:
         """The rotational inertia about the centre of mass, in frame axes."""
         if self.mass == 0.0:
             return self.rotational_inertia
-        return fresh(self.rotational_inertia + _skew_sq(self.first_moment) / self.mass)
+        h = self.first_moment.view(_PLAIN)
+        return fresh(self.rotational_inertia.view(_PLAIN) + _skew_sq(h) / self.mass)
 
     def as_vector(self) -> FloatArray:
         """Return iDynTree's 10-parameter vector (first moment, inertia about the origin)."""
@@ -670,22 +704,26 @@ class SpatialInertia:
 
     def transformed(self, A_H_B: Transform) -> SpatialInertia:
         """Return this inertia (expressed in B) expressed in A."""
-        R, p = A_H_B.rotation, A_H_B.position
+        R = A_H_B.rotation.view(_PLAIN)
+        I_O = self.rotational_inertia.view(_PLAIN)
         m = self.mass
         if m == 0.0:
             # A massless body with a rotational inertia is non-physical; rotate it and keep it.
-            return SpatialInertia._raw(0.0, np.zeros(3), R @ self.rotational_inertia @ R.T)
-        c_A = R @ self.com + p
+            return SpatialInertia._raw(0.0, np.zeros(3), R @ I_O @ R.T)
+        h = self.first_moment.view(_PLAIN)
+        # ``self.com`` and ``self.inertia_com``, without marking intermediates read-only.
+        c_A = R @ (h / m) + A_H_B.position.view(_PLAIN)
         h_A = m * c_A
-        return SpatialInertia._raw(m, h_A, R @ self.inertia_com @ R.T - _skew_sq(h_A) / m)
+        I_C = I_O + _skew_sq(h) / m
+        return SpatialInertia._raw(m, h_A, R @ I_C @ R.T - _skew_sq(h_A) / m)
 
     def __add__(self, other: SpatialInertia) -> SpatialInertia:
         if not isinstance(other, SpatialInertia):
             return NotImplemented
         return SpatialInertia._raw(
             self.mass + other.mass,
-            self.first_moment + other.first_moment,
-            self.rotational_inertia + other.rotational_inertia,
+            self.first_moment.view(_PLAIN) + other.first_moment.view(_PLAIN),
+            self.rotational_inertia.view(_PLAIN) + other.rotational_inertia.view(_PLAIN),
         )
 
     def is_physically_consistent(self) -> bool:
@@ -712,8 +750,8 @@ class SpatialInertia:
         return hash(
             (
                 self.mass,
-                (self.first_moment + 0.0).tobytes(),
-                (self.rotational_inertia + 0.0).tobytes(),
+                (self.first_moment.view(_PLAIN) + 0.0).tobytes(),
+                (self.rotational_inertia.view(_PLAIN) + 0.0).tobytes(),
             )
         )
 
@@ -729,5 +767,6 @@ _ZERO_INERTIA = SpatialInertia()
 
 
 def _skew_sq(h: FloatArray) -> FloatArray:
-    """Return ``S(h) @ S(h) == h h^T - |h|^2 I``."""
-    return np.outer(h, h) - float(h @ h) * np.eye(3)
+    """Return ``S(h) @ S(h) == h h^T - |h|^2 I`` for a plain ``h``."""
+    # ``h[:, None] * h`` is the product ``np.outer`` forms, without its Python-level wrapper.
+    return h[:, None] * h - float(h @ h) * _EYE3
