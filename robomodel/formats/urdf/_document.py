@@ -48,6 +48,7 @@ __all__ = [
     "pick_children",
     "q",
     "quote",
+    "quote_names",
     "read_transform",
     "required",
     "rm",
@@ -368,6 +369,16 @@ def quote(s: str) -> str:
     if "&" in s or "<" in s or ">" in s or '"' in s:
         s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return '"' + s + '"'
+
+
+_PLAIN_NAMES = re.compile(r'[^&<>"\x00-\x08\x0b\x0c\x0e-\x1f]*')
+
+
+def quote_names(names: list[str]) -> list[str]:
+    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
+    if _PLAIN_NAMES.fullmatch("".join(names)):
+        return ['"' + s + '"' for s in names]
+    return [quote(s) for s in names]
 
 
 def fmt3(v: Any) -> str:
