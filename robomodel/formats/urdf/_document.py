@@ -371,12 +371,13 @@ def quote(s: str) -> str:
     return '"' + s + '"'
 
 
-_PLAIN_NAMES = re.compile(r'[^&<>"\x00-\x08\x0b\x0c\x0e-\x1f]*')
-
-
 def quote_names(names: list[str]) -> list[str]:
     """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
-    if _PLAIN_NAMES.fullmatch("".join(names)):
+    # Printable text holds no control character; model names always are (check_name).
+    joined = "".join(names)
+    if joined.isprintable() and not (
+        "&" in joined or "<" in joined or ">" in joined or '"' in joined
+    ):
         return ['"' + s + '"' for s in names]
     return [quote(s) for s in names]
 

@@ -629,7 +629,7 @@ def _write_frames(
             if root:
                 parents[i], children[i] = qf[i], qp[i]
     kept = w.kept if w.options.write_extensions else {}
-    for i, fname in enumerate(fnames):
+    for i, fname in enumerate(fnames if kept else ()):
         if ("link", fname) in kept or ("inertial", fname) in kept:  # a link kept with more
             start = len(w.out)
             write_bare_link(w, fname)
