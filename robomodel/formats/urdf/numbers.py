@@ -106,8 +106,9 @@ def format_floats(values: Iterable[float]) -> str:
 def format_numbers(values: Sequence[float] | Any) -> list[str]:
     """Return :func:`format_float` of every number of ``values`` (a sequence or an array).
 
-    The exporter's bulk path: one ``repr`` per number (the shortest digits) and array
-    operations instead of a Python call per number. ``repr`` already writes :func:`_format`'s
+    The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of a
+    first export's) per distinct number, and array operations instead of a Python call per
+    number. ``repr`` already writes :func:`_format`'s
     common range ``[1e-3, 1e4)`` (an integer keeps a ``.0`` to drop), so only the numbers
     outside it go through the general rule one by one.
 
@@ -119,12 +120,15 @@ def format_numbers(values: Sequence[float] | Any) -> list[str]:
     if not finite.all():
         bad = float(a[np.argmin(finite)])
         raise ValueError(f"cannot write the non-finite number {bad!r} in a URDF")
-    texts = list(map(repr, a.tolist()))
-    mag = np.abs(a)
+    # A robot repeats numbers (zeros, unit entries, the angles of right angles): one text
+    # per distinct value.
+    u, inverse = np.unique(a, return_inverse=True)
+    texts = list(map(repr, u.tolist()))
+    mag = np.abs(u)
     common = mag < 1e4
-    for i in np.flatnonzero(common & (a == np.trunc(a))).tolist():
+    for i in np.flatnonzero(common & (u == np.trunc(u))).tolist():
         texts[i] = texts[i][:-2]  # "12.0" -> "12" (and "0.0" -> "0")
     common &= mag >= 1e-3
     for i in np.flatnonzero(~common & (mag != 0.0)).tolist():
         texts[i] = _respelled(texts[i])
-    return texts
+    return list(map(texts.__getitem__, inverse.tolist()))
