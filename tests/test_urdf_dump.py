@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import transforms
 
 import robomodel as rm
 from robomodel.formats.urdf import DumpOptions as _ExportOptions
 from robomodel.formats.urdf import URDFExportError, dump, load, loads
 from robomodel.formats.urdf import dumps as _dumps
-from robomodel.formats.urdf.numbers import format3, format_float
+from robomodel.formats.urdf.numbers import format3, format_float, format_numbers
 
 
 # These tests pin iDynTree's layout: the exporter's iDynTree order (the default, index order,
@@ -76,6 +77,62 @@ def test_format_float_fast_path_is_the_general_rule(x: float) -> None:
 
     assert _format(x) == _format_general(x)
     assert format3(x, x, 1.0) == " ".join([_format_general(x), _format_general(x), "1"])
+
+
+def _double(bits: int) -> float:
+    return float(struct.unpack("<d", struct.pack("<Q", bits))[0])
+
+
+_DOUBLES = st.one_of(
+    st.integers(0, 2**64 - 1).map(_double),  # every double, subnormals and huge exponents
+    st.integers(0, 2**52 - 1).map(_double),  # subnormals (and zero)
+    st.floats(-2e4, 2e4),
+    st.floats(-1e-2, 1e-2),
+    st.integers(-(10**17), 10**17).map(float),
+    st.sampled_from([1e-3, -1e-3, 1e4, -1e4, 1e8, 1e16, -0.0, 5e-324, 1.7976931348623157e308]),
+).filter(math.isfinite)
+
+
+@given(st.lists(_DOUBLES, max_size=40))
+def test_format_numbers_is_format_float_on_each(values: list[float]) -> None:
+    """The bulk formatter writes every finite double as format_float does, in order."""
+    assert format_numbers(values) == [format_float(v) for v in values]
+    assert format_numbers(np.array(values, dtype=np.float64)) == [format_float(v) for v in values]
+
+
+@given(st.lists(_DOUBLES, max_size=5), st.sampled_from([math.nan, math.inf, -math.inf]))
+def test_format_numbers_refuses_non_finite_numbers(values: list[float], bad: float) -> None:
+    """A NaN or an infinity anywhere is a ValueError naming it, as format_float raises."""
+    with pytest.raises(ValueError, match="non-finite number"):
+        format_numbers([*values, bad, *values])
+
+
+@given(
+    st.lists(st.tuples(transforms(), st.booleans()), max_size=6).map(lambda xs: xs + xs[:2]),
+)
+def test_origin_texts_are_write_origin_of_each(poses: list[tuple[rm.Transform, bool]]) -> None:
+    """Writing many origins at once (repeats written once) gives write_origin of each, in order."""
+    from robomodel.formats.urdf._origin import origin_texts, write_origin
+
+    Ts = [T for T, _ in poses]
+    inv = [i for _, i in poses]
+    assert origin_texts(Ts, inv, {}) == [write_origin(T, i, {}) for T, i in poses]
+    assert origin_texts(Ts) == [write_origin(T) for T in Ts]
+
+
+@given(st.lists(st.text(st.characters(codec="utf-8"), max_size=6), max_size=6))
+def test_quote_names_is_quote_of_each(names: list[str]) -> None:
+    """Quoting many names at once gives quote of each, or the ValueError quote raises first."""
+    from robomodel.formats.urdf._document import quote, quote_names
+
+    try:
+        expected = [quote(n) for n in names]
+    except ValueError as e:
+        with pytest.raises(ValueError, match="control characters"):
+            quote_names(names)
+        assert "control characters" in str(e)
+        return
+    assert quote_names(names) == expected
 
 
 # ---------------------------------------------------------------------------- layout

@@ -49,6 +49,7 @@ __all__ = [
     "pick_children",
     "q",
     "quote",
+    "quote_names",
     "read_transform",
     "required",
     "rm",
@@ -370,6 +371,17 @@ def quote(s: str) -> str:
     if "&" in s or "<" in s or ">" in s or '"' in s:
         s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return '"' + s + '"'
+
+
+def quote_names(names: list[str]) -> list[str]:
+    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
+    # Printable text holds no control character; model names always are (check_name).
+    joined = "".join(names)
+    if joined.isprintable() and not (
+        "&" in joined or "<" in joined or ">" in joined or '"' in joined
+    ):
+        return ['"' + s + '"' for s in names]
+    return [quote(s) for s in names]
 
 
 def fmt3(v: Any) -> str:

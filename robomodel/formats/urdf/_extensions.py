@@ -30,6 +30,7 @@ __all__ = [
     "canonical_order",
     "frame_joint_marker",
     "keep",
+    "kept_blocks",
     "kept_by_owner",
     "kept_texts",
     "kept_xml",
@@ -172,6 +173,24 @@ def write_kept(w: Writer, kind: str, owner: str, indent: str, skip: str = "") ->
         for e in exts:
             if e.tag != skip:
                 w.out.append(indent + e.xml)
+
+
+def kept_blocks(w: Writer, kind: str, owners: list[str], indent: str) -> list[str]:
+    """Return per owner the lines of its kept elements, each after a newline (``""``: none).
+
+    :func:`write_kept` for many owners of one kind, as text to put inside each owner.
+    """
+    blocks = [""] * len(owners)
+    if not w.options.write_extensions or not w.kept:
+        return blocks
+    kept = w.kept
+    for i, owner in enumerate(owners):
+        key = (kind, owner)
+        exts = kept.get(key)
+        if exts:
+            w.used.add(key)
+            blocks[i] = "".join(["\n" + indent + e.xml for e in exts])
+    return blocks
 
 
 def write_robot_kept(w: Writer) -> None:

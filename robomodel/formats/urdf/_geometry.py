@@ -206,11 +206,17 @@ def shape_values(raws: Iterable[RawShape]) -> list[SolidShape]:
     return [_SOLID_SHAPE(s.geometry, s.name, s.origin, s.material, s.extensions) for s in raws]
 
 
-def write_shape(w: Writer, tag: str, s: SolidShape) -> None:
-    """Write ``s`` as a ``<visual>`` or ``<collision>`` (``tag``)."""
+def write_shape(w: Writer, tag: str, s: SolidShape, origin: str | None = None) -> None:
+    """Write ``s`` as a ``<visual>`` or ``<collision>`` (``tag``).
+
+    ``origin``: its ``<origin>`` when already written (:func:`~robomodel.formats.urdf._origin.
+    origin_texts`).
+    """
     out = w.out
     out.append(f"    <{tag} name={q(s.name)}>" if s.name else f"    <{tag}>")
-    out.append("      " + write_origin(s.link_H_geometry, memo=w.memo))
+    if origin is None:
+        origin = write_origin(s.link_H_geometry, memo=w.memo)
+    out.append("      " + origin)
     _write_geometry(out, s.geometry)
     if s.material is not None:
         write_material(w, s.material, "      ", False)

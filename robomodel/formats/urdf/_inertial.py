@@ -33,7 +33,7 @@ from robomodel.formats.urdf._extensions import keep, write_kept
 from robomodel.formats.urdf._origin import ZERO3, rotations
 from robomodel.formats.urdf._records import RawLink, Vec3
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.formats.urdf.numbers import format_float
+from robomodel.formats.urdf.numbers import format_float, format_numbers
 from robomodel.model.spatial import SpatialInertia
 from robomodel.physics.inertia import consistency_problems
 
@@ -45,7 +45,9 @@ __all__ = [
     "apply_exact_inertials",
     "central_inertias",
     "check_inertias",
+    "inertial_texts",
     "inertial_values",
+    "numbers_of_inertials",
     "read_inertial",
     "write_inertial",
 ]
@@ -261,29 +263,56 @@ def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
         warn(str(err))
 
 
-def write_inertial(w: Writer, name: str, inertia: SpatialInertia) -> None:
-    """Write the ``<inertial>`` of link ``name``."""
+def numbers_of_inertials(
+    inertias: list[SpatialInertia], memo: dict[bytes, Any] | None
+) -> list[tuple[float, list[float], list[float], bool]]:
+    """:func:`inertial_numbers` of every inertia: the one place the writer asks for them.
+
+    A batch search can replace this loop without changing its callers.
+    """
+    return [inertial_numbers(inertia, memo) for inertia in inertias]
+
+
+_INERTIAL = (
+    '      <mass value="{}"/>\n      <origin xyz="{} {} {}" rpy="0 0 0"/>\n'
+    '      <inertia ixx="{}" ixy="{}" ixz="{}" iyy="{}" iyz="{}" izz="{}"'
+).format
+
+
+def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
+    """Return the ``<inertial>`` body of every inertia (:func:`write_inertial`'s ``text``).
+
+    A function of the value alone (robomodel.formats.urdf._exact): the central inertia in link
+    axes (iDynTree's layout), with numbers that read back to this very inertia; where none do,
+    the numbers computed, and the exact inertia in robomodel's attributes. The numbers of all
+    of them are formatted in one pass.
+    """
+    found = numbers_of_inertials(inertias, w.memo)
+    flat: list[float] = []
+    for mass, xyz, six, _ in found:
+        flat.append(mass)
+        flat += xyz
+        flat += six
+    t = format_numbers(flat)
+    texts = list(map(_INERTIAL, *(t[i::10] for i in range(10))))
+    for k, (_, _, _, exact) in enumerate(found):
+        inertia = inertias[k]
+        if not exact:
+            I_O = inertia.rotational_inertia
+            about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
+            texts[k] += (
+                f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
+                f'robomodel:about_origin="{about}"'
+            )
+    return texts
+
+
+def write_inertial(w: Writer, name: str, inertia: SpatialInertia, text: str | None = None) -> None:
+    """Write the ``<inertial>`` of link ``name`` (``text``: its body, by :func:`inertial_texts`)."""
     out = w.out
-    # A function of the value alone (robomodel.formats.urdf._exact): the central inertia in link
-    # axes
-    # (iDynTree's layout), with numbers that read back to this very inertia; where none do,
-    # the numbers computed, and the exact inertia in robomodel's attributes.
-    mass, xyz, six, exact = inertial_numbers(inertia, w.memo)
+    if text is None:
+        (text,) = inertial_texts(w, [inertia])
     out.append("    <inertial>")
-    out.append(f'      <mass value="{format_float(mass)}"/>')
-    out.append(f'      <origin xyz="{fmt3(xyz)}" rpy="0 0 0"/>')
-    f = [format_float(float(v)) for v in six]
-    extra = ""
-    if not exact:
-        I_O = inertia.rotational_inertia
-        about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
-        extra = (
-            f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
-            f'robomodel:about_origin="{about}"'
-        )
-    out.append(
-        f'      <inertia ixx="{f[0]}" ixy="{f[1]}" ixz="{f[2]}" iyy="{f[3]}" iyz="{f[4]}" '
-        f'izz="{f[5]}"{extra}/>'
-    )
+    out.append(text + "/>")
     write_kept(w, "inertial", name, "      ")
     out.append("    </inertial>")

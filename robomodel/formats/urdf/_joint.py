@@ -462,13 +462,22 @@ def _ignore_mimic(r: Reader, rj: RawJoint, el: Any, what: str, reason: str) -> N
 
 
 # ---------------------------------------------------------------------- writing
-def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> None:
-    """Write joint ``jname`` from ``parent`` to ``child`` (the exporter's traversal order)."""
+def write_joint(
+    w: Writer, jname: str, j: Joint, parent: str, child: str, origin: str | None = None
+) -> None:
+    """Write joint ``jname`` from ``parent`` to ``child`` (the exporter's traversal order).
+
+    ``origin``: its ``<origin>`` when already written (by
+    :func:`~robomodel.formats.urdf._origin.origin_texts`, with ``invert`` where ``parent`` is
+    not ``j.link1``).
+    """
     out = w.out
     invert = parent != j.link1
+    if origin is None:
+        origin = write_origin(j.link1_H_link2, invert, w.memo)
     if isinstance(j, FixedJoint):
         out.append(f'  <joint name={q(jname)} type="fixed">')
-        out.append("    " + write_origin(j.link1_H_link2, invert, w.memo))
+        out.append("    " + origin)
         out.append(f"    <parent link={q(parent)}/>")
         out.append("    " + child_xml(j, child, invert))
         write_kept(w, "joint", jname, "    ")
@@ -480,7 +489,7 @@ def write_joint(w: Writer, jname: str, j: Joint, parent: str, child: str) -> Non
     else:
         kind = "prismatic"
     out.append(f"  <joint name={q(jname)} type={q(kind)}>")
-    out.append("    " + write_origin(j.link1_H_link2, invert, w.memo))
+    out.append("    " + origin)
     out.append("    " + _axis_xml(w, jname, j, child))
     out.append(f"    <parent link={q(parent)}/>")
     out.append("    " + child_xml(j, child, invert))

@@ -9,20 +9,22 @@ an additional frame.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import Reader, Writer, q, required
 from robomodel.formats.urdf._extensions import keep, write_kept
 from robomodel.formats.urdf._geometry import read_shape, write_shape
-from robomodel.formats.urdf._inertial import read_inertial, write_inertial
+from robomodel.formats.urdf._inertial import inertial_texts, read_inertial, write_inertial
+from robomodel.formats.urdf._origin import origin_texts
 from robomodel.formats.urdf._records import NO_SHAPES, RawLink
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.model.record import Link
 from robomodel.model.shapes import Material
 from robomodel.model.spatial import SpatialInertia
 
-__all__ = ["link_value", "read_link", "write_bare_link", "write_link"]
+__all__ = ["link_value", "read_link", "write_bare_link", "write_link", "write_links"]
 
 
 def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
@@ -68,16 +70,33 @@ def link_value(inertia: SpatialInertia | None) -> Link:
     return _ZERO_LINK if inertia is None else _LINK(inertia)
 
 
-def write_link(w: Writer, li: int) -> None:
-    """Write link ``li`` of the model."""
+def write_links(w: Writer, lis: Sequence[int]) -> None:
+    """Write links ``lis`` of the model in order; the numbers of all are formatted at once."""
+    m = w.model
+    shapes = [s for li in lis for group in (m.visuals[li], m.collisions[li]) for s in group]
+    origins = iter(origin_texts([s.link_H_geometry for s in shapes], None, w.memo))
+    inertials = inertial_texts(w, [m.links[li].inertia for li in lis])
+    names = m.link_names
+    for li, inertial in zip(lis, inertials, strict=True):
+        w.guard(f"link {names[li]!r}", write_link, li, origins, inertial)
+
+
+def write_link(
+    w: Writer, li: int, origins: Iterator[str] | None = None, inertial: str | None = None
+) -> None:
+    """Write link ``li`` of the model.
+
+    ``origins`` yields its shapes' ``<origin>`` (visuals, then collisions) and ``inertial`` is
+    its inertial's body, when :func:`write_links` computed them for many links.
+    """
     m, out = w.model, w.out
     name = m.link_names[li]
     out.append(f"  <link name={q(name)}>")
-    write_inertial(w, name, m.links[li].inertia)
+    write_inertial(w, name, m.links[li].inertia, inertial)
     for s in m.visuals[li]:
-        write_shape(w, "visual", s)
+        write_shape(w, "visual", s, None if origins is None else next(origins))
     for s in m.collisions[li]:
-        write_shape(w, "collision", s)
+        write_shape(w, "collision", s, None if origins is None else next(origins))
     write_kept(w, "link", name, "    ")
     out.append("  </link>")
 

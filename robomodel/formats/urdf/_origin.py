@@ -13,6 +13,7 @@ transform alone (:mod:`robomodel.formats.urdf._exact`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
 from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.formats.urdf.numbers import format_floats
+from robomodel.formats.urdf.numbers import format_floats, format_numbers
 from robomodel.model.spatial import Transform, rpy_from_rotation
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "exact_rotation",
     "inverted",
     "origin_text",
+    "origin_texts",
     "origin_transform",
     "origin_values",
     "read_origin",
@@ -248,6 +250,13 @@ def origin_text(
 
 def _origin_text(T: Transform, invert: bool, memo: dict[bytes, Any] | None = None) -> str | None:
     xyz, rpy = origin_numbers(T, invert, memo)
+    return _text_of(T, invert, xyz, rpy)
+
+
+def _text_of(
+    T: Transform, invert: bool, xyz: list[float] | None, rpy: list[float] | None
+) -> str | None:
+    """The ``<origin>`` of the numbers found for ``T`` (``None`` without an ``xyz``)."""
     if xyz is None:
         return None
     R = T.rotation.T if invert else T.rotation
@@ -277,3 +286,61 @@ def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | No
             f'robomodel:rotation="{format_floats((R + 0.0).ravel().tolist())}"/>'
         )
     return f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(rpy)}"/>'
+
+
+_ORIGIN = '<origin xyz="{} {} {}" rpy="{} {} {}"/>'.format
+
+
+def numbers_of_origins(
+    transforms: Sequence[Transform], invert: Sequence[bool], memo: dict[bytes, Any] | None
+) -> list[tuple[list[float] | None, list[float] | None]]:
+    """:func:`origin_numbers` of every transform (inverted where ``invert`` says so).
+
+    The one place the writer asks for a whole model's origin numbers: a batch search can
+    replace this loop without changing its callers.
+    """
+    return [origin_numbers(T, inv, memo) for T, inv in zip(transforms, invert, strict=True)]
+
+
+def origin_texts(
+    transforms: Sequence[Transform],
+    invert: Sequence[bool] | None = None,
+    memo: dict[bytes, Any] | None = None,
+) -> list[str]:
+    """Return :func:`write_origin` of every transform, the numbers formatted in one pass.
+
+    ``invert``: per transform, whether to write its inverse (default: none). Origins whose
+    numbers need robomodel's exact attributes (rare) are written one by one.
+    """
+    if invert is None:
+        invert = [False] * len(transforms)
+    # A model repeats poses (a visual and its collision, a sensor and its frame): each
+    # distinct one is computed and written once per export (kept in the export's memo beside
+    # origin_text's entries, which may be None where these never are).
+    texts: dict[bytes, Any] = {} if memo is None else memo
+    keys = [
+        b"w" + T.rotation.tobytes() + T.position.tobytes() + (b"i" if inv else b"")
+        for T, inv in zip(transforms, invert, strict=True)
+    ]
+    todo = {key: k for k, key in enumerate(keys) if key not in texts}
+    ks = list(todo.values())
+    found = numbers_of_origins([transforms[k] for k in ks], [invert[k] for k in ks], memo)
+    flat: list[float] = []
+    for xyz, rpy in found:
+        if xyz is None or rpy is None:
+            flat += _ZEROS6  # written below, one by one
+        else:
+            flat += xyz
+            flat += rpy
+    t = format_numbers(flat)
+    new = map(_ORIGIN, t[0::6], t[1::6], t[2::6], t[3::6], t[4::6], t[5::6])
+    for key, k, (xyz, rpy), text in zip(todo, ks, found, new, strict=True):
+        if xyz is None or rpy is None:
+            T, inv = transforms[k], invert[k]
+            special = _text_of(T, inv, xyz, rpy)
+            text = special if special is not None else write_origin(T, inv, memo)
+        texts[key] = text
+    return [texts[key] for key in keys]
+
+
+_ZEROS6 = [0.0] * 6

@@ -30,20 +30,21 @@ from robomodel.formats.urdf._document import (
     Writer,
     duplicate,
     q,
+    quote_names,
     read_transform,
     required,
     rm,
     transform_text,
 )
-from robomodel.formats.urdf._extensions import keep, write_kept
-from robomodel.formats.urdf._origin import canonical, read_origin, write_origin
+from robomodel.formats.urdf._extensions import keep, kept_blocks, write_kept
+from robomodel.formats.urdf._origin import canonical, origin_texts, read_origin, write_origin
 from robomodel.formats.urdf._records import RawJoint, RawSensor
 from robomodel.formats.urdf.errors import URDFSensorError
 from robomodel.model.record import Frame
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 
-__all__ = ["add_sensor_frames", "read_sensor", "sensor_values", "write_sensor"]
+__all__ = ["add_sensor_frames", "read_sensor", "sensor_values", "write_sensor", "write_sensors"]
 
 _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
@@ -312,6 +313,40 @@ def _near(a: Transform, b: Transform) -> bool:
 
 
 # ---------------------------------------------------------------------- writing
+_LINK_SENSOR = '  <sensor name={} type="{}">\n    <parent link={}/>\n    {}{}\n  </sensor>'.format
+
+
+def write_sensors(w: Writer) -> None:
+    """Write the model's sensors in order.
+
+    The accelerometers and gyroscopes (most sensors of a robot) are written at once: their
+    origins' numbers formatted in one pass, their names quoted in one; each F/T sensor, which
+    is checked against its joint, on its own.
+    """
+    sensors = w.model.sensors
+    on_links = [s for s in sensors if not isinstance(s, SixAxisForceTorqueSensor)]
+    origins = origin_texts([s.link_H_sensor for s in on_links], None, w.memo)
+    names = [s.name for s in on_links]
+    kinds = ["accelerometer" if isinstance(s, Accelerometer) else "gyroscope" for s in on_links]
+    kept = kept_blocks(w, "sensor", names, "    ")
+    texts = iter(
+        map(
+            _LINK_SENSOR,
+            quote_names(names),
+            kinds,
+            quote_names([s.link for s in on_links]),
+            origins,
+            kept,
+        )
+    )
+    out = w.out
+    for s in sensors:
+        if isinstance(s, SixAxisForceTorqueSensor):
+            w.guard(f"sensor {s.name!r}", write_sensor, s)
+        else:
+            out.append(next(texts))
+
+
 def write_sensor(w: Writer, s: Sensor) -> None:
     """Write sensor ``s`` in the dialect :func:`read_sensor` reads."""
     out = w.out

@@ -27,8 +27,8 @@ from pyrsistent import pvector
 
 from robomodel._internal.construct import make
 from robomodel.errors import URDFError, suggest
-from robomodel.formats.urdf._document import XMLNS, Reader, Writer, q, rm
-from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, write_kept
+from robomodel.formats.urdf._document import XMLNS, Reader, Writer, quote_names, rm
+from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, kept_blocks
 from robomodel.formats.urdf._geometry import shape_values
 from robomodel.formats.urdf._inertial import apply_exact_inertials
 from robomodel.formats.urdf._joint import (
@@ -37,13 +37,13 @@ from robomodel.formats.urdf._joint import (
     release_elements,
     write_joint,
 )
-from robomodel.formats.urdf._link import link_value, write_bare_link, write_link
+from robomodel.formats.urdf._link import link_value, write_bare_link, write_link, write_links
 from robomodel.formats.urdf._origin import (
     apply_exact,
     canonical,
     inverted,
     origin_text,
-    write_origin,
+    origin_texts,
 )
 from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
 from robomodel.formats.urdf._sensor import add_sensor_frames, sensor_values
@@ -542,51 +542,37 @@ def write_tree(w: Writer, base: str) -> None:
     joint_names = set(m.joint_names)
     written_joints: set[str] = set()
 
-    def frame_joint(fname: str) -> str:
-        jn = w.frame_joint.get(fname, fname + "_fixed_joint")
-        if jn in joint_names or jn in written_joints:
-            raise w.fail(
-                f"frame {fname!r}",
-                f"the generated joint name {jn!r} is already used by another joint; "
-                "rename the frame or the joint",
-            )
-        written_joints.add(jn)
-        return jn
-
-    def frame(k: int) -> None:
-        fr = m.frames[k]
-        jn = frame_joint(fr.name)
-        if k == root_frame:
-            args = (fr.name, jn, fr.link_H_frame, fr.name, base, True)
-        else:
-            args = (fr.name, jn, fr.link_H_frame, fr.link, fr.name, False)
-        w.guard(f"frame {fr.name!r}", write_frame, *args)
+    def frames(ks: list[int]) -> None:
+        _write_frames(w, ks, root_frame, base, joint_names, written_joints)
 
     names = m.link_names
 
-    def joint(j: int, p: int, c: int) -> None:
+    def joint(j: int, p: int, c: int, origin: str | None = None) -> None:
         jname = m.joint_names[j]
-        w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c])
+        w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c], origin)
 
     if by_index:
         # Its extensions attribute is added once the kept elements are written (finish_order).
         w.order_line = len(w.out)
         w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
-        for li in range(n):
-            w.guard(f"link {names[li]!r}", write_link, li)
+        write_links(w, range(n))
         ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints
         for k in range(1, len(t)):
             j, p = t.joints[k], t.parents[k]
             assert j is not None and p is not None
             ends[j] = (p, t.links[k])
+        origins = origin_texts(
+            [jt.link1_H_link2 for jt in m.joints],
+            [names[p] != jt.link1 for jt, (p, _) in zip(m.joints, ends, strict=True)],
+            w.memo,
+        )
         for j, (p, c) in enumerate(ends):
-            joint(j, p, c)
-        for k in range(len(m.frames)):
-            frame(k)
+            joint(j, p, c, origins[j])
+        frames(list(range(len(m.frames))))
         return
 
     if root_frame >= 0:
-        frame(root_frame)
+        frames([root_frame])
     for k in range(len(t)):
         li = t.links[k]
         j = t.joints[k]
@@ -595,24 +581,68 @@ def write_tree(w: Writer, base: str) -> None:
             assert p is not None
             joint(j, p, li)
         w.guard(f"link {names[li]!r}", write_link, li)
-    for k in range(len(m.frames)):
-        if k != root_frame:
-            frame(k)
+    frames([k for k in range(len(m.frames)) if k != root_frame])
 
 
-def write_frame(
-    w: Writer, fname: str, jname: str, link_H_frame: Transform, parent: str, child: str, root: bool
+_FRAME_JOINT = (
+    '{}\n  <joint name={} type="fixed">\n    {}\n    <parent link={}/>\n    <child link={}/>{}'
+    "\n  </joint>"
+).format
+
+
+def _write_frames(
+    w: Writer,
+    ks: list[int],
+    root_frame: int,
+    base: str,
+    joint_names: set[str],
+    written_joints: set[str],
 ) -> None:
-    """Write frame ``fname`` as a massless link on the fixed joint ``jname``.
+    """Write frames ``ks`` (frame positions, in order), each as a massless link on a fixed joint.
 
-    ``root``: the frame is the fake URDF root, the parent of its link.
+    Frame ``root_frame`` is the fake URDF root, the parent of link ``base``. The whole group is
+    written at once: its origins' numbers formatted in one pass, each name quoted once.
+
+    Raises:
+        URDFExportError: a frame's joint name is already used by a joint or another frame.
     """
-    out = w.out
-    write_bare_link(w, fname)
-    origin = write_origin(link_H_frame, invert=root, memo=w.memo)
-    out.append(
-        f'  <joint name={q(jname)} type="fixed">\n    {origin}'
-        f"\n    <parent link={q(parent)}/>\n    <child link={q(child)}/>"
-    )
-    write_kept(w, "joint", jname, "    ")
-    out.append("  </joint>")
+    m = w.model
+    sel = [m.frames[k] for k in ks]
+    fnames = [fr.name for fr in sel]
+    get = w.frame_joint.get
+    jnames = [get(n, n + "_fixed_joint") for n in fnames]
+    if (
+        not joint_names.isdisjoint(jnames)
+        or len(set(jnames)) < len(jnames)
+        or (written_joints and not written_joints.isdisjoint(jnames))
+    ):
+        for fname, jn in zip(fnames, jnames, strict=True):
+            if jn in joint_names or jn in written_joints:
+                raise w.fail(
+                    f"frame {fname!r}",
+                    f"the generated joint name {jn!r} is already used by another joint; "
+                    "rename the frame or the joint",
+                )
+            written_joints.add(jn)
+    written_joints.update(jnames)
+    roots = [k == root_frame for k in ks]
+    origins = origin_texts([fr.link_H_frame for fr in sel], roots, w.memo)
+    qf = quote_names(fnames)
+    qj = quote_names(jnames)
+    qp = quote_names([base if root else fr.link for fr, root in zip(sel, roots, strict=True)])
+    links = [f"  <link name={x}/>" for x in qf]
+    parents, children = qp, qf
+    if any(roots):  # the fake root: its joint goes frame -> base
+        parents, children = list(qp), list(qf)
+        for i, root in enumerate(roots):
+            if root:
+                parents[i], children[i] = qf[i], qp[i]
+    kept = w.kept if w.options.write_extensions else {}
+    for i, fname in enumerate(fnames if kept else ()):
+        if ("link", fname) in kept or ("inertial", fname) in kept:  # a link kept with more
+            start = len(w.out)
+            write_bare_link(w, fname)
+            links[i] = "\n".join(w.out[start:])
+            del w.out[start:]
+    kept_joints = kept_blocks(w, "joint", jnames, "    ")
+    w.out += map(_FRAME_JOINT, links, qj, origins, parents, children, kept_joints)

@@ -27,7 +27,7 @@ from robomodel.errors import suggest
 from robomodel.formats.urdf._document import Writer
 from robomodel.formats.urdf._extensions import blob_xml, kept_by_owner, write_robot_kept
 from robomodel.formats.urdf._geometry import write_material
-from robomodel.formats.urdf._sensor import write_sensor
+from robomodel.formats.urdf._sensor import write_sensors
 from robomodel.formats.urdf._tree import finish_order, write_tree
 from robomodel.formats.urdf.errors import URDFExportError
 from robomodel.formats.urdf.options import DumpOptions
@@ -118,8 +118,7 @@ def _write_robot(w: Writer) -> None:
     for mat in m.materials:
         w.guard(f"material {mat.name!r}", write_material, mat, "  ", True)
     write_tree(w, base)
-    for s in m.sensors:
-        w.guard(f"sensor {s.name!r}", write_sensor, s)
+    write_sensors(w)
     write_robot_kept(w)
     finish_order(w)
     for blob in o.xml_blobs:

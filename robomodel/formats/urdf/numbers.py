@@ -23,9 +23,12 @@ robomodel's text is one digit shorter than iDynTree's and reads back to the same
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-__all__ = ["format3", "format_float", "format_floats"]
+import numpy as np
+
+__all__ = ["format3", "format_float", "format_floats", "format_numbers"]
 
 
 def format_float(x: float) -> str:
@@ -53,8 +56,14 @@ def _format(x: float) -> str:
 def _format_general(x: float) -> str:
     if x == 0.0:
         return "0"
-    neg = x < 0
-    r = repr(-x if neg else x)
+    return _respelled(repr(x))
+
+
+def _respelled(r: str) -> str:
+    """The notation rule applied to ``r``, the ``repr`` of a nonzero finite double."""
+    neg = r[0] == "-"
+    if neg:
+        r = r[1:]
     mant, _, exp_text = r.partition("e")
     exp10 = int(exp_text) if exp_text else 0
     whole, _, frac = mant.partition(".")
@@ -92,3 +101,34 @@ def format3(x: float, y: float, z: float) -> str:
 def format_floats(values: Iterable[float]) -> str:
     """Return the numbers of ``values`` formatted and separated by single spaces."""
     return " ".join([format_float(v) for v in values])
+
+
+def format_numbers(values: Sequence[float] | Any) -> list[str]:
+    """Return :func:`format_float` of every number of ``values`` (a sequence or an array).
+
+    The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of a
+    first export's) per distinct number, and array operations instead of a Python call per
+    number. ``repr`` already writes :func:`_format`'s
+    common range ``[1e-3, 1e4)`` (an integer keeps a ``.0`` to drop), so only the numbers
+    outside it go through the general rule one by one.
+
+    Raises:
+        ValueError: a number is NaN or infinite (the first one is named).
+    """
+    a = np.array(values, dtype=np.float64).ravel() + 0.0  # -0.0 becomes 0.0: both write "0"
+    finite = np.isfinite(a)
+    if not finite.all():
+        bad = float(a[np.argmin(finite)])
+        raise ValueError(f"cannot write the non-finite number {bad!r} in a URDF")
+    # A robot repeats numbers (zeros, unit entries, the angles of right angles): one text
+    # per distinct value.
+    u, inverse = np.unique(a, return_inverse=True)
+    texts = list(map(repr, u.tolist()))
+    mag = np.abs(u)
+    common = mag < 1e4
+    for i in np.flatnonzero(common & (u == np.trunc(u))).tolist():
+        texts[i] = texts[i][:-2]  # "12.0" -> "12" (and "0.0" -> "0")
+    common &= mag >= 1e-3
+    for i in np.flatnonzero(~common & (mag != 0.0)).tolist():
+        texts[i] = _respelled(texts[i])
+    return list(map(texts.__getitem__, inverse.tolist()))
