@@ -96,8 +96,10 @@ _DOUBLES = st.one_of(
 @given(st.lists(_DOUBLES, max_size=40))
 def test_format_numbers_is_format_float_on_each(values: list[float]) -> None:
     """The bulk formatter writes every finite double as format_float does, in order."""
-    assert format_numbers(values) == [format_float(v) for v in values]
-    assert format_numbers(np.array(values, dtype=np.float64)) == [format_float(v) for v in values]
+    assert format_numbers(values) == tuple(format_float(v) for v in values)
+    assert format_numbers(np.array(values, dtype=np.float64)) == tuple(
+        format_float(v) for v in values
+    )
 
 
 @given(st.lists(_DOUBLES, max_size=5), st.sampled_from([math.nan, math.inf, -math.inf]))

@@ -103,7 +103,7 @@ def format_floats(values: Iterable[float]) -> str:
     return " ".join([format_float(v) for v in values])
 
 
-def format_numbers(values: Sequence[float] | Any) -> list[str]:
+def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     """Return :func:`format_float` of every number of ``values`` (a sequence or an array).
 
     The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of a
@@ -131,4 +131,4 @@ def format_numbers(values: Sequence[float] | Any) -> list[str]:
     common &= mag >= 1e-3
     for i in np.flatnonzero(~common & (mag != 0.0)).tolist():
         texts[i] = _respelled(texts[i])
-    return list(map(texts.__getitem__, inverse.tolist()))
+    return tuple(map(texts.__getitem__, inverse.tolist()))
