@@ -102,24 +102,29 @@ def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links:
     links = [base]
     parents: list[int | None] = [None]
     joints: list[int | None] = [None]
-    seen = {base}
-    stack: list[tuple[int, int | None]] = [(base, None)]
-    pop, push, mark = stack.pop, stack.append, seen.add
+    # up[i]: the traversal parent of link i once it is discovered, -1 before; the base is
+    # discovered with no parent (-2, which no neighbour is). One list instead of a set of the
+    # discovered links and a stack of (link, parent) pairs: a freshly loaded model pays for
+    # this walk on its first traversal, and each new object there is a fresh allocation.
+    up = [-1] * n_links
+    up[base] = -2
+    stack = [base]
+    pop, push = stack.pop, stack.append
     while stack:
-        link, parent = pop()
-        # Each entry is a (link, joint) pair (a Neighbor), unpacked rather than read by name:
-        # a freshly loaded model pays for this walk on its first traversal.
+        link = pop()
+        parent = up[link]
+        # Each entry is a (link, joint) pair (a Neighbor), unpacked rather than read by name.
         for n, j in cast("Sequence[tuple[int, int]]", neighbors[link]):
             if n == parent:
                 continue
-            if n in seen:
+            if up[n] != -1:
                 raise TopologyError(
                     f"link {n} is reached twice from base {base}: the model has a loop or two "
                     "joints between the same links"
                 )
-            mark(n)
+            up[n] = link
             links.append(n)
             parents.append(link)
             joints.append(j)
-            push((n, link))
+            push(n)
     return Traversal(tuple(links), tuple(parents), tuple(joints))
