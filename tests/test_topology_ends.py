@@ -21,6 +21,7 @@ from strategies import models, public_fields
 import robomodel as rm
 import robomodel.transformers as rt
 from robomodel.formats import urdf
+from robomodel.model.traversal import compute_traversal, flat_links
 
 ICUB = icub_models.get_model_file("iCubGazeboV2_7")
 
@@ -91,3 +92,13 @@ def test_a_loaded_robot_gives_the_plain_adjacency_and_traversals(keep_fakes: boo
     check_topology(m)
     if keep_fakes:
         check_topology(rt.remove_fake_links(m, lumped_sensors="drop"))
+
+
+def test_a_loop_given_to_the_walk_is_reported_not_looped_over() -> None:
+    # Models never have loops (the union-find refuses them); the walk still stops on one.
+    triangle = flat_links((0, 1, 2), (1, 2, 0), 3)
+    assert triangle.start == [0, 2, 4, 6]
+    with pytest.raises(rm.errors.TopologyError, match="reached twice"):
+        compute_traversal(triangle, 0, 3)
+    with pytest.raises(rm.errors.ModelError, match="out of range"):
+        compute_traversal(triangle, 3, 3)

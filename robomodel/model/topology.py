@@ -38,6 +38,7 @@ from robomodel.model.joints import (
 )
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
+from robomodel.model.traversal import Links, flat_links
 from robomodel.model.validation import check_name
 
 __all__ = [
@@ -284,6 +285,17 @@ class ModelIndex:
             nb = _adjacency(ends, len(self.links))
             set_derived(self, "_neighbors", nb)
         return nb
+
+    def flat_links(self, joints: Sequence[Joint]) -> Links:
+        """Return the adjacency as flat lists, for a traversal (``joints``: the model's).
+
+        Made per call, not kept: a model keeps its traversals (``Model.traversal``), and the
+        flat lists are a few objects where :meth:`neighbors` makes one per entry.
+        """
+        ends = self._ends
+        if ends is None:
+            ends = _read_ends(joints, self.links.table())
+        return flat_links(*ends, len(self.links))
 
 
 def _keep_connectivity(old: ModelIndex, new: ModelIndex) -> None:
