@@ -23,7 +23,7 @@ from robomodel.model.joints import Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.shapes import Material, SolidShape
-from robomodel.model.topology import ModelIndex, tree_index
+from robomodel.model.topology import JointEnds, ModelIndex, tree_index
 
 __all__ = ["assemble", "reshaped", "with_index"]
 
@@ -47,6 +47,7 @@ def assemble(
     materials: PVectorT[Material],
     extensions: Sequence[Extension],
     like: Model | None = None,
+    joint_ends: JointEnds | None = None,
 ) -> Model:
     """Return the model of these fields, without the checks of ``Model(...)``.
 
@@ -58,6 +59,8 @@ def assemble(
 
     ``like`` is the model the result was made from: where the result's joints or sensors have
     the same names in the same order, its name maps are shared instead of rebuilt.
+    ``joint_ends``, when the caller has them, are each joint's link indices (the ``link1``s,
+    then the ``link2``s): the model's first traversal then reads no joint to find them.
     """
     npos = ndof = 0
     for j in joints:
@@ -77,6 +80,7 @@ def assemble(
         [f.name for f in frames],
         [s.name for s in sensors] if sensor_index is None else sensor_index,
         (npos, ndof),
+        joint_ends,
     )
     return with_index(
         index,

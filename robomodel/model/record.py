@@ -365,7 +365,9 @@ class Model:
         """
         b = self.default_base_index if base is None else self._link_idx(base)
         return memoized(
-            self, ("traversal", b), lambda: compute_traversal(self._n, b, len(self.links))
+            self,
+            ("traversal", b),
+            lambda: compute_traversal(self._index.flat_links(self.joints), b, len(self.links)),
         )
 
     def joint_parent_child(

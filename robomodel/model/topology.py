@@ -20,6 +20,8 @@ forest and always terminate.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import attrs
@@ -36,12 +38,14 @@ from robomodel.model.joints import (
 )
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.shapes import SolidShape
+from robomodel.model.traversal import Links, flat_links
 from robomodel.model.validation import check_name
 
 __all__ = [
     "EMPTY_SHAPES",
     "JOINT_KINDS",
     "Derived",
+    "JointEnds",
     "ModelIndex",
     "Neighbor",
     "derive",
@@ -71,6 +75,8 @@ class Neighbor(NamedTuple):
 
 
 Adjacency = tuple[tuple[Neighbor, ...], ...]
+JointEnds = tuple[tuple[int, ...], tuple[int, ...]]
+"""Per joint, in index order: the index of its ``link1``, and (second tuple) of its ``link2``."""
 
 
 # ---------------------------------------------------------------------------- the union-find
@@ -141,6 +147,11 @@ class ModelIndex:
     # insertLinkToExisting..., replaces an entry in place with the same joint), so it is a
     # function of the joint list; building it per step would cost two persistent-vector updates.
     _neighbors: Adjacency | None = attrs.field(init=False, default=None, repr=False)
+    # Each joint's two link indices (``link1``s, ``link2``s), when whoever made the index had
+    # them at hand (``derive``, a trusted assembly given them): the adjacency is then built
+    # without reading a joint. On a freshly loaded model every joint and link name is a cold
+    # object, and those reads were most of a first traversal's time.
+    _ends: JointEnds | None = attrs.field(init=False, default=None, repr=False)
 
     @staticmethod
     def empty() -> ModelIndex:
@@ -243,8 +254,7 @@ class ModelIndex:
             self.components,
             self.counts,
         )
-        if self._neighbors is not None:  # frames do not change the adjacency
-            set_derived(new, "_neighbors", self._neighbors)
+        _keep_connectivity(self, new)  # frames do not change it
         return new
 
     def with_sensor(self, name: str) -> ModelIndex:
@@ -257,8 +267,7 @@ class ModelIndex:
         new = make(ModelIndex)(
             self.links, self.joints, self.frames, names, self.components, self.counts
         )
-        if self._neighbors is not None:  # sensors do not change the adjacency
-            set_derived(new, "_neighbors", self._neighbors)
+        _keep_connectivity(self, new)  # sensors do not change it
         return new
 
     # ------------------------------------------------------------------ derived on demand
@@ -270,21 +279,64 @@ class ModelIndex:
         """
         nb = self._neighbors
         if nb is None:
-            lists: list[list[Neighbor]] = [[] for _ in range(len(self.links))]
-            # Every joint's links are links of this index, so its table answers for them: a
-            # plain dict lookup, not the view's Python-level __getitem__ (two per joint).
-            index = self.links.table()
-            # tuple.__new__ builds each entry without the named tuple's Python-level __new__
-            # (the same value): a freshly loaded model pays for this on its first traversal.
-            new = tuple.__new__
-            for j, joint in enumerate(joints):
-                a, b = index[joint.link1], index[joint.link2]
-                lists[a].append(new(Neighbor, (b, j)))
-                lists[b].append(new(Neighbor, (a, j)))
-            nb = tuple(map(tuple, lists))
+            ends = self._ends
+            if ends is None:
+                ends = _read_ends(joints, self.links.table())
+            nb = _adjacency(ends, len(self.links))
             set_derived(self, "_neighbors", nb)
         return nb
 
+    def flat_links(self, joints: Sequence[Joint]) -> Links:
+        """Return the adjacency as flat lists, for a traversal (``joints``: the model's).
+
+        Made per call, not kept: a model keeps its traversals (``Model.traversal``), and the
+        flat lists are a few objects where :meth:`neighbors` makes one per entry.
+        """
+        ends = self._ends
+        if ends is None:
+            ends = _read_ends(joints, self.links.table())
+        return flat_links(*ends, len(self.links))
+
+
+def _keep_connectivity(old: ModelIndex, new: ModelIndex) -> None:
+    """Give ``new`` (same links and joints as ``old``) what ``old`` derived of its connectivity."""
+    if old._neighbors is not None:
+        set_derived(new, "_neighbors", old._neighbors)
+    if old._ends is not None:
+        set_derived(new, "_ends", old._ends)
+
+
+def _read_ends(joints: Sequence[Joint], index: Mapping[str, int]) -> JointEnds:
+    """Return the joints' link indices, reading each joint's two link names once.
+
+    ``index`` is the links' name table: every joint's links are links of the model, so a plain
+    dict lookup answers for them. C-level passes (``map``): each joint is a cold object on a
+    freshly loaded model, and no per-joint Python object is made on the way.
+    """
+    lookup = index.__getitem__
+    return tuple(map(lookup, map(_LINK1, joints))), tuple(map(lookup, map(_LINK2, joints)))
+
+
+def _adjacency(ends: JointEnds, n_links: int) -> Adjacency:
+    """Return the adjacency lists of ``n_links`` links joined by joints with these ``ends``.
+
+    For each joint ``j`` in index order, its link1 gets ``(link2, j)`` and its link2 ``(link1,
+    j)``. The entries are made by ``map`` from ``zip``'s pairs: ``tuple.__new__`` copies a pair
+    into a :class:`Neighbor` without the named tuple's Python-level ``__new__`` (same value).
+    """
+    one, two = ends
+    order = range(len(one))
+    at_one = map(tuple.__new__, repeat(Neighbor), zip(two, order, strict=True))  # what link1 gets
+    at_two = map(tuple.__new__, repeat(Neighbor), zip(one, order, strict=True))  # what link2 gets
+    lists: list[list[Neighbor]] = [[] for _ in range(n_links)]
+    for a, b, e1, e2 in zip(one, two, at_one, at_two, strict=True):
+        lists[a].append(e1)
+        lists[b].append(e2)
+    return tuple(map(tuple, lists))
+
+
+_LINK1 = attrgetter("link1")
+_LINK2 = attrgetter("link2")
 
 _EMPTY = ModelIndex(
     links=NameIndex.build(()),
@@ -326,6 +378,7 @@ def tree_index(
     frame_names: Sequence[str],
     sensor_names: Sequence[str] | NameIndex,
     counts: tuple[int, int],
+    joint_ends: JointEnds | None = None,
 ) -> ModelIndex:
     """Return the index of a model whose joints connect all its links into one tree.
 
@@ -334,13 +387,15 @@ def tree_index(
     component,
     every link hanging directly below link 0, which is what any sequence of unions of that
     tree could have left (finds stay one step). Joint and sensor names may be given as the
-    name map of another model that has the same names in the same order.
+    name map of another model that has the same names in the same order. ``joint_ends``, when
+    the caller has them, are each joint's link indices (``link1``s, then ``link2``s): the
+    adjacency lists are then built from them instead of from the joints.
     """
     n = len(link_names)
     components = [0] * n
     if n:
         components[0] = -1 if n == 1 else -2
-    return make(ModelIndex)(
+    index = make(ModelIndex)(
         _names(link_names),
         _names(joint_names),
         _names(frame_names),
@@ -348,6 +403,9 @@ def tree_index(
         pvector(components),
         counts,
     )
+    if joint_ends is not None:
+        set_derived(index, "_ends", joint_ends)
+    return index
 
 
 def _names(names: Sequence[str] | NameIndex) -> NameIndex:
@@ -434,6 +492,8 @@ def derive(
     # One pass over the joints with a local union-find: the same checks and offsets as the
     # builders, without building an intermediate model per joint.
     uf = [-1] * n
+    ones: list[int] = []  # each joint's link indices, for the adjacency lists (see _ends)
+    twos: list[int] = []
     jmap: dict[str, int] = {}
     placed: list[Joint] = []
     npos = ndof = 0
@@ -468,6 +528,8 @@ def derive(
         if joint.pos_coord_offset != npos or joint.dof_offset != ndof:
             joint = replace_joint(joint, pos_coord_offset=npos, dof_offset=ndof)
         placed.append(joint)
+        ones.append(l1)
+        twos.append(l2)
         jmap[jn] = len(placed) - 1
         npos += joint.n_pos_coords
         ndof += joint.n_dofs
@@ -496,6 +558,7 @@ def derive(
     index = make(ModelIndex)(
         lindex, jindex, NameIndex.wrap(fmap), NameIndex.wrap(smap), pvector(uf), (npos, ndof)
     )
+    set_derived(index, "_ends", (tuple(ones), tuple(twos)))
     return Derived(
         joints=pvector(placed) if changed else joints,
         default_base=base,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import cast
+from typing import NamedTuple
 
 import attrs
 
 from robomodel._internal.construct import set_derived
 from robomodel.errors import ModelError, TopologyError
 
-__all__ = ["Traversal", "TraversalElement"]
+__all__ = ["Links", "Traversal", "TraversalElement", "compute_traversal", "flat_links"]
 
 
 @attrs.frozen
@@ -88,38 +88,84 @@ class Traversal:
         return f"Traversal(base={self.base}, links={list(self.links)})"
 
 
-def compute_traversal(neighbors: Sequence[Sequence[object]], base: int, n_links: int) -> Traversal:
-    """Return iDynTree's depth-first traversal over an adjacency list.
+class Links(NamedTuple):
+    """A forest's adjacency as three flat lists (compressed rows): no object per entry.
+
+    The neighbours of link ``i`` are ``neighbor[k]`` for ``k`` in ``range(start[i],
+    start[i + 1])``, joined by joint ``joint[k]``, in increasing joint index (iDynTree's
+    adjacency order).
+    """
+
+    start: list[int]
+    neighbor: list[int]
+    joint: list[int]
+
+
+def flat_links(one: Sequence[int], two: Sequence[int], n_links: int) -> Links:
+    """Return the :class:`Links` of ``n_links`` links, joint ``j`` joining ``one[j]``, ``two[j]``.
+
+    A counting sort by link: every entry goes into a list made once, so a first traversal
+    makes a handful of objects rather than one per adjacency entry (on a freshly loaded model,
+    every new object kept is a write to memory not in cache).
+    """
+    start = [0] * (n_links + 1)
+    for a in one:
+        start[a + 1] += 1
+    for b in two:
+        start[b + 1] += 1
+    for i in range(n_links):
+        start[i + 1] += start[i]
+    free = start[:-1]  # the next free slot of each link's row
+    neighbor = [0] * start[-1]
+    joint = [0] * start[-1]
+    for j, (a, b) in enumerate(zip(one, two, strict=True)):
+        k = free[a]
+        neighbor[k] = b
+        joint[k] = j
+        free[a] = k + 1
+        k = free[b]
+        neighbor[k] = a
+        joint[k] = j
+        free[b] = k + 1
+    return Links(start, neighbor, joint)
+
+
+def compute_traversal(links_: Links, base: int, n_links: int) -> Traversal:
+    """Return iDynTree's depth-first traversal over a forest's :class:`Links`.
 
     A link is appended when it is discovered; the stack is popped from the end, so the last
     child's subtree is expanded first. Every model is a forest (``robomodel.model.topology``
-    refuses
-    the joint that would make it otherwise), so a link is never reached twice; if an adjacency
-    list given here had a loop anyway, that is reported instead of looped over.
+    refuses the joint that would make it otherwise), so a link is never reached twice; if the
+    links given here had a loop anyway, that is reported instead of looped over.
     """
     if not 0 <= base < n_links:
         raise ModelError(f"traversal base {base} is out of range [0, {n_links})")
+    start, neighbor, joint = links_
     links = [base]
     parents: list[int | None] = [None]
     joints: list[int | None] = [None]
-    seen = {base}
-    stack: list[tuple[int, int | None]] = [(base, None)]
-    pop, push, mark = stack.pop, stack.append, seen.add
+    # up[i]: the traversal parent of link i once it is discovered, -1 before; the base is
+    # discovered with no parent (-2, which no neighbour is). One list instead of a set of the
+    # discovered links and a stack of (link, parent) pairs.
+    up = [-1] * n_links
+    up[base] = -2
+    stack = [base]
+    pop, push = stack.pop, stack.append
     while stack:
-        link, parent = pop()
-        # Each entry is a (link, joint) pair (a Neighbor), unpacked rather than read by name:
-        # a freshly loaded model pays for this walk on its first traversal.
-        for n, j in cast("Sequence[tuple[int, int]]", neighbors[link]):
+        link = pop()
+        parent = up[link]
+        for k in range(start[link], start[link + 1]):
+            n = neighbor[k]
             if n == parent:
                 continue
-            if n in seen:
+            if up[n] != -1:
                 raise TopologyError(
                     f"link {n} is reached twice from base {base}: the model has a loop or two "
                     "joints between the same links"
                 )
-            mark(n)
+            up[n] = link
             links.append(n)
             parents.append(link)
-            joints.append(j)
-            push((n, link))
+            joints.append(joint[k])
+            push(n)
     return Traversal(tuple(links), tuple(parents), tuple(joints))

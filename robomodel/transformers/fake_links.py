@@ -29,7 +29,8 @@ def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
     if n == 0:
         return set(), set(), None
     check_reachable(model, model.traversal(), _STEP)
-    nbrs = model._n
+    # The adjacency as flat rows (no object per entry: see robomodel.model.traversal.Links).
+    start, neighbor, joint_of = model._index.flat_links(model.joints)
     joints = model.joints
     links = model.links
     alive = [True] * n
@@ -42,10 +43,12 @@ def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
         for i in range(n):
             if not alive[i]:
                 continue
-            # Each neighbour is a (link, joint) pair; on the first pass every link is alive.
-            live = nbrs[i] if first else [nb for nb in nbrs[i] if alive[nb[0]]]
+            # The row's entries to links still alive; on the first pass every link is alive.
+            row = range(start[i], start[i + 1])
+            live = row if first else [k for k in row if alive[neighbor[k]]]
             if len(live) == 1:
-                other, joint = live[0]
+                k = live[0]
+                other, joint = neighbor[k], joint_of[k]
                 # The shape first (the adjacency and the joints were just read by the
                 # traversal), the mass only of leaves on a fixed joint: on a first call each
                 # other link's inertia would be a read of memory not yet in cache.

@@ -74,6 +74,33 @@ class Elements(NamedTuple):
 
 
 # ---------------------------------------------------------------------- reading
+def _model_ends(
+    ends: list[tuple[int, int]],
+    in_model: list[RawJoint],
+    joint_order: list[int],
+    t_links: list[int],
+    n: int,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each model joint's link1 and link2 indices in the model, for its adjacency lists.
+
+    ``ends`` are (parent, child) in document indices; the model's link ``p`` is the document's
+    ``t_links[p]``. A joint read with robomodel's ``<child>`` marker goes from its child
+    (link1) to its parent (before :func:`release_elements`, which drops the marker).
+    """
+    position = [0] * n
+    for p, i in enumerate(t_links):
+        position[i] = p
+    ones: list[int] = []
+    twos: list[int] = []
+    for k, raw in zip(joint_order, in_model, strict=True):
+        parent, child = ends[k]
+        if raw.reversed_el is not None:
+            parent, child = child, parent
+        ones.append(position[parent])
+        twos.append(position[child])
+    return tuple(ones), tuple(twos)
+
+
 def assemble(
     r: Reader,
     root: Any,
@@ -211,6 +238,7 @@ def assemble(
     # Only for a listening load_with_report: each element's line, before the joints drop theirs.
     lines = element_lines(links, joints, sensors) if listening() else None
     built = joint_values(r, in_model)
+    joint_ends = _model_ends(ends, in_model, joint_order, t_links, n)
     release_elements(in_model)  # before the model's values add to the peak
 
     # ------------------------------------------------------------------ frames of fake links
@@ -291,6 +319,7 @@ def assemble(
         joints=built,
         frames=frames,
         default_base=links[base].name,
+        joint_ends=joint_ends,
         visuals=[pvector(v) for v in visuals],
         collisions=[pvector(c) for c in collisions],
         sensors=all_sensors,
