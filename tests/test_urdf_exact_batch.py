@@ -18,7 +18,7 @@ from typing import Any
 import icub_models
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 from strategies import SLOW
 
@@ -163,6 +163,24 @@ def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None
             assert examine[0, k], p
         if examine[0, k]:
             assert in_search
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False).filter(lambda v: v != 0.0)
+powers_of_two = st.builds(math.ldexp, st.sampled_from([1.0, -1.0]), st.integers(-1074, 1023))
+
+
+@settings(max_examples=500)
+@given(st.one_of(finite, numbers, powers_of_two), st.integers(-1, 17))
+def test_search_rounding_is_the_searchs(v: float, k: int) -> None:
+    """The batch's rounding of an unsure place is the search's: the number itself from its
+    ``repr``'s decimals on, else ``round`` (``round`` alone, except at powers of two)."""
+    assume(v != 0.0)
+    places = _exact._lowest(abs(v)) + k
+    try:
+        want = v + 0.0 if places >= decimals(v) else round(v, places) + 0.0
+    except OverflowError:
+        reject()
+    assert _exact._search_rounding([v], places) == [want]
 
 
 @pytest.mark.slow
