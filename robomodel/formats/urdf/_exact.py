@@ -495,13 +495,7 @@ def _refined(
     x = (A.T @ b).tolist()
     tried = None
     for _ in range(3):
-        xi = [_fixed(v) for v in x]
-        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
-        x = [
-            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
-            / _UNIT3
-            for i in range(3)
-        ]
+        x = _newton_step(Ai, bi, x)
         if x == tried:
             break  # converged: this step would try the very candidates the last one tried
         tried = x
@@ -1082,9 +1076,12 @@ def export_memo(model: Any) -> dict[bytes, Any]:
                 rotations.append(T.rotation)
     memo: dict[bytes, Any] = {}
     if rotations:
-        R = np.array(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
-        keys = [b"r" + r.tobytes() for r in R]
-        index = {k: i for i, k in enumerate(keys)}  # one rotation per distinct key
+        # A model repeats rotations (most frames and shapes are not turned): the distinct
+        # ones by their bytes (a value's arrays are float64), stacked from those bytes, then
+        # keyed as _rpy_of keys them (-0.0 as 0.0), each key's first rotation kept.
+        distinct = dict.fromkeys(map(np.ndarray.tobytes, rotations))
+        R = np.frombuffer(b"".join(distinct), dtype=np.float64).reshape(-1, 3, 3) + 0.0
+        index = {b"r" + r.tobytes(): i for i, r in enumerate(R)}
         memo.update(zip(index, rpy_numbers_all(R[list(index.values())]), strict=True))
     moving = [j for j in model.joints if not isinstance(j, FixedJoint)]
     axes = {
@@ -1283,39 +1280,74 @@ def axis_numbers_all(
             for i, k in enumerate(rest):
                 if hit[i]:
                     got[k] = V[i, _AXES3, _NEIGHBOURS[first[i]]].tolist()
+        # Where neither reads back: the exact refinement, all such axes together.
+        missing = [i for i, c in enumerate(got) if c is None]
+        if missing:
+            at = live[missing]
+            refined = _refined_all(R[at], target[at], check, missing)
+            for i, c in zip(missing, refined, strict=True):
+                got[i] = c
         for i, k in enumerate(live.tolist()):
-            out[k] = got[i] if got[i] is not None else _refined_one(R[k], target[k], check, i)
+            out[k] = got[i]
     return [_search_axis(rests[k], directions[k]) if c is _SEARCH else c for k, c in enumerate(out)]
 
 
-def _refined_one(
-    A: np.ndarray, b: np.ndarray, check: Callable[[np.ndarray, np.ndarray], np.ndarray], row: int
-) -> list[float] | None:
-    """:func:`_refined` of one axis (``unit``), each step's candidates checked together."""
-    Ai = [[_fixed(v) for v in r] for r in A.tolist()]
-    bi = [_fixed(v) << _SCALE for v in b.tolist()]
-    x = (A.T @ b).tolist()
-    tried = None
-    rows = np.full(2 * len(_NEIGHBOURS), row, dtype=np.intp)
+def _refined_all(
+    A: np.ndarray,
+    b: np.ndarray,
+    check: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    rows: list[int],
+) -> list[list[float] | None]:
+    """:func:`_refined` of axes (``unit``): rotations ``A`` ``(k, 3, 3)``, directions ``b``.
+
+    ``rows``: each axis's row for ``check``. Each step's exact Newton correction is made axis
+    by axis (in integers, as :func:`_refined`), and the step's candidates of all the axes still
+    searched are checked together; an axis stops at its first passing candidate (in the
+    search's order), or when its step repeats the last.
+    """
+    k = len(rows)
+    found: list[list[float] | None] = [None] * k
+    Ai = [[[_fixed(v) for v in r] for r in a] for a in A.tolist()]
+    bi = [[_fixed(v) << _SCALE for v in row] for row in b.tolist()]
+    x = [(a.T @ v).tolist() for a, v in zip(A, b, strict=True)]
+    tried: list[Any] = [None] * k
+    todo = list(range(k))
     for _ in range(3):
-        xi = [_fixed(v) for v in x]
-        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
-        x = [
-            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
-            / _UNIT3
-            for i in range(3)
-        ]
-        if x == tried:
+        for j in todo:
+            x[j] = _newton_step(Ai[j], bi[j], x[j])
+        todo = [j for j in todo if x[j] != tried[j]]  # converged: the same candidates again
+        if not todo:
             break
-        tried = x
-        nx = float(np.linalg.norm(x))
-        V = _steps(np.array([x, [v / nx for v in x]]))
+        for j in todo:
+            tried[j] = x[j]
+        bases = []
+        for j in todo:
+            nx = float(np.linalg.norm(x[j]))
+            bases += [x[j], [v / nx for v in x[j]]]
+        V = _steps(np.array(bases))
         C = V[:, _AXES3[None, :], _NEIGHBOURS].reshape(-1, 3)
-        ok = check(rows, C)
-        if ok.any():
-            found: list[float] = C[int(ok.argmax())].tolist()
-            return found
-    return None
+        per = 2 * len(_NEIGHBOURS)
+        ok = check(np.repeat(np.array([rows[j] for j in todo], dtype=np.intp), per), C)
+        ok = ok.reshape(len(todo), per)
+        hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
+        first = ok.argmax(axis=1).tolist()
+        for i, j in enumerate(todo):
+            if hit[i]:
+                found[j] = C[i * per + first[i]].tolist()
+        todo = [j for i, j in enumerate(todo) if not hit[i]]
+        if not todo:
+            break
+    return found
+
+
+def _newton_step(Ai: list[list[int]], bi: list[int], x: list[float]) -> list[float]:
+    """One exact Newton step of :func:`_refined` (``x + Aᵀ(b - A x)``, rounded once)."""
+    xi = [_fixed(v) for v in x]
+    res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+    return [
+        ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2]) / _UNIT3
+        for i in range(3)
+    ]
 
 
 def _direction_check(
