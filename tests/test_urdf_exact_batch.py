@@ -166,6 +166,30 @@ def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False).filter(lambda v: v != 0.0)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(min_value=5e-324, allow_infinity=False),
+            st.builds(lambda k: 10.0**k, st.integers(-323, 308)),  # powers of ten and beside
+            st.builds(
+                lambda k, s: math.nextafter(10.0**k, s),
+                st.integers(-300, 300),
+                st.sampled_from([0.0, math.inf]),
+            ),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_lowest_all_is_the_searchs(tops: list[float]) -> None:
+    """The batch's first places, from numpy's log10 (math's near a power of ten)."""
+    got = _exact._lowest_all(np.array(tops)).tolist()
+    assert got == [_exact._lowest(t) for t in tops]
+
+
 powers_of_two = st.builds(math.ldexp, st.sampled_from([1.0, -1.0]), st.integers(-1074, 1023))
 
 

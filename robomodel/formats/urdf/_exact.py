@@ -835,6 +835,23 @@ def _lowest(top: float) -> int:
     return -math.floor(math.log10(top))
 
 
+def _lowest_all(top: np.ndarray) -> np.ndarray:
+    """:func:`_lowest` of each of ``top`` (finite, not zero), as integers.
+
+    numpy's ``log10`` and ``math``'s are each within a few ulps (below ``1e-13`` here) of the
+    true logarithm, so their floors agree wherever numpy's lies farther than ``1e-9`` from an
+    integer; nearer (a number at or next to a power of ten), ``math.log10`` decides, as the
+    search's.
+    """
+    with np.errstate(divide="ignore"):
+        logs = np.log10(top)
+    lowest = -np.floor(logs).astype(np.intp)
+    near = np.flatnonzero(~(np.abs(logs - np.rint(logs)) > 1e-9))
+    for i in near.tolist():
+        lowest[i] = _lowest(float(top[i]))
+    return lowest
+
+
 _SEARCH: Any = object()  # a value the batch route leaves to the search
 _ONE = np.zeros((1, 3), dtype=np.intp)  # one candidate: the first number of each angle
 _ROUNDED_THEN_NEIGHBOURS = np.vstack([np.full((1, 3), 3), _NEIGHBOURS])
@@ -1032,7 +1049,7 @@ def _rounded_rpy_all(
     centre = np.vstack([E[: len(first)], E[live]])
     got: list[list[float] | None] = []
     if rows:
-        lowest = np.array(list(map(_lowest, np.abs(X).max(axis=1).tolist())))
+        lowest = _lowest_all(np.abs(X).max(axis=1))
         found = _roundings_all(X, centre, _RADIUS_ULPS * np.spacing(np.abs(centre)), lowest)
         got = _first_passing(X, lowest, *found, _rotation_check(T[rows]))
     # The computed angles' neighbours, in the search's order, where none of their roundings
@@ -1126,7 +1143,7 @@ def _shortest1_all(
     if not len(live):
         return out
     X = x0[live, None]
-    lowest = np.array(list(map(_lowest, np.abs(x0[live]).tolist())))
+    lowest = _lowest_all(np.abs(x0[live]))
     rounded, examine, unsure = _roundings_all(X, X, radius[live, None], lowest)
     firsts = _first_passing(
         X, lowest, rounded, examine, unsure, lambda rows, c: ok(live[rows], c[:, 0])
@@ -1258,7 +1275,7 @@ def axis_numbers_all(
     live = np.flatnonzero(top != 0.0)
     if len(live):
         check = _direction_check(R[live], target[live], X[live])
-        lowest = np.array(list(map(_lowest, top[live].tolist())))
+        lowest = _lowest_all(top[live])
         inf = np.full((len(live), 3), np.inf)
         rounded, examine, unsure = _roundings_all(X[live], X[live], inf, lowest)
         # The search refuses at once a vector whose direction is farther than 1e-12 from the
