@@ -817,14 +817,12 @@ def _search_rounding(xs: list[float], places: int) -> list[float]:
 
     The search keeps a number whose ``repr`` has at most ``places`` decimals, and ``round``
     gives that number too: its ``repr`` lies on the grid of ``places``, so the grid's nearest
-    point to it is no farther, within its half-ulp interval, which is symmetric except at a
-    power of two (whose ``repr`` is read, as the search does).
+    point to the number is no farther from it, within its half-ulp interval, which is
+    symmetric except at a power of two. Only there is the ``repr`` read, as the search does.
     """
     return [
-        round(v, places) + 0.0
-        if abs(math.frexp(v)[0]) != 0.5
-        else v + 0.0
-        if places >= _first_places(v, math.inf, -(10**6))[1]
+        v + 0.0
+        if abs(math.frexp(v)[0]) == 0.5 and places >= _first_places(v, math.inf, -(10**6))[1]
         else round(v, places) + 0.0
         for v in xs
     ]
