@@ -843,7 +843,7 @@ def _lowest_all(top: np.ndarray) -> np.ndarray:
     """
     with np.errstate(divide="ignore"):
         logs = np.log10(top)
-    lowest = -np.floor(logs).astype(np.intp)
+    lowest: np.ndarray = -np.floor(logs).astype(np.intp)
     near = np.flatnonzero(~(np.abs(logs - np.rint(logs)) > 1e-9))
     for i in near.tolist():
         lowest[i] = _lowest(float(top[i]))
