@@ -18,7 +18,7 @@ from typing import Any
 import icub_models
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 from strategies import SLOW
 
@@ -165,6 +165,48 @@ def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None
             assert in_search
 
 
+finite = st.floats(allow_nan=False, allow_infinity=False).filter(lambda v: v != 0.0)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(min_value=5e-324, allow_infinity=False),
+            st.builds(lambda k: 10.0**k, st.integers(-323, 308)),  # powers of ten and beside
+            st.builds(
+                lambda k, s: math.nextafter(10.0**k, s),
+                st.integers(-300, 300),
+                st.sampled_from([0.0, math.inf]),
+            ),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_lowest_all_is_the_searchs(tops: list[float]) -> None:
+    """The batch's first places, from numpy's log10 (math's near a power of ten)."""
+    got = _exact._lowest_all(np.array(tops)).tolist()
+    assert got == [_exact._lowest(t) for t in tops]
+
+
+powers_of_two = st.builds(math.ldexp, st.sampled_from([1.0, -1.0]), st.integers(-1074, 1023))
+
+
+@settings(max_examples=500)
+@given(st.one_of(finite, numbers, powers_of_two), st.integers(-1, 17))
+def test_search_rounding_is_the_searchs(v: float, k: int) -> None:
+    """The batch's rounding of an unsure place is the search's: the number itself from its
+    ``repr``'s decimals on, else ``round`` (``round`` alone, except at powers of two)."""
+    assume(v != 0.0)
+    places = _exact._lowest(abs(v)) + k
+    try:
+        want = v + 0.0 if places >= decimals(v) else round(v, places) + 0.0
+    except OverflowError:
+        reject()
+    assert _exact._search_rounding([v], places) == [want]
+
+
 @pytest.mark.slow
 @SLOW
 @given(st.lists(maybe_transposed, min_size=1, max_size=6))
@@ -244,6 +286,35 @@ axis_cases = st.builds(
 @settings(max_examples=100)
 @given(st.lists(axis_cases, min_size=1, max_size=5))
 def test_batch_axes_are_the_searchs(cases: list[tuple[Any, Any]]) -> None:
+    rests, directions = [c[0] for c in cases], [c[1] for c in cases]
+    got = _exact.axis_numbers_all(rests, directions)
+    assert got == [_exact._search_axis(r, d) for r, d in cases]
+
+
+def hair_off(unit: int, sign: float, hairs: tuple[float | None, ...]) -> tuple[float, ...]:
+    """A coordinate axis with components of 1e-17..1e-12 (or 0) beside it."""
+    return tuple(
+        sign if k == unit else (0.0 if e is None else 10.0**e) for k, e in enumerate(hairs)
+    )
+
+
+hair_off_cases = st.builds(
+    axis_case,
+    st.tuples(double_angles, double_angles, double_angles),
+    st.builds(
+        hair_off,
+        st.integers(0, 2),
+        st.sampled_from([1.0, -1.0]),
+        st.tuples(*[st.one_of(st.none(), st.floats(-17.0, -12.0))] * 3),
+    ),
+)
+
+
+@settings(max_examples=60)
+@given(st.lists(hair_off_cases, min_size=2, max_size=6))
+def test_batch_axes_refined_together_are_the_searchs(cases: list[tuple[Any, Any]]) -> None:
+    """Axes a hair off a coordinate axis: most go through the exact refinement (rounded
+    numbers and their neighbours miss), which the batch makes for several axes at once."""
     rests, directions = [c[0] for c in cases], [c[1] for c in cases]
     got = _exact.axis_numbers_all(rests, directions)
     assert got == [_exact._search_axis(r, d) for r, d in cases]

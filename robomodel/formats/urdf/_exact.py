@@ -495,13 +495,7 @@ def _refined(
     x = (A.T @ b).tolist()
     tried = None
     for _ in range(3):
-        xi = [_fixed(v) for v in x]
-        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
-        x = [
-            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
-            / _UNIT3
-            for i in range(3)
-        ]
+        x = _newton_step(Ai, bi, x)
         if x == tried:
             break  # converged: this step would try the very candidates the last one tried
         tried = x
@@ -819,9 +813,17 @@ def _first_passing(
 
 
 def _search_rounding(xs: list[float], places: int) -> list[float]:
-    """The search's rounding of ``xs`` to ``places`` (:func:`_shortest`), by ``round``."""
+    """The search's rounding of ``xs`` to ``places`` (:func:`_shortest`), by ``round``.
+
+    The search keeps a number whose ``repr`` has at most ``places`` decimals, and ``round``
+    gives that number too: its ``repr`` lies on the grid of ``places``, so the grid's nearest
+    point to the number is no farther from it, within its half-ulp interval, which is
+    symmetric except at a power of two. Only there is the ``repr`` read, as the search does.
+    """
     return [
-        v + 0.0 if places >= _first_places(v, math.inf, -(10**6))[1] else round(v, places) + 0.0
+        v + 0.0
+        if abs(math.frexp(v)[0]) == 0.5 and places >= _first_places(v, math.inf, -(10**6))[1]
+        else round(v, places) + 0.0
         for v in xs
     ]
 
@@ -829,6 +831,23 @@ def _search_rounding(xs: list[float], places: int) -> list[float]:
 def _lowest(top: float) -> int:
     """The search's first places for numbers whose largest magnitude is ``top`` (not zero)."""
     return -math.floor(math.log10(top))
+
+
+def _lowest_all(top: np.ndarray) -> np.ndarray:
+    """:func:`_lowest` of each of ``top`` (finite, not zero), as integers.
+
+    numpy's ``log10`` and ``math``'s are each within a few ulps (below ``1e-13`` here) of the
+    true logarithm, so their floors agree wherever numpy's lies farther than ``1e-9`` from an
+    integer; nearer (a number at or next to a power of ten), ``math.log10`` decides, as the
+    search's.
+    """
+    with np.errstate(divide="ignore"):
+        logs = np.log10(top)
+    lowest: np.ndarray = -np.floor(logs).astype(np.intp)
+    near = np.flatnonzero(~(np.abs(logs - np.rint(logs)) > 1e-9))
+    for i in near.tolist():
+        lowest[i] = _lowest(float(top[i]))
+    return lowest
 
 
 _SEARCH: Any = object()  # a value the batch route leaves to the search
@@ -856,8 +875,7 @@ def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
     missed = np.flatnonzero(~fits).tolist()
     if missed:
         _exact_angles(T, missed, exact, out)
-        _computed_rounded(T, computed, missed, exact, out)
-    _shortest_rpy_all(T, [r for r in exact if out[r] is _SEARCH], exact, out)
+    _rounded_rpy_all(T, computed, missed, exact, out)
     return [_rpy(R[r]) if got is _SEARCH else got for r, got in enumerate(out)]
 
 
@@ -871,48 +889,67 @@ def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
     well-conditioned angles.
     """
     n = len(T)
-    r00, r01, r02, r10, r11, r12, r20, r21, r22 = (T[:, j].tolist() for j in range(9))
-    cos_pitch = list(map(math.hypot, r21, r22))
-    out: list[list[float] | None] = [None] * n
-    if idyntree:
-        roll = list(map(math.atan2, r21, r22))
-        yaw = list(map(math.atan2, r10, r00))
-        grip = list(map(math.atan2, [-v for v in r12], r11))
-        rpy = []
-        for k in range(n):
-            s = r20[k]
-            if -1.0 < s < 1.0:
-                rpy.append([roll[k], math.asin(-s), yaw[k]])
-            elif s >= 1.0:
-                rpy.append([0.0, -math.pi / 2, grip[k]])
-            else:
-                rpy.append([0.0, math.pi / 2, -grip[k]])
-        kept = np.array(
-            [
-                -1.0 < s < 1.0 and c >= RPY_IDYNTREE_MIN_COS
-                for s, c in zip(r20, cos_pitch, strict=True)
-            ]
-        )
+    out = np.empty((n, 3))
+    todo = np.ones(n, dtype=bool)
+    cos_pitch = np.array(list(map(math.hypot, T[:, 7].tolist(), T[:, 8].tolist())))
+    if idyntree and n:
+        out[:] = _idyntree_angles(T)
+        s = T[:, 6]
+        level = (s > -1.0) & (s < 1.0)
+        kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
         check = np.flatnonzero(~kept)
         if len(check):
-            A = np.array([rpy[k] for k in check.tolist()])
-            err = np.abs(_rotations(A) - T[check]).max(axis=1)
+            err = np.abs(_rotations(out[check]) - T[check]).max(axis=1)
             kept[check[err <= RPY_TOLERANCE]] = True
-        for k in np.flatnonzero(kept).tolist():
-            out[k] = rpy[k]
-    todo = [k for k in range(n) if out[k] is None]
-    if todo:
-        for k in todo:
-            c = cos_pitch[k]
-            if c < RPY_FLAT_COS:
-                roll_k, cr, sr = 0.0, 1.0, 0.0
-            else:
-                roll_k = math.atan2(r21[k], r22[k])
-                cr, sr = math.cos(roll_k), math.sin(roll_k)
-            yaw_k = math.atan2(r02[k] * sr - r01[k] * cr, r11[k] * cr - r12[k] * sr)
-            pitch_k = math.atan2(-r20[k], max(r21[k] * sr + r22[k] * cr, 0.0))
-            out[k] = [roll_k, pitch_k, yaw_k]
-    return [[a + 0.0 for a in v] for v in out if v is not None]
+        todo = ~kept
+    if todo.any():
+        out[todo] = _conditioned_angles(T[todo], cos_pitch[todo])
+    angles: list[list[float]] = (out + 0.0).tolist()
+    return angles
+
+
+def _idyntree_angles(T: np.ndarray) -> np.ndarray:
+    """``(n, 3)``: iDynTree's ``asRPY`` angles of the rows of ``T`` (:func:`rpy_from_rotation`).
+
+    ``atan2(R21, R22)``, ``asin(-R20)``, ``atan2(R10, R00)`` where ``-1 < R20 < 1``; else roll 0,
+    pitch -+pi/2 and the yaw from ``R12``, ``R11`` (the scalar rule's branches, as masks).
+    """
+    s = T[:, 6]
+    level = (s > -1.0) & (s < 1.0)
+    up = s >= 1.0  # neither mask (the last branch) where R20 <= -1 (or is not a number)
+    col = [T[:, j].tolist() for j in range(9)]
+    roll = np.array(list(map(math.atan2, col[7], col[8])))
+    pitch = np.array(list(map(math.asin, np.where(level, -s, 0.0).tolist())))
+    yaw = np.array(list(map(math.atan2, col[3], col[0])))
+    grip = np.array(list(map(math.atan2, (-T[:, 5]).tolist(), col[4])))
+    return np.stack(
+        [
+            np.where(level, roll, 0.0),
+            np.where(level, pitch, np.where(up, -math.pi / 2, math.pi / 2)),
+            np.where(level, yaw, np.where(up, grip, -grip)),
+        ],
+        axis=1,
+    )
+
+
+def _conditioned_angles(T: np.ndarray, cos_pitch: np.ndarray) -> np.ndarray:
+    """``(n, 3)``: the well-conditioned angles of the rows of ``T`` (:func:`rpy_from_rotation`).
+
+    The roll ``atan2(R21, R22)`` (0 where ``cos_pitch < RPY_FLAT_COS``), then the yaw and the
+    pitch from ``R @ Rx(roll)^T``; ``max(v, 0.0)`` as Python's (``v`` itself unless ``0.0 > v``:
+    -0.0 and nan stay).
+    """
+    _, r01, r02, _, r11, r12, r20, r21, r22 = T.T
+    flat = cos_pitch < RPY_FLAT_COS
+    roll = np.array(list(map(math.atan2, r21.tolist(), r22.tolist())))
+    roll = np.where(flat, 0.0, roll)
+    rl = roll.tolist()
+    c = np.where(flat, 1.0, np.array(list(map(math.cos, rl))))
+    s = np.where(flat, 0.0, np.array(list(map(math.sin, rl))))
+    yaw = list(map(math.atan2, (r02 * s - r01 * c).tolist(), (r11 * c - r12 * s).tolist()))
+    level = r21 * s + r22 * c
+    pitch = list(map(math.atan2, (-r20).tolist(), np.where(level < 0.0, 0.0, level).tolist()))
+    return np.stack([roll, np.array(pitch), np.array(yaw)], axis=1)
 
 
 def _rotations(A: np.ndarray) -> np.ndarray:
@@ -972,76 +1009,67 @@ def _exact_angles(T: np.ndarray, rows: list[int], exact: dict[int, Any], out: li
 _AXES3 = np.arange(3)
 
 
-def _computed_rounded(
+def _rounded_rpy_all(
     T: np.ndarray,
     computed: list[list[float]],
-    rows: list[int],
+    missed: list[int],
     exact: dict[int, Any],
     out: list[Any],
 ) -> None:
-    """Where the computed angles miss: :func:`_shortest` of them, as :func:`_rpy` searches it.
+    """The two rounding phases of :func:`_rpy` for every row of ``exact``, in one pass.
 
-    Their roundings within the exact angles' radius, checked; where none reads back, their
-    neighbours in the search's order. Rows where nothing passes keep their exact angles for
-    the last phase; rows left in doubt, or whose numbers are zero or tiny, lose them (the
-    search decides).
+    Where the computed angles miss: :func:`_shortest` of them as :func:`_rpy` searches it
+    (their roundings within the exact angles' radius, then their neighbours). Elsewhere, and
+    where nothing of those passes: ``_shortest(exact, ok, radius, x0_ok=True)``. The roundings
+    of both phases are made and checked together (one call each, where two rounds of calls
+    cost more than the rows rounded for nothing: a row's exact roundings count only where its
+    computed ones all fail). Rows whose numbers are tiny, or whose computed angles are zero
+    where they miss, are left to the search.
     """
-    rows = [r for r in rows if r in exact]
-    if not rows:
-        return
-    Cc = np.array([computed[r] for r in rows])
-    E = np.array([exact[r] for r in rows])
+    first = [r for r in missed if r in exact]  # the computed angles' rounding phase
+    if first:
+        Cc = np.array([computed[r] for r in first])
+        A = np.abs(np.array([exact[r] for r in first]))
+        doubt = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc).max(axis=1) == 0.0)
+        for k in np.flatnonzero(doubt).tolist():
+            del exact[first[k]]  # and so out[r] stays the search's
+        first = [r for r, d in zip(first, doubt.tolist(), strict=True) if not d]
+    last = list(exact)  # the exact angles' rounding phase (where the first finds nothing)
+    E = np.array([exact[r] for r in first + last]).reshape(-1, 3)
     A = np.abs(E)
-    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc).max(axis=1) == 0.0)
-    for k in np.flatnonzero(tiny).tolist():
-        del exact[rows[k]]
-    keep = np.flatnonzero(~tiny)
-    if not len(keep):
-        return
-    rows = [rows[k] for k in keep.tolist()]
-    Cc, E, A = Cc[keep], E[keep], A[keep]
-    lowest = np.array(list(map(_lowest, np.abs(Cc).max(axis=1).tolist())))
-    Tr = T[rows]
-    found = _roundings_all(Cc, E, _RADIUS_ULPS * np.spacing(A), lowest)
-    got = _first_passing(Cc, lowest, *found, _rotation_check(Tr))
-    rest: list[int] = []
-    for k, (r, c) in enumerate(zip(rows, got, strict=True)):
-        if c is not None:
-            out[r] = c
-        else:
-            rest.append(k)
+    top = A.max(axis=1, initial=0.0)
+    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
+    zero = [r for r, z in zip(last, (top[len(first) :] == 0.0).tolist(), strict=True) if z]
+    live = np.flatnonzero(~tiny & (top != 0.0))
+    live = live[live >= len(first)]
+    rows = first + [last[k - len(first)] for k in live.tolist()]
+    X = np.vstack([np.array([computed[r] for r in first]).reshape(-1, 3), E[live]])
+    centre = np.vstack([E[: len(first)], E[live]])
+    got: list[list[float] | None] = []
+    if rows:
+        lowest = _lowest_all(np.abs(X).max(axis=1))
+        found = _roundings_all(X, centre, _RADIUS_ULPS * np.spacing(np.abs(centre)), lowest)
+        got = _first_passing(X, lowest, *found, _rotation_check(T[rows]))
+    # The computed angles' neighbours, in the search's order, where none of their roundings
+    # reads back.
+    rest = [k for k in range(len(first)) if got[k] is None]
     if rest:
-        V = _steps(Cc[rest])
-        ok = _gives_table(V, _NEIGHBOURS, Tr[rest])
+        V = _steps(X[rest])
+        ok = _gives_table(V, _NEIGHBOURS, T[[first[k] for k in rest]])
         hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
-        first = ok.argmax(axis=1).tolist()
+        pick = ok.argmax(axis=1).tolist()
         for i, k in enumerate(rest):
             if hit[i]:
-                out[rows[k]] = V[i, _AXES3, _NEIGHBOURS[first[i]]].tolist()
-
-
-def _shortest_rpy_all(
-    T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
-) -> None:
-    """``_shortest(exact, ok, radius, x0_ok=True)`` for ``rows``, as :func:`_rpy` ends."""
-    if not rows:
-        return
-    E = np.array([exact[r] for r in rows])
-    A = np.abs(E)
-    top = A.max(axis=1)
-    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
-    for k in np.flatnonzero(top == 0.0).tolist():
-        out[rows[k]] = [0.0, 0.0, 0.0]
-    live = np.flatnonzero(~tiny & (top != 0.0))
-    if not len(live):
-        return
-    lowest = np.array(list(map(_lowest, top[live].tolist())))
-    El = E[live]
-    found = _roundings_all(El, El, _RADIUS_ULPS * np.spacing(A[live]), lowest)
-    got = _first_passing(El, lowest, *found, _rotation_check(T[[rows[k] for k in live.tolist()]]))
-    for k, c in zip(live.tolist(), got, strict=True):
-        r = rows[k]
-        out[r] = exact[r] if c is None else c
+                got[k] = V[i, _AXES3, _NEIGHBOURS[pick[i]]].tolist()
+    for r, c in zip(first, got[: len(first)], strict=True):
+        if c is not None:
+            out[r] = c
+    for r, c in zip(rows[len(first) :], got[len(first) :], strict=True):
+        if out[r] is _SEARCH:
+            out[r] = exact[r] if c is None else c
+    for r in zero:
+        if out[r] is _SEARCH:
+            out[r] = [0.0, 0.0, 0.0]
 
 
 def export_memo(model: Any) -> dict[bytes, Any]:
@@ -1063,9 +1091,12 @@ def export_memo(model: Any) -> dict[bytes, Any]:
                 rotations.append(T.rotation)
     memo: dict[bytes, Any] = {}
     if rotations:
-        R = np.array(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
-        keys = [b"r" + r.tobytes() for r in R]
-        index = {k: i for i, k in enumerate(keys)}  # one rotation per distinct key
+        # A model repeats rotations (most frames and shapes are not turned): the distinct
+        # ones by their bytes (a value's arrays are float64), stacked from those bytes, then
+        # keyed as _rpy_of keys them (-0.0 as 0.0), each key's first rotation kept.
+        distinct = dict.fromkeys(map(np.ndarray.tobytes, rotations))
+        R = np.frombuffer(b"".join(distinct), dtype=np.float64).reshape(-1, 3, 3) + 0.0
+        index = {b"r" + r.tobytes(): i for i, r in enumerate(R)}
         memo.update(zip(index, rpy_numbers_all(R[list(index.values())]), strict=True))
     moving = [j for j in model.joints if not isinstance(j, FixedJoint)]
     axes = {
@@ -1110,7 +1141,7 @@ def _shortest1_all(
     if not len(live):
         return out
     X = x0[live, None]
-    lowest = np.array(list(map(_lowest, np.abs(x0[live]).tolist())))
+    lowest = _lowest_all(np.abs(x0[live]))
     rounded, examine, unsure = _roundings_all(X, X, radius[live, None], lowest)
     firsts = _first_passing(
         X, lowest, rounded, examine, unsure, lambda rows, c: ok(live[rows], c[:, 0])
@@ -1242,7 +1273,7 @@ def axis_numbers_all(
     live = np.flatnonzero(top != 0.0)
     if len(live):
         check = _direction_check(R[live], target[live], X[live])
-        lowest = np.array(list(map(_lowest, top[live].tolist())))
+        lowest = _lowest_all(top[live])
         inf = np.full((len(live), 3), np.inf)
         rounded, examine, unsure = _roundings_all(X[live], X[live], inf, lowest)
         # The search refuses at once a vector whose direction is farther than 1e-12 from the
@@ -1264,39 +1295,74 @@ def axis_numbers_all(
             for i, k in enumerate(rest):
                 if hit[i]:
                     got[k] = V[i, _AXES3, _NEIGHBOURS[first[i]]].tolist()
+        # Where neither reads back: the exact refinement, all such axes together.
+        missing = [i for i, c in enumerate(got) if c is None]
+        if missing:
+            at = live[missing]
+            refined = _refined_all(R[at], target[at], check, missing)
+            for i, c in zip(missing, refined, strict=True):
+                got[i] = c
         for i, k in enumerate(live.tolist()):
-            out[k] = got[i] if got[i] is not None else _refined_one(R[k], target[k], check, i)
+            out[k] = got[i]
     return [_search_axis(rests[k], directions[k]) if c is _SEARCH else c for k, c in enumerate(out)]
 
 
-def _refined_one(
-    A: np.ndarray, b: np.ndarray, check: Callable[[np.ndarray, np.ndarray], np.ndarray], row: int
-) -> list[float] | None:
-    """:func:`_refined` of one axis (``unit``), each step's candidates checked together."""
-    Ai = [[_fixed(v) for v in r] for r in A.tolist()]
-    bi = [_fixed(v) << _SCALE for v in b.tolist()]
-    x = (A.T @ b).tolist()
-    tried = None
-    rows = np.full(2 * len(_NEIGHBOURS), row, dtype=np.intp)
+def _refined_all(
+    A: np.ndarray,
+    b: np.ndarray,
+    check: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    rows: list[int],
+) -> list[list[float] | None]:
+    """:func:`_refined` of axes (``unit``): rotations ``A`` ``(k, 3, 3)``, directions ``b``.
+
+    ``rows``: each axis's row for ``check``. Each step's exact Newton correction is made axis
+    by axis (in integers, as :func:`_refined`), and the step's candidates of all the axes still
+    searched are checked together; an axis stops at its first passing candidate (in the
+    search's order), or when its step repeats the last.
+    """
+    k = len(rows)
+    found: list[list[float] | None] = [None] * k
+    Ai = [[[_fixed(v) for v in r] for r in a] for a in A.tolist()]
+    bi = [[_fixed(v) << _SCALE for v in row] for row in b.tolist()]
+    x = [(a.T @ v).tolist() for a, v in zip(A, b, strict=True)]
+    tried: list[Any] = [None] * k
+    todo = list(range(k))
     for _ in range(3):
-        xi = [_fixed(v) for v in x]
-        res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
-        x = [
-            ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2])
-            / _UNIT3
-            for i in range(3)
-        ]
-        if x == tried:
+        for j in todo:
+            x[j] = _newton_step(Ai[j], bi[j], x[j])
+        todo = [j for j in todo if x[j] != tried[j]]  # converged: the same candidates again
+        if not todo:
             break
-        tried = x
-        nx = float(np.linalg.norm(x))
-        V = _steps(np.array([x, [v / nx for v in x]]))
+        for j in todo:
+            tried[j] = x[j]
+        bases = []
+        for j in todo:
+            nx = float(np.linalg.norm(x[j]))
+            bases += [x[j], [v / nx for v in x[j]]]
+        V = _steps(np.array(bases))
         C = V[:, _AXES3[None, :], _NEIGHBOURS].reshape(-1, 3)
-        ok = check(rows, C)
-        if ok.any():
-            found: list[float] = C[int(ok.argmax())].tolist()
-            return found
-    return None
+        per = 2 * len(_NEIGHBOURS)
+        ok = check(np.repeat(np.array([rows[j] for j in todo], dtype=np.intp), per), C)
+        ok = ok.reshape(len(todo), per)
+        hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
+        first = ok.argmax(axis=1).tolist()
+        for i, j in enumerate(todo):
+            if hit[i]:
+                found[j] = C[i * per + first[i]].tolist()
+        todo = [j for i, j in enumerate(todo) if not hit[i]]
+        if not todo:
+            break
+    return found
+
+
+def _newton_step(Ai: list[list[int]], bi: list[int], x: list[float]) -> list[float]:
+    """One exact Newton step of :func:`_refined` (``x + Aᵀ(b - A x)``, rounded once)."""
+    xi = [_fixed(v) for v in x]
+    res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+    return [
+        ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2]) / _UNIT3
+        for i in range(3)
+    ]
 
 
 def _direction_check(
