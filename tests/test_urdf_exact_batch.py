@@ -1,6 +1,6 @@
 """The URDF writer's batch route to exact numbers gives what the search gives, value by value.
 
-``robomodel.formats.urdf._exact.rpy_numbers_all`` finds the ``rpy`` of many rotations at once
+``robomodel.formats.urdf._exact_batch.rpy_numbers_all`` finds the ``rpy`` of many rotations at once
 (whole-array roundings, one check per candidate with the loader's arithmetic) and leaves to the
 search (``_rpy``) only the rotations where a candidate leaves doubt. These properties check
 that it returns, rotation by rotation, the very numbers of the search (so the exporter's text is
@@ -25,7 +25,7 @@ from strategies import SLOW
 import robomodel as rm
 from robomodel.data import example_path
 from robomodel.formats import urdf
-from robomodel.formats.urdf import _exact
+from robomodel.formats.urdf import _exact, _exact_batch
 from robomodel.model.joints import FixedJoint
 from robomodel.model.spatial import rotation_from_rpy, rpy_from_rotation
 
@@ -73,7 +73,7 @@ maybe_transposed = st.tuples(rotations, st.booleans()).map(lambda p: p[0].T if p
 
 
 def assert_batch_is_search(Rs: list[np.ndarray]) -> None:
-    got = _exact.rpy_numbers_all(np.array(Rs).reshape(-1, 3, 3))
+    got = _exact_batch.rpy_numbers_all(np.array(Rs).reshape(-1, 3, 3))
     want = [_exact._rpy(R) for R in Rs]
     assert got == want
     for R, found in zip(Rs, got, strict=True):
@@ -118,7 +118,7 @@ def test_batch_rpy_is_the_searchs_on_every_icub_model(robot: str) -> None:
 def test_angles_all_are_rpy_from_rotation(Rs: list[np.ndarray], idyntree: bool) -> None:
     T = np.array(Rs).reshape(-1, 9) + 0.0
     want = [[a + 0.0 for a in rpy_from_rotation(R + 0.0, idyntree=idyntree)] for R in Rs]
-    assert _exact._angles_all(T, idyntree=idyntree) == want
+    assert _exact_batch._angles_all(T, idyntree=idyntree) == want
 
 
 def decimals(v: float) -> int:
@@ -147,9 +147,9 @@ def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None
     top = float(np.abs(X).max())
     if top == 0.0:
         return
-    lowest = _exact._lowest(top)
+    lowest = _exact_batch._lowest(top)
     radius = _exact._RADIUS_ULPS * np.spacing(np.abs(X))
-    rounded, examine, unsure = _exact._roundings_all(X, X, radius, np.array([lowest]))
+    rounded, examine, unsure = _exact_batch._roundings_all(X, X, radius, np.array([lowest]))
     stable = max(decimals(v) for v in xs)
     for k in range(17):
         p = lowest + k
@@ -186,8 +186,8 @@ finite = st.floats(allow_nan=False, allow_infinity=False).filter(lambda v: v != 
 )
 def test_lowest_all_is_the_searchs(tops: list[float]) -> None:
     """The batch's first places, from numpy's log10 (math's near a power of ten)."""
-    got = _exact._lowest_all(np.array(tops)).tolist()
-    assert got == [_exact._lowest(t) for t in tops]
+    got = _exact_batch._lowest_all(np.array(tops)).tolist()
+    assert got == [_exact_batch._lowest(t) for t in tops]
 
 
 powers_of_two = st.builds(math.ldexp, st.sampled_from([1.0, -1.0]), st.integers(-1074, 1023))
@@ -199,12 +199,12 @@ def test_search_rounding_is_the_searchs(v: float, k: int) -> None:
     """The batch's rounding of an unsure place is the search's: the number itself from its
     ``repr``'s decimals on, else ``round`` (``round`` alone, except at powers of two)."""
     assume(v != 0.0)
-    places = _exact._lowest(abs(v)) + k
+    places = _exact_batch._lowest(abs(v)) + k
     try:
         want = v + 0.0 if places >= decimals(v) else round(v, places) + 0.0
     except OverflowError:
         reject()
-    assert _exact._search_rounding([v], places) == [want]
+    assert _exact_batch._search_rounding([v], places) == [want]
 
 
 @pytest.mark.slow
@@ -241,19 +241,19 @@ inertias = st.builds(
 @settings(max_examples=100)
 @given(st.lists(inertias, min_size=1, max_size=5))
 def test_batch_inertials_are_the_searchs(items: list[rm.SpatialInertia]) -> None:
-    assert _exact.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
+    assert _exact_batch.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
 
 
 @pytest.mark.parametrize("robot", FEW)
 def test_batch_inertials_are_the_searchs_on_real_robots(robot: str) -> None:
     items = [link.inertia for link in urdf.load(icub_models.get_model_file(robot)).links]
-    assert _exact.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
+    assert _exact_batch.inertial_numbers_all(items) == [_exact._search_inertial(i) for i in items]
 
 
 def test_export_memo_holds_the_searchs_numbers() -> None:
     """What the writer finds in the memo is what the search gives for the same value."""
     model = urdf.load(icub_models.get_model_file("iCubGazeboV2_7"))
-    memo = _exact.export_memo(model)
+    memo = _exact_batch.export_memo(model)
     for j in model.joints:
         R = np.asarray(j.link1_H_link2.rotation) + 0.0
         assert memo[b"r" + R.tobytes()] == _exact._rpy(R)
@@ -287,7 +287,7 @@ axis_cases = st.builds(
 @given(st.lists(axis_cases, min_size=1, max_size=5))
 def test_batch_axes_are_the_searchs(cases: list[tuple[Any, Any]]) -> None:
     rests, directions = [c[0] for c in cases], [c[1] for c in cases]
-    got = _exact.axis_numbers_all(rests, directions)
+    got = _exact_batch.axis_numbers_all(rests, directions)
     assert got == [_exact._search_axis(r, d) for r, d in cases]
 
 
@@ -316,7 +316,7 @@ def test_batch_axes_refined_together_are_the_searchs(cases: list[tuple[Any, Any]
     """Axes a hair off a coordinate axis: most go through the exact refinement (rounded
     numbers and their neighbours miss), which the batch makes for several axes at once."""
     rests, directions = [c[0] for c in cases], [c[1] for c in cases]
-    got = _exact.axis_numbers_all(rests, directions)
+    got = _exact_batch.axis_numbers_all(rests, directions)
     assert got == [_exact._search_axis(r, d) for r, d in cases]
 
 
@@ -327,4 +327,4 @@ def test_batch_axes_are_the_searchs_on_real_robots(robot: str) -> None:
     rests = [j.link1_H_link2 for j in joints]
     directions = [j.axis_in_link1.direction for j in joints]
     want = [_exact._search_axis(r, d) for r, d in zip(rests, directions, strict=True)]
-    assert _exact.axis_numbers_all(rests, directions) == want
+    assert _exact_batch.axis_numbers_all(rests, directions) == want

@@ -26,7 +26,7 @@ import numpy as np
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
 from robomodel.errors import URDFError
-from robomodel.formats.urdf._exact import export_memo
+from robomodel.formats.urdf._exact_batch import export_memo
 from robomodel.formats.urdf.errors import URDFExportError, URDFValueError
 from robomodel.formats.urdf.numbers import format3, format_floats
 from robomodel.formats.urdf.options import DumpOptions
