@@ -1,11 +1,11 @@
 """The batch route of the exact numbers: every value of a model at once.
 
-The search of :mod:`~robomodel.formats.urdf._exact` finds each value's numbers one by one,
-trying candidate after candidate. This route finds the same numbers for all the values of a model at once: in the phases
-of the search, it builds for every value the candidates of that search that can pass, checks
-them together with the loader's arithmetic (``math``'s sine and cosine, numpy's elementwise
-float64 operations, which round as Python's), and keeps the first that passes in the search's
-order, which is the search's answer. Why the answers are the same:
+The search of :mod:`~robomodel.formats.urdf._exact` finds each value's numbers one by one, trying
+candidate after candidate. This route finds the same numbers for all the values of a model at once:
+in the phases of the search, it builds for every value the candidates of that search that can pass,
+checks them together with the loader's arithmetic (``math``'s sine and cosine, numpy's elementwise
+float64 operations, which round as Python's), and keeps the first that passes in the search's order,
+which is the search's answer. Why the answers are the same:
 
 * The search tries a fixed sequence of candidates and returns the first that reads back.
   A number that reads back lies within its pinning radius of the value's exact number (an
