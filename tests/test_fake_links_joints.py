@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hypothesis.strategies as st
 from hypothesis import given, settings
+from strategies import models
 
 import robomodel as rm
 import robomodel.transformers as rt
-from tests.strategies import models
 
 
 def _plain_kept(model: rm.Model, removed: set[str]) -> list[str]:
