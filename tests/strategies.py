@@ -381,3 +381,13 @@ def models_with_sensors(draw: st.DrawFn, max_links: int = 6) -> rm.Model:
         collisions=m.collisions,
         sensors=[ft, acc, gyr],
     )
+
+
+# Angles as a document writes them (a few decimals: pi/2 as 1.5707963 and the like), or any
+# double of a turn.
+decimal_angles = st.builds(
+    lambda digits, places: round(digits * 10.0**-places, places),
+    st.integers(-31415926, 31415926),
+    st.integers(0, 7),
+).filter(lambda a: abs(a) <= math.pi + 1e-6)
+double_angles = st.floats(-math.pi, math.pi)

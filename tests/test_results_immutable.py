@@ -319,6 +319,9 @@ def _fresh_calls() -> dict[str, Any]:
             meshes.check_meshes(m)
         ),
         "robomodel.model.rotation_from_rpy": lambda m: sp.rotation_from_rpy(0.1, 0.2, 0.3),
+        "robomodel.model.spatial.rotations_from_rpy": lambda m: sp.rotations_from_rpy(
+            [0.1, 0.2, 0.3, -0.3, 0.2, 0.1], 2
+        ),
         "robomodel.model.spatial.cross": lambda m: sp.cross(R, R),
         "robomodel.model.spatial.cross3": lambda m: sp.cross3(R[0], R[1]),
         "robomodel.model.spatial.proper_rotation": lambda m: sp.proper_rotation(R + 1e-11),

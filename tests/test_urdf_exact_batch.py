@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
-from strategies import SLOW
+from strategies import SLOW, decimal_angles, double_angles
 
 import robomodel as rm
 from robomodel.data import example_path
@@ -29,12 +29,6 @@ from robomodel.formats.urdf import _exact, _exact_batch
 from robomodel.model.joints import FixedJoint
 from robomodel.model.spatial import rotation_from_rpy, rpy_from_rotation
 
-decimal_angles = st.builds(
-    lambda digits, places: round(digits * 10.0**-places, places),
-    st.integers(-31415926, 31415926),
-    st.integers(0, 7),
-).filter(lambda a: abs(a) <= math.pi + 1e-6)
-double_angles = st.floats(-math.pi, math.pi)
 tiny_angles = st.builds(
     lambda sign, e: sign * 10.0**e, st.sampled_from([1.0, -1.0]), st.floats(-300.0, -5.0)
 )

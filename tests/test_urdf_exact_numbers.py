@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import SLOW
+from strategies import SLOW, decimal_angles, double_angles
 
 import robomodel as rm
 from robomodel.formats.urdf import _exact
@@ -25,14 +25,8 @@ from robomodel.formats.urdf._inertial import inertial_values
 from robomodel.formats.urdf._origin import origin_transform
 from robomodel.formats.urdf.numbers import format_float
 
-# Angles as a document writes them: a few decimals (pi/2 as 1.5707963 and the like), or any
-# double, or within 1e-16..1e-6 of +-pi/2, or beyond it (a pitch of 2 is another branch).
-decimal_angles = st.builds(
-    lambda digits, places: round(digits * 10.0**-places, places),
-    st.integers(-31415926, 31415926),
-    st.integers(0, 7),
-).filter(lambda a: abs(a) <= math.pi + 1e-6)
-double_angles = st.floats(-math.pi, math.pi)
+# Angles as a document writes them (decimal_angles), any double (double_angles), or
+# within 1e-16..1e-6 of +-pi/2, or beyond it (a pitch of 2 is another branch).
 singular_pitches = st.builds(
     lambda sign, e: sign * (math.pi / 2 - (0.0 if e is None else 10.0**e)),
     st.sampled_from([1.0, -1.0]),

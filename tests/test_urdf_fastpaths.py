@@ -26,7 +26,7 @@ from robomodel.formats.urdf import dumps, loads
 from robomodel.formats.urdf._document import parse_triples
 from robomodel.formats.urdf._extensions import leaf_xml
 from robomodel.formats.urdf._inertial import inertial_values
-from robomodel.formats.urdf._origin import origin_transform, rotations
+from robomodel.formats.urdf._origin import origin_transform
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.options import DumpOptions, LoadOptions
 from robomodel.model.joints import (
@@ -39,7 +39,7 @@ from robomodel.model.joints import (
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope
 from robomodel.model.shapes import Box, Cylinder, Material, Mesh, SolidShape, Sphere
-from robomodel.model.spatial import Axis, SpatialInertia, Transform
+from robomodel.model.spatial import Axis, SpatialInertia, Transform, rotations_from_rpy
 from robomodel.physics.inertia import consistency_problems
 
 T = Transform.from_rpy_xyz((0.1, -0.2, 0.3), (1.0, 2.0, 3.0))
@@ -255,7 +255,7 @@ def test_stacked_rotations_are_the_scalar_formulas_bit_for_bit(
     """The loader's stacked rotations (a few gathered numpy operations over all the origins of
     a document) are, entry by entry and signed zeros included, the scalar formulas of
     ``rotation_from_rpy`` evaluated on Python floats."""
-    got = rotations([a for rpy in rpys for a in rpy], len(rpys))
+    got = rotations_from_rpy([a for rpy in rpys for a in rpy], len(rpys))
     for k, rpy in enumerate(rpys):
         expected = np.array(_scalar_rotation(*rpy))
         assert got[k].ravel().tobytes() == expected.tobytes()

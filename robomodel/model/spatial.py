@@ -21,7 +21,7 @@ checks what it computed, and angles and distances must be finite.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, overload
 
 import attrs
@@ -64,6 +64,7 @@ __all__ = [
     "orthonormality",
     "proper_rotation",
     "rotation_from_rpy",
+    "rotations_from_rpy",
     "rpy_from_rotation",
     "skew",
     "twist_adjoint",
@@ -114,6 +115,43 @@ def _rpy_rows(roll: float, pitch: float, yaw: float) -> list[list[float]]:
         [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
         [-sp, cp * sr, cp * cr],
     ]
+
+
+def rotations_from_rpy(angles: Sequence[float], n: int) -> FloatArray:
+    """Return the ``(n, 3, 3)`` rotations of ``n`` flattened ``(roll, pitch, yaw)`` triples.
+
+    :func:`rotation_from_rpy` of each triple, bit for bit: its formulas, elementwise in the same
+    order (numpy's elementwise float64 operations round like Python's), with ``math``
+    trigonometry. The products are gathered into a few stacked operations, each product's
+    operands in the formula's order and ``a - b`` as ``a + (-1 * b)``, which rounds alike: on a
+    document's few dozen rotations numpy's cost per call, not the arithmetic, is what counts.
+    """
+    # Columns of V: cos r, cos p, cos y, sin r, sin p, sin y, -sin p.
+    V = np.array([*map(math.cos, angles), *map(math.sin, angles)]).reshape(2, n, 3)
+    V = np.concatenate((V[0], V[1], -V[1][:, 1:2]), axis=1)
+    P = V[:, _P_LEFT] * V[:, _P_RIGHT]  # cy*cp, sy*cp, cp*sr, cp*cr, cy*sp, sy*sp
+    # (cy*sp)*sr - sy*cr, (cy*sp)*cr + sy*sr, (sy*sp)*sr + cy*cr, (sy*sp)*cr - cy*sr
+    Q = P[:, _Q_LEFT] * V[:, _Q_RIGHT] + _SIGNS * (V[:, _S_LEFT] * V[:, _S_RIGHT])
+    out: FloatArray = np.concatenate((P, Q, V[:, 6:]), axis=1)[:, _LAYOUT].reshape(n, 3, 3)
+    return out
+
+
+# The columns rotations_from_rpy() gathers from V, P and Q, and the row-major layout of
+# [P | Q | -sp] (read-only index arrays: a list would be converted on every call).
+def _columns(*k: int) -> Any:
+    out = np.array(k, dtype=np.intp)
+    out.flags.writeable = False
+    return out
+
+
+_P_LEFT = _columns(2, 5, 1, 1, 2, 5)
+_P_RIGHT = _columns(1, 1, 3, 0, 4, 4)
+_Q_LEFT = _columns(4, 4, 5, 5)
+_Q_RIGHT = _columns(3, 0, 3, 0)
+_S_LEFT = _columns(5, 5, 2, 2)
+_S_RIGHT = _columns(0, 3, 0, 3)
+_LAYOUT = _columns(0, 6, 7, 1, 8, 9, 10, 2, 3)
+_SIGNS = immutable(np.array([-1.0, 1.0, 1.0, -1.0]))
 
 
 RPY_IDYNTREE_MIN_COS = 0.5

@@ -58,6 +58,7 @@ from robomodel.model.spatial import (
     RPY_TOLERANCE,
     SpatialInertia,
     Transform,
+    rotations_from_rpy,
 )
 
 __all__ = ["axis_numbers_all", "export_memo", "inertial_numbers_all", "rpy_numbers_all"]
@@ -370,26 +371,8 @@ def _conditioned_angles(T: np.ndarray, cos_pitch: np.ndarray) -> np.ndarray:
 
 
 def _rotations(A: np.ndarray) -> np.ndarray:
-    """``(n, 9)``: the loader's rotations of the ``rpy`` rows of ``A`` (``_rpy_rows``' formulas)."""
-    flat = A.ravel().tolist()
-    S = np.array(list(map(math.sin, flat))).reshape(-1, 3)
-    K = np.array(list(map(math.cos, flat))).reshape(-1, 3)
-    sr, sp, sy = S[:, 0], S[:, 1], S[:, 2]
-    cr, cp, cy = K[:, 0], K[:, 1], K[:, 2]
-    return np.stack(
-        [
-            cy * cp,
-            cy * sp * sr - sy * cr,
-            cy * sp * cr + sy * sr,
-            sy * cp,
-            sy * sp * sr + cy * cr,
-            sy * sp * cr - cy * sr,
-            -sp,
-            cp * sr,
-            cp * cr,
-        ],
-        axis=1,
-    )
+    """``(n, 9)``: the loader's rotations of the ``rpy`` rows of ``A`` (row-major)."""
+    return rotations_from_rpy(A.ravel().tolist(), len(A)).reshape(-1, 9)
 
 
 def _exact_angles(T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]) -> None:

@@ -30,11 +30,11 @@ from robomodel.formats.urdf._document import (
 )
 from robomodel.formats.urdf._exact import inertial_numbers
 from robomodel.formats.urdf._extensions import keep, write_kept
-from robomodel.formats.urdf._origin import ZERO3, rotations
+from robomodel.formats.urdf._origin import ZERO3
 from robomodel.formats.urdf._records import RawLink, Vec3
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_float, format_numbers
-from robomodel.model.spatial import SpatialInertia
+from robomodel.model.spatial import SpatialInertia, rotations_from_rpy
 from robomodel.physics.inertia import consistency_problems
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def inertial_values(
     rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
     A = I_C.copy()
     if rotated:
-        R = rotations([a for k in rotated for a in rpy[k]], len(rotated))
+        R = rotations_from_rpy([a for k in rotated for a in rpy[k]], len(rotated))
         Ic = I_C[rotated]
         B = R[:, :, 0, None] * Ic[:, None, 0, :]
         B = B + R[:, :, 1, None] * Ic[:, None, 1, :]

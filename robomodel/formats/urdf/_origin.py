@@ -24,7 +24,7 @@ from robomodel.formats.urdf._document import XMLNS, Reader, fmt3, rm, strict_num
 from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_floats, format_numbers
-from robomodel.model.spatial import Transform, rpy_from_rotation
+from robomodel.model.spatial import Transform, rotations_from_rpy, rpy_from_rotation
 
 __all__ = [
     "IDENTITY_ORIGIN",
@@ -38,7 +38,6 @@ __all__ = [
     "origin_transform",
     "origin_values",
     "read_origin",
-    "rotations",
     "write_origin",
 ]
 
@@ -46,42 +45,6 @@ Vec3 = tuple[float, float, float]
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
 # Every transform the loader builds was computed here from checked, finite numbers.
 _TRANSFORM = make(Transform)
-
-
-def rotations(angles: list[float], n: int) -> Any:
-    """Return the ``(n, 3, 3)`` rotations of ``n`` flattened ``(roll, pitch, yaw)`` triples.
-
-    The formulas of :func:`robomodel.model.spatial.rotation_from_rpy`, elementwise in the same order
-    (numpy's elementwise float64 operations round like Python's), with ``math`` trigonometry.
-    The products are gathered into a few stacked operations, each product's operands in the
-    formula's order and ``a - b`` as ``a + (-1 * b)``, which rounds alike: on a document's few
-    dozen rotations numpy's cost per call, not the arithmetic, is what counts.
-    """
-    # Columns of V: cos r, cos p, cos y, sin r, sin p, sin y, -sin p.
-    V = np.array([*map(math.cos, angles), *map(math.sin, angles)]).reshape(2, n, 3)
-    V = np.concatenate((V[0], V[1], -V[1][:, 1:2]), axis=1)
-    P = V[:, _P_LEFT] * V[:, _P_RIGHT]  # cy*cp, sy*cp, cp*sr, cp*cr, cy*sp, sy*sp
-    # (cy*sp)*sr - sy*cr, (cy*sp)*cr + sy*sr, (sy*sp)*sr + cy*cr, (sy*sp)*cr - cy*sr
-    Q = P[:, _Q_LEFT] * V[:, _Q_RIGHT] + _SIGNS * (V[:, _S_LEFT] * V[:, _S_RIGHT])
-    return np.concatenate((P, Q, V[:, 6:]), axis=1)[:, _LAYOUT].reshape(n, 3, 3)
-
-
-# The columns rotations() gathers from V, P and Q, and the row-major layout of [P | Q | -sp]
-# (read-only index arrays: a list would be converted on every call).
-def _columns(*k: int) -> Any:
-    out = np.array(k, dtype=np.intp)
-    out.flags.writeable = False
-    return out
-
-
-_P_LEFT = _columns(2, 5, 1, 1, 2, 5)
-_P_RIGHT = _columns(1, 1, 3, 0, 4, 4)
-_Q_LEFT = _columns(4, 4, 5, 5)
-_Q_RIGHT = _columns(3, 0, 3, 0)
-_S_LEFT = _columns(5, 5, 2, 2)
-_S_RIGHT = _columns(0, 3, 0, 3)
-_LAYOUT = _columns(0, 6, 7, 1, 8, 9, 10, 2, 3)
-_SIGNS = immutable(np.array([-1.0, 1.0, 1.0, -1.0]))
 
 
 def origin_transform(xyz: Vec3, rpy: Vec3, inverted: bool = False) -> Transform:
@@ -174,7 +137,7 @@ def origin_values(U: Any, ix: list[int]) -> list[Transform]:
     row_of: dict[int, int] = {}
     inverse = [row_of.setdefault(k, len(row_of)) for k in ix[1::2]]
     A = U[list(row_of)]
-    R = rotations(A.ravel().tolist(), len(row_of))
+    R = rotations_from_rpy(A.ravel().tolist(), len(row_of))
     # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in origin_transform.
     R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
     R, P = immutable(R[inverse]), immutable(P)
