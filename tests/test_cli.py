@@ -349,6 +349,21 @@ def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[s
     assert f"usage: robomodel {command}" in capsys.readouterr().out
 
 
+def test_attach_reads_other_as_other_from(tmp_path: Path) -> None:
+    # The other model as JSON under a name that says nothing: its content decides, and
+    # --other-from json says the same; the attached model is the same either way.
+    other = tmp_path / "other.model"
+    assert main(["convert", "example", str(tmp_path / "other.json")]) == 0
+    other.write_bytes((tmp_path / "other.json").read_bytes())
+    outs = []
+    for extra in ([], ["--other-from", "json"]):
+        out = tmp_path / f"two{len(extra)}.urdf"
+        args = ["attach", "--other", str(other), *extra, "--at", "l_hand_frame"]
+        assert main([*args, "--prefix", "b_", "-o", str(out)]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and b'link name="b_base_link"' in outs[0]
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -359,6 +374,10 @@ def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[s
         (["from-dh"], ("iKin chain file",)),
         (["to-dh", "--from", "base_link", "--to", "nowhere"], ("no frame named 'nowhere'",)),
         (["attach", "--other", "example", "--at", "l_hand_frame"], ("already used",)),
+        (
+            ["attach", "--other", "example", "--other-from", "mjcf", "--at", "l_hand_frame"],
+            ("mujoco",),
+        ),
     ],
 )
 def test_more_bad_input_in_process(

@@ -363,7 +363,12 @@ def run_attach(args: argparse.Namespace) -> int:
 
     model = _load(args)
     loading = _loading(args)
-    other = read_model(args.other, package_dirs=loading["package_dirs"], xacro=loading["xacro"])
+    other = read_model(
+        args.other,
+        package_dirs=loading["package_dirs"],
+        xacro=loading["xacro"],
+        input_format=args.other_format,
+    )
     xyz = [_number(v, "--xyz") for v in args.xyz]
     rpy = [_number(v, "--rpy") for v in args.rpy]
     pose = Transform.from_rpy_xyz(rpy, xyz)

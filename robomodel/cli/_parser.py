@@ -96,10 +96,10 @@ URDF_READING = (
 )
 
 
-def _input_format(*flags: str) -> Arg:
+def _input_format(*flags: str, dest: str = "input_format") -> Arg:
     return arg(
         *flags,
-        dest="input_format",
+        dest=dest,
         metavar="FORMAT",
         choices=FromFormats(lambda formats: [f.name for f in formats]),
         help=FromFormats(
@@ -348,6 +348,7 @@ COMMANDS: tuple[Command, ...] = (
             *MODEL,
             *MODEL_OUTPUT,
             arg("--other", required=True, metavar="MODEL", help="the model to attach"),
+            _input_format("--other-from", dest="other_format"),
             arg("--at", required=True, metavar="FRAME", help="a link or frame of MODEL"),
             arg("--other-base", metavar="FRAME", help="where OTHER is held (its base)"),
             arg("--xyz", nargs=3, default=["0", "0", "0"], metavar="M", help="position"),
