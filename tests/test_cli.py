@@ -364,6 +364,31 @@ def test_attach_reads_other_as_other_from(tmp_path: Path) -> None:
     assert outs[0] == outs[1] and b'link name="b_base_link"' in outs[0]
 
 
+def test_attach_keeps_the_other_models_meshes_found(tmp_path: Path) -> None:
+    # The other URDF's relative mesh filenames are relative to its own directory; in the
+    # result they must name the same files relative to the first model's directory.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b" / "meshes").mkdir(parents=True)
+    first = tmp_path / "a" / "first.urdf"
+    assert main(["convert", "example", str(first)]) == 0
+    (tmp_path / "b" / "grip.urdf").write_text(
+        '<robot name="grip"><link name="palm">'
+        '<visual><geometry><mesh filename="meshes/palm.stl"/></geometry></visual>'
+        '<collision><geometry><mesh filename="package://grip/palm.stl"/></geometry></collision>'
+        '<inertial><mass value="0.5"/><inertia ixx="1e-3" iyy="1e-3" izz="1e-3" ixy="0" '
+        'ixz="0" iyz="0"/></inertial></link></robot>'
+    )
+    out = tmp_path / "out" / "two.urdf"
+    out.parent.mkdir()
+    args = ["attach", str(first), "--other", str(tmp_path / "b" / "grip.urdf")]
+    assert main([*args, "--at", "l_hand_frame", "-o", str(out)]) == 0
+    two = robomodel.formats.urdf.load(out)
+    visual, collision = two.visual_shapes("palm")[0], two.collision_shapes("palm")[0]
+    found = (tmp_path / "a" / visual.geometry.filename).resolve()
+    assert found == (tmp_path / "b" / "meshes" / "palm.stl").resolve()
+    assert collision.geometry.filename == "package://grip/palm.stl"
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import math
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ from robomodel.cli._shell import (
     read_model,
 )
 from robomodel.model.record import Model
+from robomodel.model.shapes import SolidShape
 
 __all__ = [
     "run_attach",
@@ -103,18 +105,22 @@ def _model_dir(args: argparse.Namespace) -> str | None:
     directory. The MJCF reader gives mesh paths as MuJoCo resolved them (its ``meshdir``
     included), and JSON does not say what its filenames are relative to: ``None`` for those.
     """
-    from robomodel._internal.files import read_regular
-    from robomodel.data import BUNDLED_MODELS, example_path
-    from robomodel.formats.detect import content_format
-
     source = getattr(args, "input", None)
     if source is None and (hasattr(args, "model") or hasattr(args, "model_option")):
         source = _model_source(args)
     if source is None:
         return None
+    return _urdf_dir(source, getattr(args, "input_format", None))
+
+
+def _urdf_dir(source: str, requested: str | None) -> str | None:
+    """The directory of ``source`` if it was read as URDF (by ``--from`` or its content)."""
+    from robomodel._internal.files import read_regular
+    from robomodel.data import BUNDLED_MODELS, example_path
+    from robomodel.formats.detect import content_format
+
     bundled = source in BUNDLED_MODELS and not Path(source).exists()
     path = example_path(source) if bundled else Path(source)
-    requested = getattr(args, "input_format", None)
     try:
         # The file was read as URDF when --from says so or it holds a <robot> document (a file
         # whose content says nothing did not load as URDF either).
@@ -369,6 +375,7 @@ def run_attach(args: argparse.Namespace) -> int:
         xacro=loading["xacro"],
         input_format=args.other_format,
     )
+    other = _meshes_moved(other, _urdf_dir(args.other, args.other_format), _model_dir(args))
     xyz = [_number(v, "--xyz") for v in args.xyz]
     rpy = [_number(v, "--rpy") for v in args.rpy]
     pose = Transform.from_rpy_xyz(rpy, xyz)
@@ -384,6 +391,40 @@ def run_attach(args: argparse.Namespace) -> int:
     )
     _write_model(_run_explained(step, model, args), args)
     return 0
+
+
+def _meshes_moved(model: Model, old_dir: str | None, new_dir: str | None) -> Model:
+    """``model`` with its relative mesh filenames made relative to ``new_dir`` from ``old_dir``.
+
+    An attached URDF's relative mesh filenames are relative to its own file, but the result is
+    written as one document whose relative filenames are all taken relative to the first
+    model's file (by the MJCF writer, which reads the meshes, and by whoever reads the URDF next
+    to the first model's meshes). Absolute paths and URIs (``package://``, ``file://``) mean the
+    same from anywhere and are kept.
+    """
+    import attrs
+
+    from robomodel.model.shapes import Mesh
+    from robomodel.model.updates import with_shapes
+
+    if old_dir is None or new_dir is None or os.path.samefile(old_dir, new_dir):
+        return model
+
+    def moved(shapes: Sequence[SolidShape]) -> list[SolidShape]:
+        out = []
+        for shape in shapes:
+            g = shape.geometry
+            if isinstance(g, Mesh) and "://" not in g.filename and not os.path.isabs(g.filename):
+                name = os.path.relpath(os.path.join(old_dir, g.filename), new_dir)
+                shape = attrs.evolve(shape, geometry=attrs.evolve(g, filename=name))
+            out.append(shape)
+        return out
+
+    return with_shapes(
+        model,
+        visuals=[moved(s) for s in model.visuals],
+        collisions=[moved(s) for s in model.collisions],
+    )
 
 
 def run_prefix(args: argparse.Namespace) -> int:
