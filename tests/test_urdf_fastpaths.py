@@ -222,7 +222,7 @@ def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> N
         assert batched is None
     else:
         assert batched is not None
-        assert [x.hex() for x in batched] == [x.hex() for x in expected]
+        assert [x.hex() for x in batched.ravel().tolist()] == [x.hex() for x in expected]
 
 
 # ---------------------------------------------------------------------- stacked rotations

@@ -138,8 +138,8 @@ def origin_values(U: Any, ix: list[int]) -> list[Transform]:
     inverse = [row_of.setdefault(k, len(row_of)) for k in ix[1::2]]
     A = U[list(row_of)]
     R = rotations_from_rpy(A.ravel().tolist(), len(row_of))
-    # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in origin_transform.
-    R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
+    # immutable stores every -0.0 as 0.0: rpy "0 0 0" gives the exact identity (-sin(0) is
+    # -0.0), as in origin_transform.
     R, P = immutable(R[inverse]), immutable(P)
     return list(map(_TRANSFORM, R, P))
 
