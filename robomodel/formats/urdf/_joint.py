@@ -195,7 +195,6 @@ _DYNAMICS = make(JointDynamics)
 _AXIS = make(Axis)  # the batched axes below are unit by construction
 _NO_LIMITS = PositionLimits()
 _NO_DYNAMICS = JointDynamics()
-_ZEROS3 = immutable(np.zeros(3))
 
 
 def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
@@ -282,7 +281,6 @@ def _moving_axes(raws: list[RawJoint]) -> list[Axis | None]:
         return []
     U = np.array([r.axis for r in raws], dtype=np.float64)
     R = np.array([r.origin.rotation for r in raws])
-    P = np.array([r.origin.position for r in raws])
     with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
         norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
         huge = norms == np.inf
@@ -290,9 +288,10 @@ def _moving_axes(raws: list[RawJoint]) -> list[Axis | None]:
             U[huge] /= np.abs(U[huge]).max(axis=1, keepdims=True)
             norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
         D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
-    Org = R @ _ZEROS3 + P
-    D, Org = immutable(D), immutable(Org)
-    axes = list(map(_AXIS, D, Org))
+    # The axis passes through the child origin: T applied to the zero point is R @ 0 + p,
+    # which is p itself (a sum of signed zeros added to a finite, canonical p), so each axis
+    # shares its origin's frozen position.
+    axes = list(map(_AXIS, immutable(D), [r.origin.position for r in raws]))
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
 
 
