@@ -32,7 +32,7 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
 )
 from robomodel.formats.urdf._exact import axis_numbers
-from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._extensions import keep_on, write_kept
 from robomodel.formats.urdf._joint_exact import (
     LIMIT_MARKS,
     RM_DIRECTION,
@@ -170,11 +170,11 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
             )
             # Its own text is kept, written back while the mimic is unchanged; not when it is
             # the text robomodel writes for it, so that a model built in code reads back equal.
-            keep(r, "joint", name, ch, raw.exts)
+            keep_on(r, "joint", raw, ch)
             if raw.exts and raw.exts[-1].xml == _mimic_text(raw.mimic):
-                raw.exts.pop()
+                raw.exts.pop()  # type: ignore[union-attr]
         else:
-            keep(r, "joint", name, ch, raw.exts)
+            keep_on(r, "joint", raw, ch)
     if parent is None or child is None:
         tag = "parent" if parent is None else "child"
         raise r.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
@@ -455,7 +455,7 @@ def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -
 def _ignore_mimic(r: Reader, rj: RawJoint, el: Any, what: str, reason: str) -> None:
     """Drop the ``<mimic>`` of ``rj`` (and its kept text), warning with the file and line."""
     rj.mimic = None
-    rj.exts[:] = [x for x in rj.exts if x.tag != "mimic"]
+    rj.exts = [x for x in rj.exts if x.tag != "mimic"]
     err = r.err(URDFValueError, el, what, f"{reason} (remove the <mimic> to silence this)")
     warn(str(err))
 

@@ -434,8 +434,8 @@ def _read_numbers(r: Reader) -> Any:
     ix = _ix_of(uniq, texts)
     # As Python triples: the numbers of the inertials' origins and of the axes (the origins'
     # go to origin_values as rows of U).
-    rows = U.tolist()
-    read = [tuple(rows[i]) for i in ix[2 * n :]]
+    flat = U.ravel().tolist()
+    read = [(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in ix[2 * n :]]
     if n:
         for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
             owner.origin = value
