@@ -235,12 +235,17 @@ def release_elements(raws: list[RawJoint]) -> None:
     later error of the joint would name no line rather than fail.
     """
     for raw in raws:
-        d = raw.__dict__
-        # Back to the class defaults (None), without a second entry per record.
-        d.pop("axis_el", None)
-        d.pop("limit", None)
-        d.pop("dynamics", None)
-        d.pop("reversed_el", None)
+        # Back to the class defaults (None). Not through raw.__dict__, which would make each
+        # record a dict of its own (one more object for the garbage collector).
+        # (read_joint sets each only to an element.)
+        if raw.axis_el is not None:
+            del raw.axis_el
+        if raw.limit is not None:
+            del raw.limit
+        if raw.dynamics is not None:
+            del raw.dynamics
+        if raw.reversed_el is not None:
+            del raw.reversed_el
         raw.el = None
 
 
