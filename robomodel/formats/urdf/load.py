@@ -421,17 +421,16 @@ def _read_numbers(r: Reader) -> Any:
     uniq = list(dict.fromkeys(texts))
     U = parse_triples(uniq)
     # One screen over every number of the document: NaN fails the comparison, and so does a
-    # number beyond _MAX_POSITION (the bound for origin positions; any other is looked at).
-    if U is None or not float(np.abs(U).max()) <= _MAX_POSITION:
-        if U is None or not np.isfinite(U).all():
-            if r.eager:
-                raise AssertionError(
-                    "unreachable: parse_triples refused texts strict_numbers accepts"
-                )
-            raise DoubtError
-        if n:
-            _check_positions(r, U, _ix_of(uniq, texts)[0 : 2 * n : 2], texts)
-    ix = _ix_of(uniq, texts)
+    # number beyond _MAX_POSITION (the bound for origin positions: those are looked at below).
+    big = U is None or not float(np.abs(U).max()) <= _MAX_POSITION
+    if big and (U is None or not np.isfinite(U).all()):
+        if r.eager:
+            raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
+        raise DoubtError
+    index = dict(zip(uniq, range(len(uniq)), strict=True))
+    ix = list(map(index.__getitem__, texts))  # per text, its row of U
+    if n and big:
+        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
     # As Python triples: the numbers of the inertials' origins and of the axes (the origins'
     # go to origin_values as rows of U).
     flat = U.ravel().tolist()
@@ -466,12 +465,6 @@ def _read_numbers(r: Reader) -> Any:
 # from positions (inverses, compositions, |p|^2 in shifted inertias) overflow: no robot's origin
 # is there, and a model holding one would give inf from finite numbers.
 _MAX_POSITION = 1e150
-
-
-def _ix_of(uniq: list[str], texts: list[str]) -> list[int]:
-    """Return the position in ``uniq`` (distinct texts) of each text of ``texts``."""
-    index = dict(zip(uniq, range(len(uniq)), strict=True))
-    return list(map(index.__getitem__, texts))
 
 
 def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
