@@ -222,7 +222,7 @@ def test_parse_triples_reads_what_reading_each_text_reads(texts: list[str]) -> N
         assert batched is None
     else:
         assert batched is not None
-        assert [x.hex() for x in batched] == [x.hex() for x in expected]
+        assert [x.hex() for x in batched.ravel().tolist()] == [x.hex() for x in expected]
 
 
 # ---------------------------------------------------------------------- stacked rotations
@@ -443,3 +443,52 @@ def test_axis_check_of_the_exporter_is_the_axis_methods_bit_for_bit(
     # Values store -0.0 as 0.0 (canonical numbers); the exporter prints both as 0.
     assert (direction + 0.0).tobytes() == axis.direction.tobytes()
     assert np.float64(distance).tobytes() == np.float64(axis.distance((0.0, 0.0, 0.0))).tobytes()
+
+
+# ---------------------------------------------------------------------- shared texts, one document
+# A small pool, so that documents repeat texts (the loader reads each distinct text once and
+# lets origins with the same text share one frozen rotation or position); odd spellings and
+# signed zeros included.
+_XYZ = st.sampled_from(["0 0 0", "-0 0 -0.0", "0.1 0.2 0.3", "+1 1e-3 .5", "0.5 0 -0.25"])
+_RPY = st.sampled_from(["0 0 0", "0 -0 0", "1.5707963267948966 0 0", "0.3 -0.2 1e-1", "3 2 1"])
+_COLORS = st.sampled_from([("red", "1 0 0 1"), ("red", "1 0 0 0.5"), ("blue", "0 0 1 1")])
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    return tuple(float(t) + 0.0 for t in text.split())
+
+
+@given(
+    st.lists(st.tuples(_XYZ, _RPY, _XYZ, _RPY, _COLORS, _XYZ), min_size=1, max_size=6),
+)
+def test_origins_axes_and_materials_of_a_document_are_each_their_own_numbers(
+    rows: list[tuple[str, str, str, str, tuple[str, str], str]],
+) -> None:
+    """Every origin of a document is, bit for bit, ``origin_transform`` of its own numbers, and
+    every axis passes exactly through its joint's position, whatever else the document holds;
+    each shape's one-colour material is its own name and colour (shapes that repeat one share
+    it), even where another material of the same name has another colour."""
+    parts = ['<robot name="r"><link name="l0"/>']
+    for k, (jxyz, jrpy, vxyz, vrpy, (color, rgba), axis) in enumerate(rows, 1):
+        axis = axis if axis.replace("0", "").strip(" -+.") else "0 0 1"  # not a zero axis
+        parts.append(
+            f'<link name="l{k}"><visual><origin xyz="{vxyz}" rpy="{vrpy}"/>'
+            '<geometry><box size="1 1 1"/></geometry>'
+            f'<material name="{color}"><color rgba="{rgba}"/></material></visual></link>'
+            f'<joint name="j{k}" type="revolute"><parent link="l{k - 1}"/><child link="l{k}"/>'
+            f'<origin xyz="{jxyz}" rpy="{jrpy}"/><axis xyz="{axis}"/></joint>'
+        )
+    m = loads("".join(parts) + "</robot>")
+    for k, (jxyz, jrpy, vxyz, vrpy, (color, rgba), _) in enumerate(rows, 1):
+        joint = m.joints[m.joint_index(f"j{k}")]
+        for got, (xyz, rpy) in (
+            (joint.link1_H_link2, (jxyz, jrpy)),
+            (m.visuals[m.link_index(f"l{k}")][0].link_H_geometry, (vxyz, vrpy)),
+        ):
+            expected = origin_transform(_numbers(xyz), _numbers(rpy))  # type: ignore[arg-type]
+            assert got.rotation.tobytes() == expected.rotation.tobytes()
+            assert got.position.tobytes() == expected.position.tobytes()
+        axis_origin = joint.axis_in_link1.origin  # type: ignore[union-attr]
+        assert axis_origin.tobytes() == joint.link1_H_link2.position.tobytes()
+        material = m.visuals[m.link_index(f"l{k}")][0].material
+        assert material == Material(name=color, rgba=_numbers(rgba))

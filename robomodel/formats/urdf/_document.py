@@ -84,6 +84,7 @@ class Reader:
         "axis_owners",
         "axis_texts",
         "base_dir",
+        "colors",
         "eager",
         "exact_inertials",
         "exact_origins",
@@ -93,6 +94,7 @@ class Reader:
         "inertial_owners",
         "inertial_texts",
         "keep",
+        "lines",
         "meshes",
         "origin_owners",
         "origin_texts",
@@ -111,6 +113,11 @@ class Reader:
         self.eager = eager
         # Per (filename, scale text): visual and collision shapes share their mesh.
         self.meshes: dict[tuple[str, str | None], Mesh] = {}
+        # Per (name, rgba text): the shapes' <material name><color rgba/></material> share
+        # their material (documents repeat a few colours on every visual).
+        self.colors: dict[tuple[str, str | None], Material] = {}
+        # Whether a load_with_report listens: only then are the shapes' mesh lines gathered.
+        self.lines = False
         # The directory relative mesh filenames are relative to (for the load's report).
         self.base_dir: str | None = None
         self.exts: list[Extension] = []  # the robot's own kept elements, in document order
@@ -329,14 +336,15 @@ def parse_numbers(texts: list[Any]) -> tuple[float, ...] | None:
     return v
 
 
-def parse_triples(texts: list[str]) -> list[float] | None:
-    """Return the numbers of ``texts``, three decimal numbers each, or ``None`` for a doubt.
+def parse_triples(texts: list[str]) -> Any:
+    """Return the numbers of ``texts`` as an ``(n, 3)`` array, or ``None`` for a doubt.
 
-    One ``float`` pass over all the tokens: the texts are joined with a ``,`` token between
-    them, which a number never is, and every fourth token must be that separator, so each text
-    held exactly three tokens. ``None`` when a token is not a number (or a form ``float``
-    accepts and C parsers do not: ``1_0``, non-ASCII digits); non-finite values are the
-    caller's check.
+    Three decimal numbers each, read by ``float`` in one pass over all the tokens: the texts
+    are joined with a ``,`` token between them, which a number never is, and every fourth
+    token must be that separator, so each text held exactly three tokens. ``None`` when a token
+    is not a number (or a form ``float`` accepts and C parsers do not: ``1_0``, non-ASCII
+    digits); non-finite values are the caller's check. Canonical (``-0`` reads as ``0.0``):
+    one ``+ 0.0`` over the array.
     """
     n = len(texts)
     joined = " , ".join(texts)
@@ -347,9 +355,10 @@ def parse_triples(texts: list[str]) -> list[float] | None:
         return None
     del tokens[3::4]
     try:
-        return [float(t) + 0.0 for t in tokens]  # canonical: "-0" reads as 0.0
+        values = list(map(float, tokens))
     except ValueError:
         return None
+    return np.array(values).reshape(n, 3) + 0.0
 
 
 # ---------------------------------------------------------------------- writing attributes

@@ -30,6 +30,7 @@ __all__ = [
     "canonical_order",
     "frame_joint_marker",
     "keep",
+    "keep_on",
     "kept_blocks",
     "kept_by_owner",
     "kept_texts",
@@ -86,6 +87,15 @@ def keep(r: Reader, kind: str, owner: str, el: Any, into: list[Extension]) -> No
     xml = kept_xml(r, el)
     if xml is not None:
         into.append(_EXTENSION(kind, owner, xml, el.tag))
+
+
+def keep_on(r: Reader, kind: str, raw: RawLink | RawJoint | RawSensor, el: Any) -> None:
+    """:func:`keep` ``el`` in record ``raw``'s own list (made on its first kept element)."""
+    xml = kept_xml(r, el)
+    if xml is not None:
+        if not isinstance(raw.exts, list):
+            raw.exts = []
+        raw.exts.append(_EXTENSION(kind, raw.name, xml, el.tag))
 
 
 def kept_texts(r: Reader, elements: list[Any]) -> tuple[str, ...]:

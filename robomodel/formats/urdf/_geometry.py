@@ -67,6 +67,14 @@ def read_materials(r: Reader, root: Any) -> tuple[dict[str, Material], list[Mate
 def read_material(r: Reader, el: Any, what: str, db: dict[str, Material] | None) -> Material:
     """Return the material of ``el``; a name-only reference resolves against ``db``."""
     name = el.get("name", "")
+    if db is not None and len(el) == 1 and el[0].tag == "color":
+        # A shape's material of one colour (the common form): read once per load.
+        ch = el[0]
+        key = (name, ch.get("rgba"))
+        mat = r.colors.get(key)
+        if mat is None:
+            mat = r.colors[key] = _MATERIAL(name, numbers(r, ch, what, "rgba", 4), None, ())
+        return mat
     rgba = texture = None
     others: list[Any] = []
     for ch in el:
@@ -188,7 +196,7 @@ def read_shape(r: Reader, el: Any, what: str, db: dict[str, Material]) -> RawSha
     if g is None:
         return None
     line = None
-    if isinstance(g, Mesh):  # where the report says it was read (robomodel.formats.urdf.report)
+    if r.lines and isinstance(g, Mesh):  # where load_with_report says it was read
         mesh = geometry.find("mesh")  # its first <mesh> child, which read_geometry read
         line = None if mesh is None else mesh.sourceline
     raw = RawShape(g, el.get("name") or None, line)

@@ -54,7 +54,10 @@ __all__ = [
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 _CHILDREN = {"origin": 0, "mass": 1, "inertia": 2}
-_DIAG = np.arange(3)
+# The six moments (ixx ixy ixz iyy iyz izz) laid out as a row-major 3x3 matrix (read-only: a
+# list would be converted on every call).
+_SYMMETRIC = np.array([0, 1, 2, 1, 3, 4, 2, 4, 5], dtype=np.intp)
+_SYMMETRIC.flags.writeable = False
 _RM_MOMENT = rm("first_moment")
 _RM_ORIGIN = rm("about_origin")
 # The inertias computed here: finite, symmetric, from checked numbers.
@@ -121,7 +124,7 @@ class InertiaOverflowError(ArithmeticError):
 def central_inertias(data: list[tuple[float, tuple[float, ...]]]) -> Any:
     """Return the ``(n, 3, 3)`` inertias at the centre of mass (in ``<origin rpy>`` axes)."""
     six = np.array([d[1] for d in data], dtype=np.float64).reshape(len(data), 6)
-    return six[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]].reshape(len(data), 3, 3)
+    return six[:, _SYMMETRIC].reshape(len(data), 3, 3)
 
 
 def inertial_values(
@@ -163,12 +166,15 @@ def inertial_values(
         h = m[:, None] * c
         hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
         outer = h[:, :, None] * h[:, None, :]
-        outer[:, _DIAG, _DIAG] -= hh[:, None]
+        outer.reshape(n, 9)[:, ::4] -= hh[:, None]  # the diagonals (a strided view)
         A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
         I_O = 0.5 * (A + A.transpose(0, 2, 1))
-    bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
-    if bad.any():
-        raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
+        # A NaN or an infinity anywhere makes its sum one; a finite sum that overflows only
+        # sends the check to the rows.
+        if not np.isfinite(h.sum() + I_O.sum()):
+            bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
+            if bad.any():
+                raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
     # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
     h = immutable(h)
     I_O = immutable(I_O)

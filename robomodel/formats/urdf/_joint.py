@@ -32,7 +32,7 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
 )
 from robomodel.formats.urdf._exact import axis_numbers
-from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._extensions import keep_on, write_kept
 from robomodel.formats.urdf._joint_exact import (
     LIMIT_MARKS,
     RM_DIRECTION,
@@ -170,11 +170,11 @@ def read_joint(r: Reader, el: Any) -> RawJoint:
             )
             # Its own text is kept, written back while the mimic is unchanged; not when it is
             # the text robomodel writes for it, so that a model built in code reads back equal.
-            keep(r, "joint", name, ch, raw.exts)
+            keep_on(r, "joint", raw, ch)
             if raw.exts and raw.exts[-1].xml == _mimic_text(raw.mimic):
-                raw.exts.pop()
+                raw.exts.pop()  # type: ignore[union-attr]
         else:
-            keep(r, "joint", name, ch, raw.exts)
+            keep_on(r, "joint", raw, ch)
     if parent is None or child is None:
         tag = "parent" if parent is None else "child"
         raise r.err(URDFValueError, el, what, f"<joint> has no <{tag} link=...>; add it")
@@ -195,7 +195,6 @@ _DYNAMICS = make(JointDynamics)
 _AXIS = make(Axis)  # the batched axes below are unit by construction
 _NO_LIMITS = PositionLimits()
 _NO_DYNAMICS = JointDynamics()
-_ZEROS3 = immutable(np.zeros(3))
 
 
 def joint_values(r: Reader, raws: list[RawJoint]) -> list[Joint]:
@@ -236,12 +235,17 @@ def release_elements(raws: list[RawJoint]) -> None:
     later error of the joint would name no line rather than fail.
     """
     for raw in raws:
-        d = raw.__dict__
-        # Back to the class defaults (None), without a second entry per record.
-        d.pop("axis_el", None)
-        d.pop("limit", None)
-        d.pop("dynamics", None)
-        d.pop("reversed_el", None)
+        # Back to the class defaults (None). Not through raw.__dict__, which would make each
+        # record a dict of its own (one more object for the garbage collector).
+        # (read_joint sets each only to an element.)
+        if raw.axis_el is not None:
+            del raw.axis_el
+        if raw.limit is not None:
+            del raw.limit
+        if raw.dynamics is not None:
+            del raw.dynamics
+        if raw.reversed_el is not None:
+            del raw.reversed_el
         raw.el = None
 
 
@@ -282,7 +286,6 @@ def _moving_axes(raws: list[RawJoint]) -> list[Axis | None]:
         return []
     U = np.array([r.axis for r in raws], dtype=np.float64)
     R = np.array([r.origin.rotation for r in raws])
-    P = np.array([r.origin.position for r in raws])
     with np.errstate(all="ignore"):  # zero axes are reported by the caller, in joint order
         norms = np.sqrt((U[:, None, :] @ U[:, :, None])[:, 0, 0])
         huge = norms == np.inf
@@ -290,9 +293,10 @@ def _moving_axes(raws: list[RawJoint]) -> list[Axis | None]:
             U[huge] /= np.abs(U[huge]).max(axis=1, keepdims=True)
             norms[huge] = np.sqrt((U[huge] * U[huge]).sum(axis=1))
         D = (R @ (U / norms[:, None])[:, :, None])[:, :, 0]
-    Org = R @ _ZEROS3 + P
-    D, Org = immutable(D), immutable(Org)
-    axes = list(map(_AXIS, D, Org))
+    # The axis passes through the child origin: T applied to the zero point is R @ 0 + p,
+    # which is p itself (a sum of signed zeros added to a finite, canonical p), so each axis
+    # shares its origin's frozen position.
+    axes = list(map(_AXIS, immutable(D), [r.origin.position for r in raws]))
     return [None if norm < 1e-12 else a for a, norm in zip(axes, norms.tolist(), strict=True)]
 
 
@@ -456,7 +460,7 @@ def check_mimics(r: Reader, joints: list[RawJoint], joint_idx: dict[str, int]) -
 def _ignore_mimic(r: Reader, rj: RawJoint, el: Any, what: str, reason: str) -> None:
     """Drop the ``<mimic>`` of ``rj`` (and its kept text), warning with the file and line."""
     rj.mimic = None
-    rj.exts[:] = [x for x in rj.exts if x.tag != "mimic"]
+    rj.exts = [x for x in rj.exts if x.tag != "mimic"]
     err = r.err(URDFValueError, el, what, f"{reason} (remove the <mimic> to silence this)")
     warn(str(err))
 

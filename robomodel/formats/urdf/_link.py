@@ -14,7 +14,7 @@ from typing import Any
 
 from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import Reader, Writer, q, required
-from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._extensions import keep_on, write_kept
 from robomodel.formats.urdf._geometry import read_shape, write_shape
 from robomodel.formats.urdf._inertial import inertial_texts, read_inertial, write_inertial
 from robomodel.formats.urdf._origin import origin_texts
@@ -47,7 +47,7 @@ def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
         elif tag == "visual" or tag == "collision":
             s = read_shape(r, ch, what, db)
             if s is None:
-                keep(r, "link", name, ch, raw.exts)
+                keep_on(r, "link", raw, ch)
             elif tag == "visual":
                 if raw.visuals is NO_SHAPES:
                     raw.visuals = []
@@ -57,7 +57,7 @@ def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
                     raw.collisions = []
                 raw.collisions.append(s)  # type: ignore[union-attr]
         else:
-            keep(r, "link", name, ch, raw.exts)
+            keep_on(r, "link", raw, ch)
     return raw
 
 

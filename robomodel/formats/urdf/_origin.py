@@ -128,20 +128,26 @@ def read_origin(r: Reader, el: Any, what: str, owner: Any) -> None:
 def origin_values(U: Any, ix: list[int]) -> list[Transform]:
     """Return the transforms of the registered origins, in registration order.
 
-    ``U`` holds the distinct triples read (one row each), ``ix`` per origin the rows of its
-    xyz and rpy (interleaved).
+    ``U`` holds the distinct triples read (one row each, canonical), ``ix`` per origin the
+    rows of its xyz and rpy (interleaved). Origins with the same ``rpy`` text share one frozen
+    rotation, and those with the same ``xyz`` text one frozen position: values never change,
+    so sharing is safe, and a document repeats few texts many times ("0 0 0").
     """
-    P = U[ix[0::2]]
     # One rotation per distinct rpy text, in order of first use (each row is computed on its
     # own, so the order does not change any value).
     row_of: dict[int, int] = {}
     inverse = [row_of.setdefault(k, len(row_of)) for k in ix[1::2]]
     A = U[list(row_of)]
-    R = rotations_from_rpy(A.ravel().tolist(), len(row_of))
-    # rpy "0 0 0" is the exact identity (+0.0 where -sin(0) gives -0.0), as in origin_transform.
-    R[~(np.signbit(A).any(axis=1) | (A != 0.0).any(axis=1)), 2, 0] = 0.0
-    R, P = immutable(R[inverse]), immutable(P)
-    return list(map(_TRANSFORM, R, P))
+    # immutable stores every -0.0 as 0.0: rpy "0 0 0" gives the exact identity (-sin(0) is
+    # -0.0), as in origin_transform.
+    R = immutable(rotations_from_rpy(A.ravel().tolist(), len(row_of)))
+    P = immutable(U)
+    # Rows by index: iterating a frozen array goes through numpy's slower sequence protocol.
+    rotations = [R[k] for k in range(len(R))]
+    positions = {k: P[k] for k in dict.fromkeys(ix[0::2])}
+    return list(
+        map(_TRANSFORM, map(rotations.__getitem__, inverse), map(positions.__getitem__, ix[0::2]))
+    )
 
 
 _ROTATION = rm("rotation")

@@ -27,8 +27,10 @@ __all__ = ["NO_KEPT", "NO_SHAPES", "RawJoint", "RawLink", "RawSensor", "RawShape
 Vec3 = tuple[float, float, float]
 
 NO_KEPT: tuple[Extension, ...] = ()
-"""The class-level default of a record's kept-element list: replaced by a list before the first
-append (an empty tuple, so that no module-level list exists to grow by mistake)."""
+"""The class-level default of a record's kept-element lists: replaced by a list before the first
+append (an empty tuple, so that no module-level list exists to grow by mistake). Most elements
+keep nothing, and an empty list per record would only feed the garbage collector, which runs
+every few hundred container objects a load keeps alive."""
 
 
 class RawShape:
@@ -60,11 +62,11 @@ class RawLink:
     inertial_exts: list[Extension] | tuple[Extension, ...] = (
         NO_KEPT  # kept children of its <inertial>
     )
+    exts: list[Extension] | tuple[Extension, ...] = NO_KEPT  # its kept children
 
     def __init__(self, name: str, el: Any) -> None:
         self.name = name
         self.el = el
-        self.exts: list[Extension] = []
 
 
 class RawJoint:
@@ -82,12 +84,12 @@ class RawJoint:
     limit: Any = None
     dynamics: Any = None
     mimic: Mimic | None = None
+    exts: list[Extension] | tuple[Extension, ...] = NO_KEPT  # its kept children
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
         self.kind = kind
         self.el = el
-        self.exts: list[Extension] = []
 
 
 class RawSensor:
@@ -102,9 +104,9 @@ class RawSensor:
     ft_exts: list[Extension] | tuple[Extension, ...] = (
         NO_KEPT  # kept children of its <force_torque>
     )
+    exts: list[Extension] | tuple[Extension, ...] = NO_KEPT  # its kept children
 
     def __init__(self, name: str, kind: str, el: Any) -> None:
         self.name = name
         self.kind = kind
         self.el = el
-        self.exts: list[Extension] = []

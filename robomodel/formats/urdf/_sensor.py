@@ -36,7 +36,7 @@ from robomodel.formats.urdf._document import (
     rm,
     transform_text,
 )
-from robomodel.formats.urdf._extensions import keep, kept_blocks, write_kept
+from robomodel.formats.urdf._extensions import keep, keep_on, kept_blocks, write_kept
 from robomodel.formats.urdf._origin import canonical, origin_texts, read_origin, write_origin
 from robomodel.formats.urdf._records import RawJoint, RawSensor
 from robomodel.formats.urdf.errors import URDFSensorError
@@ -115,7 +115,7 @@ def read_sensor(r: Reader, el: Any) -> RawSensor | None:
                     "parent_to_child or child_to_parent",
                 )
         else:
-            keep(r, "sensor", name, ch, raw.exts)
+            keep_on(r, "sensor", raw, ch)
     if raw.parent_el is None:
         raise r.err(URDFSensorError, el, what, f"<sensor type={kind!r}> needs <parent {want}=...>")
     if kind == "force_torque" and ft is None:

@@ -75,7 +75,8 @@ class Elements(NamedTuple):
 
 # ---------------------------------------------------------------------- reading
 def _model_ends(
-    ends: list[tuple[int, int]],
+    tops: list[int],
+    bottoms: list[int],
     in_model: list[RawJoint],
     joint_order: list[int],
     t_links: list[int],
@@ -83,7 +84,8 @@ def _model_ends(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each model joint's link1 and link2 indices in the model, for its adjacency lists.
 
-    ``ends`` are (parent, child) in document indices; the model's link ``p`` is the document's
+    ``tops`` and ``bottoms`` are each joint's parent and child in document indices; the model's
+    link ``p`` is the document's
     ``t_links[p]``. A joint read with robomodel's ``<child>`` marker goes from its child
     (link1) to its parent (before :func:`release_elements`, which drops the marker).
     """
@@ -93,7 +95,7 @@ def _model_ends(
     ones: list[int] = []
     twos: list[int] = []
     for k, raw in zip(joint_order, in_model, strict=True):
-        parent, child = ends[k]
+        parent, child = tops[k], bottoms[k]
         if raw.reversed_el is not None:
             parent, child = child, parent
         ones.append(position[parent])
@@ -132,7 +134,10 @@ def assemble(
     # ------------------------------------------------------------------ one tree
     n = len(links)
     parent_joint: list[int] = [-1] * n
-    ends: list[tuple[int, int]] = []  # per joint: its parent and child link indices
+    # Per joint, its parent and child link indices: two lists of ints rather than pairs, which
+    # would live through the assembly as one more object each for the garbage collector.
+    tops: list[int] = []
+    bottoms: list[int] = []
     for k, rj in enumerate(joints):
         p = link_idx.get(rj.parent, -1)
         c = link_idx.get(rj.child, -1)
@@ -144,7 +149,8 @@ def assemble(
                 f"joint {rj.name!r}",
                 f"unknown link {end!r}{suggest(end, link_idx)}; define <link name={end!r}>",
             )
-        ends.append((p, c))
+        tops.append(p)
+        bottoms.append(c)
         if parent_joint[c] >= 0:
             first = joints[parent_joint[c]]
             raise r.err(
@@ -174,17 +180,18 @@ def assemble(
     # Moving joints first, then fixed ones, each in document order (spec §7.7).
     fixed = [rj.kind == "fixed" for rj in joints]
     order = sorted(range(len(joints)), key=fixed.__getitem__)  # stable: document order kept
-    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    # Per link, its joints; seen from link i, joint k leads to span[k] - i (its other end).
+    span = [p + c for p, c in zip(tops, bottoms, strict=True)]
+    adj: list[list[int]] = [[] for _ in range(n)]
     for k in order:
-        p, c = ends[k]
-        adj[p].append((c, k))
-        adj[c].append((p, k))
+        adj[tops[k]].append(k)
+        adj[bottoms[k]].append(k)
 
     # ------------------------------------------------------------------ fake links
     fake = [False] * n
     if n_links is not None:
         fake = [i >= n_links for i in range(n)]
-        _check_frame_links(r, links, joints, adj, fake, fixed, n_links)
+        _check_frame_links(r, links, adj, span, fake, fixed, n_links)
     elif options.remove_fake_links:
         # The joint of an F/T sensor keeps both its links (iDynTree drops every sensor then).
         ft_joints = {rs.parent_attr for rs in sensors if rs.kind == "force_torque"}
@@ -192,7 +199,7 @@ def assemble(
             if len(nbs) == 1:
                 inertia = links[i].inertia
                 if inertia is None or not inertia.mass > 0.0:  # massless
-                    k = nbs[0][1]
+                    k = nbs[0]
                     fake[i] = fixed[k] and joints[k].name not in ft_joints
         for i in range(n):
             # Two massless links joined by a fixed joint (the whole model): both look fake and
@@ -200,12 +207,12 @@ def assemble(
             # only one has it (exported frames are bare links), else the child.
             if not fake[i]:
                 continue
-            o = adj[i][0][0]
+            o = span[adj[i][0]] - i
             if fake[o]:
                 has_i, has_o = links[i].inertia is not None, links[o].inertia is not None
                 keep = (i if has_i else o) if has_i != has_o else (i if parent_joint[i] >= 0 else o)
                 fake[keep] = False
-    base = adj[root_i][0][0] if fake[root_i] else root_i
+    base = span[adj[root_i][0]] - root_i if fake[root_i] else root_i
 
     # ------------------------------------------------------------------ traversal order
     # iDynTree's traversal (§3.1) over the links that stay links.
@@ -216,7 +223,8 @@ def assemble(
     stack: list[tuple[int, int]] = [(base, -1)]
     while stack:
         lk, par = stack.pop()
-        for nb, k in adj[lk]:
+        for k in adj[lk]:
+            nb = span[k] - lk
             if nb == par or fake[nb]:
                 continue
             seen[nb] = True
@@ -238,7 +246,7 @@ def assemble(
     # Only for a listening load_with_report: each element's line, before the joints drop theirs.
     lines = element_lines(links, joints, sensors) if listening() else None
     built = joint_values(r, in_model)
-    joint_ends = _model_ends(ends, in_model, joint_order, t_links, n)
+    joint_ends = _model_ends(tops, bottoms, in_model, joint_order, t_links, n)
     release_elements(in_model)  # before the model's values add to the peak
 
     # ------------------------------------------------------------------ frames of fake links
@@ -262,7 +270,8 @@ def assemble(
             fakes.remove(root_i)
             fakes.insert(0, root_i)  # the fake root is the base's first frame
         for i in fakes:
-            nb, k = adj[i][0]
+            k = adj[i][0]
+            nb = span[k] - i
             rj = joints[k]
             raw = links[i]
             fname = raw.name
@@ -470,8 +479,8 @@ def _extension_order(m: Model) -> str:
 def _check_frame_links(
     r: Reader,
     links: Sequence[RawLink],
-    joints: Sequence[RawJoint],
-    adj: list[list[tuple[int, int]]],
+    adj: list[list[int]],
+    span: list[int],
     fake: list[bool],
     fixed: list[bool],
     n_links: int,
@@ -482,8 +491,8 @@ def _check_frame_links(
         inertia = links[i].inertia
         if not (
             len(nbs) == 1
-            and fixed[nbs[0][1]]
-            and not fake[nbs[0][0]]
+            and fixed[nbs[0]]
+            and not fake[span[nbs[0]] - i]
             and (inertia is None or not inertia.mass > 0.0)
         ):
             raise r.err(

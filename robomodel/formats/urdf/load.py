@@ -46,6 +46,7 @@ from robomodel.formats.urdf._link import read_link
 from robomodel.formats.urdf._origin import origin_values
 from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
 from robomodel.formats.urdf._sensor import read_sensor
+from robomodel.formats.urdf._sources import listening
 from robomodel.formats.urdf._tree import Elements, assemble
 from robomodel.formats.urdf._xacro import expand, should_expand, xacro_label
 from robomodel.formats.urdf.errors import (
@@ -305,6 +306,7 @@ def _load_document(
     plain = b"xmlns" not in data
     r = Reader(file, options.keep_extensions, plain)
     r.base_dir = base_dir
+    r.lines = listening()
     try:
         try:
             model = _build(r, root, options, package_dirs, resolver)
@@ -313,6 +315,7 @@ def _load_document(
             # raises the precise error of the first bad one in document order.
             r = Reader(file, options.keep_extensions, plain, eager=True)
             r.base_dir = base_dir
+            r.lines = listening()
             model = _build(r, root, options, package_dirs, resolver)
     except URDFError:
         raise
@@ -416,20 +419,23 @@ def _read_numbers(r: Reader) -> Any:
     # Documents repeat texts (a visual and its collision, common angles): each distinct text
     # is parsed once, and each distinct rpy becomes a rotation once.
     uniq = list(dict.fromkeys(texts))
-    nums = parse_triples(uniq)
-    U = np.array(nums if nums is not None else (), dtype=np.float64)
-    if nums is None or not np.isfinite(U).all():
+    U = parse_triples(uniq)
+    # One screen over every number of the document: NaN fails the comparison, and so does a
+    # number beyond _MAX_POSITION (the bound for origin positions: those are looked at below).
+    big = U is None or not float(np.abs(U).max()) <= _MAX_POSITION
+    if big and (U is None or not np.isfinite(U).all()):
         if r.eager:
             raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
         raise DoubtError
-    U = U.reshape(-1, 3)
     index = dict(zip(uniq, range(len(uniq)), strict=True))
-    ix = list(map(index.__getitem__, texts))
+    ix = list(map(index.__getitem__, texts))  # per text, its row of U
+    if n and big:
+        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
     # As Python triples: the numbers of the inertials' origins and of the axes (the origins'
     # go to origin_values as rows of U).
-    read = [(nums[3 * i], nums[3 * i + 1], nums[3 * i + 2]) for i in ix[2 * n :]]
+    flat = U.ravel().tolist()
+    read = [(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in ix[2 * n :]]
     if n:
-        _check_positions(r, U, ix[0 : 2 * n : 2], texts)
         for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
             owner.origin = value
     central = None
@@ -463,8 +469,6 @@ _MAX_POSITION = 1e150
 
 def _check_positions(r: Reader, U: Any, rows: list[int], texts: list[str]) -> None:
     """Raise a URDFError for the first ``<origin xyz>`` beyond :data:`_MAX_POSITION`."""
-    if float(np.abs(U).max()) <= _MAX_POSITION:  # every number of the document: one pass
-        return
     big = np.flatnonzero(np.abs(U[rows]).max(axis=1) > _MAX_POSITION)
     if big.size:
         k = int(big[0])
