@@ -105,7 +105,9 @@ class _Rows(NamedTuple):
     ``radius`` from ``centre`` cannot read back; ``lowest``: ``(n,)``, the search's first
     places. ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), 3)`` read back for
     the kind's rows ``rows``; ``refuse(rows, C)`` (or ``None``): the candidates the kind's
-    search refuses before its check (their roundings are not examined).
+    search refuses before its check (their roundings are not examined). ``base``: whether
+    the numbers themselves are the next candidate after the roundings (the search's ``x0``
+    after its places), checked with them.
     """
 
     X: np.ndarray
@@ -114,6 +116,7 @@ class _Rows(NamedTuple):
     lowest: np.ndarray
     check: Callable[[np.ndarray, np.ndarray], np.ndarray]
     refuse: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    base: bool = False
 
 
 def _no_rows(check: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> _Rows:
@@ -162,6 +165,16 @@ def _first_roundings_of(kinds: Sequence[_Rows]) -> list[list[list[float] | None]
             keep[at] = ~kind.refuse(rows[at] - bounds[i], C[at])
     if keep is not None:
         rows, places, C, doubt = rows[keep], places[keep], C[keep], doubt[keep]
+    # The numbers themselves after the roundings (place 17), each row's after its own.
+    based = [np.arange(bounds[i], bounds[i + 1]) for i, kind in enumerate(kinds) if kind.base]
+    if based:
+        extra = np.concatenate(based)
+        rows = np.concatenate([rows, extra])
+        order = np.argsort(rows, kind="stable")
+        rows = rows[order]
+        places = np.concatenate([places, np.full(len(extra), 17)])[order]
+        C = np.concatenate([C, X[extra] + 0.0])[order]
+        doubt = np.concatenate([doubt, np.zeros(len(extra), dtype=bool)])[order]
 
     def check(r: np.ndarray, c: np.ndarray) -> np.ndarray:
         if len(kinds) == 1:
@@ -368,15 +381,14 @@ def _first_passing(
         np.minimum.at(first_sure, rows[passed], places[passed])
         redo = redo[places[redo] < first_sure[rows[redo]]]
     if len(redo):
-        C = C.copy()
-        moved = np.ones(len(redo), dtype=bool)
         at = rows[redo]
-        Xl, P = X[at].tolist(), (lowest[at] + places[redo]).tolist()
-        for k, i in enumerate(redo.tolist()):
-            xs = Xl[k]
-            C[i] = c = _search_rounding(xs, P[k])
-            moved[k] = c != xs  # else not a place the search examines
-        ok[redo] = check(rows[redo], C[redo]) & moved
+        Xl = X[at].tolist()
+        redone = list(map(_search_rounding, Xl, (lowest[at] + places[redo]).tolist()))
+        C = C.copy()
+        C[redo] = redone
+        # One that moves no number is not a place the search examines.
+        moved = np.array([c != xs for c, xs in zip(redone, Xl, strict=True)], dtype=bool)
+        ok[redo] = check(at, C[redo]) & moved
     hits = np.flatnonzero(ok)
     # The first passing place of each row: the first hit of each row in row-major order.
     first = hits[np.flatnonzero(np.diff(rows[hits], prepend=-1))]
@@ -466,13 +478,13 @@ class _RpyPlan:
             self.X = np.zeros((0, 3))
             return
         # The computed angles, and the exact ones where they miss.
-        computed = _angles_all(T)
-        Cc = np.array(computed)
+        Cc, X0 = _both_angles(T)
+        computed = Cc.tolist()
         fits = _gives_table(Cc[:, :, None], _ONE, T)[:, 0]
         exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
         missed = np.flatnonzero(~fits).tolist()
         if missed:
-            _exact_angles(T, missed, exact, self.out)
+            _exact_angles(T, X0, missed, exact, self.out)
         # The rows of the computed angles' rounding phase (first), then the exact angles'.
         first = [r for r in missed if r in exact]
         if first:
@@ -534,32 +546,37 @@ def _rotation_check(T: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndar
 
 
 def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
-    """:func:`rpy_from_rotation` of each row-major rotation of ``T``, zeros unsigned.
+    """:func:`rpy_from_rotation` of each row-major rotation of ``T``, zeros unsigned."""
+    computed, conditioned = _both_angles(T)
+    angles: list[list[float]] = (computed if idyntree else conditioned).tolist()
+    return angles
 
-    Its rules phase by phase for all rotations at once, each formula through ``math``'s
-    functions (``map`` over lists: the same doubles as the scalar function) and numpy's
-    elementwise arithmetic (which rounds as Python's): iDynTree's angles, kept where the pitch
-    is within 60 degrees of level or their rotation is within ``RPY_TOLERANCE``; elsewhere the
-    well-conditioned angles.
+
+def _both_angles(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rpy_from_rotation` of the rows of ``T``, ``idyntree=True`` and ``False``.
+
+    Each ``(n, 3)``, zeros unsigned. Its rules phase by phase for all rotations at once, each
+    formula through ``math``'s functions (``map`` over lists: the same doubles as the scalar
+    function) and numpy's elementwise arithmetic (which rounds as Python's): iDynTree's
+    angles, kept where the pitch is within 60 degrees of level or their rotation is within
+    ``RPY_TOLERANCE``; elsewhere the well-conditioned angles, which are made for every row
+    (the exact angles start from them where the first miss).
     """
     n = len(T)
-    out = np.empty((n, 3))
-    todo = np.ones(n, dtype=bool)
+    if not n:
+        return np.zeros((0, 3)), np.zeros((0, 3))
     cos_pitch = np.array(list(map(math.hypot, T[:, 7].tolist(), T[:, 8].tolist())))
-    if idyntree and n:
-        out[:] = _idyntree_angles(T)
-        s = T[:, 6]
-        level = (s > -1.0) & (s < 1.0)
-        kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
-        check = np.flatnonzero(~kept)
-        if len(check):
-            err = np.abs(_rotations(out[check]) - T[check]).max(axis=1)
-            kept[check[err <= RPY_TOLERANCE]] = True
-        todo = ~kept
-    if todo.any():
-        out[todo] = _conditioned_angles(T[todo], cos_pitch[todo])
-    angles: list[list[float]] = (out + 0.0).tolist()
-    return angles
+    conditioned = _conditioned_angles(T, cos_pitch) + 0.0
+    out = _idyntree_angles(T)
+    s = T[:, 6]
+    level = (s > -1.0) & (s < 1.0)
+    kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
+    check = np.flatnonzero(~kept)
+    if len(check):
+        err = np.abs(_rotations(out[check]) - T[check]).max(axis=1)
+        kept[check[err <= RPY_TOLERANCE]] = True
+    computed = np.where(kept[:, None], out, conditioned) + 0.0
+    return computed, conditioned
 
 
 def _idyntree_angles(T: np.ndarray) -> np.ndarray:
@@ -611,35 +628,30 @@ def _rotations(A: np.ndarray) -> np.ndarray:
     return rotations_from_rpy(A.ravel().tolist(), len(A)).reshape(-1, 9)
 
 
-def _exact_angles(T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]) -> None:
+def _exact_angles(
+    T: np.ndarray, X0: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
+) -> None:
     """Fill ``exact`` for ``rows`` (whose computed angles miss): what :func:`_exact_rpy` finds.
 
-    The well-conditioned angles, then their neighbours, then entry by entry; ``out`` is
-    ``None`` for a row that none gives (no ``rpy`` of doubles gives its rotation).
+    The well-conditioned angles ``X0`` (of every row), then their neighbours, then entry by
+    entry; ``out`` is ``None`` for a row that none gives (no ``rpy`` of doubles gives its
+    rotation). The angles and their neighbours are one table: its first candidate is the
+    angles themselves, so its first passing is the search's.
     """
-    X0 = np.array(_angles_all(T[rows], idyntree=False))
-    # The well-conditioned angles first (they read back for most rotations), then their
-    # neighbours, whose first candidate is those angles again: the same first passing.
-    hit0 = _gives_table(X0[:, :, None], _ONE, T[rows])[:, 0]
-    for k in np.flatnonzero(hit0).tolist():
-        exact[rows[k]] = X0[k].tolist()
-    left = np.flatnonzero(~hit0)
-    if not len(left):
-        return
-    rows = [rows[k] for k in left.tolist()]
-    V = _steps(X0[left])
+    V = _steps(X0[rows])
     ok = _gives_table(V, _NEIGHBOURS, T[rows])
-    hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
-    first = ok.argmax(axis=1).tolist()
-    for k, r in enumerate(rows):
-        if hit[k]:
-            exact[r] = V[k, _AXES3, _NEIGHBOURS[first[k]]].tolist()
+    hit = ok.any(axis=1)
+    at = np.flatnonzero(hit)
+    found = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]].tolist()
+    for k, c in zip(at.tolist(), found, strict=True):
+        exact[rows[k]] = c
+    for k in np.flatnonzero(~hit).tolist():
+        r = rows[k]
+        got = _exact_rpy_by_entries(T[r].tolist())
+        if got is not None:
+            exact[r] = got
         else:
-            found = _exact_rpy_by_entries(T[r].tolist())
-            if found is not None:
-                exact[r] = found
-            else:
-                out[r] = None  # no rpy of doubles gives the rotation
+            out[r] = None  # no rpy of doubles gives the rotation
 
 
 _AXES3 = np.arange(3)
@@ -669,7 +681,8 @@ def export_memo(model: Any) -> dict[bytes, Any]:
     # _rpy_of keys them (-0.0 as 0.0), each key's first rotation kept.
     distinct = dict.fromkeys(map(np.ndarray.tobytes, rotations))
     R = np.frombuffer(b"".join(distinct), dtype=np.float64).reshape(-1, 3, 3) + 0.0
-    index = {b"r" + r.tobytes(): i for i, r in enumerate(R)}
+    flat = R.tobytes()
+    index = {b"r" + flat[i : i + 72]: i // 72 for i in range(0, len(flat), 72)}
     moving = [j for j in model.joints if not isinstance(j, FixedJoint)]
     axes = {
         b"a" + j.link1_H_link2.rotation.tobytes() + j.axis_in_link1.direction.tobytes(): j
@@ -754,6 +767,7 @@ class _InertialPlan:
             radius[live, None],
             _lowest_all(np.abs(x[live])),
             lambda rows, C: self._ok(live[rows], C[:, 0]),
+            base=True,
         )
 
     def _ok(self, k: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -864,7 +878,7 @@ class _AxisPlan:
 
         inf = np.full(XL.shape, np.inf)
         self.rows = _Rows(
-            XL, XL, inf, _lowest_all(np.abs(XL).max(axis=1, initial=0.0)), check, refuse
+            XL, XL, inf, _lowest_all(np.abs(XL).max(axis=1, initial=0.0)), check, refuse, True
         )
 
     def finish(self, got: list[list[float] | None]) -> list[list[float] | None]:
