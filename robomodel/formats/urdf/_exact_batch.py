@@ -38,12 +38,10 @@ import numpy as np
 
 from robomodel.formats.urdf._exact import (
     _RADIUS_ULPS,
-    _SCALE,
     _TINY,
     _difference_is,
     _exact_rpy_by_entries,
     _first_places,
-    _fixed,
     _inertia_key,
     _newton_step,
     _product_is,
@@ -926,14 +924,13 @@ def _refined_all(
     """
     k = len(rows)
     found: list[list[float] | None] = [None] * k
-    Ai = [[[_fixed(v) for v in r] for r in a] for a in A.tolist()]
-    bi = [[_fixed(v) << _SCALE for v in row] for row in b.tolist()]
+    Al, bl = A.tolist(), b.tolist()
     x = [(a.T @ v).tolist() for a, v in zip(A, b, strict=True)]
     tried: list[Any] = [None] * k
     todo = list(range(k))
     for _ in range(3):
         for j in todo:
-            x[j] = _newton_step(Ai[j], bi[j], x[j])
+            x[j] = _newton_step(Al[j], bl[j], x[j])
         todo = [j for j in todo if x[j] != tried[j]]  # converged: the same candidates again
         if not todo:
             break
