@@ -107,27 +107,6 @@ def test_batch_rpy_is_the_searchs_on_every_icub_model(robot: str) -> None:
     assert_batch_is_search(model_rotations(urdf.load(icub_models.get_model_file(robot))))
 
 
-@settings(max_examples=150)
-@given(st.lists(maybe_transposed, min_size=1, max_size=6))
-def test_exact_angles_by_entries_all_are_the_searchs(Rs: list[np.ndarray]) -> None:
-    """The entry-by-entry phase of the exact angles, as tables for many rotations: each row's
-    first triple (branch, pitch, roll, yaw, nearest first) that gives the rotation is the
-    search's, or none where the search finds none."""
-    T = np.array(Rs).reshape(-1, 9) + 0.0
-    want = [_exact._exact_rpy_by_entries(t) for t in T.tolist()]
-    assert _exact_batch._exact_rpy_by_entries_all(T) == want
-
-
-def test_exact_angles_by_entries_all_on_real_robots() -> None:
-    """Every rotation of a real robot, and its transpose, through the entry-by-entry phase
-    (most are found; the gimbal-locked ones are why the phase exists)."""
-    model = urdf.load(icub_models.get_model_file("iCubGazeboV2_7"))
-    T = np.array(model_rotations(model)).reshape(-1, 9) + 0.0
-    want = [_exact._exact_rpy_by_entries(t) for t in T.tolist()]
-    assert _exact_batch._exact_rpy_by_entries_all(T) == want
-    assert _exact_batch._exact_rpy_by_entries_all(T[:0]) == []
-
-
 @settings(max_examples=100)
 @given(st.lists(maybe_transposed, min_size=1, max_size=8), st.booleans())
 def test_angles_all_are_rpy_from_rotation(Rs: list[np.ndarray], idyntree: bool) -> None:

@@ -43,10 +43,9 @@ import numpy as np
 from robomodel.formats.urdf._exact import (
     _RADIUS_ULPS,
     _TINY,
-    _WIDTH,
     _difference_is,
+    _exact_rpy_by_entries,
     _first_places,
-    _gives,
     _inertia_key,
     _newton_step,
     _product_is,
@@ -649,8 +648,10 @@ def _exact_angles(
     found = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]].tolist()
     for k, c in zip(at.tolist(), found, strict=True):
         exact[rows[k]] = c
-    left = [rows[k] for k in np.flatnonzero(~hit).tolist()]
-    for r, got in zip(left, _exact_rpy_by_entries_all(T[left]), strict=True):
+    # Entry by entry, rotation by rotation (a few gimbal-locked ones on a robot: as tables,
+    # their candidates' triples cost more than the search's loop, which stops at the first).
+    for r in [rows[k] for k in np.flatnonzero(~hit).tolist()]:
+        got = _exact_rpy_by_entries(T[r].tolist())
         if got is not None:
             exact[r] = got
         else:
@@ -993,62 +994,3 @@ def _direction_check(
         return ok & C.any(axis=1)
 
     return check
-
-
-def _exact_rpy_by_entries_all(T: np.ndarray) -> list[list[float] | None]:
-    """:func:`_exact_rpy_by_entries` of each row-major rotation of ``T``, all at once.
-
-    Its candidates as tables: per branch (``cos p > 0``, then ``< 0``), the doubles within
-    ``_WIDTH`` of each angle's estimate (nearest first); the pitches that give ``R20``, the
-    (pitch, roll) pairs that give ``R21`` and ``R22``, the (pitch, yaw) pairs that give ``R00``
-    and ``R10``; of the triples all three allow, the first (in the search's loop order: branch,
-    pitch, roll, yaw) that gives the whole rotation.
-    """
-    n = len(T)
-    if not n:
-        return []
-    cols = T.T.tolist()
-    r00, r10, r20, r21, r22 = (cols[k] for k in (0, 3, 6, 7, 8))
-    # The estimates, (n, 2, 3): pitch, roll, yaw per branch (sign 1, then -1).
-    cos_p = list(map(math.hypot, r21, r22))
-    est = []
-    for sign in (1.0, -1.0):
-        est += [
-            list(map(math.atan2, [-v for v in r20], [sign * c for c in cos_p])),
-            list(map(math.atan2, [sign * v for v in r21], [sign * v for v in r22])),
-            list(map(math.atan2, [sign * v for v in r10], [sign * v for v in r00])),
-        ]
-    E = np.array(est).reshape(2, 3, n).transpose(2, 0, 1)
-    # Each estimate and the doubles on either side of it, nearest first: (n, 2, 3, 13).
-    near = [E]
-    lo = hi = E
-    for _ in range(_WIDTH):
-        lo, hi = np.nextafter(lo, -np.inf), np.nextafter(hi, np.inf)
-        near += [lo, hi]
-    V = np.stack(near, axis=3)
-    flat = V.ravel().tolist()
-    S = np.array(list(map(math.sin, flat))).reshape(V.shape)
-    K = np.array(list(map(math.cos, flat))).reshape(V.shape)
-    t = T[:, :, None, None]
-    sp, cp = S[:, :, 0, :], K[:, :, 0, :]  # (n, 2, 13)
-    pitch_ok = -sp == t[:, 6]
-    roll_ok = (cp[..., :, None] * S[:, :, 1, None, :] == t[:, 7, :, :, None]) & (
-        cp[..., :, None] * K[:, :, 1, None, :] == t[:, 8, :, :, None]
-    )
-    yaw_ok = (K[:, :, 2, None, :] * cp[..., :, None] == t[:, 0, :, :, None]) & (
-        S[:, :, 2, None, :] * cp[..., :, None] == t[:, 3, :, :, None]
-    )
-    allowed = pitch_ok[..., :, None, None] & roll_ok[..., :, :, None] & yaw_ok[..., :, None, :]
-    out: list[list[float] | None] = [None] * n
-    rows, branch, p, r, y = np.nonzero(allowed)  # in the search's loop order, row by row
-    if not len(rows):
-        return out
-    Vl, Tl = V.tolist(), T.tolist()
-    for i, b, kp, kr, ky in zip(
-        rows.tolist(), branch.tolist(), p.tolist(), r.tolist(), y.tolist(), strict=True
-    ):
-        if out[i] is None:
-            rpy = [Vl[i][b][1][kr] + 0.0, Vl[i][b][0][kp] + 0.0, Vl[i][b][2][ky] + 0.0]
-            if _gives(rpy[0], rpy[1], rpy[2], Tl[i]):
-                out[i] = rpy
-    return out
