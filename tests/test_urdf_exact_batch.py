@@ -133,30 +133,65 @@ numbers = st.one_of(
 
 @settings(max_examples=300)
 @given(st.tuples(numbers, numbers, numbers))
-def test_roundings_all_are_pythons_round(xs: tuple[float, float, float]) -> None:
+def test_examined_roundings_are_pythons_round(xs: tuple[float, float, float]) -> None:
     """Every place the batch examines holds ``round(x, places)`` where it is sure, and the
-    places it skips are ones the search does not examine or whose rounding lies beyond the
-    radius (checked in rationals by the distance, here in floats with a wide margin)."""
+    places it skips are ones the search does not examine, whose rounding lies beyond the
+    radius (checked in rationals by the distance, here in floats with a wide margin) or
+    repeats the last examined one (the search skips it too)."""
     X = np.array([xs])
     top = float(np.abs(X).max())
     if top == 0.0:
         return
     lowest = _exact_batch._lowest(top)
     radius = _exact._RADIUS_ULPS * np.spacing(np.abs(X))
-    rounded, examine, unsure = _exact_batch._roundings_all(X, X, radius, np.array([lowest]))
+    rows, places, C, unsure = _exact_batch._examined(X, X, radius, np.array([lowest]))
+    assert rows.tolist() == [0] * len(rows)
+    assert places.tolist() == sorted(set(places.tolist()))
+    examined = dict(
+        zip(places.tolist(), zip(C.tolist(), unsure.tolist(), strict=True), strict=True)
+    )
     stable = max(decimals(v) for v in xs)
+    last = None
     for k in range(17):
         p = lowest + k
-        if unsure[0, k]:
-            continue
         want = [v + 0.0 if p >= decimals(v) else round(v, p) + 0.0 for v in xs]
-        assert rounded[0, :, k].tolist() == want, p
         in_search = p < stable
+        if k in examined:
+            got, doubt = examined[k]
+            if not doubt:  # (an unsure place is made again by round, and dropped if no move)
+                assert in_search, p
+                assert got == want, p
+                last = got
+            continue
         near = all(abs(w - v) <= r for w, v, r in zip(want, xs, radius[0].tolist(), strict=True))
         if in_search and near:
-            assert examine[0, k], p
-        if examine[0, k]:
-            assert in_search
+            assert want == last, p
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(numbers, numbers, numbers), min_size=1, max_size=40))
+def test_examined_in_chunks_is_examined_at_once(rows: list[tuple[float, float, float]]) -> None:
+    """The sieve takes its rows in chunks (its arrays below the allocator's mmap threshold):
+    the examined places of many rows are those of each row alone."""
+    X = np.array(rows)
+    top = np.abs(X).max(axis=1)
+    X, top = X[top != 0.0], top[top != 0.0]
+    radius = _exact._RADIUS_ULPS * np.spacing(np.abs(X))
+    lowest = _exact_batch._lowest_all(top)
+    chunk = _exact_batch._CHUNK
+    _exact_batch._CHUNK = 17 * 3 * 3  # three rows a chunk
+    try:
+        got = _exact_batch._examined(X, X, radius, lowest)
+    finally:
+        _exact_batch._CHUNK = chunk
+    for r in range(len(X)):
+        alone = _exact_batch._examined(
+            X[r : r + 1], X[r : r + 1], radius[r : r + 1], lowest[r : r + 1]
+        )
+        at = got[0] == r
+        assert got[1][at].tolist() == alone[1].tolist()
+        np.testing.assert_array_equal(got[2][at], alone[2])  # (nan past 10**308 alike)
+        assert got[3][at].tolist() == alone[3].tolist()
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False).filter(lambda v: v != 0.0)

@@ -2,10 +2,10 @@
 
 ``robomodel.formats.urdf._exact`` skips the decimal places whose rounding moves a number further
 than its search radius (``_first_places``), and refines axes and inverted positions with exact
-residuals held as integer multiples of ``2**-1074`` (``_fixed``). These properties check both
-against ``fractions.Fraction``, which nobody here wrote: a skipped place never rounds within
-the radius, ``stable`` is the number of decimals ``repr`` gives, and ``_fixed`` is the value
-times ``2**1074`` exactly.
+Newton steps in integers (``_newton_step``). These properties check both against
+``fractions.Fraction``, which nobody here wrote: a skipped place never rounds within the radius,
+``stable`` is the number of decimals ``repr`` gives, and a Newton step is ``x + Aᵀ(b - A x)``
+computed in rationals and rounded once.
 """
 
 from __future__ import annotations
@@ -61,7 +61,25 @@ def test_first_places_never_skips_a_rounding_within_the_radius(
             assert abs(Fraction(rounded) - Fraction(x)) > Fraction(radius), places
 
 
+entries = st.one_of(
+    finite,
+    st.floats(-1.0, 1.0),
+    st.builds(lambda k: 2.0**k, st.integers(-1074, 0)),  # subnormals: the most places
+    st.just(0.0),
+)
+
+
 @settings(max_examples=400)
-@given(finite)
-def test_fixed_is_the_value_in_units_of_the_smallest_double(x: float) -> None:
-    assert Fraction(_exact._fixed(x), 2**1074) == Fraction(x)
+@given(st.lists(entries, min_size=15, max_size=15))
+def test_newton_step_is_the_step_in_rationals(v: list[float]) -> None:
+    """A step holds every number as an integer multiple of ``2**-s`` (``s`` the most binary
+    places among them): the result is the exact ``x + Aᵀ(b - A x)`` rounded once."""
+    A, b, x = [v[0:3], v[3:6], v[6:9]], v[9:12], v[12:15]
+    F = [[Fraction(e) for e in row] for row in A]
+    res = [Fraction(b[i]) - sum(F[i][j] * Fraction(x[j]) for j in range(3)) for i in range(3)]
+    exact = [Fraction(x[i]) + sum(F[j][i] * res[j] for j in range(3)) for i in range(3)]
+    try:
+        want = [float(e) for e in exact]
+    except OverflowError:
+        return
+    assert _exact._newton_step(A, b, x) == want

@@ -456,16 +456,6 @@ def _gives_direction(rest: Transform, R: np.ndarray, c: list[float], target: lis
     return bool((rest @ Axis(c)).direction.tolist() == target)
 
 
-_SCALE = 1074
-_UNIT3 = 1 << 3 * _SCALE  # one, as a multiple of 2**-3222 (an entry times a residual)
-
-
-def _fixed(v: float) -> int:
-    """``v`` as an integer multiple of ``2**-1074`` (the smallest double), exactly."""
-    n, d = v.as_integer_ratio()  # d is a power of two, at most 2**1074
-    return n << (_SCALE + 1 - d.bit_length())
-
-
 def _refined(
     A: np.ndarray, b: np.ndarray, ok: Callable[[list[float]], bool], unit: bool = False
 ) -> list[float] | None:
@@ -476,15 +466,11 @@ def _refined(
     loader divides ``x`` by its computed norm, so ``x`` over its own norm is tried too (its norm
     may then compute to exactly 1).
     """
-    # Exact arithmetic in integers: every double is a multiple of 2**-1074, so each number is
-    # held as that multiple (products as multiples of 2**-2148, and so on). Integer division
-    # rounds correctly, as converting the equal Fraction does, at a fraction of its cost.
-    Ai = [[_fixed(v) for v in row] for row in A.tolist()]
-    bi = [_fixed(v) << _SCALE for v in b.tolist()]
+    Al, bl = A.tolist(), b.tolist()
     x = (A.T @ b).tolist()
     tried = None
     for _ in range(3):
-        x = _newton_step(Ai, bi, x)
+        x = _newton_step(Al, bl, x)
         if x == tried:
             break  # converged: this step would try the very candidates the last one tried
         tried = x
@@ -500,12 +486,26 @@ def _refined(
     return None
 
 
-def _newton_step(Ai: list[list[int]], bi: list[int], x: list[float]) -> list[float]:
-    """One exact Newton step of :func:`_refined` (``x + Aᵀ(b - A x)``, rounded once)."""
-    xi = [_fixed(v) for v in x]
-    res = [bi[i] - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)]
+def _newton_step(A: list[list[float]], b: list[float], x: list[float]) -> list[float]:
+    """One exact Newton step of :func:`_refined` (``x + Aᵀ(b - A x)``, rounded once).
+
+    Exact arithmetic in integers: every double is an integer multiple of ``2**-s`` for ``s``
+    the most binary places any of the step's numbers has (at most 1074, the smallest
+    double's), so each number is held as that multiple (products as multiples of
+    ``2**-2s``, and so on). Integer division rounds correctly, as converting the equal
+    Fraction does, at a fraction of its cost; the fewest places keep the integers short
+    (a hundred bits or so for a unit axis, against 3,000 at ``2**-1074``).
+    """
+    ratios = [v.as_integer_ratio() for v in (*A[0], *A[1], *A[2], *b, *x)]  # d: powers of 2
+    s = max(d.bit_length() for _, d in ratios) - 1
+    k = [n << (s + 1 - d.bit_length()) for n, d in ratios]
+    Ai, bi, xi = (k[0:3], k[3:6], k[6:9]), k[9:12], k[12:15]
+    res = [
+        (bi[i] << s) - (Ai[i][0] * xi[0] + Ai[i][1] * xi[1] + Ai[i][2] * xi[2]) for i in range(3)
+    ]
+    unit = 1 << 3 * s  # one, as a multiple of 2**-3s (an entry times a residual)
     return [
-        ((xi[i] << 2 * _SCALE) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2]) / _UNIT3
+        ((xi[i] << 2 * s) + Ai[0][i] * res[0] + Ai[1][i] * res[1] + Ai[2][i] * res[2]) / unit
         for i in range(3)
     ]
 

@@ -13,14 +13,18 @@ which is the search's answer. Why the answers are the same:
   already relies on; a centre of mass within ulp(h)/m + ulp(h/m) of h/m; for an axis, a
   direction within 1e-12, the search's own early refusal), so a candidate with a number
   beyond it fails, and leaving it out changes nothing.
-* One numpy pass over all numbers and places (:func:`_roundings_all`) gives every rounding of
-  the search's range, exactly as ``round`` gives it, the places the search examines (some
-  number moves), and whether each lies within the radius (with a margin for the pass's own
-  float arithmetic, so that only candidates beyond doubt are left out). Where numpy's
-  rounding might not be ``round``'s (ties, places past 10**22), ``round`` makes it.
-* The examined roundings are checked together, the first passing in place order winning
-  (:func:`_first_passing`); then the search's short lists (the numbers' neighbouring doubles,
-  in its order), all at once.
+* One numpy pass over all numbers and places (:func:`_examined`) finds the places the search
+  examines (some number moves) whose rounding may lie within the radius: a sieve of a few
+  whole-array operations over every place (with a margin for its own float arithmetic, so
+  that only candidates beyond doubt are left out), then the rounding itself, exactly as
+  ``round`` gives it, on the few places kept. Where numpy's rounding might not be ``round``'s
+  (ties, places past 10**22), ``round`` makes it. Rotations and axes share one pass, the
+  inertias' single numbers another; the rows go in chunks whose arrays stay below glibc's
+  mmap threshold.
+* The examined roundings are checked together, a rounding equal to the row's last one once,
+  the numbers themselves after them (the search's ``x0`` after its places), the first passing
+  in place order winning (:func:`_first_passing`); then the search's short lists (the
+  numbers' neighbouring doubles, in its order), all at once.
 * What the batch cannot settle cheaply (a tiny number, whose pinning the radius does not
   bound) goes through the search itself.
 
@@ -32,23 +36,22 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from robomodel.formats.urdf._exact import (
     _RADIUS_ULPS,
-    _SCALE,
     _TINY,
     _difference_is,
     _exact_rpy_by_entries,
     _first_places,
-    _fixed,
     _inertia_key,
     _newton_step,
     _product_is,
     _rpy,
     _search_axis,
+    _search_inertial,
     _shortest1,
 )
 from robomodel.model.joints import FixedJoint
@@ -96,16 +99,183 @@ def _steps(X: np.ndarray) -> np.ndarray:
     return np.stack([X, np.nextafter(X, -np.inf), np.nextafter(X, np.inf)], axis=2) + 0.0
 
 
-def _roundings_all(
-    X: np.ndarray, centre: np.ndarray, radius: np.ndarray, lowest: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The search's roundings of ``n`` values of ``k`` numbers ``X`` ``(n, k)``, all at once.
+class _Rows(NamedTuple):
+    """One kind of value's rows for the shared rounding pass (:func:`_first_roundings`).
 
-    For the places ``lowest + 0 .. lowest + 16`` of each value (its search's range): the
-    roundings ``(n, k, 17)`` (``round(v, p)`` for every number); ``examine`` ``(n, 17)``: the
-    places the search examines (some number moves: fewer places than its ``repr`` has) whose
+    ``X``: ``(n, 3)`` numbers per row (a kind of single numbers pads them with zeros, which
+    round to themselves); ``centre``, ``radius``: ``(n, 3)``, a rounding farther than
+    ``radius`` from ``centre`` cannot read back; ``lowest``: ``(n,)``, the search's first
+    places. ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), 3)`` read back for
+    the kind's rows ``rows``; ``refuse(rows, C)`` (or ``None``): the candidates the kind's
+    search refuses before its check (their roundings are not examined). ``base``: whether
+    the numbers themselves are the next candidate after the roundings (the search's ``x0``
+    after its places), checked with them.
+    """
+
+    X: np.ndarray
+    centre: np.ndarray
+    radius: np.ndarray
+    lowest: np.ndarray
+    check: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    refuse: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    base: bool = False
+
+
+def _no_rows(check: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> _Rows:
+    empty = np.zeros((0, 3))
+    return _Rows(empty, empty, empty, np.zeros(0, dtype=np.intp), check)
+
+
+def _first_roundings(kinds: Sequence[_Rows]) -> list[list[list[float] | None]]:
+    """Per kind, per row: the first rounding the search examines that reads back, or ``None``.
+
+    The rows of the kinds with as many numbers per row (rotations and axes; inertias' single
+    numbers) go through one rounding pass (:func:`_examined`) and one check of all their
+    examined roundings (:func:`_first_passing`), each kind checking its own rows: numpy's
+    cost per call, not the arithmetic, is what a model's few hundred rows cost.
+    """
+    found: list[list[list[float] | None]] = [[] for _ in kinds]
+    for k in sorted({kind.X.shape[1] for kind in kinds}):
+        group = [i for i, kind in enumerate(kinds) if kind.X.shape[1] == k]
+        for i, got in zip(group, _first_roundings_of([kinds[i] for i in group]), strict=True):
+            found[i] = got
+    return found
+
+
+def _first_roundings_of(kinds: Sequence[_Rows]) -> list[list[list[float] | None]]:
+    """:func:`_first_roundings` of kinds with as many numbers per row."""
+    bounds = np.cumsum([0, *(len(k.X) for k in kinds)]).tolist()
+    if not bounds[-1]:
+        return [[] for _ in kinds]
+    if len(kinds) == 1:
+        (kind,) = kinds
+        X, centre, radius, lowest = kind.X, kind.centre, kind.radius, kind.lowest
+    else:
+        X = np.concatenate([k.X for k in kinds])
+        centre = np.concatenate([k.centre for k in kinds])
+        radius = np.concatenate([k.radius for k in kinds])
+        lowest = np.concatenate([k.lowest for k in kinds])
+    rows, places, C, doubt = _examined(X, centre, radius, lowest)
+    # The kinds' own early refusals (rows are sorted: each kind's are one slice).
+    cut = np.searchsorted(rows, bounds).tolist()
+    keep = None
+    for i, kind in enumerate(kinds):
+        if kind.refuse is not None and cut[i] < cut[i + 1]:
+            if keep is None:
+                keep = np.ones(len(rows), dtype=bool)
+            at = slice(cut[i], cut[i + 1])
+            keep[at] = ~kind.refuse(rows[at] - bounds[i], C[at])
+    if keep is not None:
+        rows, places, C, doubt = rows[keep], places[keep], C[keep], doubt[keep]
+    # The numbers themselves after the roundings (place 17), each row's after its own.
+    based = [np.arange(bounds[i], bounds[i + 1]) for i, kind in enumerate(kinds) if kind.base]
+    if based:
+        extra = np.concatenate(based)
+        rows = np.concatenate([rows, extra])
+        order = np.argsort(rows, kind="stable")
+        rows = rows[order]
+        places = np.concatenate([places, np.full(len(extra), 17)])[order]
+        C = np.concatenate([C, X[extra] + 0.0])[order]
+        doubt = np.concatenate([doubt, np.zeros(len(extra), dtype=bool)])[order]
+
+    def check(r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        if len(kinds) == 1:
+            return kinds[0].check(r, c)
+        ok = np.zeros(len(r), dtype=bool)
+        at = np.searchsorted(r, bounds).tolist()
+        for i, kind in enumerate(kinds):
+            if at[i] < at[i + 1]:
+                s = slice(at[i], at[i + 1])
+                ok[s] = kind.check(r[s] - bounds[i], c[s])
+        return ok
+
+    got = _first_passing(X, lowest, rows, places, C, doubt, check)
+    return [got[bounds[i] : bounds[i + 1]] for i in range(len(kinds))]
+
+
+def _examined(
+    X: np.ndarray, centre: np.ndarray, radius: np.ndarray, lowest: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The roundings the search examines of ``n`` rows of ``k`` numbers ``X``, all at once.
+
+    Of the places ``lowest + 0 .. lowest + 16`` of each row (its search's range), the places
+    the search examines (some number moves: fewer places than its ``repr`` has) whose
     rounding may lie within ``radius`` of ``centre`` (else it is beyond doubt farther, and
-    fails); ``unsure`` ``(n, 17)``: places where numpy's rounding may not be ``round``'s.
+    fails), in row-major order: ``rows``, ``places`` (offsets from ``lowest``), the roundings
+    ``C`` ``(m, k)`` (``round(v, p)`` of every number) and ``doubt`` ``(m,)``, where numpy's
+    rounding may not be ``round``'s.
+
+    Two steps. A sieve over every number and place, a few whole-array operations: the
+    product's nearest integer, and whether it lies farther than the radius allows (with a
+    margin for the float arithmetic, so the sieve keeps every place the exact test keeps),
+    whether it moves the number and whether it is near a half or past the exact range. Then
+    :func:`_rounding_at` on the few places kept, as ``round`` makes them.
+    """
+    step = max(1, _CHUNK // (17 * max(1, X.shape[1])))
+    if len(X) > step:
+        parts = [
+            _examined(
+                X[i : i + step], centre[i : i + step], radius[i : i + step], lowest[i : i + step]
+            )
+            for i in range(0, len(X), step)
+        ]
+        offsets = range(0, len(X), step)
+        return (
+            np.concatenate([p[0] + i for p, i in zip(parts, offsets, strict=True)]),
+            np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]),
+        )
+    P = lowest[:, None] + _PLACES
+    scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX]
+    with np.errstate(all="ignore"):
+        slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
+        y = X[:, :, None] * scale[:, None, :]
+        N = np.rint(y)
+        d = np.abs(y - N)
+        a = np.abs(y)
+        # A rounding within slack of centre is within reach of x, in units of the place: the
+        # nearest integer N is no farther from y than the correctly rounded one.
+        reach = (slack + np.abs(X - centre)) * (1.0 + 1e-6)
+        far = d > reach[:, :, None] * scale[:, None, :] + a * 1e-15  # nan (past 10**308): kept
+        moves = N / scale[:, None, :] != X[:, :, None]
+        # Where the exact step may move N or doubt it: near a half (within the product's
+        # round-off, below 2**-10 under 2**42), a large product, a place out of 0..22.
+        odd = np.zeros(len(X), dtype=bool)
+        if len(X):
+            m, _ = np.frexp(X)
+            odd = ((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0)).any(axis=1)
+        maybe = ((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves).any(axis=1)
+        maybe |= (P < 0) | (P > 22) | odd[:, None]
+    rows, places = np.nonzero(maybe & ~far.any(axis=1))
+    C, unsure, near = _rounding_at(
+        X[rows], centre[rows], slack[rows], P[rows, places], y[rows, :, places], N[rows, :, places]
+    )
+    examine = ((X[rows] != C).any(axis=1) | unsure) & near
+    rows, places, C, unsure = rows[examine], places[examine], C[examine], unsure[examine]
+    # A sure rounding equal to the row's previous one is checked once (the search skips it).
+    same = np.zeros(len(rows), dtype=bool)
+    if len(rows) > 1:
+        same[1:] = (rows[1:] == rows[:-1]) & (C[1:] == C[:-1]).all(axis=1)
+        same[1:] &= ~unsure[1:] & ~unsure[:-1]
+    if same.any():
+        rows, places, C, unsure = rows[~same], places[~same], C[~same], unsure[~same]
+    return rows, places, C, unsure
+
+
+def _rounding_at(
+    x: np.ndarray,
+    centre: np.ndarray,
+    slack: np.ndarray,
+    P: np.ndarray,
+    y: np.ndarray,
+    N: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``round(v, p)`` of each number of the rows ``x`` ``(m, k)`` at its row's place ``P``.
+
+    ``y``: ``x * 10**P`` (rounded), ``N``: ``rint(y)``. Returns the roundings, where they may
+    not be ``round``'s (``unsure``, per row) and whether they lie within ``slack`` of
+    ``centre`` (``near``, per row).
 
     ``rint(x * 10**p) / 10**p`` is ``round(x, p)`` (the double nearest the correctly rounded
     decimal) where ``10**p`` is exact (``0 <= p <= 22``), the product's integer is exact (below
@@ -115,12 +285,10 @@ def _roundings_all(
     ``repr`` is the shortest), except at a power of two whose ``repr`` is inexact (below
     ``2**-24``), which is left unsure.
     """
-    P = lowest[:, None, None] + _OFFSETS
-    x = X[:, :, None]
+    Pc = P[:, None]
+    scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX][:, None]
     with np.errstate(all="ignore"):
-        scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX]
-        y = x * scale
-        N = np.rint(y)
+        N = N.copy()
         frac = y - N
         a = np.abs(y)
         # Near a half, the product's exact error decides (Dekker's product: x * 10**p is
@@ -131,26 +299,29 @@ def _roundings_all(
         if halfway.any():
             at = np.nonzero(halfway)
             f, s = frac[at], np.broadcast_to(scale, y.shape)[at]
-            err = _product_error(np.broadcast_to(x, y.shape)[at], s, y[at])
+            err = _product_error(x[at], s, y[at])
             N[at] += (err > 0.5 - f).astype(np.float64) - (err < -0.5 - f)
             tie[at] = (err == 0.5 - f) | (err == -0.5 - f) | ~np.isfinite(err)
         rounded = N / scale
-        long = (a >= 1e16) & (P >= 0) & (P <= 22)
+        long = (a >= 1e16) & (Pc >= 0) & (Pc <= 22)
         rounded = np.where(long, x, rounded) + 0.0
-        unsure = ~long & ((P < 0) | (P > 22) | (a >= 2.0**53) | tie)
-        m, _ = np.frexp(X)
-        odd = ((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))[:, :, None]
+        unsure = ~long & ((Pc < 0) | (Pc > 22) | (a >= 2.0**53) | tie)
+        m, _ = np.frexp(x)
+        odd = (np.abs(m) == 0.5) & (np.abs(x) < 2.0**-24) & (x != 0.0)
         if odd.any():
             unsure |= odd & (np.abs(rounded - x) <= np.spacing(np.abs(x)))
-        unsure = unsure.any(axis=1)
-        slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
-        near = np.abs(rounded - centre[:, :, None]) <= slack[:, :, None]
-        near |= ~np.isfinite(rounded)  # (unsure) past 10**308
-    examine = ((rounded != x).any(axis=1) | unsure) & near.all(axis=1)
-    return rounded, examine, unsure
+        near = (np.abs(rounded - centre) <= slack) | ~np.isfinite(rounded)  # (unsure) past 10**308
+    return rounded, unsure.any(axis=1), near.all(axis=1)
 
 
-_OFFSETS = np.arange(17)[None, None, :]
+_PLACES = np.arange(17)[None, :]
+# Numbers times places the sieve takes at once (120 KiB a temporary): its temporaries stay below
+# glibc's mmap threshold (128 KiB), over which each is mapped afresh and its pages faulted in
+# (measured alone: four operations on 1,140 numbers' places took 258 us, on 900 numbers' 35 us).
+# iCub's rotations and axes fit in one chunk.
+_CHUNK = 15_000
+
+
 _POW_MAX = 400
 # 10.0 ** p for p in -400..400 (the same doubles: 10.0 ** p is pow's correctly rounded result
 # where exact, and unsure beyond 10**22 anyway); past the range of doubles inf and 0.
@@ -179,54 +350,53 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hi, a - hi
 
 
-def _rotation_check(T: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """``check`` for :func:`_first_passing`: candidate ``rpy`` rows against rotations ``T``."""
-    return lambda rows, C: _gives_table(C[:, :, None], _ONE, T[rows])[:, 0]
-
-
 def _first_passing(
     X: np.ndarray,
     lowest: np.ndarray,
-    rounded: np.ndarray,
-    examine: np.ndarray,
-    unsure: np.ndarray,
+    rows: np.ndarray,
+    places: np.ndarray,
+    C: np.ndarray,
+    doubt: np.ndarray,
     check: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> list[list[float] | None]:
-    """Per value: the first examined rounding (fewest places first) that reads back, or ``None``.
+    """Per row: the first examined rounding (fewest places first) that reads back, or ``None``.
 
-    ``X``, ``lowest``: as given to :func:`_roundings_all`; ``rounded``, ``examine``, ``unsure``:
-    as it returns them; ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), k)`` read
-    back for the values ``rows``. Every examined rounding is checked in one call (a value has
-    one or two as a rule: one call costs less than rounds of calls). An unsure rounding is made
-    by Python's ``round`` as the search makes it; one that moves no number is not a place the
-    search examines.
+    ``X``, ``lowest``: as given to :func:`_examined`; ``rows``, ``places``, ``C``, ``doubt``:
+    as it returns them; ``check(rows, C)``: whether the candidates ``C`` ``(len(rows), k)``
+    read back for the rows ``rows`` (sorted). Every examined rounding is checked in one call
+    (a row has one or two as a rule: one call costs less than rounds of calls). An unsure
+    rounding is made by Python's ``round`` as the search makes it; one that moves no number
+    is not a place the search examines.
     """
     n = len(X)
     out: list[list[float] | None] = [None] * n
-    rows, places = np.nonzero(examine)  # row-major: each row's places in increasing order
     if not len(rows):
         return out
-    C = rounded[rows, :, places]
-    doubt = unsure[rows, places]
     ok = np.zeros(len(rows), dtype=bool)
     sure = np.flatnonzero(~doubt)
     ok[sure] = check(rows[sure], C[sure])
-    # The unsure roundings, by Python's round, where they come before a row's first sure pass.
-    first_sure = np.full(n, np.iinfo(np.intp).max)
-    np.minimum.at(first_sure, rows[sure[ok[sure]]], places[sure[ok[sure]]])
-    redo = np.flatnonzero(doubt & (places < first_sure[rows]))
+    redo = np.flatnonzero(doubt)
     if len(redo):
-        moved = np.ones(len(redo), dtype=bool)
-        for k, i in enumerate(redo.tolist()):
-            xs = X[rows[i]].tolist()
-            C[i] = c = _search_rounding(xs, int(lowest[rows[i]] + places[i]))
-            moved[k] = c != xs  # else not a place the search examines
-        ok[redo] = check(rows[redo], C[redo]) & moved
+        # The unsure roundings, by Python's round, where they come before a row's first sure
+        # pass.
+        first_sure = np.full(n, np.iinfo(np.intp).max)
+        passed = sure[ok[sure]]
+        np.minimum.at(first_sure, rows[passed], places[passed])
+        redo = redo[places[redo] < first_sure[rows[redo]]]
+    if len(redo):
+        at = rows[redo]
+        Xl = X[at].tolist()
+        redone = list(map(_search_rounding, Xl, (lowest[at] + places[redo]).tolist()))
+        C = C.copy()
+        C[redo] = redone
+        # One that moves no number is not a place the search examines.
+        moved = np.array([c != xs for c, xs in zip(redone, Xl, strict=True)], dtype=bool)
+        ok[redo] = check(at, C[redo]) & moved
     hits = np.flatnonzero(ok)
     # The first passing place of each row: the first hit of each row in row-major order.
-    first_rows, first = np.unique(rows[hits], return_index=True)
-    for r, i in zip(first_rows.tolist(), hits[first].tolist(), strict=True):
-        out[r] = C[i].tolist()
+    first = hits[np.flatnonzero(np.diff(rows[hits], prepend=-1))]
+    for r, c in zip(rows[first].tolist(), C[first].tolist(), strict=True):
+        out[r] = c
     return out
 
 
@@ -270,7 +440,6 @@ def _lowest_all(top: np.ndarray) -> np.ndarray:
 
 _SEARCH: Any = object()  # a value the batch route leaves to the search
 _ONE = np.zeros((1, 3), dtype=np.intp)  # one candidate: the first number of each angle
-_ROUNDED_THEN_NEIGHBOURS = np.vstack([np.full((1, 3), 3), _NEIGHBOURS])
 
 
 def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
@@ -280,50 +449,137 @@ def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
     where they miss, the exact angles near them; the computed angles' rounding within reach of
     the exact ones, or their neighbours; then the exact angles' shortest rounding.
     """
-    R = np.asarray(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
-    n = len(R)
-    T = R.reshape(n, 9)
-    computed = _angles_all(T)
-    out: list[Any] = [_SEARCH] * n
-    if not n:
-        return out
-    C = np.array(computed)
-    fits = _gives_table(C[:, :, None], _ONE, T)[:, 0]
-    exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
-    missed = np.flatnonzero(~fits).tolist()
-    if missed:
-        _exact_angles(T, missed, exact, out)
-    _rounded_rpy_all(T, computed, missed, exact, out)
-    return [_rpy(R[r]) if got is _SEARCH else got for r, got in enumerate(out)]
+    plan = _RpyPlan(rotations)
+    return plan.finish(_first_roundings([plan.rows])[0])
+
+
+class _RpyPlan:
+    """The batch route of :func:`rpy_numbers_all`: ``rows`` to round, then :meth:`finish`.
+
+    Built: the computed angles (:func:`rpy_from_rotation`), checked; where they miss, the
+    exact angles near them (:func:`_exact_angles`). ``rows``: the roundings of both rounding
+    phases of :func:`_rpy`, made and checked together (where two rounds of calls cost more
+    than the rows rounded for nothing: a row's exact roundings count only where its computed
+    ones all fail). Where the computed angles miss: :func:`_shortest` of them as :func:`_rpy`
+    searches it (their roundings within the exact angles' radius, then their neighbours).
+    Elsewhere, and where nothing of those passes: ``_shortest(exact, ok, radius,
+    x0_ok=True)``. Rows whose numbers are tiny, or whose computed angles are zero where they
+    miss, are left to the search.
+    """
+
+    def __init__(self, rotations: Any) -> None:
+        self.R = R = np.asarray(rotations, dtype=np.float64).reshape(-1, 3, 3) + 0.0
+        n = len(R)
+        self.T = T = R.reshape(n, 9)
+        self.out: list[Any] = [_SEARCH] * n
+        if not n:
+            self.rows = _no_rows(_rotation_check(T))
+            self.first: list[int] = []
+            self.last_rows: list[int] = []
+            self.zero: list[int] = []
+            self.exact: dict[int, list[float]] = {}
+            self.X = np.zeros((0, 3))
+            return
+        # The computed angles, and the exact ones where they miss.
+        Cc, X0 = _both_angles(T)
+        computed = Cc.tolist()
+        fits = _gives_table(Cc[:, :, None], _ONE, T)[:, 0]
+        exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
+        missed = np.flatnonzero(~fits).tolist()
+        if missed:
+            _exact_angles(T, X0, missed, exact, self.out)
+        # The rows of the computed angles' rounding phase (first), then the exact angles'.
+        first = [r for r in missed if r in exact]
+        if first:
+            A = np.abs(np.array([exact[r] for r in first]))
+            doubt = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc[first]).max(axis=1) == 0.0)
+            for k in np.flatnonzero(doubt).tolist():
+                del exact[first[k]]  # and so out[r] stays the search's
+            first = [r for r, d in zip(first, doubt.tolist(), strict=True) if not d]
+        last = list(exact)
+        E = np.array([exact[r] for r in first + last]).reshape(-1, 3)
+        A = np.abs(E)
+        top = A.max(axis=1, initial=0.0)
+        tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
+        self.zero = [r for r, z in zip(last, (top[len(first) :] == 0.0).tolist(), strict=True) if z]
+        live = np.flatnonzero(~tiny & (top != 0.0))
+        live = live[live >= len(first)]
+        self.first = first
+        self.last_rows = [last[k - len(first)] for k in live.tolist()]
+        self.exact = exact
+        rows = first + self.last_rows
+        X = np.concatenate([Cc[first].reshape(-1, 3), E[live]])
+        centre = np.concatenate([E[: len(first)], E[live]])
+        self.X = X
+        lowest = _lowest_all(np.abs(X).max(axis=1, initial=0.0))
+        radius = _RADIUS_ULPS * np.spacing(np.abs(centre))
+        self.rows = _Rows(X, centre, radius, lowest, _rotation_check(T[rows]))
+
+    def finish(self, got: list[list[float] | None]) -> list[list[float] | None]:
+        """The rows' first passing roundings ``got`` -> each rotation's ``rpy``."""
+        out, first = self.out, self.first
+        # The computed angles' neighbours, in the search's order, where none of their
+        # roundings reads back.
+        rest = [k for k in range(len(first)) if got[k] is None]
+        if rest:
+            V = _steps(self.X[rest])
+            ok = _gives_table(V, _NEIGHBOURS, self.T[[first[k] for k in rest]])
+            hit = ok.any(axis=1)
+            pick = ok.argmax(axis=1)
+            at = np.flatnonzero(hit)
+            found = V[at[:, None], _AXES3, _NEIGHBOURS[pick[at]]].tolist()
+            for k, c in zip(at.tolist(), found, strict=True):
+                got[rest[k]] = c
+        for r, c in zip(first, got[: len(first)], strict=True):
+            if c is not None:
+                out[r] = c
+        exact = self.exact
+        for r, c in zip(self.last_rows, got[len(first) :], strict=True):
+            if out[r] is _SEARCH:
+                out[r] = exact[r] if c is None else c
+        for r in self.zero:
+            if out[r] is _SEARCH:
+                out[r] = [0.0, 0.0, 0.0]
+        return [_rpy(self.R[r]) if c is _SEARCH else c for r, c in enumerate(out)]
+
+
+def _rotation_check(T: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``check`` for :func:`_first_passing`: candidate ``rpy`` rows against rotations ``T``."""
+    return lambda rows, C: _gives_table(C[:, :, None], _ONE, T[rows])[:, 0]
 
 
 def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
-    """:func:`rpy_from_rotation` of each row-major rotation of ``T``, zeros unsigned.
+    """:func:`rpy_from_rotation` of each row-major rotation of ``T``, zeros unsigned."""
+    computed, conditioned = _both_angles(T)
+    angles: list[list[float]] = (computed if idyntree else conditioned).tolist()
+    return angles
 
-    Its rules phase by phase for all rotations at once, each formula through ``math``'s
-    functions (``map`` over lists: the same doubles as the scalar function) and numpy's
-    elementwise arithmetic (which rounds as Python's): iDynTree's angles, kept where the pitch
-    is within 60 degrees of level or their rotation is within ``RPY_TOLERANCE``; elsewhere the
-    well-conditioned angles.
+
+def _both_angles(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rpy_from_rotation` of the rows of ``T``, ``idyntree=True`` and ``False``.
+
+    Each ``(n, 3)``, zeros unsigned. Its rules phase by phase for all rotations at once, each
+    formula through ``math``'s functions (``map`` over lists: the same doubles as the scalar
+    function) and numpy's elementwise arithmetic (which rounds as Python's): iDynTree's
+    angles, kept where the pitch is within 60 degrees of level or their rotation is within
+    ``RPY_TOLERANCE``; elsewhere the well-conditioned angles, which are made for every row
+    (the exact angles start from them where the first miss).
     """
     n = len(T)
-    out = np.empty((n, 3))
-    todo = np.ones(n, dtype=bool)
+    if not n:
+        return np.zeros((0, 3)), np.zeros((0, 3))
     cos_pitch = np.array(list(map(math.hypot, T[:, 7].tolist(), T[:, 8].tolist())))
-    if idyntree and n:
-        out[:] = _idyntree_angles(T)
-        s = T[:, 6]
-        level = (s > -1.0) & (s < 1.0)
-        kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
-        check = np.flatnonzero(~kept)
-        if len(check):
-            err = np.abs(_rotations(out[check]) - T[check]).max(axis=1)
-            kept[check[err <= RPY_TOLERANCE]] = True
-        todo = ~kept
-    if todo.any():
-        out[todo] = _conditioned_angles(T[todo], cos_pitch[todo])
-    angles: list[list[float]] = (out + 0.0).tolist()
-    return angles
+    conditioned = _conditioned_angles(T, cos_pitch) + 0.0
+    out = _idyntree_angles(T)
+    s = T[:, 6]
+    level = (s > -1.0) & (s < 1.0)
+    kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
+    check = np.flatnonzero(~kept)
+    if len(check):
+        err = np.abs(_rotations(out[check]) - T[check]).max(axis=1)
+        kept[check[err <= RPY_TOLERANCE]] = True
+    computed = np.where(kept[:, None], out, conditioned) + 0.0
+    return computed, conditioned
 
 
 def _idyntree_angles(T: np.ndarray) -> np.ndarray:
@@ -375,111 +631,46 @@ def _rotations(A: np.ndarray) -> np.ndarray:
     return rotations_from_rpy(A.ravel().tolist(), len(A)).reshape(-1, 9)
 
 
-def _exact_angles(T: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]) -> None:
+def _exact_angles(
+    T: np.ndarray, X0: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
+) -> None:
     """Fill ``exact`` for ``rows`` (whose computed angles miss): what :func:`_exact_rpy` finds.
 
-    The well-conditioned angles, then their neighbours, then entry by entry; ``out`` is
-    ``None`` for a row that none gives (no ``rpy`` of doubles gives its rotation).
+    The well-conditioned angles ``X0`` (of every row), then their neighbours, then entry by
+    entry; ``out`` is ``None`` for a row that none gives (no ``rpy`` of doubles gives its
+    rotation). The angles and their neighbours are one table: its first candidate is the
+    angles themselves, so its first passing is the search's.
     """
-    X0 = np.array(_angles_all(T[rows], idyntree=False))
-    # The well-conditioned angles first (they read back for most rotations), then their
-    # neighbours, whose first candidate is those angles again: the same first passing.
-    hit0 = _gives_table(X0[:, :, None], _ONE, T[rows])[:, 0]
-    for k in np.flatnonzero(hit0).tolist():
-        exact[rows[k]] = X0[k].tolist()
-    left = np.flatnonzero(~hit0)
-    if not len(left):
-        return
-    rows = [rows[k] for k in left.tolist()]
-    V = _steps(X0[left])
+    V = _steps(X0[rows])
     ok = _gives_table(V, _NEIGHBOURS, T[rows])
-    hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
-    first = ok.argmax(axis=1).tolist()
-    for k, r in enumerate(rows):
-        if hit[k]:
-            exact[r] = V[k, _AXES3, _NEIGHBOURS[first[k]]].tolist()
+    hit = ok.any(axis=1)
+    at = np.flatnonzero(hit)
+    found = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]].tolist()
+    for k, c in zip(at.tolist(), found, strict=True):
+        exact[rows[k]] = c
+    # Entry by entry, rotation by rotation (a few gimbal-locked ones on a robot: as tables,
+    # their candidates' triples cost more than the search's loop, which stops at the first).
+    for r in [rows[k] for k in np.flatnonzero(~hit).tolist()]:
+        got = _exact_rpy_by_entries(T[r].tolist())
+        if got is not None:
+            exact[r] = got
         else:
-            found = _exact_rpy_by_entries(T[r].tolist())
-            if found is not None:
-                exact[r] = found
-            else:
-                out[r] = None  # no rpy of doubles gives the rotation
+            out[r] = None  # no rpy of doubles gives the rotation
 
 
 _AXES3 = np.arange(3)
 
 
-def _rounded_rpy_all(
-    T: np.ndarray,
-    computed: list[list[float]],
-    missed: list[int],
-    exact: dict[int, Any],
-    out: list[Any],
-) -> None:
-    """The two rounding phases of :func:`_rpy` for every row of ``exact``, in one pass.
-
-    Where the computed angles miss: :func:`_shortest` of them as :func:`_rpy` searches it
-    (their roundings within the exact angles' radius, then their neighbours). Elsewhere, and
-    where nothing of those passes: ``_shortest(exact, ok, radius, x0_ok=True)``. The roundings
-    of both phases are made and checked together (one call each, where two rounds of calls
-    cost more than the rows rounded for nothing: a row's exact roundings count only where its
-    computed ones all fail). Rows whose numbers are tiny, or whose computed angles are zero
-    where they miss, are left to the search.
-    """
-    first = [r for r in missed if r in exact]  # the computed angles' rounding phase
-    if first:
-        Cc = np.array([computed[r] for r in first])
-        A = np.abs(np.array([exact[r] for r in first]))
-        doubt = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc).max(axis=1) == 0.0)
-        for k in np.flatnonzero(doubt).tolist():
-            del exact[first[k]]  # and so out[r] stays the search's
-        first = [r for r, d in zip(first, doubt.tolist(), strict=True) if not d]
-    last = list(exact)  # the exact angles' rounding phase (where the first finds nothing)
-    E = np.array([exact[r] for r in first + last]).reshape(-1, 3)
-    A = np.abs(E)
-    top = A.max(axis=1, initial=0.0)
-    tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
-    zero = [r for r, z in zip(last, (top[len(first) :] == 0.0).tolist(), strict=True) if z]
-    live = np.flatnonzero(~tiny & (top != 0.0))
-    live = live[live >= len(first)]
-    rows = first + [last[k - len(first)] for k in live.tolist()]
-    X = np.vstack([np.array([computed[r] for r in first]).reshape(-1, 3), E[live]])
-    centre = np.vstack([E[: len(first)], E[live]])
-    got: list[list[float] | None] = []
-    if rows:
-        lowest = _lowest_all(np.abs(X).max(axis=1))
-        found = _roundings_all(X, centre, _RADIUS_ULPS * np.spacing(np.abs(centre)), lowest)
-        got = _first_passing(X, lowest, *found, _rotation_check(T[rows]))
-    # The computed angles' neighbours, in the search's order, where none of their roundings
-    # reads back.
-    rest = [k for k in range(len(first)) if got[k] is None]
-    if rest:
-        V = _steps(X[rest])
-        ok = _gives_table(V, _NEIGHBOURS, T[[first[k] for k in rest]])
-        hit: list[bool] = np.asarray(ok.any(axis=1)).tolist()
-        pick = ok.argmax(axis=1).tolist()
-        for i, k in enumerate(rest):
-            if hit[i]:
-                got[k] = V[i, _AXES3, _NEIGHBOURS[pick[i]]].tolist()
-    for r, c in zip(first, got[: len(first)], strict=True):
-        if c is not None:
-            out[r] = c
-    for r, c in zip(rows[len(first) :], got[len(first) :], strict=True):
-        if out[r] is _SEARCH:
-            out[r] = exact[r] if c is None else c
-    for r in zero:
-        if out[r] is _SEARCH:
-            out[r] = [0.0, 0.0, 0.0]
-
-
 def export_memo(model: Any) -> dict[bytes, Any]:
     """One export's memo (``Writer.memo``), holding the numbers of the model's values.
 
-    The rotations of the joints, frames, shapes and sensors and the links' inertias, found
-    together by the batch route (:func:`rpy_numbers_all`, :func:`inertial_numbers_all`) under
-    the keys :func:`_rpy_of` and :func:`inertial_numbers` look up; the writer finds any other
+    The rotations of the joints, frames, shapes and sensors, the moving joints' axes and the
+    links' inertias, found together by the batch route (one rounding pass and one check for
+    all of them, :func:`_first_roundings`) under the keys :func:`_rpy_of`,
+    :func:`axis_numbers` and :func:`inertial_numbers` look up; the writer finds any other
     value (an inverted rotation) by the search.
     """
+    # Collect: the distinct values of each kind, under their memo keys.
     rotations = [j.link1_H_link2.rotation for j in model.joints]
     rotations += [f.link_H_frame.rotation for f in model.frames]
     for shapes in (*model.visuals, *model.collisions):
@@ -489,68 +680,30 @@ def export_memo(model: Any) -> dict[bytes, Any]:
             T = getattr(s, name, None)
             if isinstance(T, Transform):
                 rotations.append(T.rotation)
-    memo: dict[bytes, Any] = {}
-    if rotations:
-        # A model repeats rotations (most frames and shapes are not turned): the distinct
-        # ones by their bytes (a value's arrays are float64), stacked from those bytes, then
-        # keyed as _rpy_of keys them (-0.0 as 0.0), each key's first rotation kept.
-        distinct = dict.fromkeys(map(np.ndarray.tobytes, rotations))
-        R = np.frombuffer(b"".join(distinct), dtype=np.float64).reshape(-1, 3, 3) + 0.0
-        index = {b"r" + r.tobytes(): i for i, r in enumerate(R)}
-        memo.update(zip(index, rpy_numbers_all(R[list(index.values())]), strict=True))
+    # A model repeats rotations (most frames and shapes are not turned): the distinct ones by
+    # their bytes (a value's arrays are float64), stacked from those bytes, then keyed as
+    # _rpy_of keys them (-0.0 as 0.0), each key's first rotation kept.
+    distinct = dict.fromkeys(map(np.ndarray.tobytes, rotations))
+    R = np.frombuffer(b"".join(distinct), dtype=np.float64).reshape(-1, 3, 3) + 0.0
+    flat = R.tobytes()
+    index = {b"r" + flat[i : i + 72]: i // 72 for i in range(0, len(flat), 72)}
     moving = [j for j in model.joints if not isinstance(j, FixedJoint)]
     axes = {
         b"a" + j.link1_H_link2.rotation.tobytes() + j.axis_in_link1.direction.tobytes(): j
         for j in moving
     }
-    found_axes = axis_numbers_all(
+    inertias = {_inertia_key(link.inertia): link.inertia for link in model.links}
+    # Find: each kind's phases before the roundings, the roundings of all, each kind's rest.
+    rpy = _RpyPlan(R[list(index.values())])
+    axis = _AxisPlan(
         [j.link1_H_link2 for j in axes.values()], [j.axis_in_link1.direction for j in axes.values()]
     )
-    memo.update(zip(axes, found_axes, strict=True))
-    inertias = {_inertia_key(link.inertia): link.inertia for link in model.links}
-    memo.update(zip(inertias, inertial_numbers_all(list(inertias.values())), strict=True))
+    inertial = _InertialPlan(list(inertias.values()))
+    got_rpy, got_axis, got_inertial = _first_roundings([rpy.rows, axis.rows, inertial.rows])
+    memo: dict[bytes, Any] = dict(zip(index, rpy.finish(got_rpy), strict=True))
+    memo.update(zip(axes, axis.finish(got_axis), strict=True))
+    memo.update(zip(inertias, inertial.finish(got_inertial), strict=True))
     return memo
-
-
-def _shortest1_all(
-    x0: np.ndarray, radius: np.ndarray, ok: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> list[float | None]:
-    """:func:`_shortest1` of each number of ``x0`` (the batch route), ``_SEARCH`` where in doubt.
-
-    ``radius``: each number's, ``nan`` for none (those are left to the search). ``ok(rows,
-    c)``: whether the numbers ``c`` read back for the numbers ``rows``, elementwise.
-    """
-    n = len(x0)
-    out: list[Any] = [_SEARCH] * n
-    live = np.flatnonzero((x0 != 0.0) & ~np.isnan(radius))
-    zero = np.flatnonzero(x0 == 0.0)
-    if len(zero):
-        good = ok(zero, np.zeros(len(zero)))
-        for k, g in zip(zero.tolist(), good.tolist(), strict=True):
-            out[k] = 0.0 if g else None
-    if not len(live):
-        return out
-    X = x0[live, None]
-    lowest = _lowest_all(np.abs(x0[live]))
-    rounded, examine, unsure = _roundings_all(X, X, radius[live, None], lowest)
-    firsts = _first_passing(
-        X, lowest, rounded, examine, unsure, lambda rows, c: ok(live[rows], c[:, 0])
-    )
-    got: list[Any] = [None if c is None else c[0] for c in firsts]
-    # Where no rounding reads back: the number itself, then the doubles below and above it.
-    rest = np.array([i for i, g in enumerate(got) if g is None], dtype=np.intp)
-    if len(rest):
-        rows = live[rest]
-        base = x0[rows] + 0.0
-        tries = [base, np.nextafter(base, -np.inf), np.nextafter(base, np.inf)]
-        found = np.full(len(rest), np.nan)
-        for t in reversed(tries):  # the first that reads back wins
-            found = np.where(ok(rows, t), t, found)
-        for i, v in zip(rest.tolist(), found.tolist(), strict=True):
-            got[i] = None if math.isnan(v) else v
-    for i, k in enumerate(live.tolist()):
-        out[k] = got[i]
-    return out
 
 
 _PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
@@ -559,74 +712,124 @@ _PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
 def inertial_numbers_all(
     inertias: Sequence[SpatialInertia],
 ) -> list[tuple[float, list[float], list[float], bool]]:
-    """:func:`_search_inertial` of each of ``inertias``, found together (the batch route).
+    """:func:`_search_inertial` of each of ``inertias``, found together (the batch route)."""
+    plan = _InertialPlan(inertias)
+    return plan.finish(_first_roundings([plan.rows])[0])
 
-    The loader's formula elementwise (``m * c == h``, then ``c - t == I_O`` with ``t`` from
-    the ``h`` the numbers give), which numpy evaluates as Python does; each number's radius as
-    the search's (:func:`_radius`).
+
+class _InertialPlan:
+    """The batch route of :func:`inertial_numbers_all`: ``rows`` to round, then :meth:`finish`.
+
+    Every number of the massive inertias (three of the centre of mass, six moments) is one
+    row, checked with the loader's formula elementwise (``m * c == h``, then ``c - t == I_O``
+    with ``t`` from the ``h`` the numbers give), which numpy evaluates as Python does; each
+    number's radius as the search's (:func:`_radius`). The moments' ``t`` is computed from the
+    value's own ``h``, which the loader gives back wherever the centre of mass is found (the
+    check is ``m * c == h``), so both are found in the one pass; an inertia whose centre of
+    mass is not found (its ``t`` then comes from the numbers written instead) goes through
+    the search.
     """
-    n = len(inertias)
-    if not n:
-        return []
-    m = np.array([float(i.mass) for i in inertias]) + 0.0
-    H = np.array([np.asarray(i.first_moment) for i in inertias]).reshape(n, 3)
-    I_O = np.array([np.asarray(i.rotational_inertia) for i in inertias]).reshape(n, 3, 3)
-    massive = m != 0.0
-    mm = np.repeat(m, 3)
-    h = H.ravel()
-    with np.errstate(all="ignore"):
-        x0 = np.where(np.repeat(massive, 3), h / np.where(mm == 0.0, 1.0, mm), 0.0)
-        bound = np.spacing(np.abs(h)) / mm + np.spacing(np.abs(x0))
-    radius = _radii(bound, mm, h, x0)
-    com = _shortest1_all(x0, radius, lambda rows, c: mm[rows] * c == h[rows])
-    x0l, mml, hl, radl = x0.tolist(), mm.tolist(), h.tolist(), radius.tolist()
-    com = [
-        _shortest1(x0l[k], _product_is(mml[k], hl[k]), _radius1(radl[k])) if c is _SEARCH else c
-        for k, c in enumerate(com)
-    ]
-    exact_com = [None not in com[3 * k : 3 * k + 3] for k in range(n)]
-    C = np.array([x0l[k] + 0.0 if c is None else c for k, c in enumerate(com)]).reshape(n, 3)
-    # The loader's h from the numbers written and its (h hᵀ - (hᵀh) 1) / m, entry by entry.
-    with np.errstate(all="ignore"):
-        h2 = m[:, None] * C
-        hh = h2[:, 0] * h2[:, 0] + h2[:, 1] * h2[:, 1] + h2[:, 2] * h2[:, 2]
-        safe = np.where(massive, m, 1.0)
-        t = np.stack(
-            [
-                (h2[:, i] * h2[:, i] - hh) / safe if i == j else (h2[:, i] * h2[:, j]) / safe
-                for i, j in _PAIRS
-            ],
-            axis=1,
-        ).ravel()
-        target = np.stack([I_O[:, i, j] for i, j in _PAIRS], axis=1).ravel()
-        x1 = target + t
-        bound1 = np.spacing(np.abs(target)) + np.spacing(np.abs(x1))
-    radius1 = _radii(bound1, t, target, x1)
-    six = _shortest1_all(x1, radius1, lambda rows, c: c - t[rows] == target[rows])
-    x1l, tl, targetl, rad1l = x1.tolist(), t.tolist(), target.tolist(), radius1.tolist()
-    six = [
-        _shortest1(x1l[k], _difference_is(tl[k], targetl[k]), _radius1(rad1l[k]))
-        if c is _SEARCH
-        else c
-        for k, c in enumerate(six)
-    ]
-    exact_six = [None not in six[6 * k : 6 * k + 6] for k in range(n)]
-    S = [x1l[k] + 0.0 if c is None else c for k, c in enumerate(six)]
-    out = []
-    for k in range(n):
-        if not massive[k]:
-            zero = [float(I_O[k, i, j]) + 0.0 for i, j in _PAIRS]
-            out.append((float(m[k]), [0.0, 0.0, 0.0], zero, True))
-        else:
-            out.append(
-                (
-                    float(m[k]),
-                    C[k].tolist(),
-                    S[6 * k : 6 * k + 6],
-                    exact_com[k] and exact_six[k],
-                )
-            )
-    return out
+
+    def __init__(self, inertias: Sequence[SpatialInertia]) -> None:
+        self.inertias = inertias
+        self.m = m = np.array([float(i.mass) for i in inertias], dtype=np.float64) + 0.0
+        self.massive = massive = np.flatnonzero(m != 0.0)
+        mk = m[massive]
+        some = [inertias[k] for k in massive.tolist()]
+        H = np.array([np.asarray(i.first_moment) for i in some]).reshape(-1, 3)
+        I_O = np.array([np.asarray(i.rotational_inertia) for i in some]).reshape(-1, 3, 3)
+        mm = np.repeat(mk, 3)
+        h = H.ravel()
+        with np.errstate(all="ignore"):
+            x0 = h / mm
+            bound = np.spacing(np.abs(h)) / mm + np.spacing(np.abs(x0))
+            # The loader's (h hᵀ - (hᵀh) 1) / m, entry by entry, for the value's h.
+            hh = H[:, 0] * H[:, 0] + H[:, 1] * H[:, 1] + H[:, 2] * H[:, 2]
+            t = np.stack(
+                [
+                    (H[:, i] * H[:, i] - hh) / mk if i == j else (H[:, i] * H[:, j]) / mk
+                    for i, j in _PAIRS
+                ],
+                axis=1,
+            ).ravel()
+            target = np.stack([I_O[:, i, j] for i, j in _PAIRS], axis=1).ravel()
+            x1 = target + t
+            bound1 = np.spacing(np.abs(target)) + np.spacing(np.abs(x1))
+        # The numbers: the centres of mass, then the moments; the check's operands.
+        self.x = x = np.concatenate([x0, x1])
+        self.radius = radius = np.concatenate(
+            [_radii(bound, mm, h, x0), _radii(bound1, t, target, x1)]
+        )
+        self.a = np.concatenate([mm, t])
+        self.b = np.concatenate([h, target])
+        self.is_com = np.arange(len(x)) < len(x0)
+        self.live = live = np.flatnonzero((x != 0.0) & ~np.isnan(radius))
+        X = x[live, None]
+        self.rows = _Rows(
+            X,
+            X,
+            radius[live, None],
+            _lowest_all(np.abs(x[live])),
+            lambda rows, C: self._ok(live[rows], C[:, 0]),
+            base=True,
+        )
+
+    def _ok(self, k: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """Whether the numbers ``c`` read back for the numbers ``k``, elementwise."""
+        a, b = self.a[k], self.b[k]
+        ok: np.ndarray = np.where(self.is_com[k], a * c == b, c - a == b)
+        return ok
+
+    def finish(
+        self, got: list[list[float] | None]
+    ) -> list[tuple[float, list[float], list[float], bool]]:
+        """The rows' first passing roundings ``got`` -> each inertia's numbers."""
+        x, live = self.x, self.live
+        val = np.full(len(x), np.nan)
+        # Zeros, as the search takes them; the live numbers' roundings.
+        zero = np.flatnonzero(x == 0.0)
+        val[zero[self._ok(zero, np.zeros(len(zero)))]] = 0.0
+        at = [i for i, c in enumerate(got) if c is not None]
+        val[live[at]] = [got[i][0] for i in at]  # type: ignore[index]
+        # Where no rounding reads back: the number itself, then the doubles below and above.
+        rest = live[np.isnan(val[live])]
+        if len(rest):
+            base = x[rest] + 0.0
+            tries = [base, np.nextafter(base, -np.inf), np.nextafter(base, np.inf)]
+            found = np.full(len(rest), np.nan)
+            for t in reversed(tries):  # the first that reads back wins
+                found = np.where(self._ok(rest, t), t, found)
+            val[rest] = found
+        vals: list[Any] = val.tolist()
+        for k in np.flatnonzero(np.isnan(val)).tolist():
+            vals[k] = None
+        # Numbers whose radius the pinning does not bound: the search's own.
+        xl = x.tolist()
+        for k in np.flatnonzero((x != 0.0) & np.isnan(self.radius)).tolist():
+            a, b = float(self.a[k]), float(self.b[k])
+            ok = _product_is(a, b) if self.is_com[k] else _difference_is(a, b)
+            vals[k] = _shortest1(xl[k], ok, None)
+        # Per inertia.
+        out: list[tuple[float, list[float], list[float], bool]] = []
+        m = self.m.tolist()
+        place = dict(zip(self.massive.tolist(), range(len(self.massive)), strict=True))
+        moments = 3 * len(self.massive)
+        for k, inertia in enumerate(self.inertias):
+            j = place.get(k)
+            if j is None:
+                I_O = inertia.rotational_inertia
+                zero_com = [float(I_O[i, jj]) + 0.0 for i, jj in _PAIRS]
+                out.append((m[k], [0.0, 0.0, 0.0], zero_com, True))
+                continue
+            com = vals[3 * j : 3 * j + 3]
+            if None in com:  # the moments' t comes from the numbers written: the search's
+                out.append(_search_inertial(inertia))
+                continue
+            six = vals[moments + 6 * j : moments + 6 * j + 6]
+            exact = None not in six
+            six = [xl[moments + 6 * j + i] + 0.0 if c is None else c for i, c in enumerate(six)]
+            out.append((m[k], com, six, exact))
+        return out
 
 
 def _radii(bound: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -638,45 +841,56 @@ def _radii(bound: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np
     return np.where(~(bound < np.inf) | tiny, np.nan, bound)
 
 
-def _radius1(r: float) -> float | None:
-    return None if math.isnan(r) else float(r)
-
-
 def axis_numbers_all(
     rests: Sequence[Transform], directions: Sequence[Any]
 ) -> list[list[float] | None]:
-    """:func:`_search_axis` of each joint (rest transform, link1 direction), found together.
+    """:func:`_search_axis` of each joint (rest transform, link1 direction), found together."""
+    plan = _AxisPlan(rests, directions)
+    return plan.finish(_first_roundings([plan.rows])[0])
 
-    The batch route for the search's roundings (every place: an axis is normalised on reading,
-    so no radius bounds its numbers) and then its numbers and their neighbours; an axis where
-    none reads back goes through the search (its exact refinement).
+
+class _AxisPlan:
+    """The batch route of :func:`axis_numbers_all`: ``rows`` to round, then :meth:`finish`.
+
+    The search's roundings (every place: an axis is normalised on reading, so no radius
+    bounds its numbers, but the search refuses at once a vector whose direction is farther
+    than 1e-12 from the numbers', and those beyond doubt are not examined), then its numbers
+    and their neighbours; an axis where none reads back goes through the exact refinement,
+    all such axes together.
     """
-    n = len(rests)
-    if not n:
-        return []
-    R = np.array([np.asarray(T.rotation) for T in rests]).reshape(n, 3, 3)
-    target = np.array([np.asarray(d) for d in directions], dtype=np.float64).reshape(n, 3)
-    # The search's numbers, axis by axis (the same matrix product as the search's).
-    X = np.array([R[k].T @ (target[k] + 0.0) for k in range(n)]).reshape(n, 3) + 0.0
-    out: list[Any] = [_SEARCH] * n
-    top = np.abs(X).max(axis=1)
-    live = np.flatnonzero(top != 0.0)
-    if len(live):
-        check = _direction_check(R[live], target[live], X[live])
-        lowest = _lowest_all(top[live])
-        inf = np.full((len(live), 3), np.inf)
-        rounded, examine, unsure = _roundings_all(X[live], X[live], inf, lowest)
-        # The search refuses at once a vector whose direction is farther than 1e-12 from the
-        # numbers' (the roundings to few places): those beyond doubt are not examined.
+
+    def __init__(self, rests: Sequence[Transform], directions: Sequence[Any]) -> None:
+        self.rests, self.directions = rests, directions
+        n = len(rests)
+        self.R = R = np.array([np.asarray(T.rotation) for T in rests]).reshape(n, 3, 3)
+        target = np.array([np.asarray(d) for d in directions], dtype=np.float64).reshape(n, 3)
+        self.target = target
+        # The search's numbers, axis by axis (the same matrix product as the search's).
+        X = np.array([R[k].T @ (target[k] + 0.0) for k in range(n)]).reshape(n, 3) + 0.0
+        self.live = live = np.flatnonzero(np.abs(X).max(axis=1, initial=0.0) != 0.0)
+        self.X = XL = X[live]
+        self.check = check = _direction_check(R[live], target[live], XL)
         with np.errstate(all="ignore"):
-            norms = np.sqrt((rounded * rounded).sum(axis=1))
-            u0 = X[live] / np.sqrt((X[live] * X[live]).sum(axis=1))[:, None]
-            dev = np.abs(rounded / norms[:, None, :] - u0[:, :, None]).max(axis=1)
-        examine &= (norms > 0.0) & ~(dev > 1e-12 * (1.0 + 1e-6))
-        got = _first_passing(X[live], lowest, rounded, examine, unsure, check)
+            u0 = XL / np.sqrt((XL * XL).sum(axis=1))[:, None]
+
+        def refuse(rows: np.ndarray, C: np.ndarray) -> np.ndarray:
+            with np.errstate(all="ignore"):
+                norms = np.sqrt((C * C).sum(axis=1))
+                dev = np.abs(C / norms[:, None] - u0[rows]).max(axis=1)
+            refused: np.ndarray = ~(norms > 0.0) | (dev > 1e-12 * (1.0 + 1e-6))
+            return refused
+
+        inf = np.full(XL.shape, np.inf)
+        self.rows = _Rows(
+            XL, XL, inf, _lowest_all(np.abs(XL).max(axis=1, initial=0.0)), check, refuse, True
+        )
+
+    def finish(self, got: list[list[float] | None]) -> list[list[float] | None]:
+        """The rows' first passing roundings ``got`` -> each axis's numbers."""
+        live, check = self.live, self.check
         rest = [i for i, c in enumerate(got) if c is None]
         if rest:
-            V = _steps(X[live[rest]])
+            V = _steps(self.X[rest])
             C = V[:, _AXES3[None, :], _NEIGHBOURS[:, :]].reshape(-1, 3)
             rows = np.repeat(np.array(rest, dtype=np.intp), len(_NEIGHBOURS))
             ok = check(rows, C).reshape(len(rest), len(_NEIGHBOURS))
@@ -689,12 +903,16 @@ def axis_numbers_all(
         missing = [i for i, c in enumerate(got) if c is None]
         if missing:
             at = live[missing]
-            refined = _refined_all(R[at], target[at], check, missing)
+            refined = _refined_all(self.R[at], self.target[at], check, missing)
             for i, c in zip(missing, refined, strict=True):
                 got[i] = c
+        out: list[Any] = [_SEARCH] * len(self.rests)
         for i, k in enumerate(live.tolist()):
             out[k] = got[i]
-    return [_search_axis(rests[k], directions[k]) if c is _SEARCH else c for k, c in enumerate(out)]
+        return [
+            _search_axis(self.rests[k], self.directions[k]) if c is _SEARCH else c
+            for k, c in enumerate(out)
+        ]
 
 
 def _refined_all(
@@ -712,14 +930,13 @@ def _refined_all(
     """
     k = len(rows)
     found: list[list[float] | None] = [None] * k
-    Ai = [[[_fixed(v) for v in r] for r in a] for a in A.tolist()]
-    bi = [[_fixed(v) << _SCALE for v in row] for row in b.tolist()]
+    Al, bl = A.tolist(), b.tolist()
     x = [(a.T @ v).tolist() for a, v in zip(A, b, strict=True)]
     tried: list[Any] = [None] * k
     todo = list(range(k))
     for _ in range(3):
         for j in todo:
-            x[j] = _newton_step(Ai[j], bi[j], x[j])
+            x[j] = _newton_step(Al[j], bl[j], x[j])
         todo = [j for j in todo if x[j] != tried[j]]  # converged: the same candidates again
         if not todo:
             break
