@@ -88,6 +88,7 @@ def lump(
     positions: FloatArray | None = None,
     moves: Mapping[str, Transform] | None = None,
     base: str | None = None,
+    parts: Split | None = None,
     keep_frames: Collection[str] | None = None,
     original_frames: bool = False,
     link_order: Literal["traversal", "input"] = "traversal",
@@ -109,6 +110,9 @@ def lump(
         moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count;
             identities are ignored).
         base: the traversal base (default: the model's default base); the result's default base.
+        parts: the split along ``kept`` from ``base``, when the caller knows it (it then also
+            vouches that every link is connected and that something changes): no traversal
+            is made. :func:`remove_fake_links` knows it from its fake links.
         keep_frames: if given, only additional frames with these names survive (link frames
             of lumped links included, as in iDynTree).
         original_frames: add a frame ``<link>_original_frame`` at the old pose of each moved
@@ -132,18 +136,25 @@ def lump(
         if kept:
             raise UnknownNameError("joint", kept[0], ())
         return model
-    traversal = model.traversal(base)
-    check_reachable(model, traversal, step)
     kept_idx = _joint_indices(model, kept)
     moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
-    if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
-        return model
+    if parts is None:
+        traversal = model.traversal(base)
+        check_reachable(model, traversal, step)
+        if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
+            return model
+        # Split the links into parts along the kept joints: each part becomes one link.
+        parts = split(model, frozenset(kept_idx), traversal)
+        base = model.link_names[traversal.base]
+    elif base is None:
+        base = model.link_names[model.default_base_index]
     q = None if positions is None else positions.tolist()
     return _lumped(
         model,
-        traversal,
+        parts,
+        base,
         kept,
         kept_idx,
         q,
@@ -159,7 +170,8 @@ def lump(
 
 def _lumped(
     model: Model,
-    traversal: Traversal,
+    parts: Split,
+    base: str,
     kept: Sequence[str],
     kept_idx: list[int],
     q: list[float] | None,
@@ -171,9 +183,7 @@ def _lumped(
     lumped_sensors: LumpedSensors,
     step: str,
 ) -> Model:
-    """The phases of :func:`lump` on its normalised options."""
-    # Split the links into parts along the kept joints: each part becomes one link.
-    parts = split(model, frozenset(kept_idx), traversal)
+    """The phases of :func:`lump` on its normalised options and split."""
     # Where every old link frame is in its new link.
     poses = LinkPoses.of_parts(model, parts, q, moves)
     del q, moves  # no longer needed: the poses hold their effect
@@ -212,7 +222,7 @@ def _lumped(
         joint_names=kept,
         joints=joints,
         frames=frames,
-        default_base=model.link_names[traversal.base],
+        default_base=base,
         visuals=attached.visuals,
         collisions=attached.collisions,
         sensors=sensors.sensors,
