@@ -412,22 +412,40 @@ def _kept_by_massless(
     """Of ``parts`` (unmoved bases), those whose sum is their base's inertia bit for bit.
 
     Their lumped members all have zero inertia and their base's inertia sums to itself
-    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`); only parts whose
-    lumped members are all massless are looked at further.
+    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`). Each distinct inertia
+    object is looked at once (massless links usually share one); only parts whose lumped
+    members are all zero have their base looked at.
     """
+    if not parts:
+        return set()
     olds = model.links
-    massless = [s for s in parts if all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])]
+    # The lumped members' inertias in C-level passes, then each distinct one checked once.
+    lumped = list(
+        map(
+            _INERTIA,
+            map(olds.__getitem__, itertools.chain.from_iterable([members[s][1:] for s in parts])),
+        )
+    )
+    distinct = dict(zip(map(id, lumped), lumped, strict=True))
+    massless = [(k, i) for k, i in distinct.items() if i.mass == 0.0]  # arrays read only here
     if not massless:
         return set()
-    zero, itself = unchanged_by_massless([olds[k].inertia for s in massless for k in members[s]])
-    same: set[int] = set()
-    at = 0  # each part's rows are contiguous: its base, then its lumped members
-    for s in massless:
-        n = len(members[s])
-        if itself[at] and all(zero[at + 1 : at + n]):
-            same.add(s)
+    zero_flags, _ = unchanged_by_massless([i for _, i in massless])
+    zero = {k for (k, _), z in zip(massless, zero_flags, strict=True) if z}
+    candidates: list[int] = []
+    at = 0  # each part's lumped members are contiguous in ``lumped``
+    for s in parts:
+        n = len(members[s]) - 1
+        if all(map(zero.__contains__, map(id, lumped[at : at + n]))):
+            candidates.append(s)
         at += n
-    return same
+    if not candidates:
+        return set()
+    _, itself = unchanged_by_massless([olds[members[s][0]].inertia for s in candidates])
+    return {s for s, same in zip(candidates, itself, strict=True) if same}
+
+
+_INERTIA = operator.attrgetter("inertia")
 
 
 def _kept_joints(
