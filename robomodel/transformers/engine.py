@@ -46,6 +46,7 @@ from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import FloatArray, Transform
+from robomodel.model.topology import JointEnds
 from robomodel.model.traversal import Traversal
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
 from robomodel.transformers._link_poses import LinkPoses, unchanged_by_massless
@@ -200,7 +201,7 @@ def _lumped(
         step=step,
     )
     # The kept joints between the new links, with their offsets in the new order.
-    joints = _kept_joints(model, links, poses, kept, kept_idx, step)
+    joints, joint_ends = _kept_joints(model, links, poses, kept, kept_idx, step)
     # Sensors follow their links; those in lumped joints go by the lumped_sensors policy.
     sensors = moved_sensors(
         model,
@@ -231,6 +232,7 @@ def _lumped(
         materials=model.materials,
         extensions=_carried_extensions(model, link_names, kept, frames, sensors.sensors),
         like=model,
+        joint_ends=joint_ends,
     )
 
 
@@ -455,8 +457,12 @@ def _kept_joints(
     kept: Sequence[str],
     kept_idx: list[int],
     step: str,
-) -> list[Joint]:
-    """The kept joints in order: between the new links, re-expressed, with their offsets."""
+) -> tuple[list[Joint], JointEnds]:
+    """The kept joints in order: between the new links, re-expressed, with their offsets.
+
+    Also their ends as the result's link indices (``link1``s, then ``link2``s), for the
+    result's index: its first traversal then reads no joint.
+    """
     of_link = links.of_link
     kept_names: frozenset[str] | None = None
     joints = model.joints
@@ -495,7 +501,16 @@ def _kept_joints(
         changes_of[k]["link1_H_link2"] = rest
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis
-    return [
+    new_index = [0] * len(links.order)  # part -> the new link's index
+    for k, s in enumerate(links.order):
+        new_index[s] = k
+    part_of = links.parts.part_of
+    new_ends = (
+        tuple([new_index[part_of[o1]] for o1, _ in ends]),
+        tuple([new_index[part_of[o2]] for _, o2 in ends]),
+    )
+    new_joints = [
         replace(type(old))(old, **changes) if changes else old
         for old, changes in zip(olds, changes_of, strict=True)
     ]
+    return new_joints, new_ends
