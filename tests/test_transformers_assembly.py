@@ -62,6 +62,10 @@ def test_results_are_what_the_checked_constructor_builds(pair: tuple[rm.Model, r
         out.neighbors(i) for i in range(out.n_links)
     ]
     assert checked.problems() == out.problems() == ()
+    # The joint ends a transformer hands to the assembly are those its joints name.
+    assert out._index.joint_ends(out.joints) == checked._index.joint_ends(checked.joints)
+    if out.n_links:
+        assert out.traversal() == checked.traversal()
 
 
 @settings(max_examples=30)

@@ -12,6 +12,7 @@ trusted copy (the hash cache and the memo reset) with the index made directly fr
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -29,6 +30,9 @@ __all__ = ["assemble", "reshaped", "with_index"]
 
 _EMPTY = Model()
 T = TypeVar("T")
+_NAME = operator.attrgetter("name")
+_N_POS = operator.attrgetter("n_pos_coords")
+_N_DOFS = operator.attrgetter("n_dofs")
 
 
 def assemble(
@@ -62,22 +66,23 @@ def assemble(
     ``joint_ends``, when the caller has them, are each joint's link indices (the ``link1``s,
     then the ``link2``s): the model's first traversal then reads no joint to find them.
     """
-    npos = ndof = 0
-    for j in joints:
-        npos += j.n_pos_coords
-        ndof += j.n_dofs
+    # C-level passes (map) over the elements: a Python-level loop per element was a visible
+    # share of a transformer's first call.
+    npos = sum(map(_N_POS, joints))
+    ndof = sum(map(_N_DOFS, joints))
     joint_index = sensor_index = None
     if like is not None:
         if len(joint_names) == like.n_joints and like.joint_names == joint_names:
             joint_index = like._j
-        if len(sensors) == len(like.sensors) and all(
-            a is b or a.name == b.name for a, b in zip(sensors, like.sensors, strict=True)
+        if len(sensors) == len(like.sensors) and (
+            all(map(operator.is_, sensors, like.sensors))
+            or list(map(_NAME, sensors)) == list(map(_NAME, like.sensors))
         ):
             sensor_index = like._s
     index = tree_index(
         link_names,
         joint_names if joint_index is None else joint_index,
-        [f.name for f in frames],
+        list(map(_NAME, frames)),
         [s.name for s in sensors] if sensor_index is None else sensor_index,
         (npos, ndof),
         joint_ends,

@@ -292,10 +292,23 @@ class ModelIndex:
         Made per call, not kept: a model keeps its traversals (``Model.traversal``), and the
         flat lists are a few objects where :meth:`neighbors` makes one per entry.
         """
+        return flat_links(*self.joint_ends(joints), len(self.links))
+
+    def joint_ends(self, joints: Sequence[Joint]) -> JointEnds:
+        """Return each joint's link indices: the ``link1``s, then the ``link2``s.
+
+        ``joints`` are the model's; they are read only when whoever made the index did not
+        give the ends (the loader, :func:`derive` and the transformers do).
+        """
         ends = self._ends
-        if ends is None:
-            ends = _read_ends(joints, self.links.table())
-        return flat_links(*ends, len(self.links))
+        return _read_ends(joints, self.links.table()) if ends is None else ends
+
+    def connected(self) -> bool:
+        """Whether the links form one tree (at most one component in the union-find)."""
+        roots = 0
+        for p in self.components:
+            roots += p < 0
+        return roots <= 1
 
 
 def _keep_connectivity(old: ModelIndex, new: ModelIndex) -> None:

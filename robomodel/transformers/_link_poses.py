@@ -58,16 +58,37 @@ class LinkPoses:
     Attributes:
         transforms: ``X`` by input link index; :data:`IDENTITY` itself for a link whose frame
             is its new link's frame, unmoved (nothing attached to it needs re-expressing).
-        rotations: the rotations of ``X``, shape ``(n, 3, 3)``, read-only.
-        positions: the positions of ``X``, shape ``(n, 3)``, read-only.
         moved: per link, whether what is attached to it must be re-expressed (its ``X`` is
             not :data:`IDENTITY`).
     """
 
     transforms: tuple[Transform, ...]
-    rotations: FloatArray
-    positions: FloatArray
     moved: tuple[bool, ...]
+    # The rotations and positions of ``X`` stacked, once something asks for them: when every
+    # ``X`` is a value taken as it is (``remove_fake_links``: the fake links' joint poses),
+    # often nothing does, and stacking would read every one of those poses.
+    _stacks: list[FloatArray] = attrs.field(factory=list)
+
+    @property
+    def rotations(self) -> FloatArray:
+        """The rotations of ``X``, shape ``(n, 3, 3)``, read-only."""
+        return (self._stacks or self._stacked())[0]
+
+    @property
+    def positions(self) -> FloatArray:
+        """The positions of ``X``, shape ``(n, 3)``, read-only."""
+        return (self._stacks or self._stacked())[1]
+
+    def _stacked(self) -> list[FloatArray]:
+        # The poses, all values here, stacked from their bytes (an unmoved link's identity
+        # joined from one copy).
+        eye, zero = _IDENTITY_BYTES
+        X = self.transforms
+        n = len(X)
+        R = b"".join([eye if t is IDENTITY else t.rotation for t in X])  # type: ignore[misc]
+        p = b"".join([zero if t is IDENTITY else t.position for t in X])  # type: ignore[misc]
+        self._stacks.extend((np.frombuffer(R).reshape(n, 3, 3), np.frombuffer(p).reshape(n, 3)))
+        return self._stacks
 
     @classmethod
     def of_parts(
@@ -128,8 +149,10 @@ class LinkPoses:
             # Nothing to re-express (a renumbering, a change of base): read-only views of one
             # identity instead of stacking n of them.
             return cls(
-                tuple(X), np.broadcast_to(EYE3, (n, 3, 3)), np.broadcast_to(ZEROS3, (n, 3)), moved
+                tuple(X), moved, [np.broadcast_to(EYE3, (n, 3, 3)), np.broadcast_to(ZEROS3, (n, 3))]
             )
+        if not levels:
+            return cls(tuple(X), moved)  # every pose a value: stacked when asked for
         # The poses known as values, stacked from their bytes (an unmoved link's identity
         # joined from one copy), then the others filled in as plain arrays.
         eye, zero = _IDENTITY_BYTES
@@ -138,16 +161,15 @@ class LinkPoses:
         positions_ = [t.position if k else zero for t, k in zip(X, known, strict=True)]
         XR = np.frombuffer(b"".join(rotations)).reshape(n, 3, 3)  # type: ignore[arg-type]
         Xp = np.frombuffer(b"".join(positions_)).reshape(n, 3)  # type: ignore[arg-type]
-        if levels:
-            XR, Xp = XR.copy(), Xp.copy()
-            made = _compose(X, XR, Xp, levels, rests, inverted)
-            rows = np.array(made, dtype=np.intp)
-            for link, T in zip(made, _transforms(XR[rows], Xp[rows]), strict=True):
-                X[link] = T
-            # Stored as the values store them (canonical), read-only.
-            XR = np.frombuffer((XR + 0.0).tobytes(), dtype=np.float64).reshape(n, 3, 3)
-            Xp = np.frombuffer((Xp + 0.0).tobytes(), dtype=np.float64).reshape(n, 3)
-        return cls(tuple(X), XR, Xp, moved)
+        XR, Xp = XR.copy(), Xp.copy()
+        made = _compose(X, XR, Xp, levels, rests, inverted)
+        rows = np.array(made, dtype=np.intp)
+        for link, T in zip(made, _transforms(XR[rows], Xp[rows]), strict=True):
+            X[link] = T
+        # Stored as the values store them (canonical), read-only.
+        XR = np.frombuffer((XR + 0.0).tobytes(), dtype=np.float64).reshape(n, 3, 3)
+        Xp = np.frombuffer((Xp + 0.0).tobytes(), dtype=np.float64).reshape(n, 3)
+        return cls(tuple(X), moved, [XR, Xp])
 
     def __getitem__(self, link: int) -> Transform:
         """``newLink_H_link`` of input link ``link``."""

@@ -22,14 +22,12 @@ class Split:
     """A model's links partitioned into parts along kept joints.
 
     Attributes:
-        traversal: the traversal the split walked.
         part_of: part index of every link (by link index).
         members: per part, its links in traversal order (the first is the part's base).
         parents: per part, the traversal parent of each member (``None`` for the part's base).
         joints: per part, the joint to that parent (``None`` for the part's base).
     """
 
-    traversal: Traversal
     part_of: tuple[int, ...]
     members: tuple[tuple[int, ...], ...]
     parents: tuple[tuple[int | None, ...], ...]
@@ -61,7 +59,6 @@ def split(model: Model, kept: Collection[int], traversal: Traversal) -> Split:
             parents[s].append(parent)
             joints[s].append(joint)
     return Split(
-        traversal,
         tuple(part_of),
         tuple(map(tuple, members)),
         tuple(map(tuple, parents)),

@@ -46,6 +46,7 @@ from robomodel.model.joints import FixedJoint, Joint
 from robomodel.model.record import Extension, Frame, Link, Model
 from robomodel.model.sensors import Sensor
 from robomodel.model.spatial import FloatArray, Transform
+from robomodel.model.topology import JointEnds
 from robomodel.model.traversal import Traversal
 from robomodel.transformers._attached import frames_and_shapes, moved_sensors
 from robomodel.transformers._link_poses import LinkPoses, unchanged_by_massless
@@ -88,6 +89,7 @@ def lump(
     positions: FloatArray | None = None,
     moves: Mapping[str, Transform] | None = None,
     base: str | None = None,
+    parts: Split | None = None,
     keep_frames: Collection[str] | None = None,
     original_frames: bool = False,
     link_order: Literal["traversal", "input"] = "traversal",
@@ -109,6 +111,9 @@ def lump(
         moves: new link frames: link name -> ``newLink_H_oldLink`` (only part bases count;
             identities are ignored).
         base: the traversal base (default: the model's default base); the result's default base.
+        parts: the split along ``kept`` from ``base``, when the caller knows it (it then also
+            vouches that every link is connected and that something changes): no traversal
+            is made. :func:`remove_fake_links` knows it from its fake links.
         keep_frames: if given, only additional frames with these names survive (link frames
             of lumped links included, as in iDynTree).
         original_frames: add a frame ``<link>_original_frame`` at the old pose of each moved
@@ -132,18 +137,25 @@ def lump(
         if kept:
             raise UnknownNameError("joint", kept[0], ())
         return model
-    traversal = model.traversal(base)
-    check_reachable(model, traversal, step)
     kept_idx = _joint_indices(model, kept)
     moves = {k: T for k, T in (moves or {}).items() if not _is_identity(T)}
     if keep_frames is not None and not isinstance(keep_frames, (set, frozenset)):
         keep_frames = frozenset(keep_frames)
-    if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
-        return model
+    if parts is None:
+        traversal = model.traversal(base)
+        check_reachable(model, traversal, step)
+        if _unchanged(model, traversal, kept_idx, moves, keep_frames, frame_order):
+            return model
+        # Split the links into parts along the kept joints: each part becomes one link.
+        parts = split(model, frozenset(kept_idx), traversal)
+        base = model.link_names[traversal.base]
+    elif base is None:
+        base = model.link_names[model.default_base_index]
     q = None if positions is None else positions.tolist()
     return _lumped(
         model,
-        traversal,
+        parts,
+        base,
         kept,
         kept_idx,
         q,
@@ -159,7 +171,8 @@ def lump(
 
 def _lumped(
     model: Model,
-    traversal: Traversal,
+    parts: Split,
+    base: str,
     kept: Sequence[str],
     kept_idx: list[int],
     q: list[float] | None,
@@ -171,9 +184,7 @@ def _lumped(
     lumped_sensors: LumpedSensors,
     step: str,
 ) -> Model:
-    """The phases of :func:`lump` on its normalised options."""
-    # Split the links into parts along the kept joints: each part becomes one link.
-    parts = split(model, frozenset(kept_idx), traversal)
+    """The phases of :func:`lump` on its normalised options and split."""
     # Where every old link frame is in its new link.
     poses = LinkPoses.of_parts(model, parts, q, moves)
     del q, moves  # no longer needed: the poses hold their effect
@@ -190,7 +201,7 @@ def _lumped(
         step=step,
     )
     # The kept joints between the new links, with their offsets in the new order.
-    joints = _kept_joints(model, links, poses, kept, kept_idx, step)
+    joints, joint_ends = _kept_joints(model, links, poses, kept, kept_idx, step)
     # Sensors follow their links; those in lumped joints go by the lumped_sensors policy.
     sensors = moved_sensors(
         model,
@@ -212,7 +223,7 @@ def _lumped(
         joint_names=kept,
         joints=joints,
         frames=frames,
-        default_base=model.link_names[traversal.base],
+        default_base=base,
         visuals=attached.visuals,
         collisions=attached.collisions,
         sensors=sensors.sensors,
@@ -221,6 +232,7 @@ def _lumped(
         materials=model.materials,
         extensions=_carried_extensions(model, link_names, kept, frames, sensors.sensors),
         like=model,
+        joint_ends=joint_ends,
     )
 
 
@@ -402,22 +414,40 @@ def _kept_by_massless(
     """Of ``parts`` (unmoved bases), those whose sum is their base's inertia bit for bit.
 
     Their lumped members all have zero inertia and their base's inertia sums to itself
-    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`); only parts whose
-    lumped members are all massless are looked at further.
+    (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`). Each distinct inertia
+    object is looked at once (massless links usually share one); only parts whose lumped
+    members are all zero have their base looked at.
     """
+    if not parts:
+        return set()
     olds = model.links
-    massless = [s for s in parts if all([olds[k].inertia.mass == 0.0 for k in members[s][1:]])]
+    # The lumped members' inertias in C-level passes, then each distinct one checked once.
+    lumped = list(
+        map(
+            _INERTIA,
+            map(olds.__getitem__, itertools.chain.from_iterable([members[s][1:] for s in parts])),
+        )
+    )
+    distinct = dict(zip(map(id, lumped), lumped, strict=True))
+    massless = [(k, i) for k, i in distinct.items() if i.mass == 0.0]  # arrays read only here
     if not massless:
         return set()
-    zero, itself = unchanged_by_massless([olds[k].inertia for s in massless for k in members[s]])
-    same: set[int] = set()
-    at = 0  # each part's rows are contiguous: its base, then its lumped members
-    for s in massless:
-        n = len(members[s])
-        if itself[at] and all(zero[at + 1 : at + n]):
-            same.add(s)
+    zero_flags, _ = unchanged_by_massless([i for _, i in massless])
+    zero = {k for (k, _), z in zip(massless, zero_flags, strict=True) if z}
+    candidates: list[int] = []
+    at = 0  # each part's lumped members are contiguous in ``lumped``
+    for s in parts:
+        n = len(members[s]) - 1
+        if all(map(zero.__contains__, map(id, lumped[at : at + n]))):
+            candidates.append(s)
         at += n
-    return same
+    if not candidates:
+        return set()
+    _, itself = unchanged_by_massless([olds[members[s][0]].inertia for s in candidates])
+    return {s for s, same in zip(candidates, itself, strict=True) if same}
+
+
+_INERTIA = operator.attrgetter("inertia")
 
 
 def _kept_joints(
@@ -427,8 +457,12 @@ def _kept_joints(
     kept: Sequence[str],
     kept_idx: list[int],
     step: str,
-) -> list[Joint]:
-    """The kept joints in order: between the new links, re-expressed, with their offsets."""
+) -> tuple[list[Joint], JointEnds]:
+    """The kept joints in order: between the new links, re-expressed, with their offsets.
+
+    Also their ends as the result's link indices (``link1``s, then ``link2``s), for the
+    result's index: its first traversal then reads no joint.
+    """
     of_link = links.of_link
     kept_names: frozenset[str] | None = None
     joints = model.joints
@@ -467,7 +501,16 @@ def _kept_joints(
         changes_of[k]["link1_H_link2"] = rest
         if axis is not None:
             changes_of[k]["axis_in_link1"] = axis
-    return [
+    new_index = [0] * len(links.order)  # part -> the new link's index
+    for k, s in enumerate(links.order):
+        new_index[s] = k
+    part_of = links.parts.part_of
+    new_ends = (
+        tuple([new_index[part_of[o1]] for o1, _ in ends]),
+        tuple([new_index[part_of[o2]] for _, o2 in ends]),
+    )
+    new_joints = [
         replace(type(old))(old, **changes) if changes else old
         for old, changes in zip(olds, changes_of, strict=True)
     ]
+    return new_joints, new_ends

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from robomodel.model.joints import FixedJoint
 from robomodel.model.record import Model
 from robomodel.model.validation import check_choice
+from robomodel.transformers._parts import Split
 from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, check_reachable, lump
 
 __all__ = ["fake_links", "remove_fake_links"]
 
 _STEP = "remove_fake_links"
+
+
+class _Fakes(NamedTuple):
+    """What the fake-link search finds.
+
+    Attributes:
+        removed: ``(link, anchor, joint)`` per fake link, round by round and in link order
+            within a round: the link, the neighbour it was a leaf of, the joint between them.
+        base: the name of the surviving default base (``None`` for an empty model).
+    """
+
+    removed: list[tuple[int, int, int]]
+    base: str | None
 
 
 def fake_links(model: Model, *, iterate: bool = False) -> list[str]:
@@ -19,57 +35,94 @@ def fake_links(model: Model, *, iterate: bool = False) -> list[str]:
     to it is fixed (iDynTree's rule; the rotational inertia does not matter). With ``iterate``,
     links that become fake once their fake neighbours are gone count too.
     """
-    removed, _, _ = _fake(model, iterate)
-    return [model.link_names[i] for i in sorted(removed)]
+    removed = _fake(model, iterate).removed
+    return [model.link_names[i] for i in sorted([i for i, _, _ in removed])]
 
 
-def _fake(model: Model, iterate: bool) -> tuple[set[int], set[int], str | None]:
-    """Return (removed link indices, the indices of their joints, the surviving base name)."""
+def _fake(model: Model, iterate: bool) -> _Fakes:
+    """Find the fake links, round by round (one round unless ``iterate``)."""
     n = model.n_links
     if n == 0:
-        return set(), set(), None
-    check_reachable(model, model.traversal(), _STEP)
-    # The adjacency as flat rows (no object per entry: see robomodel.model.traversal.Links).
-    start, neighbor, joint_of = model._index.flat_links(model.joints)
+        return _Fakes([], None)
+    if not model._index.connected():
+        check_reachable(model, model.traversal(), _STEP)  # raises, naming the links cut off
+    # A leaf is a link with one live joint: degrees counted from the joints' link indices
+    # (held by the index of a loaded or transformed model), so no adjacency and no traversal
+    # is built; each round scans the joints still alive.
+    one, two = model._index.joint_ends(model.joints)
+    degree = [0] * n
+    for a in one:
+        degree[a] += 1
+    for b in two:
+        degree[b] += 1
     joints = model.joints
     links = model.links
-    alive = [True] * n
+    live = list(range(len(one)))  # the joints still alive
     base = model.default_base_index
-    removed: set[int] = set()
-    removed_joints: set[int] = set()
-    first = True
+    removed: list[tuple[int, int, int]] = []
     while True:
         fake: list[tuple[int, int, int]] = []  # (link, its neighbour, the joint to it)
-        for i in range(n):
-            if not alive[i]:
+        for j in live:
+            a, b = one[j], two[j]
+            # The shape first (a leaf on a fixed joint), the mass only of such leaves: every
+            # other link's inertia is left unread.
+            if (degree[a] != 1 and degree[b] != 1) or not isinstance(joints[j], FixedJoint):
                 continue
-            # The row's entries to links still alive; on the first pass every link is alive.
-            row = range(start[i], start[i + 1])
-            live = row if first else [k for k in row if alive[neighbor[k]]]
-            if len(live) == 1:
-                k = live[0]
-                other, joint = neighbor[k], joint_of[k]
-                # The shape first (the adjacency and the joints were just read by the
-                # traversal), the mass only of leaves on a fixed joint: on a first call each
-                # other link's inertia would be a read of memory not yet in cache.
-                if isinstance(joints[joint], FixedJoint) and links[i].inertia.mass <= 0.0:
-                    fake.append((i, other, joint))
-        first = False
+            if degree[a] == 1 and links[a].inertia.mass <= 0.0:
+                fake.append((a, b, j))
+            if degree[b] == 1 and links[b].inertia.mass <= 0.0:
+                fake.append((b, a, j))
+        fake.sort()  # in link order, as a scan of the links finds them
         fake_set = {i for i, _, _ in fake}
         # Two fake links that are each other's only neighbour are the whole model: iDynTree
         # fails there; keep the one that is the base.
         fake = [(i, a, j) for i, a, j in fake if not (a in fake_set and i == base)]
         if not fake:
             break
+        gone = set()
         for i, anchor, j in fake:
-            alive[i] = False
-            removed.add(i)
-            removed_joints.add(j)
+            degree[i] = 0
+            degree[anchor] -= 1
+            gone.add(j)
             if i == base:
                 base = anchor
+        removed += fake
         if not iterate:
             break
-    return removed, removed_joints, model.link_names[base]
+        live = [j for j in live if j not in gone]
+    return _Fakes(removed, model.link_names[base])
+
+
+def _leaf_split(model: Model, removed: list[tuple[int, int, int]]) -> Split | None:
+    """The parts of the lumping when each fake link is a leaf of a kept link, else ``None``.
+
+    Every kept link starts a part, numbered in link order; its fake leaves follow it in joint
+    order, which is where a traversal from any kept link discovers them (a link's children
+    come in its adjacency order). A chain of fake links (``iterate``) needs the traversal.
+    """
+    gone = {i for i, _, _ in removed}
+    if any(anchor in gone for _, anchor, _ in removed):
+        return None
+    n = model.n_links
+    part_of = [-1] * n
+    bases = [i for i in range(n) if i not in gone]
+    for s, b in enumerate(bases):
+        part_of[b] = s
+    members: list[list[int]] = [[b] for b in bases]
+    parents: list[list[int | None]] = [[None] for _ in bases]
+    joints: list[list[int | None]] = [[None] for _ in bases]
+    for i, anchor, j in sorted(removed, key=lambda r: r[2]):
+        s = part_of[anchor]
+        part_of[i] = s
+        members[s].append(i)
+        parents[s].append(anchor)
+        joints[s].append(j)
+    return Split(
+        tuple(part_of),
+        tuple(map(tuple, members)),
+        tuple(map(tuple, parents)),
+        tuple(map(tuple, joints)),
+    )
 
 
 def remove_fake_links(
@@ -110,17 +163,19 @@ def remove_fake_links(
         ModelError: a sensor is in a removed joint with ``lumped_sensors="raise"``.
     """
     policy = check_choice(lumped_sensors, LUMPED_SENSORS, "lumped_sensors", where=_STEP)
-    removed, removed_joints, base = _fake(model, iterate)
+    removed, base = _fake(model, iterate)
     if not removed:
         return model
     # The joints of the removed links are exactly the joints at them: each removed link is a
     # leaf of the links still alive when it goes.
+    removed_joints = {j for _, _, j in removed}
     kept = [jn for k, jn in enumerate(model.joint_names) if k not in removed_joints]
     return lump(
         model,
         kept=kept,
         step=_STEP,
         base=base,
+        parts=_leaf_split(model, removed),
         link_order="input",
         frame_order="input",
         lumped_sensors=policy,
