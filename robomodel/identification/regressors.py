@@ -155,14 +155,22 @@ _SERIAL_PRODUCT = 2**18
 _PRODUCT_SAMPLES = 16
 
 
-def _down(st: Tree, x: FloatArray) -> FloatArray:
+# Beyond _PRODUCT_SAMPLES, the samples go through the kinematics in chunks of this many: every
+# temporary of a chunk (a (3, 3, n_links) block per sample, iCub: 0.7 MB) stays in cache, where
+# whole-batch temporaries (iCub, 2,000 samples: 14 MB each, a few dozen of them) went to memory.
+# Above 172 samples (iCub) so that a chunk sums over ancestors as the whole batch would.
+_CHUNK = 256
+
+
+def _down(st: Tree, x: FloatArray, dense: bool) -> FloatArray:
     """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
 
-    One product with the ancestor matrix while it stays single-threaded (iCub: up to about 170
-    samples, where it costs half the pass); beyond, a pass over the links in traversal order,
-    which costs less than a large multithreaded product on a busy machine.
+    ``dense``: one product with the ancestor matrix, while it stays single-threaded (iCub: up
+    to about 170 samples, where it costs half the pass); else a pass over the links in
+    traversal order, which costs less than a large multithreaded product on a busy machine.
+    The caller decides once for the whole batch, so that a chunk's sums are the batch's.
     """
-    if len(st.steps) ** 2 * x.shape[-1] <= _SERIAL_PRODUCT:
+    if dense:
         out: FloatArray = st.anc @ x
         return out
     y = x.copy()
@@ -171,34 +179,24 @@ def _down(st: Tree, x: FloatArray) -> FloatArray:
     return y
 
 
-def _core(
-    model: Model,
+def _link_wrenches(
+    st: Tree,
     Q: FloatArray,
     DQ: FloatArray,
     DDQ: FloatArray,
-    *,
-    base: str | int | None,
-    gravity: npt.ArrayLike,
-    floating: bool,
-    base_velocity: npt.ArrayLike | None,
-    base_acceleration: npt.ArrayLike | None,
-    sensors: Sequence[str] = (),
-) -> FloatArray:
-    """Return the regressors of N samples, (N, rows, 10 n_links).
+    g: FloatArray,
+    v0: FloatArray | None,
+    a0: FloatArray | None,
+    dense: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Return ``(R, p, Sb, W)`` of N samples: poses, motion subspaces and wrench columns.
 
-    Up to ``_PRODUCT_SAMPLES`` samples the result is C-ordered; beyond, it is a view of a
-    C-ordered (rows, 10 n_links, N) buffer whose zero blocks (links outside a joint's subtree)
-    are never written.
+    ``R`` (3, 3, n_links, N) and ``p`` (3, n_links, N) are ``base_H_link``; ``Sb`` (6, n_links,
+    N) each link's joint motion subspace in base coordinates; ``W`` (6, n_links, 10, N) the
+    columns of each link's wrench (in base coordinates) as a function of its 10 parameters.
     """
-    b = link_index_of(model, base)
-    st = tree_of(model, b)
-    ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
     N = Q.shape[0]
-    nl = model.n_links
-    g = real_array(gravity, "gravity", shape=(3,))
-    v0 = _per_sample(base_velocity, N, "base_velocity")
-    a0 = _per_sample(base_acceleration, N, "base_acceleration")
-
+    nl = st.S_links.shape[1]
     # Poses, by link index: everything below is by link index except the ancestor sums.
     R, p = poses(st, Q)
 
@@ -216,13 +214,13 @@ def _core(
     # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
     # acceleration of the base.
     sv = Sb * dq
-    V = _down(st, sv)
+    V = _down(st, sv, dense)
     if v0 is not None:
         V += v0[:, None, :]
     acc = Sb * ddq
     acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
     acc[3:] += _cross(V[3:], sv[3:])
-    A = _down(st, acc)
+    A = _down(st, acc, dense)
     if a0 is None:
         A[:3] -= g[:, None, None]
     else:
@@ -252,19 +250,48 @@ def _core(
     w_b = _mtv(R, w)
     K = _inertia_operator(_mtv(R, alpha)) + _mm(_skew(w_b), _inertia_operator(w_b))
     W[3:, :, 4:] = _mm(R, K).transpose(0, 2, 1, 3)
-    del V, A, acc, sv, M_f, K
+    return R, p, Sb, W
+
+
+def _core(
+    model: Model,
+    Q: FloatArray,
+    DQ: FloatArray,
+    DDQ: FloatArray,
+    *,
+    base: str | int | None,
+    gravity: npt.ArrayLike,
+    floating: bool,
+    base_velocity: npt.ArrayLike | None,
+    base_acceleration: npt.ArrayLike | None,
+    sensors: Sequence[str] = (),
+) -> FloatArray:
+    """Return the regressors of N samples, (N, rows, 10 n_links).
+
+    Up to ``_PRODUCT_SAMPLES`` samples the result is C-ordered; beyond, it is a view of a
+    C-ordered (rows, 10 n_links, N) buffer whose zero blocks (links outside a joint's subtree)
+    are never written.
+    """
+    b = link_index_of(model, base)
+    st = tree_of(model, b)
+    ft = _sensor_plan(model, b, check_name_list(sensors, "sensors")) if sensors else []
+    N = Q.shape[0]
+    nl = model.n_links
+    g = real_array(gravity, "gravity", shape=(3,))
+    v0 = _per_sample(base_velocity, N, "base_velocity")
+    a0 = _per_sample(base_acceleration, N, "base_acceleration")
+    dense = len(st.steps) ** 2 * N <= _SERIAL_PRODUCT
 
     # Project: a joint's row is Sb_d . W_i over the links i of its subtree (runs of link
     # indices); a base-wrench row is every link's W; a sensor's rows its subtree's, moved.
     off = 6 if floating else 0
     nd = model.n_dofs
     rows = off + nd + 6 * len(ft)
-    # Each link's subtree as runs of consecutive link indices, for the loops below.
-    runs_of = subtree_runs(st.anc) if ft or N > _PRODUCT_SAMPLES else ()
     if N <= _PRODUCT_SAMPLES:
         # Few samples: the joint rows of all links at once, one matrix product per sample
         # (samples first: C-ordered (N, rows, 10 n_links), written in place), the blocks
         # outside each subtree then set to zero: a handful of numpy calls whatever the tree.
+        R, p, Sb, W = _link_wrenches(st, Q, DQ, DDQ, g, v0, a0, dense)
         Yc = np.empty((N, rows, 10 * nl))
         Y = Yc.transpose(1, 2, 0).reshape(rows, nl, 10, N)  # a view, indexed as below
         np.matmul(
@@ -282,14 +309,45 @@ def _core(
             Yc[:, off + nd :] = 0.0
         if floating:
             Y[:6] = W
-    else:
-        Y = np.zeros((rows, nl, 10, N))
+        _sensor_rows(Y[off + nd :], ft, subtree_runs(st.anc) if ft else (), R, p, W)
+        return Yc
+    # Many samples: chunk by chunk, each joint's row over the runs of its subtree only.
+    Yb = np.zeros((rows, nl, 10, N))
+    runs_of = subtree_runs(st.anc)
+    dof_child = st.dof_child.tolist()
+    for s0 in range(0, N, _CHUNK):
+        s1 = min(s0 + _CHUNK, N)
+        R, p, Sb, W = _link_wrenches(
+            st,
+            Q[s0:s1],
+            DQ[s0:s1],
+            DDQ[s0:s1],
+            g,
+            None if v0 is None else v0[:, s0:s1],
+            None if a0 is None else a0[:, s0:s1],
+            dense,
+        )
+        Y = Yb[..., s0:s1]
         if floating:
             Y[:6] = W
-        for d, child in enumerate(st.dof_child.tolist()):
-            s_d = Sb[:, child]  # (6, N)
+        for d, child in enumerate(dof_child):
+            s_d = Sb[:, child]  # (6, n)
             for lo, hi in runs_of[child]:
                 np.einsum("kN,kicN->icN", s_d, W[:, lo:hi], out=Y[off + d, lo:hi])
+        _sensor_rows(Y[off + nd :], ft, runs_of, R, p, W)
+    out_: FloatArray = Yb.reshape(rows, 10 * nl, N).transpose(2, 0, 1)
+    return out_
+
+
+def _sensor_rows(
+    Y: FloatArray,
+    ft: list[tuple[int, FloatArray]],
+    runs_of: tuple[tuple[tuple[int, int], ...], ...],
+    R: FloatArray,
+    p: FloatArray,
+    W: FloatArray,
+) -> None:
+    """Write each F/T sensor's six rows into ``Y`` (6 per sensor, n_links, 10, N)."""
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
@@ -297,11 +355,7 @@ def _core(
         for lo, hi in runs_of[child]:
             F = W[:, lo:hi]
             wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
-            Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
-    if N <= _PRODUCT_SAMPLES:
-        return Yc
-    out_: FloatArray = Y.reshape(rows, 10 * nl, N).transpose(2, 0, 1)
-    return out_
+            Y[6 * k : 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
 
 
 # --------------------------------------------------------------------------- public functions
