@@ -88,20 +88,6 @@ def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
-# Flat positions (row-major in 3 x 3) of S(v)'s entries v0, v1, v2 and -v0, -v1, -v2: a skew
-# matrix is then two assignments of whole arrays.
-_SKEW_POS = np.array([7, 2, 3])
-_SKEW_NEG = np.array([5, 6, 1])
-
-
-def _skew(v: FloatArray) -> FloatArray:
-    """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    out = np.zeros((9, *v.shape[1:]))
-    out[_SKEW_POS] = v
-    out[_SKEW_NEG] = -v
-    return out.reshape(3, 3, *v.shape[1:])
-
-
 # The products below are single einsum passes: the same sums in the same order as the
 # broadcast products they replace, without their temporaries (2-4x faster on many samples).
 
@@ -263,16 +249,31 @@ def _link_wrenches(
     w = V[3:]
     alpha = A[3:]
     a_c = A[:3] - _cross(p, alpha) + _cross(w, V[:3] - _cross(p, w))  # R (a + w x v)
-    M_f = _skew(alpha) + w[:, None] * w[None, :]
+    # M_f = S(alpha) + w w^T - |w|^2 I and T = S(p) M_f - S(a_c), entry by entry: the sums of
+    # the products with the skew matrices without their zero terms (the same numbers).
+    M_f = w[:, None] * w[None, :]
     ww = (w * w).sum(axis=0)
     for i in range(3):
         M_f[i, i] -= ww
+    M_f[0, 1] -= alpha[2]
+    M_f[0, 2] += alpha[1]
+    M_f[1, 0] += alpha[2]
+    M_f[1, 2] -= alpha[0]
+    M_f[2, 0] -= alpha[1]
+    M_f[2, 1] += alpha[0]
+    T = _cross(p[:, None], M_f)
+    T[0, 1] += a_c[2]
+    T[0, 2] -= a_c[1]
+    T[1, 0] -= a_c[2]
+    T[1, 2] += a_c[0]
+    T[2, 0] += a_c[1]
+    T[2, 1] -= a_c[0]
     W = np.empty((6, nl, 10, N))
     W[:3, :, 0] = a_c
     W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
     W[:3, :, 4:] = 0.0
     W[3:, :, 0] = _cross(p, a_c)
-    W[3:, :, 1:4] = _mm(_mm(_skew(p), M_f) - _skew(a_c), R).transpose(0, 2, 1, 3)
+    W[3:, :, 1:4] = _mm(T, R).transpose(0, 2, 1, 3)
     W[3:, :, 4:] = _rotational_columns(R, w, alpha).transpose(0, 2, 1, 3)
     return R, p, Sb, W
 
