@@ -115,6 +115,7 @@ def _rotational_columns(R: FloatArray, w: FloatArray, alpha: FloatArray) -> Floa
 
     The torque of each of the six rotational-inertia parameters, in base axes, with
     ``I x = L(x) [Ixx Ixy Ixz Iyy Iyz Izz]``.
+
     ``L(x) = [[x0, x1, x2, 0, 0, 0], [0, x0, 0, x1, x2, 0], [0, 0, x0, 0, x1, x2]]`` is mostly
     zeros, so the middle factor is written entry by entry: the sums of the 3 x 3 by 3 x 6
     product without its zero terms, in the same order (the same numbers, bit for bit), at a
@@ -170,7 +171,7 @@ _PRODUCT_SAMPLES = 16
 # Beyond _PRODUCT_SAMPLES, the samples go through the kinematics in chunks of this many: every
 # temporary of a chunk (a (3, 3, n_links) block per sample, iCub: 0.7 MB) stays in cache, where
 # whole-batch temporaries (iCub, 2,000 samples: 14 MB each, a few dozen of them) went to memory.
-# Above 172 samples (iCub) so that a chunk sums over ancestors as the whole batch would.
+# Only batches that sum over ancestors link by link are chunked (iCub: above 172 samples).
 _CHUNK = 256
 
 
@@ -340,8 +341,11 @@ def _core(
     Yb = np.zeros((rows, nl, 10, N))
     runs_of = subtree_runs(st.anc)
     dof_child = st.dof_child.tolist()
-    for s0 in range(0, N, _CHUNK):
-        s1 = min(s0 + _CHUNK, N)
+    # A dense batch (small enough for one product with the ancestor matrix) is one chunk: a
+    # product's rounding may depend on its width, the pass over the links' does not.
+    chunk = N if dense else _CHUNK
+    for s0 in range(0, N, chunk):
+        s1 = min(s0 + chunk, N)
         R, p, Sb, W = _link_wrenches(
             st,
             Q[s0:s1],
