@@ -7,10 +7,10 @@ area-weighted centroid of the faces) and refuses a mesh whose volume is below ``
 the document with MuJoCo, which costs as much as the compile the user does next (loading the
 meshes is most of both). This module answers the common case without MuJoCo: the absolute value
 of the *signed* sum of those tetrahedra is a lower bound of MuJoCo's sum of absolute values, so
-a mesh whose signed sum is far above the minimum (and far above its own rounding error) surely
-has a volume for MuJoCo. Anything else (an unreadable or non-binary file, a thin or open mesh,
-a bound too close to call) answers ``False``, and the writer compiles as before: the output is
-the same either way, only the time differs.
+a mesh whose signed sum is far above the minimum (and far above the rounding errors of both
+computations) surely has a volume for MuJoCo. Anything else (an unreadable or non-binary file,
+a thin or open mesh, a bound too close to call) answers ``False``, and the writer compiles as
+before: the output is the same either way, only the time differs.
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ def surely_has_volume(path: str, scale: tuple[float, float, float]) -> bool:
     hi = v.max(axis=2).max(axis=0)
     v -= ((lo + hi) / 2.0)[:, None]
     sx, sy, sz = (float(x) for x in scale)
-    half = (hi - lo) / 2.0 * np.abs([sx, sy, sz])
+    half = (hi - lo) / 2.0
+    radius_u = float(np.sqrt(half @ half))  # unscaled: every |coordinate| of v is below it
+    half *= np.abs([sx, sy, sz])
     radius = float(np.sqrt(half @ half))
     (x0, y0, z0), (x1, y1, z1), (x2, y2, z2) = v
     # MuJoCo's volume is sum_i |(c_i - f) . N_i| / 3 (c_i a triangle's centroid, N_i its area
@@ -90,6 +92,13 @@ def surely_has_volume(path: str, scale: tuple[float, float, float]) -> bool:
     det *= sx * sy * sz
     n2 *= [sy * sz, sz * sx, sx * sy]
     bound = (abs(det) - radius * float(np.sqrt(n2 @ n2))) / 6.0
-    # Rounding: every product is at most radius^3 in size, and a sum of n of them errs by at
-    # most n * 2^-53 times the sum of their sizes; bound it generously by 1e-15 n^2 radius^3.
-    return bound > _MIN_VOLUME and bound > 1e-15 * float(n) ** 2 * radius**3
+    # Rounding. Here: each of the 6 n products summed into det is at most radius_u^3, those of
+    # sum 2N at most radius_u^2, and a sum of n terms errs by at most n 2^-53 times the sum of
+    # their sizes: 1e-15 n^2 (...) bounds both, scaled. In MuJoCo: it scales the float32
+    # vertices in float32 (a relative error of 6e-8), which moves each tetrahedron by at most
+    # about 6e-8 radius^3: 1e-7 n radius^3 bounds the sum.
+    sizes = radius_u**2 * (
+        radius_u * abs(sx * sy * sz) + radius * max(abs(sy * sz), abs(sz * sx), abs(sx * sy))
+    )
+    error = 1e-15 * float(n) ** 2 * sizes + 1e-7 * n * radius**3
+    return bound > _MIN_VOLUME and bound > error
