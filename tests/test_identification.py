@@ -415,6 +415,33 @@ def test_few_and_many_sample_projections_agree_with_sensors():
     assert (np.abs(few).reshape(5, -1, m.n_links, 10).max(axis=(0, 3))[blocks] == 0).all()
 
 
+@pytest.mark.parametrize("chunk", [7, 64, 1000])
+def test_many_samples_are_the_same_bits_in_any_chunks(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A batch too large for one product with the ancestor matrix (here 400 samples of 27
+    links) runs through the kinematics in chunks of samples: every chunking (a last chunk
+    shorter than the others, one chunk for all) gives the same bits, base-wrench, sensor and
+    per-sample base-acceleration rows included."""
+    import robomodel.identification.regressors as regressors
+
+    m = load(example_path())
+    rng = np.random.default_rng(11)
+    n = 400
+    Q = rng.uniform(-1.5, 1.5, (n, m.n_dofs))
+    DQ, DDQ = rng.normal(size=(2, n, m.n_dofs))
+    kw = {
+        "floating": True,
+        "sensors": ["l_leg_ft", "r_leg_ft"],
+        "base_velocity": rng.normal(size=6),
+        "base_acceleration": rng.normal(size=(n, 6)),
+    }
+    whole = regressor_batch(m, Q, DQ, DDQ, **kw)
+    monkeypatch.setattr(regressors, "_CHUNK", chunk)
+    chunked = regressor_batch(m, Q, DQ, DDQ, **kw)
+    assert chunked.tobytes() == whole.tobytes()
+
+
 def test_sensor_rows_see_only_the_measured_side():
     """On the bundled humanoid, a leg sensor's rows have non-zero columns only for the links
     beyond it (the upper leg down to the foot), and sensors alone identify the legs' base

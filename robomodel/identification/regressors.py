@@ -88,20 +88,6 @@ def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
-# Flat positions (row-major in 3 x 3) of S(v)'s entries v0, v1, v2 and -v0, -v1, -v2: a skew
-# matrix is then two assignments of whole arrays.
-_SKEW_POS = np.array([7, 2, 3])
-_SKEW_NEG = np.array([5, 6, 1])
-
-
-def _skew(v: FloatArray) -> FloatArray:
-    """``S(v)`` as ``(3, 3, ...)`` for ``v`` of shape ``(3, ...)``."""
-    out = np.zeros((9, *v.shape[1:]))
-    out[_SKEW_POS] = v
-    out[_SKEW_NEG] = -v
-    return out.reshape(3, 3, *v.shape[1:])
-
-
 # The products below are single einsum passes: the same sums in the same order as the
 # broadcast products they replace, without their temporaries (2-4x faster on many samples).
 
@@ -124,15 +110,42 @@ def _mtv(A: FloatArray, x: FloatArray) -> FloatArray:
     return out
 
 
-# Flat positions (row-major in 3 x 6) of x0, x1, x2 in L(x), three each: one assignment.
-_INERTIA_POS = np.array([[0, 7, 14], [1, 9, 16], [2, 10, 17]])
+def _rotational_columns(R: FloatArray, w: FloatArray, alpha: FloatArray) -> FloatArray:
+    """Return ``R (L(alpha_b) + S(w_b) L(w_b))``, ``x_b = R^T x``, as ``(3, 6, ...)``.
 
+    The torque of each of the six rotational-inertia parameters, in base axes, with
+    ``I x = L(x) [Ixx Ixy Ixz Iyy Iyz Izz]``.
 
-def _inertia_operator(x: FloatArray) -> FloatArray:
-    """``L(x)`` as ``(3, 6, ...)``, with ``I @ x == L(x) @ [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]``."""
-    L = np.zeros((18, *x.shape[1:]))
-    L[_INERTIA_POS] = x[:, None]
-    return L.reshape(3, 6, *x.shape[1:])
+    ``L(x) = [[x0, x1, x2, 0, 0, 0], [0, x0, 0, x1, x2, 0], [0, 0, x0, 0, x1, x2]]`` is mostly
+    zeros, so the middle factor is written entry by entry: the sums of the 3 x 3 by 3 x 6
+    product without its zero terms, in the same order (the same numbers, bit for bit), at a
+    fifth of the cost of building both factors and multiplying them.
+    """
+    w0, w1, w2 = _mtv(R, w)
+    y0, y1, y2 = _mtv(R, alpha)
+    K = np.empty((3, 6, *w.shape[1:]))
+    K[0, 0] = y0
+    K[0, 1] = y1 - w2 * w0
+    K[0, 2] = y2 + w1 * w0
+    np.multiply(w2, w1, out=K[0, 3])
+    np.negative(K[0, 3], out=K[0, 3])
+    K[0, 4] = w1 * w1 - w2 * w2
+    np.multiply(w1, w2, out=K[0, 5])
+    np.multiply(w2, w0, out=K[1, 0])
+    K[1, 1] = y0 + w2 * w1
+    K[1, 2] = w2 * w2 - w0 * w0
+    K[1, 3] = y1
+    K[1, 4] = y2 - w0 * w1
+    np.multiply(w0, w2, out=K[1, 5])
+    np.negative(K[1, 5], out=K[1, 5])
+    np.multiply(w1, w0, out=K[2, 0])
+    np.negative(K[2, 0], out=K[2, 0])
+    K[2, 1] = w0 * w0 - w1 * w1
+    K[2, 2] = y0 - w1 * w2
+    np.multiply(w0, w1, out=K[2, 3])
+    K[2, 4] = y1 + w0 * w2
+    K[2, 5] = y2
+    return _mm(R, K)
 
 
 def _per_sample(value: npt.ArrayLike | None, n: int, what: str) -> FloatArray | None:
@@ -155,20 +168,115 @@ _SERIAL_PRODUCT = 2**18
 _PRODUCT_SAMPLES = 16
 
 
-def _down(st: Tree, x: FloatArray) -> FloatArray:
+# Beyond _PRODUCT_SAMPLES, the samples go through the kinematics in chunks of this many: every
+# temporary of a chunk (a (3, 3, n_links) block per sample, iCub: 0.7 MB) stays in cache, where
+# whole-batch temporaries (iCub, 2,000 samples: 14 MB each, a few dozen of them) went to memory.
+# Only batches that sum over ancestors link by link are chunked (iCub: above 172 samples).
+_CHUNK = 256
+
+
+def _down(st: Tree, x: FloatArray, dense: bool) -> FloatArray:
     """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
 
-    One product with the ancestor matrix while it stays single-threaded (iCub: up to about 170
-    samples, where it costs half the pass); beyond, a pass over the links in traversal order,
-    which costs less than a large multithreaded product on a busy machine.
+    ``dense``: one product with the ancestor matrix, while it stays single-threaded (iCub: up
+    to about 170 samples, where it costs half the pass); else a pass over the links in
+    traversal order, which costs less than a large multithreaded product on a busy machine.
+    The caller decides once for the whole batch, so that a chunk's sums are the batch's.
     """
-    if len(st.steps) ** 2 * x.shape[-1] <= _SERIAL_PRODUCT:
+    if dense:
         out: FloatArray = st.anc @ x
         return out
     y = x.copy()
     for link, parent in st.steps:
         y[:, link] += y[:, parent]
     return y
+
+
+def _link_wrenches(
+    st: Tree,
+    Q: FloatArray,
+    DQ: FloatArray,
+    DDQ: FloatArray,
+    g: FloatArray,
+    v0: FloatArray | None,
+    a0: FloatArray | None,
+    dense: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Return ``(R, p, Sb, W)`` of N samples: poses, motion subspaces and wrench columns.
+
+    ``R`` (3, 3, n_links, N) and ``p`` (3, n_links, N) are ``base_H_link``; ``Sb`` (6, n_links,
+    N) each link's joint motion subspace in base coordinates; ``W`` (6, n_links, 10, N) the
+    columns of each link's wrench (in base coordinates) as a function of its 10 parameters.
+    """
+    N = Q.shape[0]
+    nl = st.S_links.shape[1]
+    # Poses, by link index: everything below is by link index except the ancestor sums.
+    R, p = poses(st, Q)
+
+    # Motion subspaces in base coordinates: Sb = Ad(base_H_link) S = [R s + p x (R u); R u].
+    Sb = np.empty((6, nl, N))
+    Sb[3:] = _mv(R, st.S_links[3:, :, None])
+    Sb[:3] = _mv(R, st.S_links[:3, :, None]) + _cross(p, Sb[3:])
+    dq = np.zeros((nl, N))
+    ddq = np.zeros((nl, N))
+    dq[st.dof_child] = DQ.T
+    ddq[st.dof_child] = DDQ.T
+
+    # Spatial velocities and proper accelerations in base coordinates (at the base origin),
+    # sums over ancestors (one product with the ancestor matrix); the base frame, frozen at
+    # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
+    # acceleration of the base.
+    sv = Sb * dq
+    V = _down(st, sv, dense)
+    if v0 is not None:
+        V += v0[:, None, :]
+    acc = Sb * ddq
+    acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
+    acc[3:] += _cross(V[3:], sv[3:])
+    A = _down(st, acc, dense)
+    if a0 is None:
+        A[:3] -= g[:, None, None]
+    else:
+        A[:3] += (a0[:3] - g[:, None])[:, None, :]
+        A[3:] += a0[3:, None, :]
+
+    # Each link's wrench f = I a + v x* (I v) is B(v, a) @ pi with, in the link frame and
+    # robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz],
+    #   f   = m (a + w x v) + (S(alpha) + S(w)^2) h
+    #   tau = -S(a + w x v) h + I alpha + w x (I w),  I x = L(x) [Ixx ... Izz].
+    # Its columns in base coordinates are W = Ad^-T B = [R B_f; S(p) R B_f + R B_tau]. With
+    # the link-origin motion in base axes (v_o = R v, a_o = R a, w = R w_b, alpha = R alpha_b)
+    # the mass and first-moment columns need no body quantities: R S(x_b) = S(R x_b) R.
+    w = V[3:]
+    alpha = A[3:]
+    a_c = A[:3] - _cross(p, alpha) + _cross(w, V[:3] - _cross(p, w))  # R (a + w x v)
+    # M_f = S(alpha) + w w^T - |w|^2 I and T = S(p) M_f - S(a_c), entry by entry: the sums of
+    # the products with the skew matrices without their zero terms (the same numbers).
+    M_f = w[:, None] * w[None, :]
+    ww = (w * w).sum(axis=0)
+    for i in range(3):
+        M_f[i, i] -= ww
+    M_f[0, 1] -= alpha[2]
+    M_f[0, 2] += alpha[1]
+    M_f[1, 0] += alpha[2]
+    M_f[1, 2] -= alpha[0]
+    M_f[2, 0] -= alpha[1]
+    M_f[2, 1] += alpha[0]
+    T = _cross(p[:, None], M_f)
+    T[0, 1] += a_c[2]
+    T[0, 2] -= a_c[1]
+    T[1, 0] -= a_c[2]
+    T[1, 2] += a_c[0]
+    T[2, 0] += a_c[1]
+    T[2, 1] -= a_c[0]
+    W = np.empty((6, nl, 10, N))
+    W[:3, :, 0] = a_c
+    W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
+    W[:3, :, 4:] = 0.0
+    W[3:, :, 0] = _cross(p, a_c)
+    W[3:, :, 1:4] = _mm(T, R).transpose(0, 2, 1, 3)
+    W[3:, :, 4:] = _rotational_columns(R, w, alpha).transpose(0, 2, 1, 3)
+    return R, p, Sb, W
 
 
 def _core(
@@ -198,73 +306,18 @@ def _core(
     g = real_array(gravity, "gravity", shape=(3,))
     v0 = _per_sample(base_velocity, N, "base_velocity")
     a0 = _per_sample(base_acceleration, N, "base_acceleration")
-
-    # Poses, by link index: everything below is by link index except the ancestor sums.
-    R, p = poses(st, Q)
-
-    # Motion subspaces in base coordinates: Sb = Ad(base_H_link) S = [R s + p x (R u); R u].
-    Sb = np.empty((6, nl, N))
-    Sb[3:] = _mv(R, st.S_links[3:, :, None])
-    Sb[:3] = _mv(R, st.S_links[:3, :, None]) + _cross(p, Sb[3:])
-    dq = np.zeros((nl, N))
-    ddq = np.zeros((nl, N))
-    dq[st.dof_child] = DQ.T
-    ddq[st.dof_child] = DDQ.T
-
-    # Spatial velocities and proper accelerations in base coordinates (at the base origin),
-    # sums over ancestors (one product with the ancestor matrix); the base frame, frozen at
-    # this instant, is the inertial frame (as in inverse_dynamics), and gravity is an upward
-    # acceleration of the base.
-    sv = Sb * dq
-    V = _down(st, sv)
-    if v0 is not None:
-        V += v0[:, None, :]
-    acc = Sb * ddq
-    acc[:3] += _cross(V[3:], sv[:3]) + _cross(V[:3], sv[3:])
-    acc[3:] += _cross(V[3:], sv[3:])
-    A = _down(st, acc)
-    if a0 is None:
-        A[:3] -= g[:, None, None]
-    else:
-        A[:3] += (a0[:3] - g[:, None])[:, None, :]
-        A[3:] += a0[3:, None, :]
-
-    # Each link's wrench f = I a + v x* (I v) is B(v, a) @ pi with, in the link frame and
-    # robomodel's layout [m, h, Ixx Ixy Ixz Iyy Iyz Izz],
-    #   f   = m (a + w x v) + (S(alpha) + S(w)^2) h
-    #   tau = -S(a + w x v) h + I alpha + w x (I w),  I x = L(x) [Ixx ... Izz].
-    # Its columns in base coordinates are W = Ad^-T B = [R B_f; S(p) R B_f + R B_tau]. With
-    # the link-origin motion in base axes (v_o = R v, a_o = R a, w = R w_b, alpha = R alpha_b)
-    # the mass and first-moment columns need no body quantities: R S(x_b) = S(R x_b) R.
-    w = V[3:]
-    alpha = A[3:]
-    a_c = A[:3] - _cross(p, alpha) + _cross(w, V[:3] - _cross(p, w))  # R (a + w x v)
-    M_f = _skew(alpha) + w[:, None] * w[None, :]
-    ww = (w * w).sum(axis=0)
-    for i in range(3):
-        M_f[i, i] -= ww
-    W = np.empty((6, nl, 10, N))
-    W[:3, :, 0] = a_c
-    W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
-    W[:3, :, 4:] = 0.0
-    W[3:, :, 0] = _cross(p, a_c)
-    W[3:, :, 1:4] = _mm(_mm(_skew(p), M_f) - _skew(a_c), R).transpose(0, 2, 1, 3)
-    w_b = _mtv(R, w)
-    K = _inertia_operator(_mtv(R, alpha)) + _mm(_skew(w_b), _inertia_operator(w_b))
-    W[3:, :, 4:] = _mm(R, K).transpose(0, 2, 1, 3)
-    del V, A, acc, sv, M_f, K
+    dense = len(st.steps) ** 2 * N <= _SERIAL_PRODUCT
 
     # Project: a joint's row is Sb_d . W_i over the links i of its subtree (runs of link
     # indices); a base-wrench row is every link's W; a sensor's rows its subtree's, moved.
     off = 6 if floating else 0
     nd = model.n_dofs
     rows = off + nd + 6 * len(ft)
-    # Each link's subtree as runs of consecutive link indices, for the loops below.
-    runs_of = subtree_runs(st.anc) if ft or N > _PRODUCT_SAMPLES else ()
     if N <= _PRODUCT_SAMPLES:
         # Few samples: the joint rows of all links at once, one matrix product per sample
         # (samples first: C-ordered (N, rows, 10 n_links), written in place), the blocks
         # outside each subtree then set to zero: a handful of numpy calls whatever the tree.
+        R, p, Sb, W = _link_wrenches(st, Q, DQ, DDQ, g, v0, a0, dense)
         Yc = np.empty((N, rows, 10 * nl))
         Y = Yc.transpose(1, 2, 0).reshape(rows, nl, 10, N)  # a view, indexed as below
         np.matmul(
@@ -282,14 +335,48 @@ def _core(
             Yc[:, off + nd :] = 0.0
         if floating:
             Y[:6] = W
-    else:
-        Y = np.zeros((rows, nl, 10, N))
+        _sensor_rows(Y[off + nd :], ft, subtree_runs(st.anc) if ft else (), R, p, W)
+        return Yc
+    # Many samples: chunk by chunk, each joint's row over the runs of its subtree only.
+    Yb = np.zeros((rows, nl, 10, N))
+    runs_of = subtree_runs(st.anc)
+    dof_child = st.dof_child.tolist()
+    # A dense batch (small enough for one product with the ancestor matrix) is one chunk: a
+    # product's rounding may depend on its width, the pass over the links' does not.
+    chunk = N if dense else _CHUNK
+    for s0 in range(0, N, chunk):
+        s1 = min(s0 + chunk, N)
+        R, p, Sb, W = _link_wrenches(
+            st,
+            Q[s0:s1],
+            DQ[s0:s1],
+            DDQ[s0:s1],
+            g,
+            None if v0 is None else v0[:, s0:s1],
+            None if a0 is None else a0[:, s0:s1],
+            dense,
+        )
+        Y = Yb[..., s0:s1]
         if floating:
             Y[:6] = W
-        for d, child in enumerate(st.dof_child.tolist()):
-            s_d = Sb[:, child]  # (6, N)
+        for d, child in enumerate(dof_child):
+            s_d = Sb[:, child]  # (6, n)
             for lo, hi in runs_of[child]:
                 np.einsum("kN,kicN->icN", s_d, W[:, lo:hi], out=Y[off + d, lo:hi])
+        _sensor_rows(Y[off + nd :], ft, runs_of, R, p, W)
+    out_: FloatArray = Yb.reshape(rows, 10 * nl, N).transpose(2, 0, 1)
+    return out_
+
+
+def _sensor_rows(
+    Y: FloatArray,
+    ft: list[tuple[int, FloatArray]],
+    runs_of: tuple[tuple[tuple[int, int], ...], ...],
+    R: FloatArray,
+    p: FloatArray,
+    W: FloatArray,
+) -> None:
+    """Write each F/T sensor's six rows into ``Y`` (6 per sensor, n_links, 10, N)."""
     for k, (child, X) in enumerate(ft):
         # The child's internal wrench: its subtree's wrenches moved into the child frame,
         # Ad^T [f; n] = [R^T f; R^T (n - p x f)], then into the sensor frame by X.
@@ -297,11 +384,7 @@ def _core(
         for lo, hi in runs_of[child]:
             F = W[:, lo:hi]
             wrench = np.concatenate([_mtv(Rc, F[:3]), _mtv(Rc, F[3:] - _cross(pc, F[:3]))])
-            Y[off + nd + 6 * k : off + nd + 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
-    if N <= _PRODUCT_SAMPLES:
-        return Yc
-    out_: FloatArray = Y.reshape(rows, 10 * nl, N).transpose(2, 0, 1)
-    return out_
+            Y[6 * k : 6 * k + 6, lo:hi] = np.tensordot(X, wrench, 1)
 
 
 # --------------------------------------------------------------------------- public functions

@@ -23,6 +23,7 @@ import numpy as np
 
 from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
+from robomodel._internal.mesh_volume import surely_has_volume
 from robomodel._internal.xml_text import indented_text
 from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
@@ -313,8 +314,14 @@ class _Writer(GeomWriter, InertiaWriter):
         one (a sticker, a sheet: "mesh volume is too small"), which a source file had said
         with ``shellinertia`` or the mesh's ``inertia`` attribute. The document is compiled
         (when MuJoCo is installed) and each mesh MuJoCo names so is given the shell
-        inertia, reported; nothing else changes.
+        inertia, reported; nothing else changes. The compile is skipped when every mesh surely
+        has a volume (:func:`robomodel._internal.mesh_volume.surely_has_volume`).
         """
+        if all(surely_has_volume(path, scale) for path, scale in self.meshes):
+            # Every mesh is a binary STL with a volume far above MuJoCo's minimum: the compile
+            # would name none (robomodel._internal.mesh_volume), and costs what the user's own
+            # compile costs next.
+            return _text(root)
         try:
             mj = mujoco()
         except ImportError:
