@@ -8,6 +8,7 @@ MuJoCo itself, on boxes, flattened boxes, open and inside-out meshes, scaled in 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import mujoco
@@ -88,4 +89,12 @@ def test_what_it_cannot_read_is_left_to_mujoco(tmp_path: Path) -> None:
     empty = tmp_path / "e.stl"
     empty.write_bytes(bytes(84))
     for path in (tmp_path / "missing.stl", ascii_stl, truncated, empty):
+        assert not surely_has_volume(str(path), (1.0, 1.0, 1.0))
+
+
+def test_a_fifo_or_a_directory_is_not_opened(tmp_path: Path) -> None:
+    """A FIFO named as a mesh answers "cannot tell" at once instead of waiting for a writer."""
+    fifo = tmp_path / "f.stl"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
         assert not surely_has_volume(str(path), (1.0, 1.0, 1.0))

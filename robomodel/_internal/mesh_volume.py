@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.files import read_regular
+
 __all__ = ["surely_has_volume"]
 
 # MuJoCo's minimum volume is 1e-15; a bound a thousand times above it leaves no doubt.
@@ -50,8 +52,7 @@ def surely_has_volume(path: str, scale: tuple[float, float, float]) -> bool:
     >>> os.remove(f.name)
     """
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular(path)  # a FIFO or a device is refused, never waited on
     except OSError:
         return False
     n = int.from_bytes(data[80:84], "little") if len(data) >= 84 else 0
