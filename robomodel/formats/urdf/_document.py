@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -373,7 +373,7 @@ def quote(s: str) -> str:
     return '"' + s + '"'
 
 
-def quote_names(names: list[str]) -> list[str]:
+def quote_names(names: Sequence[str]) -> list[str]:
     """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
     # Printable text holds no control character; model names always are (check_name).
     joined = "".join(names)
