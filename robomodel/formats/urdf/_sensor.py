@@ -456,8 +456,15 @@ def _equal(a: Transform, b: Transform) -> bool:
 
 
 def _agrees(a: Transform, b: Transform) -> bool:
-    scale = 1.0 + float(abs(a.position).max())
-    return bool(
-        abs(a.rotation - b.rotation).max() <= 1e-9
-        and abs(a.position - b.position).max() <= 1e-9 * scale
+    """Whether ``a`` and ``b`` agree within ``1e-9`` (the position relative to ``a``'s size).
+
+    Elementwise on plain floats, as :func:`_near`: numpy's calls on frozen 3x3 arrays cost
+    more than the comparison.
+    """
+    pa, pb = a.position.tolist(), b.position.tolist()
+    tol = 1e-9 * (1.0 + max(map(abs, pa)))
+    ra = [v for row in a.rotation.tolist() for v in row]
+    rb = [v for row in b.rotation.tolist() for v in row]
+    return all(abs(u - v) <= 1e-9 for u, v in zip(ra, rb, strict=True)) and all(
+        abs(u - v) <= tol for u, v in zip(pa, pb, strict=True)
     )

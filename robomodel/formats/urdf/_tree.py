@@ -399,7 +399,7 @@ def finish_order(w: Writer) -> None:
     if w.order_line < 0 or not w.options.write_extensions:
         return
     m = w.model
-    if any(key not in w.used for key in w.kept):
+    if not w.kept.keys() <= w.used:
         return
     named: set[str] = set()
     for e in m.extensions:
@@ -417,6 +417,9 @@ def finish_order(w: Writer) -> None:
     if order:
         line = w.out[w.order_line]
         w.out[w.order_line] = line[:-2] + f' extensions="{order}"/>'
+
+
+_ROBOT_KEY = (0, 0, 0)
 
 
 def _extension_order(m: Model) -> str:
@@ -444,7 +447,7 @@ def _extension_order(m: Model) -> str:
     def key(e: Extension) -> tuple[int, int, int]:
         kind, owner = e.owner_kind, e.owner
         if kind == "robot":
-            return (0, 0, 0)
+            return _ROBOT_KEY
         if kind in ("link", "inertial"):
             sub = 0 if kind == "link" else 1
             if owner in links:
@@ -458,9 +461,11 @@ def _extension_order(m: Model) -> str:
             return (5, frame_joints.get(owner, -1), 0)
         return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
 
-    landing = sorted(range(len(exts)), key=lambda i: key(exts[i]))
-    if landing == list(range(len(exts))):
+    # The robot's own come first (most kept elements of a robot: <gazebo>, <transmission>).
+    keys = [_ROBOT_KEY if e.owner_kind == "robot" else key(e) for e in exts]
+    if keys == sorted(keys):  # already in the loader's order (a stable sort keeps it)
         return ""
+    landing = sorted(range(len(exts)), key=keys.__getitem__)
     where = [0] * len(exts)
     for pos, i in enumerate(landing):
         where[i] = pos

@@ -111,24 +111,21 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of the
     formatting) per distinct number, and the notation rule applied to whole runs of ``repr``
     texts by C-level string maps instead of a Python call per number (:func:`_respelled_all`).
-    Plain lists, sets and ``bisect`` rather than numpy: on the few thousand numbers of a robot
-    numpy's per-call cost outweighs its loops.
 
     Raises:
         ValueError: a number is NaN or infinite (the first one is named).
     """
-    if isinstance(values, np.ndarray):
-        vals: list[float] = values.ravel().tolist()
-    else:
-        vals = list(map(float, values))  # numpy scalars repr as "np.float64(...)"
-    # A robot repeats numbers (zeros, unit entries, the angles of right angles): one text
-    # per distinct value (0.0 and -0.0 are one), the distinct values in ascending order.
-    distinct = sorted(set(vals))
-    if not all(map(math.isfinite, distinct)):
-        bad = next(v for v in vals if not math.isfinite(v))
+    a = np.array(values, dtype=np.float64).ravel() + 0.0  # -0.0 becomes 0.0: both write "0"
+    finite = np.isfinite(a)
+    if not finite.all():
+        bad = float(a[np.argmin(finite)])
         raise ValueError(f"cannot write the non-finite number {bad!r} in a URDF")
-    text = dict(zip(distinct, _respelled_all(distinct, list(map(repr, distinct))), strict=True))
-    return tuple(map(text.__getitem__, vals))
+    # A robot repeats numbers (zeros, unit entries, the angles of right angles): one text
+    # per distinct value, the distinct values in ascending order.
+    u, inverse = np.unique(a, return_inverse=True)
+    distinct: list[float] = u.tolist()
+    texts = _respelled_all(distinct, list(map(repr, distinct)))
+    return tuple(map(texts.__getitem__, inverse.ravel().tolist()))
 
 
 def _respelled_all(u: list[float], texts: list[str]) -> list[str]:
