@@ -155,6 +155,7 @@ class Writer:
     __slots__ = (
         "frame_joint",
         "kept",
+        "kept_texts",
         "materials",
         "memo",
         "model",
@@ -175,6 +176,8 @@ class Writer:
         self.options = options
         self.out: list[str] = []
         self.kept = kept
+        # Per (owner kind, indent): each owner's kept elements as text (_extensions.kept_blocks).
+        self.kept_texts: dict[tuple[str, str], dict[str, str]] = {}
         self.frame_joint = frame_joint
         self.used: set[tuple[str, str]] = set()
         self.order_line = -1  # the line of <robomodel:order>, completed once all is written

@@ -184,11 +184,13 @@ def kept_blocks(w: Writer, kind: str, owners: list[str], indent: str) -> list[st
     """
     if not w.options.write_extensions or not w.kept:
         return [""] * len(owners)
-    texts = {
-        owner: "".join(["\n" + indent + e.xml for e in exts])
-        for (k, owner), exts in w.kept.items()
-        if k == kind and exts
-    }
+    texts = w.kept_texts.get((kind, indent))
+    if texts is None:  # each kind's texts are made once per export (joints and frames share)
+        texts = w.kept_texts[(kind, indent)] = {
+            owner: "".join(["\n" + indent + e.xml for e in exts])
+            for (k, owner), exts in w.kept.items()
+            if k == kind and exts
+        }
     if not texts:
         return [""] * len(owners)
     blocks = list(map(texts.get, owners, repeat("", len(owners))))
