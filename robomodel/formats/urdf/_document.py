@@ -9,7 +9,7 @@ each record its value. When one does not read, the loader reads the document aga
 eager reader that checks every number where it is read, so the error names the first bad number
 in document order.
 
-:class:`Writer` carries what one export needs: the output lines, the options and the kept
+:class:`Writer` carries what one export needs: the output texts, the options and the kept
 elements by owner. Below them are the attribute codecs: reading numbers and names with
 ``file:line: element`` errors, and writing names and numbers.
 """
@@ -145,7 +145,10 @@ class Reader:
 
 
 class Writer:
-    """The state of one export: the model, the options, the lines written so far.
+    """The state of one export: the model, the options, the texts written so far.
+
+    ``out`` holds the document's lines and whole elements (one text each, written by
+    columns), joined with newlines at the end.
 
     ``kept`` holds the kept elements by ``(owner kind, owner)`` and ``frame_joint`` the URDF
     joint names of frames whose joint was not ``<frame>_fixed_joint``
