@@ -9,7 +9,7 @@ each record its value. When one does not read, the loader reads the document aga
 eager reader that checks every number where it is read, so the error names the first bad number
 in document order.
 
-:class:`Writer` carries what one export needs: the output lines, the options and the kept
+:class:`Writer` carries what one export needs: the output texts, the options and the kept
 elements by owner. Below them are the attribute codecs: reading numbers and names with
 ``file:line: element`` errors, and writing names and numbers.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -152,7 +152,10 @@ class Reader:
 
 
 class Writer:
-    """The state of one export: the model, the options, the lines written so far.
+    """The state of one export: the model, the options, the texts written so far.
+
+    ``out`` holds the document's lines and whole elements (one text each, written by
+    columns), joined with newlines at the end.
 
     ``kept`` holds the kept elements by ``(owner kind, owner)`` and ``frame_joint`` the URDF
     joint names of frames whose joint was not ``<frame>_fixed_joint``
@@ -162,6 +165,7 @@ class Writer:
     __slots__ = (
         "frame_joint",
         "kept",
+        "kept_texts",
         "materials",
         "memo",
         "model",
@@ -182,6 +186,8 @@ class Writer:
         self.options = options
         self.out: list[str] = []
         self.kept = kept
+        # Per (owner kind, indent): each owner's kept elements as text (_extensions.kept_blocks).
+        self.kept_texts: dict[tuple[str, str], dict[str, str]] = {}
         self.frame_joint = frame_joint
         self.used: set[tuple[str, str]] = set()
         self.order_line = -1  # the line of <robomodel:order>, completed once all is written
@@ -382,7 +388,7 @@ def quote(s: str) -> str:
     return '"' + s + '"'
 
 
-def quote_names(names: list[str]) -> list[str]:
+def quote_names(names: Sequence[str]) -> list[str]:
     """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
     # Printable text holds no control character; model names always are (check_name).
     joined = "".join(names)

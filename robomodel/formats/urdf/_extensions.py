@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 from lxml import etree
@@ -188,18 +189,22 @@ def write_kept(w: Writer, kind: str, owner: str, indent: str, skip: str = "") ->
 def kept_blocks(w: Writer, kind: str, owners: list[str], indent: str) -> list[str]:
     """Return per owner the lines of its kept elements, each after a newline (``""``: none).
 
-    :func:`write_kept` for many owners of one kind, as text to put inside each owner.
+    :func:`write_kept` for many owners of one kind, as text to put inside each owner: the
+    kept elements of that kind are looked up by owner name in one pass.
     """
-    blocks = [""] * len(owners)
     if not w.options.write_extensions or not w.kept:
-        return blocks
-    kept = w.kept
-    for i, owner in enumerate(owners):
-        key = (kind, owner)
-        exts = kept.get(key)
-        if exts:
-            w.used.add(key)
-            blocks[i] = "".join(["\n" + indent + e.xml for e in exts])
+        return [""] * len(owners)
+    texts = w.kept_texts.get((kind, indent))
+    if texts is None:  # each kind's texts are made once per export (joints and frames share)
+        texts = w.kept_texts[(kind, indent)] = {
+            owner: "".join(["\n" + indent + e.xml for e in exts])
+            for (k, owner), exts in w.kept.items()
+            if k == kind and exts
+        }
+    if not texts:
+        return [""] * len(owners)
+    blocks = list(map(texts.get, owners, repeat("", len(owners))))
+    w.used.update([(kind, owner) for owner in texts.keys() & set(owners)])
     return blocks
 
 
@@ -210,10 +215,11 @@ def write_robot_kept(w: Writer) -> None:
     for e in w.kept.get(("robot", ""), ()):
         w.out.append("  " + e.xml)
     w.used.add(("robot", ""))
+    gone = w.kept.keys() - w.used
     stale = [
         f"{e.owner_kind} {e.owner!r}: <{e.tag}>"
         for key, exts in w.kept.items()
-        if key not in w.used
+        if key in gone
         for e in exts
     ]
     if stale:

@@ -9,26 +9,27 @@ or a material are kept in that value's ``extensions`` and written back at its en
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import (
     Reader,
     Writer,
-    fmt3,
     number,
     numbers,
     pick_children,
     q,
+    quote,
+    quote_names,
     required,
     strict_numbers,
 )
 from robomodel.formats.urdf._extensions import kept_texts
-from robomodel.formats.urdf._origin import read_origin, write_origin
+from robomodel.formats.urdf._origin import read_origin
 from robomodel.formats.urdf._records import RawShape
 from robomodel.formats.urdf.errors import URDFReferenceError, URDFValueError
-from robomodel.formats.urdf.numbers import format_float
+from robomodel.formats.urdf.numbers import format_numbers
 from robomodel.model.shapes import Box, Cylinder, Geometry, Material, Mesh, SolidShape, Sphere
 
 __all__ = [
@@ -36,9 +37,9 @@ __all__ = [
     "read_material",
     "read_materials",
     "read_shape",
+    "shape_blocks",
     "shape_values",
     "write_material",
-    "write_shape",
 ]
 
 _MESH = make(Mesh)
@@ -101,21 +102,38 @@ def read_material(r: Reader, el: Any, what: str, db: dict[str, Material] | None)
 
 def write_material(w: Writer, mat: Material, indent: str, top: bool) -> None:
     """Write ``mat``: in full at robot level (``top``), by name where that material is known."""
-    out = w.out
+    whole = _written_in_full(w, mat, top)
+    numbers = format_numbers(mat.rgba) if whole and mat.rgba is not None else ()
+    w.out.append(_material_xml(w, mat, indent, whole, iter(numbers)))
+
+
+def _written_in_full(w: Writer, mat: Material, top: bool = False) -> bool:
+    """Whether ``mat`` is written in full, else by name (a bare material, or a known one).
+
+    A shape's material that the robot defines is written by name; ``top``: the robot's own.
+    """
     if not top and mat.name and w.materials.get(mat.name) == mat:
-        out.append(f"{indent}<material name={q(mat.name)}/>")
-        return
+        return False
     kept = mat.extensions if w.options.write_extensions else ()
-    if mat.rgba is None and mat.texture is None and not kept:
-        out.append(f"{indent}<material name={q(mat.name)}/>")
-        return
-    out.append(f"{indent}<material name={q(mat.name)}>")
+    return not (mat.rgba is None and mat.texture is None and not kept)
+
+
+def _material_xml(
+    w: Writer, mat: Material, indent: str, whole: bool, numbers: Iterator[str]
+) -> str:
+    """The ``<material>`` of ``mat`` (``whole``: in full), its ``rgba`` from ``numbers``."""
+    if not whole:
+        return f"{indent}<material name={q(mat.name)}/>"
+    lines = [f"{indent}<material name={q(mat.name)}>"]
     if mat.rgba is not None:
-        out.append(f'{indent}  <color rgba="{" ".join(format_float(v) for v in mat.rgba)}"/>')
+        rgba = " ".join([next(numbers) for _ in range(4)])
+        lines.append(f'{indent}  <color rgba="{rgba}"/>')
     if mat.texture is not None:
-        out.append(f"{indent}  <texture filename={q(mat.texture)}/>")
-    out += [f"{indent}  {x}" for x in kept]
-    out.append(f"{indent}</material>")
+        lines.append(f"{indent}  <texture filename={q(mat.texture)}/>")
+    if w.options.write_extensions:
+        lines += [f"{indent}  {x}" for x in mat.extensions]
+    lines.append(f"{indent}</material>")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- <geometry>
@@ -169,21 +187,27 @@ _CYLINDER = make(Cylinder)
 _SPHERE = make(Sphere)
 
 
-def _write_geometry(out: list[str], g: Geometry) -> None:
-    out.append("      <geometry>")
-    match g:
-        case Box():
-            out.append(f'        <box size="{fmt3((g.x, g.y, g.z))}"/>')
-        case Cylinder():
-            out.append(
-                f'        <cylinder radius="{format_float(g.radius)}" '
-                f'length="{format_float(g.length)}"/>'
-            )
-        case Sphere():
-            out.append(f'        <sphere radius="{format_float(g.radius)}"/>')
-        case Mesh():
-            out.append(f'        <mesh filename={q(g.filename)} scale="{fmt3(g.scale)}"/>')
-    out.append("      </geometry>")
+def _geometry_numbers(g: Geometry) -> list[float]:
+    """The numbers :func:`_geometry_xml` writes for ``g``, in order."""
+    if isinstance(g, Mesh):  # the common kind first
+        return list(g.scale)
+    if isinstance(g, Box):
+        return [g.x, g.y, g.z]
+    if isinstance(g, Cylinder):
+        return [g.radius, g.length]
+    return [g.radius]
+
+
+def _geometry_xml(g: Geometry, numbers: Iterator[str]) -> str:
+    """The element inside ``<geometry>`` for ``g``, its numbers from ``numbers`` in order."""
+    if isinstance(g, Mesh):
+        scale = f"{next(numbers)} {next(numbers)} {next(numbers)}"
+        return f'<mesh filename={q(g.filename)} scale="{scale}"/>'
+    if isinstance(g, Box):
+        return f'<box size="{next(numbers)} {next(numbers)} {next(numbers)}"/>'
+    if isinstance(g, Cylinder):
+        return f'<cylinder radius="{next(numbers)}" length="{next(numbers)}"/>'
+    return f'<sphere radius="{next(numbers)}"/>'
 
 
 # ---------------------------------------------------------------------- <visual>, <collision>
@@ -214,20 +238,95 @@ def shape_values(raws: Iterable[RawShape]) -> list[SolidShape]:
     return [_SOLID_SHAPE(s.geometry, s.name, s.origin, s.material, s.extensions) for s in raws]
 
 
-def write_shape(w: Writer, tag: str, s: SolidShape, origin: str | None = None) -> None:
-    """Write ``s`` as a ``<visual>`` or ``<collision>`` (``tag``).
+# ---------------------------------------------------------------------- many shapes at once
+def shape_blocks(
+    w: Writer,
+    tags: Sequence[str],
+    shapes: Sequence[SolidShape],
+    origins: Sequence[str],
+    owners: Sequence[str],
+) -> list[str]:
+    """Return the ``<visual>`` or ``<collision>`` of every shape, one text each.
 
-    ``origin``: its ``<origin>`` when already written (:func:`~robomodel.formats.urdf._origin.
-    origin_texts`).
+    ``tags``: per shape, ``visual`` or ``collision``; ``origins``: its ``<origin>``;
+    ``owners``: its link, named by an error. Links share geometries and materials (a visual
+    and its collision hold one mesh): each distinct one is written once, the numbers of all
+    formatted together.
+
+    Raises:
+        URDFExportError: a name or file name holds control characters (the first one, in
+            document order).
     """
-    out = w.out
-    out.append(f"    <{tag} name={q(s.name)}>" if s.name else f"    <{tag}>")
-    if origin is None:
-        origin = write_origin(s.link_H_geometry, memo=w.memo)
-    out.append("      " + origin)
-    _write_geometry(out, s.geometry)
-    if s.material is not None:
-        write_material(w, s.material, "      ", False)
+    # ------------------------------------------------------------------ distinct values
+    geometries = list({id(s.geometry): s.geometry for s in shapes}.values())
+    materials = list({id(s.material): s.material for s in shapes if s.material}.values())
+    meshes = [g for g in geometries if type(g) is Mesh]
+    strings = [s.name for s in shapes if s.name]
+    strings += [g.filename for g in meshes]
+    strings += [mat.name for mat in materials]
+    strings += [mat.texture for mat in materials if mat.texture is not None]
+    try:
+        quoted = dict(zip(strings, quote_names(strings), strict=True))
+    except ValueError:
+        _raise_first_bad_string(w, shapes, owners)
+        raise  # pragma: no cover (the line above raises)
+    # ------------------------------------------------------------------ their numbers
+    flat: list[float] = []
+    for g in geometries:
+        flat += _geometry_numbers(g)
+    full = [_written_in_full(w, mat) for mat in materials]
+    for mat, whole in zip(materials, full, strict=True):
+        if whole and mat.rgba is not None:
+            flat += mat.rgba
+    t = iter(format_numbers(flat))
+    # ------------------------------------------------------------------ their texts
+    geometry_text = {
+        id(g): (
+            f'<mesh filename={quoted[g.filename]} scale="{next(t)} {next(t)} {next(t)}"/>'
+            if type(g) is Mesh
+            else _geometry_xml(g, t)
+        )
+        for g in geometries
+    }
+    material_text = {
+        id(mat): (
+            f'\n      <material name={quoted[mat.name]}>\n        <color rgba="{next(t)} '
+            f'{next(t)} {next(t)} {next(t)}"/>\n      </material>'
+            if whole and mat.texture is None and mat.rgba is not None and not mat.extensions
+            else "\n" + _material_xml(w, mat, "      ", whole, t)
+        )
+        for mat, whole in zip(materials, full, strict=True)
+    }
+    material_text[id(None)] = ""
     if w.options.write_extensions:
-        out += ["      " + x for x in s.extensions]
-    out.append(f"    </{tag}>")
+        tails = [
+            material_text[id(s.material)] + "".join(["\n      " + x for x in s.extensions])
+            for s in shapes
+        ]
+    else:
+        tails = [material_text[id(s.material)] for s in shapes]
+    return [
+        f"    <{tag}{f' name={quoted[s.name]}' if s.name else ''}>\n      {origin}\n"
+        f"      <geometry>\n        {geometry_text[id(s.geometry)]}\n      </geometry>{tail}"
+        f"\n    </{tag}>"
+        for tag, s, origin, tail in zip(tags, shapes, origins, tails, strict=True)
+    ]
+
+
+def _raise_first_bad_string(w: Writer, shapes: Sequence[SolidShape], owners: Sequence[str]) -> None:
+    """Raise the export error of the first string of ``shapes`` XML cannot carry."""
+    for s, owner in zip(shapes, owners, strict=True):
+        texts = [s.name] if s.name else []
+        if isinstance(s.geometry, Mesh):
+            texts.append(s.geometry.filename)
+        mat = s.material
+        if mat is not None:
+            texts.append(mat.name)
+            if mat.texture is not None:
+                texts.append(mat.texture)
+        for text in texts:
+            try:
+                quote(text)
+            except ValueError as e:
+                raise w.fail(f"link {owner!r}", str(e)) from None
+    raise AssertionError("quote_names fails only where quote does")  # pragma: no cover

@@ -4,7 +4,7 @@ A URDF gives the inertia about the centre of mass in the axes of ``<origin rpy>`
 stores a :class:`~robomodel.model.spatial.SpatialInertia` about the link origin in link axes. Like
 origins, inertials are read in two steps: :func:`read_inertial` checks the element and registers
 its numbers, :func:`inertial_values` computes every inertia of the document at once.
-:func:`write_inertial` writes the central inertia in link axes (iDynTree's layout), with numbers
+:func:`inertial_texts` writes the central inertia in link axes (iDynTree's layout), with numbers
 computed from the inertia alone that read back to it (:mod:`robomodel.formats.urdf._exact`).
 """
 
@@ -29,7 +29,7 @@ from robomodel.formats.urdf._document import (
     strict_numbers,
 )
 from robomodel.formats.urdf._exact import inertial_numbers
-from robomodel.formats.urdf._extensions import keep, write_kept
+from robomodel.formats.urdf._extensions import keep
 from robomodel.formats.urdf._origin import ZERO3
 from robomodel.formats.urdf._records import RawLink, Vec3
 from robomodel.formats.urdf.errors import URDFValueError
@@ -49,7 +49,6 @@ __all__ = [
     "inertial_values",
     "numbers_of_inertials",
     "read_inertial",
-    "write_inertial",
 ]
 
 _INERTIA_ATTRS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
@@ -286,7 +285,7 @@ _INERTIAL = (
 
 
 def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
-    """Return the ``<inertial>`` body of every inertia (:func:`write_inertial`'s ``text``).
+    """Return the ``<inertial>`` body of every inertia (``<mass>`` to ``<inertia`` unclosed).
 
     A function of the value alone (robomodel.formats.urdf._exact): the central inertia in link
     axes (iDynTree's layout), with numbers that read back to this very inertia; where none do,
@@ -311,14 +310,3 @@ def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
                 f'robomodel:about_origin="{about}"'
             )
     return texts
-
-
-def write_inertial(w: Writer, name: str, inertia: SpatialInertia, text: str | None = None) -> None:
-    """Write the ``<inertial>`` of link ``name`` (``text``: its body, by :func:`inertial_texts`)."""
-    out = w.out
-    if text is None:
-        (text,) = inertial_texts(w, [inertia])
-    out.append("    <inertial>")
-    out.append(text + "/>")
-    write_kept(w, "inertial", name, "      ")
-    out.append("    </inertial>")

@@ -11,6 +11,8 @@ URDF wants it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -28,11 +30,12 @@ from robomodel.formats.urdf._document import (
     number,
     parse_numbers,
     q,
+    quote_names,
     required,
     strict_numbers,
 )
 from robomodel.formats.urdf._exact import axis_numbers
-from robomodel.formats.urdf._extensions import keep_on, write_kept
+from robomodel.formats.urdf._extensions import keep_on, kept_blocks
 from robomodel.formats.urdf._joint_exact import (
     LIMIT_MARKS,
     RM_DIRECTION,
@@ -41,17 +44,18 @@ from robomodel.formats.urdf._joint_exact import (
     child_xml,
     exact_axis,
     exact_limits,
+    limit_attributes,
     limit_xml,
     reversed_values,
 )
-from robomodel.formats.urdf._origin import read_origin, write_origin
+from robomodel.formats.urdf._origin import read_origin, row_keys, stacked
 from robomodel.formats.urdf._records import RawJoint
 from robomodel.formats.urdf.errors import (
     URDFTopologyError,
     URDFUnsupportedError,
     URDFValueError,
 )
-from robomodel.formats.urdf.numbers import format_float
+from robomodel.formats.urdf.numbers import format_float, format_numbers
 from robomodel.model.joints import (
     FixedJoint,
     Joint,
@@ -66,11 +70,11 @@ from robomodel.model.spatial import Axis
 
 __all__ = [
     "check_mimics",
+    "joint_blocks",
     "joint_values",
     "mimic_kept",
     "read_joint",
     "release_elements",
-    "write_joint",
 ]
 
 _MOVING_TYPES: dict[str, type[RevoluteJoint] | type[PrismaticJoint]] = {
@@ -87,6 +91,7 @@ _UNSUPPORTED_TYPES = {
     "ball": "spherical (ball) joints are not modelled; replace it with three revolute joints",
 }
 _AXIS_TOLERANCE = 1e-7  # iDynTree's: a URDF axis must pass through the child origin
+_MISSING = object()  # a memo's answer for a key it does not hold (None is an answer there)
 
 
 # ---------------------------------------------------------------------- reading
@@ -466,51 +471,131 @@ def _ignore_mimic(r: Reader, rj: RawJoint, el: Any, what: str, reason: str) -> N
 
 
 # ---------------------------------------------------------------------- writing
-def write_joint(
-    w: Writer, jname: str, j: Joint, parent: str, child: str, origin: str | None = None
-) -> None:
-    """Write joint ``jname`` from ``parent`` to ``child`` (the exporter's traversal order).
+_FIXED = (
+    '  <joint name={} type="fixed">\n    {}\n    <parent link={}/>\n    {}{}\n  </joint>'.format
+)
 
-    ``origin``: its ``<origin>`` when already written (by
-    :func:`~robomodel.formats.urdf._origin.origin_texts`, with ``invert`` where ``parent`` is
-    not ``j.link1``).
+
+def joint_blocks(
+    w: Writer,
+    js: Sequence[int],
+    parents: Sequence[str],
+    children: Sequence[str],
+    origins: Sequence[str],
+) -> list[str]:
+    """Return the ``<joint>`` of each joint ``js`` from ``parents[k]`` to ``children[k]``.
+
+    One text per joint. ``origins``: each one's ``<origin>``, by
+    :func:`~robomodel.formats.urdf._origin.origin_texts` with ``invert`` where the parent is
+    not the joint's link1. The numbers of all axes, limits and dynamics are formatted at once.
+
+    Raises:
+        URDFExportError: a moving joint's axis does not pass through its child's origin (the
+            first such joint of ``js``).
     """
-    out = w.out
-    invert = parent != j.link1
-    if origin is None:
-        origin = write_origin(j.link1_H_link2, invert, w.memo)
-    if isinstance(j, FixedJoint):
-        out.append(f'  <joint name={q(jname)} type="fixed">')
-        out.append("    " + origin)
-        out.append(f"    <parent link={q(parent)}/>")
-        out.append("    " + child_xml(j, child, invert))
-        write_kept(w, "joint", jname, "    ")
-        out.append("  </joint>")
-        return
-    lim = j.limits
-    if isinstance(j, RevoluteJoint):
-        kind = "revolute" if lim.enabled else "continuous"
-    else:
-        kind = "prismatic"
-    out.append(f"  <joint name={q(jname)} type={q(kind)}>")
-    out.append("    " + origin)
-    out.append("    " + _axis_xml(w, jname, j, child))
-    out.append(f"    <parent link={q(parent)}/>")
-    out.append("    " + child_xml(j, child, invert))
-    limit = limit_xml(j)
-    if limit:
-        out.append("    " + limit)
-    if j.dynamics.kind == "urdf":
-        out.append(
-            f'    <dynamics damping="{format_float(j.dynamics.damping)}" '
-            f'friction="{format_float(j.dynamics.static_friction)}"/>'
+    m = w.model
+    joints = [m.joints[j] for j in js]
+    jnames = [m.joint_names[j] for j in js]
+    moving = [k for k, j in enumerate(joints) if not isinstance(j, FixedJoint)]
+    axes = _axis_parts(
+        w, [jnames[k] for k in moving], [joints[k] for k in moving], [children[k] for k in moving]
+    )
+    # ------------------------------------------------------------------ the numbers
+    flat: list[float] = []
+    limits: list[list[tuple[str, float]] | None] = []
+    for k, (xyz, _) in zip(moving, axes, strict=True):
+        j = joints[k]
+        assert not isinstance(j, FixedJoint)
+        flat += xyz
+        lim = limit_attributes(j)
+        limits.append(lim)
+        if lim is not None:
+            flat += [v for _, v in lim if math.isfinite(v)]
+        if j.dynamics.kind == "urdf":
+            flat += [j.dynamics.damping, j.dynamics.static_friction]
+    t = iter(format_numbers(flat)) if flat else iter(())
+    # ------------------------------------------------------------------ the texts
+    qn, qp, qc = quote_names(jnames), quote_names(parents), quote_names(children)
+    kept = kept_blocks(w, "joint", jnames, "    ")
+    blocks = []
+    parts = iter(zip(axes, limits, strict=True))
+    for k, j in enumerate(joints):
+        invert = parents[k] != j.link1
+        child = f"<child link={qc[k]}/>" if not invert else child_xml(j, children[k], True)
+        if isinstance(j, FixedJoint):
+            blocks.append(_FIXED(qn[k], origins[k], qp[k], child, kept[k]))
+            continue
+        (xyz, marks), lim = next(parts)
+        axis = f'<axis xyz="{next(t)} {next(t)} {next(t)}"{marks}/>'
+        kind = (
+            '"prismatic"'
+            if isinstance(j, PrismaticJoint)
+            else ('"revolute"' if j.limits.enabled else '"continuous"')
         )
-    skip = ""
-    if j.mimic is not None:
-        out.append("    " + _mimic_xml(w, jname, j.mimic))
-        skip = "mimic"
-    write_kept(w, "joint", jname, "    ", skip=skip)
-    out.append("  </joint>")
+        lines = [
+            f"  <joint name={qn[k]} type={kind}>",
+            "    " + origins[k],
+            "    " + axis,
+            f"    <parent link={qp[k]}/>",
+            "    " + child,
+        ]
+        if lim is not None:
+            lines.append(
+                "    " + limit_xml(lim, t, isinstance(j, PrismaticJoint) and not j.limits.enabled)
+            )
+        if j.dynamics.kind == "urdf":
+            lines.append(f'    <dynamics damping="{next(t)}" friction="{next(t)}"/>')
+        if j.mimic is not None:
+            lines.append("    " + _mimic_xml(w, jnames[k], j.mimic))
+            exts = w.kept.get(("joint", jnames[k]), ()) if w.options.write_extensions else ()
+            lines += ["    " + e.xml for e in exts if e.tag != "mimic"]
+        elif kept[k]:
+            lines.append(kept[k][1:])
+        lines.append("  </joint>")
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def _axis_parts(
+    w: Writer, jnames: list[str], joints: list[Any], children: list[str]
+) -> list[tuple[list[float], str]]:
+    """Per moving joint: the ``<axis xyz>`` numbers in its child and robomodel's attributes.
+
+    The axis must pass through the child's origin. Joints written along their direction (the
+    child is link2) whose stored axis goes through link2's origin (what the loader gives) are
+    checked together: the distance is then exactly 0, and the direction in the child is unit
+    (the test of :func:`_axis_in_child`) whenever the stacked one is within ``1e-10`` of unit,
+    far inside its ``1e-9``; any other joint goes through :func:`_axis_xml_parts`.
+
+    Raises:
+        URDFExportError: the first joint whose axis does not pass through its child's origin.
+    """
+    n = len(joints)
+    if not n:
+        return []
+    along = [c == j.link2 for j, c in zip(joints, children, strict=True)]
+    R, P = stacked([j.link1_H_link2 for j in joints])
+    D = np.frombuffer(
+        b"".join([j.axis_in_link1.direction.tobytes() for j in joints]), dtype=np.float64
+    ).reshape(n, 3)
+    Org = np.frombuffer(
+        b"".join([j.axis_in_link1.origin.tobytes() for j in joints]), dtype=np.float64
+    ).reshape(n, 3)
+    U = np.einsum("nji,nj->ni", R.reshape(n, 3, 3), D)
+    unit = np.abs(np.einsum("ni,ni->n", U, U) - 1.0) <= 1e-10
+    through = (Org.view(np.int64) == P.view(np.int64)).all(axis=1)
+    checked = (unit & through).tolist()
+    # The numbers that read back to each direction (robomodel.formats.urdf._exact), from the
+    # export's memo (its keys: the rest rotation's and the direction's bytes).
+    keys = row_keys(b"a", np.concatenate([R, D], axis=1))
+    found = list(map(w.memo.get, keys, repeat(_MISSING, n)))
+    parts = []
+    for k, j in enumerate(joints):
+        if along[k] and checked[k] and found[k] is not _MISSING and found[k] is not None:
+            parts.append((list(found[k]), ""))  # through link2's origin: no robomodel:origin
+        else:
+            parts.append(_axis_xml_parts(w, jnames[k], j, children[k]))
+    return parts
 
 
 def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, float] | None:
@@ -544,7 +629,14 @@ def _axis_in_child(j: RevoluteJoint | PrismaticJoint, child: str) -> tuple[Any, 
 _ORIGIN = np.zeros(3)
 
 
-def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str) -> str:
+def _axis_xml_parts(
+    w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: str
+) -> tuple[list[float], str]:
+    """The ``<axis>`` of joint ``jname`` in ``child``: its ``xyz`` numbers and extra attributes.
+
+    Raises:
+        URDFExportError: the axis does not pass through the origin of ``child``.
+    """
     fast = _axis_in_child(j, child)
     if fast is None:
         axis = j.axis(child)
@@ -560,8 +652,8 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
             "the child link frame onto the axis first",
         )
     if child == j.link2:
-        # A function of the value (robomodel.formats.urdf._exact): the numbers that the loader turns
-        # back into this very direction; else the numbers computed, with the direction in
+        # A function of the value (robomodel.formats.urdf._exact): the numbers that the loader
+        # turns back into this very direction; else the numbers computed, with the direction in
         # link1 stated exactly in robomodel's attribute.
         a = j.axis_in_link1
         found = axis_numbers(j.link1_H_link2, a.direction, w.memo)
@@ -570,14 +662,11 @@ def _axis_xml(w: Writer, jname: str, j: RevoluteJoint | PrismaticJoint, child: s
             marks += f' robomodel:direction="{fmt3(a.direction + 0.0)}"'
         if a.origin.tolist() != j.link1_H_link2.position.tolist():  # another point of the line
             marks += f' robomodel:origin="{fmt3(a.origin + 0.0)}"'
-        if not marks:
-            assert found is not None
-            return f'<axis xyz="{fmt3(found)}"/>'
-        xyz = found if found is not None else direction + 0.0
-        return f'<axis xyz="{fmt3(xyz)}" {XMLNS}{marks}/>'
+        xyz = found if found is not None else (direction + 0.0).tolist()
+        return list(xyz), marks and f" {XMLNS}{marks}"
     # A joint written against its direction (link1 is the URDF child) reads back with its
     # links swapped, whatever the numbers (docs/urdf.md, "Exact round trips").
-    return f'<axis xyz="{fmt3(direction + 0.0)}"/>'
+    return (direction + 0.0).tolist(), ""
 
 
 def _mimic_xml(w: Writer, jname: str, mimic: Mimic) -> str:

@@ -21,6 +21,7 @@ tools read) within a small tolerance, so that robomodel and other tools read the
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,6 @@ from robomodel.formats.urdf._document import (
     transform_text,
 )
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.joints import FixedJoint, Joint, PrismaticJoint, RevoluteJoint
 from robomodel.model.spatial import Axis, Transform
 
@@ -50,6 +50,7 @@ __all__ = [
     "child_xml",
     "exact_axis",
     "exact_limits",
+    "limit_attributes",
     "limit_xml",
     "reversed_values",
 ]
@@ -156,15 +157,16 @@ def child_xml(j: Joint, child: str, reversed_: bool) -> str:
     return f"<child link={q(child)} {XMLNS}{extra}/>"
 
 
-def limit_xml(j: RevoluteJoint | PrismaticJoint) -> str:
-    """Return the ``<limit>`` of a moving joint (empty when a continuous joint needs none).
+def limit_attributes(j: RevoluteJoint | PrismaticJoint) -> list[tuple[str, float]] | None:
+    """Return the attributes of the ``<limit>`` of a moving joint (``None``: it needs none).
 
     urdfdom (hence Pinocchio) refuses a ``<limit>`` without effort and velocity, and a revolute
     or prismatic joint without ``<limit>``; iDynTree's ``1e+9`` stands in there for an unknown
     (infinite) number, and for the bounds of a prismatic joint without limits. robomodel states
     what the stand-in means in its own attributes (``robomodel:effort="inf"``,
     ``robomodel:enabled="false"``), which its loader reads and other tools ignore, so that the
-    joint reads back exactly.
+    joint reads back exactly (:func:`limit_xml`). A continuous joint needs none unless it keeps
+    a finite bound, effort or velocity.
     """
     lim = j.limits
     attrs_: list[tuple[str, float]] = []
@@ -175,17 +177,26 @@ def limit_xml(j: RevoluteJoint | PrismaticJoint) -> str:
             (a, v) for a, v in (("lower", lim.lower), ("upper", lim.upper)) if math.isfinite(v)
         ]
         if not attrs_ and not (math.isfinite(j.effort_limit) or math.isfinite(j.velocity_limit)):
-            return ""
+            return None
     attrs_ += [("effort", j.effort_limit), ("velocity", j.velocity_limit)]
+    return attrs_
+
+
+def limit_xml(attributes: list[tuple[str, float]], numbers: Iterator[str], disabled: bool) -> str:
+    """Return the ``<limit>`` of :func:`limit_attributes` ``attributes``.
+
+    ``numbers`` yields the texts of the finite values, in order; ``disabled``: the joint is
+    prismatic without limits (``robomodel:enabled="false"``).
+    """
     plain: list[str] = []
     marks: list[str] = []
-    for a, v in attrs_:
+    for a, v in attributes:
         if math.isfinite(v):
-            plain.append(f'{a}="{format_float(v)}"')
+            plain.append(f'{a}="{next(numbers)}"')
         else:
             plain.append(f'{a}="{"-" if v < 0 else ""}{_BIG}"')
             marks.append(f'robomodel:{a}="{"-" if v < 0 else ""}inf"')
-    if isinstance(j, PrismaticJoint) and not lim.enabled:
+    if disabled:
         marks.append('robomodel:enabled="false"')
     if marks:
         plain += [XMLNS, *marks]

@@ -3,28 +3,27 @@
 :func:`read_link` returns a :class:`~robomodel.formats.urdf._records.RawLink` record; whether
 the link stays a link or becomes a frame of its neighbour is decided with the whole tree
 (:mod:`robomodel.formats.urdf._tree`).
-:func:`write_link` writes a model link, :func:`write_bare_link` the massless link that carries
+:func:`link_blocks` writes model links, :func:`write_bare_link` the massless link that carries
 an additional frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
-from robomodel.formats.urdf._document import Reader, Writer, q, required
-from robomodel.formats.urdf._extensions import keep_on, write_kept
-from robomodel.formats.urdf._geometry import read_shape, write_shape
-from robomodel.formats.urdf._inertial import inertial_texts, read_inertial, write_inertial
-from robomodel.formats.urdf._origin import origin_texts
+from robomodel.formats.urdf._document import Reader, Writer, q, quote_names, required
+from robomodel.formats.urdf._extensions import keep_on, kept_blocks, write_kept
+from robomodel.formats.urdf._geometry import read_shape, shape_blocks
+from robomodel.formats.urdf._inertial import inertial_texts, read_inertial
 from robomodel.formats.urdf._records import NO_SHAPES, RawLink
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.model.record import Link
-from robomodel.model.shapes import Material
+from robomodel.model.record import Link, Model
+from robomodel.model.shapes import Material, SolidShape
 from robomodel.model.spatial import SpatialInertia
 
-__all__ = ["link_value", "read_link", "write_bare_link", "write_link", "write_links"]
+__all__ = ["link_blocks", "link_shapes", "link_value", "read_link", "write_bare_link"]
 
 
 def read_link(r: Reader, el: Any, db: dict[str, Material]) -> RawLink:
@@ -70,35 +69,57 @@ def link_value(inertia: SpatialInertia | None) -> Link:
     return _ZERO_LINK if inertia is None else _LINK(inertia)
 
 
-def write_links(w: Writer, lis: Sequence[int]) -> None:
-    """Write links ``lis`` of the model in order; the numbers of all are formatted at once."""
-    m = w.model
-    shapes = [s for li in lis for group in (m.visuals[li], m.collisions[li]) for s in group]
-    origins = iter(origin_texts([s.link_H_geometry for s in shapes], None, w.memo))
-    inertials = inertial_texts(w, [m.links[li].inertia for li in lis])
-    names = m.link_names
-    for li, inertial in zip(lis, inertials, strict=True):
-        w.guard(f"link {names[li]!r}", write_link, li, origins, inertial)
+_LINK_TEXT = "  <link name={}>\n    <inertial>\n{}/>{}\n    </inertial>{}{}\n  </link>".format
 
 
-def write_link(
-    w: Writer, li: int, origins: Iterator[str] | None = None, inertial: str | None = None
-) -> None:
-    """Write link ``li`` of the model.
+def link_shapes(m: Model, lis: Sequence[int]) -> tuple[list[str], list[SolidShape], list[str]]:
+    """The shapes of links ``lis`` in document order (each link's visuals, then collisions).
 
-    ``origins`` yields its shapes' ``<origin>`` (visuals, then collisions) and ``inertial`` is
-    its inertial's body, when :func:`write_links` computed them for many links.
+    Per shape: its tag, the shape, and its link's name.
     """
-    m, out = w.model, w.out
-    name = m.link_names[li]
-    out.append(f"  <link name={q(name)}>")
-    write_inertial(w, name, m.links[li].inertia, inertial)
-    for s in m.visuals[li]:
-        write_shape(w, "visual", s, None if origins is None else next(origins))
-    for s in m.collisions[li]:
-        write_shape(w, "collision", s, None if origins is None else next(origins))
-    write_kept(w, "link", name, "    ")
-    out.append("  </link>")
+    names, visuals, collisions = m.link_names, m.visuals, m.collisions
+    tags: list[str] = []
+    shapes: list[SolidShape] = []
+    owners: list[str] = []
+    for li in lis:
+        for tag, group in (("visual", visuals[li]), ("collision", collisions[li])):
+            if group:
+                tags += [tag] * len(group)
+                shapes += group
+                owners += [names[li]] * len(group)
+    return tags, shapes, owners
+
+
+def link_blocks(w: Writer, lis: Sequence[int], origins: Sequence[str]) -> list[str]:
+    """Return the ``<link>`` of each link ``lis`` of the model, one text each, in order.
+
+    ``origins``: the ``<origin>`` of each shape of :func:`link_shapes`. The inertials' numbers
+    are formatted at once, and so are the shapes' (:func:`shape_blocks`).
+
+    Raises:
+        URDFExportError: a shape's name or file name holds control characters.
+    """
+    m = w.model
+    tags, shapes, owners = link_shapes(m, lis)
+    blocks = iter(shape_blocks(w, tags, shapes, origins, owners))
+    visuals, collisions = m.visuals, m.collisions
+    shape_texts = [
+        "".join(["\n" + next(blocks) for _ in range(len(visuals[li]) + len(collisions[li]))])
+        for li in lis
+    ]
+    links = m.links
+    inertials = inertial_texts(w, [links[li].inertia for li in lis])
+    names = [m.link_names[li] for li in lis]
+    return list(
+        map(
+            _LINK_TEXT,
+            quote_names(names),
+            inertials,
+            kept_blocks(w, "inertial", names, "      "),
+            shape_texts,
+            kept_blocks(w, "link", names, "    "),
+        )
+    )
 
 
 def write_bare_link(w: Writer, fname: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,8 @@ __all__ = [
     "origin_transform",
     "origin_values",
     "read_origin",
+    "row_keys",
+    "stacked",
     "write_origin",
 ]
 
@@ -258,17 +261,33 @@ def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | No
 
 
 _ORIGIN = '<origin xyz="{} {} {}" rpy="{} {} {}"/>'.format
+_MISSING = object()  # a memo's answer for a key it does not hold (None is an answer there)
 
 
-def numbers_of_origins(
-    transforms: Sequence[Transform], invert: Sequence[bool], memo: dict[bytes, Any] | None
-) -> list[tuple[list[float] | None, list[float] | None]]:
-    """:func:`origin_numbers` of every transform (inverted where ``invert`` says so).
+def row_keys(prefix: bytes, rows: Any) -> list[bytes]:
+    """Return ``prefix + row.tobytes()`` for every row of the float64 array ``rows``, at once.
 
-    The one place the writer asks for a whole model's origin numbers: a batch search can
-    replace this loop without changing its callers.
+    The memo keys of many values: the rows' bytes after the prefix in one ``uint8`` buffer,
+    read back as one ``bytes`` object per row (a void view's ``tolist``).
     """
-    return [origin_numbers(T, inv, memo) for T, inv in zip(transforms, invert, strict=True)]
+    m = len(rows)
+    k = len(prefix)
+    buf = np.empty((m, k + 8 * rows.shape[1]), dtype=np.uint8)
+    buf[:, :k] = np.frombuffer(prefix, dtype=np.uint8)
+    buf[:, k:] = np.ascontiguousarray(rows, dtype=np.float64).view(np.uint8).reshape(m, -1)
+    keys: Any = buf.view(np.dtype((np.void, buf.shape[1]))).ravel().tolist()
+    return list(keys)
+
+
+def stacked(transforms: Sequence[Transform]) -> tuple[Any, Any]:
+    """Return the rotations ``(n, 9)`` (row-major) and positions ``(n, 3)`` of ``transforms``.
+
+    Stacked from their bytes (one ``tobytes`` each, then one buffer), with ``-0.0`` as ``0.0``.
+    """
+    n = len(transforms)
+    R = np.frombuffer(b"".join([T.rotation.tobytes() for T in transforms]), dtype=np.float64)
+    P = np.frombuffer(b"".join([T.position.tobytes() for T in transforms]), dtype=np.float64)
+    return R.reshape(n, 9) + 0.0, P.reshape(n, 3) + 0.0
 
 
 def origin_texts(
@@ -278,38 +297,58 @@ def origin_texts(
 ) -> list[str]:
     """Return :func:`write_origin` of every transform, the numbers formatted in one pass.
 
-    ``invert``: per transform, whether to write its inverse (default: none). Origins whose
-    numbers need robomodel's exact attributes (rare) are written one by one.
+    ``invert``: per transform, whether to write its inverse (default: none). ``memo``: one
+    export's memo (``Writer.memo``), which holds the ``rpy`` of the model's rotations
+    (:func:`robomodel.formats.urdf._exact_batch.export_memo`) and keeps the texts written.
+
+    Each distinct transform not written yet looks its ``rpy`` up once and the numbers of all
+    are formatted together; inverted origins and origins without an exact ``rpy`` (rare) are
+    written one by one.
     """
-    if invert is None:
-        invert = [False] * len(transforms)
     # A model repeats poses (a visual and its collision, a sensor and its frame): each
     # distinct one is computed and written once per export (kept in the export's memo beside
     # origin_text's entries, which may be None where these never are).
     texts: dict[bytes, Any] = {} if memo is None else memo
-    keys = [
-        b"w" + T.rotation.tobytes() + T.position.tobytes() + (b"i" if inv else b"")
-        for T, inv in zip(transforms, invert, strict=True)
+    rotations = [T.rotation.tobytes() for T in transforms]
+    keys = [b"w" + r + T.position.tobytes() for r, T in zip(rotations, transforms, strict=True)]
+    flags = [False] * len(keys) if invert is None else [bool(inv) for inv in invert]
+    for k in compress(range(len(keys)), flags):
+        keys[k] += b"i"
+    todo = [
+        k for key, k in dict(zip(keys, range(len(keys)), strict=True)).items() if key not in texts
     ]
-    todo = {key: k for k, key in enumerate(keys) if key not in texts}
-    ks = list(todo.values())
-    found = numbers_of_origins([transforms[k] for k in ks], [invert[k] for k in ks], memo)
+
+    # ------------------------------------------------------------------ the rpy of each
+    # The model's rotations are in the memo (their bytes are canonical: no -0.0); any other
+    # is searched (and memoised) by origin_numbers.
+    plain = [k for k in todo if not flags[k]]
+    one_by_one = [k for k in todo if flags[k]]
+    found: list[Any] = (
+        [texts.get(b"r" + rotations[k], _MISSING) for k in plain]
+        if memo is not None
+        else [_MISSING] * len(plain)
+    )
+    for i, k in enumerate(plain):
+        if found[i] is _MISSING:
+            found[i] = origin_numbers(transforms[k], False, memo)[1]
+    batch = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
+    one_by_one += [k for k, rpy in zip(plain, found, strict=True) if rpy is None]
+
+    # ------------------------------------------------------------------ the texts
     flat: list[float] = []
-    for xyz, rpy in found:
-        if xyz is None or rpy is None:
-            flat += _ZEROS6  # written below, one by one
-        else:
-            flat += xyz
+    for k, rpy in zip(plain, found, strict=True):
+        if rpy is not None:
+            flat += transforms[k].position.tolist()
             flat += rpy
-    t = format_numbers(flat)
-    new = map(_ORIGIN, t[0::6], t[1::6], t[2::6], t[3::6], t[4::6], t[5::6])
-    for key, k, (xyz, rpy), text in zip(todo, ks, found, new, strict=True):
-        if xyz is None or rpy is None:
-            T, inv = transforms[k], invert[k]
-            special = _text_of(T, inv, xyz, rpy)
-            text = special if special is not None else write_origin(T, inv, memo)
-        texts[key] = text
-    return [texts[key] for key in keys]
-
-
-_ZEROS6 = [0.0] * 6
+    t = iter(format_numbers(flat))  # six numbers per origin, taken in turn below
+    written = [
+        f'<origin xyz="{x} {y} {z}" rpy="{r} {p} {w}"/>'
+        for x, y, z, r, p, w in zip(t, t, t, t, t, t, strict=True)
+    ]
+    texts.update(zip([keys[k] for k in batch], written, strict=True))
+    for k in one_by_one:
+        T, inv = transforms[k], flags[k]
+        xyz, rpy = origin_numbers(T, inv, memo)
+        special = _text_of(T, inv, xyz, rpy)
+        texts[keys[k]] = special if special is not None else write_origin(T, inv, memo)
+    return list(map(texts.__getitem__, keys))

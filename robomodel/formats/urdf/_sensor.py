@@ -14,13 +14,13 @@ The dialect (``docs/sensors.md``)::
 
 Other sensor types are kept verbatim. :func:`read_sensor` checks the element,
 :func:`sensor_values` builds the sensors once the joints and fake links are known, and
-:func:`add_sensor_frames` adds iDynTree's sensor frames. :func:`write_sensor` writes a sensor
+:func:`add_sensor_frames` adds iDynTree's sensor frames. :func:`write_sensors` writes the sensors
 back, choosing the ``<frame>`` that states its two poses exactly.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from robomodel._internal.construct import make
 from robomodel.errors import suggest, warn
@@ -36,15 +36,15 @@ from robomodel.formats.urdf._document import (
     rm,
     transform_text,
 )
-from robomodel.formats.urdf._extensions import keep, keep_on, kept_blocks, write_kept
-from robomodel.formats.urdf._origin import canonical, origin_texts, read_origin, write_origin
+from robomodel.formats.urdf._extensions import keep, keep_on, kept_blocks
+from robomodel.formats.urdf._origin import canonical, origin_texts, read_origin
 from robomodel.formats.urdf._records import RawJoint, RawSensor
 from robomodel.formats.urdf.errors import URDFSensorError
 from robomodel.model.record import Frame
 from robomodel.model.sensors import Accelerometer, Gyroscope, Sensor, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Transform
 
-__all__ = ["add_sensor_frames", "read_sensor", "sensor_values", "write_sensor", "write_sensors"]
+__all__ = ["add_sensor_frames", "read_sensor", "sensor_values", "write_sensors"]
 
 _SENSOR_TYPES = ("force_torque", "accelerometer", "gyroscope")
 _FT_FRAMES = ("child", "parent", "sensor")
@@ -313,102 +313,136 @@ def _near(a: Transform, b: Transform) -> bool:
 
 
 # ---------------------------------------------------------------------- writing
-_LINK_SENSOR = '  <sensor name={} type="{}">\n    <parent link={}/>\n    {}{}\n  </sensor>'.format
-
-
 def write_sensors(w: Writer) -> None:
-    """Write the model's sensors in order.
+    """Write the model's sensors in order, in the dialect :func:`read_sensor` reads.
 
-    The accelerometers and gyroscopes (most sensors of a robot) are written at once: their
-    origins' numbers formatted in one pass, their names quoted in one; each F/T sensor, which
-    is checked against its joint, on its own.
+    By columns: every sensor's ``<origin>`` (a link sensor's pose, an F/T sensor's pose in
+    its child where the dialect needs it) is written in one pass, the names quoted in one;
+    each F/T sensor is first checked against its joint (:func:`_ft_layout`).
+
+    Raises:
+        URDFExportError: an F/T sensor's two poses disagree with its joint.
     """
     sensors = w.model.sensors
-    on_links = [s for s in sensors if not isinstance(s, SixAxisForceTorqueSensor)]
-    origins = origin_texts([s.link_H_sensor for s in on_links], None, w.memo)
-    names = [s.name for s in on_links]
-    kinds = ["accelerometer" if isinstance(s, Accelerometer) else "gyroscope" for s in on_links]
+    layouts: list[_FTLayout | None] = []
+    poses: list[Transform | None] = []
+    for sen in sensors:
+        if isinstance(sen, SixAxisForceTorqueSensor):
+            layout = _ft_layout(w, sen)
+            layouts.append(layout)
+            poses.append(layout.child_H if layout.frame == "sensor" else None)
+        else:
+            layouts.append(None)
+            poses.append(sen.link_H_sensor)
+    written = [T for T in poses if T is not None]
+    origins = iter(origin_texts(written, None, w.memo))
+    names = [sen.name for sen in sensors]
+    qn = quote_names(names)
+    links = iter(quote_names([sen.link for sen in sensors if isinstance(sen, _ON_LINK)]))
     kept = kept_blocks(w, "sensor", names, "    ")
-    texts = iter(
-        map(
-            _LINK_SENSOR,
-            quote_names(names),
-            kinds,
-            quote_names([s.link for s in on_links]),
-            origins,
-            kept,
-        )
-    )
     out = w.out
-    for s in sensors:
-        if isinstance(s, SixAxisForceTorqueSensor):
-            w.guard(f"sensor {s.name!r}", write_sensor, s)
-        else:
-            out.append(next(texts))
-
-
-def write_sensor(w: Writer, s: Sensor) -> None:
-    """Write sensor ``s`` in the dialect :func:`read_sensor` reads."""
-    out = w.out
-    m = w.model
-    if isinstance(s, SixAxisForceTorqueSensor):
-        j = m.joint(s.parent_joint)
-        p_i, c_i = m.joint_parent_child(s.parent_joint, m.traversal(w.base))
-        parent, child = m.link_names[p_i], m.link_names[c_i]
-        P = j.rest_transform(parent, child)
-        parent_H = s.first_link_H_sensor if parent == s.first_link else s.second_link_H_sensor
-        child_H = s.first_link_H_sensor if child == s.first_link else s.second_link_H_sensor
-        if _equal(child_H, _EYE) and _equal(parent_H, P):
-            frame = "child"
-        elif _equal(parent_H, _EYE) and _equal(child_H, P.inverse()):
-            frame = "parent"
-        else:
-            frame = "sensor"
-            if not _agrees(parent_H, P @ child_H):
-                raise w.fail(
-                    f"sensor {s.name!r}",
-                    f"the sensor poses in {parent!r} and {child!r} disagree with the rest "
-                    f"transform of joint {s.parent_joint!r}; the URDF dialect stores one "
-                    "pose, fix the sensor",
-                )
-        direction = "parent_to_child" if s.applied_wrench_link == child else "child_to_parent"
-        # What the loader reads from this text (first = parent), when it can be told here:
-        # P is the stored rest transform when the joint is written along its direction.
-        exact = parent == j.link1 and s.first_link == parent
-        if exact:
-            P0 = j.link1_H_link2
-            if frame == "child":
-                exact = _equal(s.first_link_H_sensor, P0) and _equal(s.second_link_H_sensor, _EYE)
-            elif frame == "parent":
-                exact = _equal(s.first_link_H_sensor, _EYE) and _equal(
-                    s.second_link_H_sensor, P0.inverse()
-                )
-            else:
-                exact = _equal(s.first_link_H_sensor, P0 @ child_H)
-        out.append(f'  <sensor name={q(s.name)} type="force_torque">')
-        if exact:
-            out.append(f"    <parent joint={q(s.parent_joint)}/>")
-        else:  # the exact links and poses, read by _exact_ft
+    for k, sen in enumerate(sensors):
+        ft = layouts[k]
+        if ft is None:
+            kind = "accelerometer" if isinstance(sen, Accelerometer) else "gyroscope"
+            link = next(links)
             out.append(
-                f"    <parent joint={q(s.parent_joint)} {XMLNS} robomodel:first_link="
-                f'{q(s.first_link)} robomodel:first_link_H_sensor="'
-                f'{transform_text(s.first_link_H_sensor)}" robomodel:second_link_H_sensor="'
-                f'{transform_text(s.second_link_H_sensor)}"/>'
+                f'  <sensor name={qn[k]} type="{kind}">\n    <parent link={link}/>\n'
+                f"    {next(origins)}{kept[k]}\n  </sensor>"
             )
-        out.append("    <force_torque>")
-        out.append(f"      <frame>{frame}</frame>")
-        out.append(f"      <measure_direction>{direction}</measure_direction>")
-        write_kept(w, "force_torque", s.name, "      ")
-        out.append("    </force_torque>")
-        if frame == "sensor":
-            out.append("    " + write_origin(child_H, memo=w.memo))
+        else:
+            origin = next(origins) if poses[k] is not None else None
+            out.append(_ft_xml(w, sen, qn[k], ft, origin, kept[k]))  # type: ignore[arg-type]
+
+
+_ON_LINK = (Accelerometer, Gyroscope)
+
+
+class _FTLayout(NamedTuple):
+    """How an F/T sensor is written: ``<frame>``, ``<measure_direction>``, exactness, pose."""
+
+    frame: str
+    direction: str
+    exact: bool
+    child_H: Transform
+
+
+def _ft_layout(w: Writer, s: SixAxisForceTorqueSensor) -> _FTLayout:
+    """Choose the ``<frame>`` that states an F/T sensor's two poses (checked against its joint).
+
+    Raises:
+        URDFExportError: the two poses disagree with the joint's rest transform.
+    """
+    m = w.model
+    j = m.joint(s.parent_joint)
+    p_i, c_i = m.joint_parent_child(s.parent_joint, m.traversal(w.base))
+    parent, child = m.link_names[p_i], m.link_names[c_i]
+    P = j.rest_transform(parent, child)
+    parent_H = s.first_link_H_sensor if parent == s.first_link else s.second_link_H_sensor
+    child_H = s.first_link_H_sensor if child == s.first_link else s.second_link_H_sensor
+    product = None  # P @ child_H, computed at most once
+    if _equal(child_H, _EYE) and _equal(parent_H, P):
+        frame = "child"
+    elif _equal(parent_H, _EYE) and _equal(child_H, P.inverse()):
+        frame = "parent"
     else:
-        kind = "accelerometer" if isinstance(s, Accelerometer) else "gyroscope"
-        out.append(f"  <sensor name={q(s.name)} type={q(kind)}>")
-        out.append(f"    <parent link={q(s.link)}/>")
-        out.append("    " + write_origin(s.link_H_sensor, memo=w.memo))
-    write_kept(w, "sensor", s.name, "    ")
-    out.append("  </sensor>")
+        frame = "sensor"
+        product = P @ child_H
+        if not _agrees(parent_H, product):
+            raise w.fail(
+                f"sensor {s.name!r}",
+                f"the sensor poses in {parent!r} and {child!r} disagree with the rest "
+                f"transform of joint {s.parent_joint!r}; the URDF dialect stores one "
+                "pose, fix the sensor",
+            )
+    direction = "parent_to_child" if s.applied_wrench_link == child else "child_to_parent"
+    # What the loader reads from this text (first = parent), when it can be told here:
+    # P is the stored rest transform when the joint is written along its direction.
+    exact = parent == j.link1 and s.first_link == parent
+    if exact:
+        P0 = j.link1_H_link2
+        if frame == "child":
+            exact = _equal(s.first_link_H_sensor, P0) and _equal(s.second_link_H_sensor, _EYE)
+        elif frame == "parent":
+            exact = _equal(s.first_link_H_sensor, _EYE) and _equal(
+                s.second_link_H_sensor, P0.inverse()
+            )
+        else:  # P is P0 here
+            exact = _equal(s.first_link_H_sensor, product if product is not None else P0 @ child_H)
+    return _FTLayout(frame, direction, exact, child_H)
+
+
+def _ft_xml(
+    w: Writer,
+    s: SixAxisForceTorqueSensor,
+    name: str,
+    layout: _FTLayout,
+    origin: str | None,
+    kept: str,
+) -> str:
+    """The ``<sensor>`` of F/T sensor ``s`` (``name`` quoted) laid out by :func:`_ft_layout`."""
+    lines = [f'  <sensor name={name} type="force_torque">']
+    if layout.exact:
+        lines.append(f"    <parent joint={q(s.parent_joint)}/>")
+    else:  # the exact links and poses, read by _exact_ft
+        lines.append(
+            f"    <parent joint={q(s.parent_joint)} {XMLNS} robomodel:first_link="
+            f'{q(s.first_link)} robomodel:first_link_H_sensor="'
+            f'{transform_text(s.first_link_H_sensor)}" robomodel:second_link_H_sensor="'
+            f'{transform_text(s.second_link_H_sensor)}"/>'
+        )
+    lines.append("    <force_torque>")
+    lines.append(f"      <frame>{layout.frame}</frame>")
+    lines.append(f"      <measure_direction>{layout.direction}</measure_direction>")
+    exts = w.kept.get(("force_torque", s.name)) if w.options.write_extensions else None
+    if w.options.write_extensions:
+        w.used.add(("force_torque", s.name))
+    if exts:
+        lines += ["      " + e.xml for e in exts]
+    lines.append("    </force_torque>")
+    if origin is not None:
+        lines.append("    " + origin)
+    return "\n".join(lines) + kept + "\n  </sensor>"
 
 
 def _equal(a: Transform, b: Transform) -> bool:
@@ -422,8 +456,15 @@ def _equal(a: Transform, b: Transform) -> bool:
 
 
 def _agrees(a: Transform, b: Transform) -> bool:
-    scale = 1.0 + float(abs(a.position).max())
-    return bool(
-        abs(a.rotation - b.rotation).max() <= 1e-9
-        and abs(a.position - b.position).max() <= 1e-9 * scale
+    """Whether ``a`` and ``b`` agree within ``1e-9`` (the position relative to ``a``'s size).
+
+    Elementwise on plain floats, as :func:`_near`: numpy's calls on frozen 3x3 arrays cost
+    more than the comparison.
+    """
+    pa, pb = a.position.tolist(), b.position.tolist()
+    tol = 1e-9 * (1.0 + max(map(abs, pa)))
+    ra = [v for row in a.rotation.tolist() for v in row]
+    rb = [v for row in b.rotation.tolist() for v in row]
+    return all(abs(u - v) <= 1e-9 for u, v in zip(ra, rb, strict=True)) and all(
+        abs(u - v) <= tol for u, v in zip(pa, pb, strict=True)
     )

@@ -31,13 +31,8 @@ from robomodel.formats.urdf._document import XMLNS, Reader, Writer, quote_names,
 from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, kept_blocks
 from robomodel.formats.urdf._geometry import shape_values
 from robomodel.formats.urdf._inertial import apply_exact_inertials
-from robomodel.formats.urdf._joint import (
-    joint_values,
-    mimic_kept,
-    release_elements,
-    write_joint,
-)
-from robomodel.formats.urdf._link import link_value, write_bare_link, write_link, write_links
+from robomodel.formats.urdf._joint import joint_blocks, joint_values, mimic_kept, release_elements
+from robomodel.formats.urdf._link import link_blocks, link_shapes, link_value, write_bare_link
 from robomodel.formats.urdf._origin import (
     apply_exact,
     canonical,
@@ -48,7 +43,12 @@ from robomodel.formats.urdf._origin import (
 from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
 from robomodel.formats.urdf._sensor import add_sensor_frames, sensor_values
 from robomodel.formats.urdf._sources import element_lines, listening, note_sources
-from robomodel.formats.urdf.errors import URDFReferenceError, URDFTopologyError, URDFValueError
+from robomodel.formats.urdf.errors import (
+    URDFExportError,
+    URDFReferenceError,
+    URDFTopologyError,
+    URDFValueError,
+)
 from robomodel.formats.urdf.options import LoadOptions
 from robomodel.model.assembly import assemble as assembled
 from robomodel.model.record import Extension, Frame, Model
@@ -408,7 +408,7 @@ def finish_order(w: Writer) -> None:
     if w.order_line < 0 or not w.options.write_extensions:
         return
     m = w.model
-    if any(key not in w.used for key in w.kept):
+    if not w.kept.keys() <= w.used:
         return
     named: set[str] = set()
     for e in m.extensions:
@@ -426,6 +426,9 @@ def finish_order(w: Writer) -> None:
     if order:
         line = w.out[w.order_line]
         w.out[w.order_line] = line[:-2] + f' extensions="{order}"/>'
+
+
+_ROBOT_KEY = (0, 0, 0)
 
 
 def _extension_order(m: Model) -> str:
@@ -453,7 +456,7 @@ def _extension_order(m: Model) -> str:
     def key(e: Extension) -> tuple[int, int, int]:
         kind, owner = e.owner_kind, e.owner
         if kind == "robot":
-            return (0, 0, 0)
+            return _ROBOT_KEY
         if kind in ("link", "inertial"):
             sub = 0 if kind == "link" else 1
             if owner in links:
@@ -467,9 +470,11 @@ def _extension_order(m: Model) -> str:
             return (5, frame_joints.get(owner, -1), 0)
         return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
 
-    landing = sorted(range(len(exts)), key=lambda i: key(exts[i]))
-    if landing == list(range(len(exts))):
+    # The robot's own come first (most kept elements of a robot: <gazebo>, <transmission>).
+    keys = [_ROBOT_KEY if e.owner_kind == "robot" else key(e) for e in exts]
+    if keys == sorted(keys):  # already in the loader's order (a stable sort keeps it)
         return ""
+    landing = sorted(range(len(exts)), key=keys.__getitem__)
     where = [0] * len(exts)
     for pos, i in enumerate(landing):
         where[i] = pos
@@ -552,9 +557,13 @@ def write_tree(w: Writer, base: str) -> None:
     gives every element its index again (:func:`_order_hint`). In iDynTree's order: see the
     module docstring; the loader then numbers them by its traversal rule.
 
+    Each kind is written by columns (:func:`link_blocks`, :func:`joint_blocks`,
+    :func:`_frame_blocks`), every ``<origin>`` of the tree in one pass (:func:`origin_texts`).
+
     Raises:
-        URDFExportError: some links are not reachable from ``base``, or a generated joint name
-            is already used.
+        URDFExportError: some links are not reachable from ``base``, a moving joint's axis
+            does not pass through its child's origin, a shape's name holds control characters,
+            or a generated joint name is already used (the first problem in document order).
     """
     m = w.model
     t = m.traversal(base)
@@ -577,69 +586,109 @@ def write_tree(w: Writer, base: str) -> None:
             # child, which reads back to the same model (the frame order is the document's).
             if by_index and origin_text(m.frames[root_frame].link_H_frame, True, w.memo) is None:
                 root_frame = -1
-    joint_names = set(m.joint_names)
-    written_joints: set[str] = set()
 
-    def frames(ks: list[int]) -> None:
-        _write_frames(w, ks, root_frame, base, joint_names, written_joints)
-
+    # ------------------------------------------------------------------ what goes where
     names = m.link_names
-
-    def joint(j: int, p: int, c: int, origin: str | None = None) -> None:
-        jname = m.joint_names[j]
-        w.guard(f"joint {jname!r}", write_joint, jname, m.joints[j], names[p], names[c], origin)
-
-    if by_index:
-        # Its extensions attribute is added once the kept elements are written (finish_order).
-        w.order_line = len(w.out)
-        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
-        write_links(w, range(n))
+    if by_index:  # links and joints by index (each joint from its traversal parent)
+        lis: list[int] = list(range(n))
         ends: list[tuple[int, int]] = [(0, 0)] * m.n_joints
         for k in range(1, len(t)):
             j, p = t.joints[k], t.parents[k]
             assert j is not None and p is not None
             ends[j] = (p, t.links[k])
-        origins = origin_texts(
-            [jt.link1_H_link2 for jt in m.joints],
-            [names[p] != jt.link1 for jt, (p, _) in zip(m.joints, ends, strict=True)],
-            w.memo,
-        )
-        for j, (p, c) in enumerate(ends):
-            joint(j, p, c, origins[j])
-        frames(list(range(len(m.frames))))
+        js = list(range(m.n_joints))
+        parents = [names[p] for p, _ in ends]
+        children = [names[c] for _, c in ends]
+        front: list[int] = []
+        back = list(range(len(m.frames)))
+    else:  # the traversal: each link after the joint from its parent
+        lis = list(t.links)
+        js = [j for j in t.joints[1:] if j is not None]
+        parents = [names[p] for p in t.parents[1:] if p is not None]
+        children = [names[li] for li in t.links[1:]]
+        front = [root_frame] if root_frame >= 0 else []
+        back = [k for k in range(len(m.frames)) if k != root_frame]
+
+    # ------------------------------------------------------------------ every origin at once
+    _, shapes, _ = link_shapes(m, lis)
+    joints = [m.joints[j] for j in js]
+    frame_ks = front + back
+    origins = origin_texts(
+        [s.link_H_geometry for s in shapes]
+        + [jt.link1_H_link2 for jt in joints]
+        + [m.frames[k].link_H_frame for k in frame_ks],
+        [False] * len(shapes)
+        + [p != jt.link1 for jt, p in zip(joints, parents, strict=True)]
+        + [k == root_frame for k in frame_ks],
+        w.memo,
+    )
+    shape_origins = origins[: len(shapes)]
+    joint_origins = origins[len(shapes) : len(shapes) + len(js)]
+    frame_origins = origins[len(shapes) + len(js) :]
+
+    # ------------------------------------------------------------------ the text
+    written: set[str] = set()  # the joint names of the frames written so far
+    if by_index:
+        # Its extensions attribute is added once the kept elements are written (finish_order).
+        w.order_line = len(w.out)
+        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
+        w.out += link_blocks(w, lis, shape_origins)
+        w.out += joint_blocks(w, js, parents, children, joint_origins)
+        w.out += _frame_blocks(w, back, root_frame, base, frame_origins, written)
         return
-
-    if root_frame >= 0:
-        frames([root_frame])
-    for k in range(len(t)):
-        li = t.links[k]
-        j = t.joints[k]
-        if j is not None:
-            p = t.parents[k]
-            assert p is not None
-            joint(j, p, li)
-        w.guard(f"link {names[li]!r}", write_link, li)
-    frames([k for k in range(len(m.frames)) if k != root_frame])
-
-
-_FRAME_JOINT = (
-    '{}\n  <joint name={} type="fixed">\n    {}\n    <parent link={}/>\n    <child link={}/>{}'
-    "\n  </joint>"
-).format
+    w.out += _frame_blocks(w, front, root_frame, base, frame_origins[: len(front)], written)
+    try:
+        links = link_blocks(w, lis, shape_origins)
+        joint_texts = joint_blocks(w, js, parents, children, joint_origins)
+    except URDFExportError:
+        _raise_first(w, lis, js, parents, children, shape_origins, joint_origins)
+        raise
+    w.out.append(links[0])
+    for joint, link in zip(joint_texts, links[1:], strict=True):
+        w.out.append(joint)
+        w.out.append(link)
+    w.out += _frame_blocks(w, back, root_frame, base, frame_origins[len(front) :], written)
 
 
-def _write_frames(
+def _raise_first(
+    w: Writer,
+    lis: list[int],
+    js: list[int],
+    parents: list[str],
+    children: list[str],
+    shape_origins: list[str],
+    joint_origins: list[str],
+) -> None:
+    """Raise the first export error of the links and joints in iDynTree's order, if any.
+
+    The link ``lis[k]`` follows the joint ``js[k - 1]`` in the document.
+    """
+    m = w.model
+    shape_starts = [0]
+    for li in lis:
+        shape_starts.append(shape_starts[-1] + len(m.visuals[li]) + len(m.collisions[li]))
+    for k, li in enumerate(lis):
+        if k:
+            joint_blocks(
+                w, js[k - 1 : k], parents[k - 1 : k], children[k - 1 : k], joint_origins[k - 1 : k]
+            )
+        link_blocks(w, [li], shape_origins[shape_starts[k] : shape_starts[k + 1]])
+
+
+def _frame_blocks(
     w: Writer,
     ks: list[int],
     root_frame: int,
     base: str,
-    joint_names: set[str],
-    written_joints: set[str],
-) -> None:
-    """Write frames ``ks`` (frame positions, in order), each as a massless link on a fixed joint.
+    origins: list[str],
+    written: set[str],
+) -> list[str]:
+    """Return frames ``ks`` (frame positions, in order), each a massless link on a fixed joint.
 
-    Frame ``root_frame`` is the fake URDF root, the parent of link ``base``. The whole group is
-    written at once: its origins' numbers formatted in one pass, each name quoted once.
+    Frame ``root_frame`` is the fake URDF root, the parent of link ``base``; ``origins`` are
+    the frames' ``<origin>`` (the root's inverted); ``written`` the joint names of the frames
+    written before, which this adds to. The whole group is written at once, each name quoted
+    once.
 
     Raises:
         URDFExportError: a frame's joint name is already used by a joint or another frame.
@@ -649,38 +698,44 @@ def _write_frames(
     fnames = [fr.name for fr in sel]
     get = w.frame_joint.get
     jnames = [get(n, n + "_fixed_joint") for n in fnames]
+    joint_names = m.joint_names
     if (
-        not joint_names.isdisjoint(jnames)
-        or len(set(jnames)) < len(jnames)
-        or (written_joints and not written_joints.isdisjoint(jnames))
+        len(set(jnames)) < len(jnames)
+        or (written and not written.isdisjoint(jnames))
+        or not set(joint_names).isdisjoint(jnames)
     ):
+        used = set(joint_names) | written
         for fname, jn in zip(fnames, jnames, strict=True):
-            if jn in joint_names or jn in written_joints:
+            if jn in used:
                 raise w.fail(
                     f"frame {fname!r}",
                     f"the generated joint name {jn!r} is already used by another joint; "
                     "rename the frame or the joint",
                 )
-            written_joints.add(jn)
-    written_joints.update(jnames)
-    roots = [k == root_frame for k in ks]
-    origins = origin_texts([fr.link_H_frame for fr in sel], roots, w.memo)
+            used.add(jn)
+    written.update(jnames)
     qf = quote_names(fnames)
     qj = quote_names(jnames)
-    qp = quote_names([base if root else fr.link for fr, root in zip(sel, roots, strict=True)])
+    qp = quote_names([fr.link for fr in sel])
     links = [f"  <link name={x}/>" for x in qf]
     parents, children = qp, qf
-    if any(roots):  # the fake root: its joint goes frame -> base
+    if root_frame in ks:  # the fake root: its joint goes frame -> base
+        i = ks.index(root_frame)
         parents, children = list(qp), list(qf)
-        for i, root in enumerate(roots):
-            if root:
-                parents[i], children[i] = qf[i], qp[i]
+        parents[i], children[i] = qf[i], quote_names([base])[0]
     kept = w.kept if w.options.write_extensions else {}
-    for i, fname in enumerate(fnames if kept else ()):
-        if ("link", fname) in kept or ("inertial", fname) in kept:  # a link kept with more
+    more = {owner for kind, owner in kept if kind == "link" or kind == "inertial"}
+    for i, fname in enumerate(fnames if more else ()):
+        if fname in more:  # a link kept with more than its name
             start = len(w.out)
             write_bare_link(w, fname)
             links[i] = "\n".join(w.out[start:])
             del w.out[start:]
     kept_joints = kept_blocks(w, "joint", jnames, "    ")
-    w.out += map(_FRAME_JOINT, links, qj, origins, parents, children, kept_joints)
+    return [
+        f'{link}\n  <joint name={j} type="fixed">\n    {origin}\n    <parent link={parent}/>\n'
+        f"    <child link={child}/>{more}\n  </joint>"
+        for link, j, origin, parent, child, more in zip(
+            links, qj, origins, parents, children, kept_joints, strict=True
+        )
+    ]

@@ -23,7 +23,9 @@ robomodel's text is one digit shorter than iDynTree's and reads back to the same
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -106,11 +108,9 @@ def format_floats(values: Iterable[float]) -> str:
 def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     """Return :func:`format_float` of every number of ``values`` (a sequence or an array).
 
-    The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of a
-    first export's) per distinct number, and array operations instead of a Python call per
-    number. ``repr`` already writes :func:`_format`'s
-    common range ``[1e-3, 1e4)`` (an integer keeps a ``.0`` to drop), so only the numbers
-    outside it go through the general rule one by one.
+    The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of the
+    formatting) per distinct number, and the notation rule applied to whole runs of ``repr``
+    texts by C-level string maps instead of a Python call per number (:func:`_respelled_all`).
 
     Raises:
         ValueError: a number is NaN or infinite (the first one is named).
@@ -121,14 +121,53 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
         bad = float(a[np.argmin(finite)])
         raise ValueError(f"cannot write the non-finite number {bad!r} in a URDF")
     # A robot repeats numbers (zeros, unit entries, the angles of right angles): one text
-    # per distinct value.
+    # per distinct value, the distinct values in ascending order.
     u, inverse = np.unique(a, return_inverse=True)
-    texts = list(map(repr, u.tolist()))
-    mag = np.abs(u)
-    common = mag < 1e4
-    for i in np.flatnonzero(common & (u == np.trunc(u))).tolist():
-        texts[i] = texts[i][:-2]  # "12.0" -> "12" (and "0.0" -> "0")
-    common &= mag >= 1e-3
-    for i in np.flatnonzero(~common & (mag != 0.0)).tolist():
-        texts[i] = _respelled(texts[i])
-    return tuple(map(texts.__getitem__, inverse.tolist()))
+    distinct: list[float] = u.tolist()
+    texts = _respelled_all(distinct, list(map(repr, distinct)))
+    return tuple(map(texts.__getitem__, inverse.ravel().tolist()))
+
+
+def _respelled_all(u: list[float], texts: list[str]) -> list[str]:
+    """The notation rule applied to the ``repr`` ``texts`` of ``u``, distinct and ascending.
+
+    By magnitude (the leading digit's exponent ``E``; ``n`` digits), where ``repr``'s
+    notation differs from the rule:
+
+    * ``[1e-3, 1e4)``: ``repr`` is the rule, an integer without its ``.0``; zero is ``0``;
+    * ``[1e-4, 1e-3)``: ``repr`` writes ``0.000ddd``; the rule writes that for ``n <= 3``, else
+      ``d.ddde-4``;
+    * below ``1e-4``: ``repr`` writes ``d.ddde-05``; the rule drops the exponent's padding,
+      except for ``E = -5, n <= 2`` and ``E = -6, n = 1``, which it writes plainly (short
+      texts, sent to :func:`_respelled`);
+    * from ``1e4`` on (rare in a robot): :func:`_respelled` one by one.
+    """
+    # u is sorted, so each magnitude range is a run of positions on either side of zero.
+    big_neg = bisect_right(u, -1e4)
+    mid_neg = bisect_right(u, -1e-3, big_neg)
+    m4_neg = bisect_right(u, -1e-4, mid_neg)
+    m6_neg = bisect_right(u, -1e-6, m4_neg)
+    z0 = bisect_left(u, 0.0, m6_neg)
+    z1 = bisect_right(u, 0.0, z0)
+    m6_pos = bisect_left(u, 1e-6, z1)
+    m4_pos = bisect_left(u, 1e-4, m6_pos)
+    mid_pos = bisect_left(u, 1e-3, m4_pos)
+    big_pos = bisect_left(u, 1e4, mid_pos)
+    n = len(texts)
+    for lo, hi in ((0, big_neg), (big_pos, n)):  # |x| >= 1e4
+        texts[lo:hi] = map(_respelled, texts[lo:hi])
+    for lo, hi in ((big_neg, mid_neg), (mid_pos, big_pos)):  # [1e-3, 1e4)
+        texts[lo:hi] = map(str.removesuffix, texts[lo:hi], repeat(".0", hi - lo))
+    texts[z0:z1] = ["0"] * (z1 - z0)  # at most one: 0.0 and -0.0 are one value
+    for lo, hi, sign in ((mid_neg, m4_neg, "-"), (m4_pos, mid_pos, "")):  # [1e-4, 1e-3)
+        k = len(sign)
+        texts[lo:hi] = [
+            t if len(t) <= 8 + k else f"{sign}{t[k + 5]}.{t[k + 6 :]}e-4" for t in texts[lo:hi]
+        ]
+    for lo, hi in ((m4_neg, z0), (z1, m4_pos)):  # below 1e-4
+        texts[lo:hi] = map(str.replace, texts[lo:hi], repeat("e-0", hi - lo), repeat("e-", hi - lo))
+    for lo, hi, k in ((m4_neg, m6_neg, 1), (m6_pos, m4_pos, 0)):  # [1e-6, 1e-4): the short
+        for i in range(lo, hi):
+            if len(texts[i]) <= 6 + k:
+                texts[i] = _respelled(texts[i])
+    return texts
