@@ -3,8 +3,10 @@
 The cases and their fingerprints are defined in ``tests/golden/cases.py``; ``golden.json`` was
 written by ``tests/golden/make_golden.py`` from the code before the package restructure (branch
 ``base-snapshot``). A failure lists every case id whose fingerprint changed, appeared or
-disappeared for one source. The default run covers the bundled example, three robots and 30
-random models; ``-m slow`` covers the other robots and random models.
+disappeared for one source. Fingerprints are of exact bits: on a machine whose matrix
+products round differently, ``arithmetic-<digest>.json`` (made from the same code) gives that
+machine's own fingerprints where they differ. The default run covers the bundled example, three
+robots and 30 random models; ``-m slow`` covers the other robots and random models.
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ SHOWN = 40
 
 @functools.cache
 def golden() -> dict[str, str]:
+    """golden.json, with this machine's arithmetic's own fingerprints over it where it has them.
+
+    A machine whose matrix products round differently in the last bit (another OpenBLAS
+    kernel) computes other bits from the same code; ``arithmetic-<digest>.json`` holds the
+    fingerprints that differ on such a machine, made from the same code as golden.json
+    (``make_golden.py --arithmetic``).
+    """
     data: dict[str, str] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    own = GOLDEN.with_name(f"arithmetic-{cases.arithmetic()}.json")
+    if own.exists():
+        data.update(json.loads(own.read_text(encoding="utf-8")))
     return data
 
 
@@ -50,6 +62,12 @@ def environment_note() -> str:
         for k in sorted(now.keys() | was.keys())
         if was.get(k) != now.get(k)
     ]
+    arithmetic = cases.arithmetic()
+    if not GOLDEN.with_name(f"arithmetic-{arithmetic}.json").exists():
+        changed.append(
+            f"this machine's float arithmetic ({arithmetic}) may not be golden.json's, and has "
+            "no arithmetic-*.json of its own (tests/golden/make_golden.py --arithmetic)"
+        )
     if not changed:
         return ""
     return "\nnote: the environment differs from the golden one: " + "; ".join(changed)

@@ -619,6 +619,33 @@ def fingerprints(source: Source) -> dict[str, str]:
     return out
 
 
+def arithmetic() -> str:
+    """A fingerprint of this machine's float64 arithmetic as robomodel's outputs meet it.
+
+    numpy's matrix products go through OpenBLAS, whose kernel is chosen for the CPU at run time
+    (an AVX-512 machine runs other kernels than an AVX2 one): a 3x3 product can round
+    differently, in the last bit, from one machine to another, and a golden fingerprint is of
+    exact bits. This digest of a few products, eigen-decompositions and sines on fixed inputs
+    tells machines of different arithmetic apart, so that each compares against fingerprints
+    made on its own kind (see ``arithmetic-*.json``).
+    """
+    rng = np.random.default_rng(20261202)
+    a, b = rng.uniform(-1, 1, (64, 3, 3)), rng.uniform(-1, 1, (64, 3, 3))
+    v = rng.uniform(-1, 1, (64, 3))
+    sym = a @ a.transpose(0, 2, 1)
+    probes = [
+        np.stack([x @ y @ x.T for x, y in zip(a, b, strict=True)]),
+        np.stack([x.T @ p for x, p in zip(a, v, strict=True)]),
+        np.matmul(a, b),
+        rng.uniform(-1, 1, (6, 6)) @ rng.uniform(-1, 1, (6, 6)),
+        np.linalg.eigh(sym)[0],
+        np.sin(v),
+        np.arctan2(v[:, 0], v[:, 1]),
+    ]
+    digest = hashlib.sha256(b"".join(np.ascontiguousarray(x).tobytes() for x in probes))
+    return digest.hexdigest()[:DIGEST_CHARS]
+
+
 def environment() -> dict[str, str]:
     """Versions the fingerprints depend on besides robomodel (stored with the golden data)."""
     from importlib.metadata import version
