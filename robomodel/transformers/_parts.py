@@ -7,7 +7,7 @@ takes one part, the lumping engine fuses every part into one new link.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import attrs
 
@@ -40,14 +40,29 @@ def split(model: Model, kept: Collection[int], traversal: Traversal) -> Split:
     The base starts part 0; every link whose joint to its traversal parent is kept starts a new
     part; every other link joins its parent's part.
     """
-    part_of = [-1] * model.n_links
+    return split_of(
+        model.n_links,
+        (
+            (link, None, None) if parent is None or joint in kept else (link, parent, joint)
+            for link, parent, joint in zip(
+                traversal.links, traversal.parents, traversal.joints, strict=True
+            )
+        ),
+    )
+
+
+def split_of(n_links: int, entries: Iterable[tuple[int, int | None, int | None]]) -> Split:
+    """The :class:`Split` of ``(link, parent, joint)`` entries, in members' order.
+
+    An entry with no parent starts a new part; any other joins its parent's part (the parent's
+    entry must come first), reached through ``joint``.
+    """
+    part_of = [-1] * n_links
     members: list[list[int]] = []
     parents: list[list[int | None]] = []
     joints: list[list[int | None]] = []
-    for link, parent, joint in zip(
-        traversal.links, traversal.parents, traversal.joints, strict=True
-    ):
-        if parent is None or joint in kept:
+    for link, parent, joint in entries:
+        if parent is None:
             part_of[link] = len(members)
             members.append([link])
             parents.append([None])

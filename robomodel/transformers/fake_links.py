@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import NamedTuple
 
 from robomodel.model.joints import FixedJoint
 from robomodel.model.record import Model
 from robomodel.model.validation import check_choice
-from robomodel.transformers._parts import Split
+from robomodel.transformers._parts import Split, split_of
 from robomodel.transformers.engine import LUMPED_SENSORS, LumpedSensors, check_reachable, lump
 
 __all__ = ["fake_links", "remove_fake_links"]
@@ -103,26 +104,9 @@ def _leaf_split(model: Model, removed: list[tuple[int, int, int]]) -> Split | No
     gone = {i for i, _, _ in removed}
     if any(anchor in gone for _, anchor, _ in removed):
         return None
-    n = model.n_links
-    part_of = [-1] * n
-    bases = [i for i in range(n) if i not in gone]
-    for s, b in enumerate(bases):
-        part_of[b] = s
-    members: list[list[int]] = [[b] for b in bases]
-    parents: list[list[int | None]] = [[None] for _ in bases]
-    joints: list[list[int | None]] = [[None] for _ in bases]
-    for i, anchor, j in sorted(removed, key=lambda r: r[2]):
-        s = part_of[anchor]
-        part_of[i] = s
-        members[s].append(i)
-        parents[s].append(anchor)
-        joints[s].append(j)
-    return Split(
-        tuple(part_of),
-        tuple(map(tuple, members)),
-        tuple(map(tuple, parents)),
-        tuple(map(tuple, joints)),
-    )
+    kept = ((i, None, None) for i in range(model.n_links) if i not in gone)
+    leaves = ((i, anchor, j) for i, anchor, j in sorted(removed, key=lambda r: r[2]))
+    return split_of(model.n_links, chain(kept, leaves))
 
 
 def remove_fake_links(
