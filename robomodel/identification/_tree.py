@@ -226,7 +226,7 @@ def _make_tree(model: Model, base: int) -> Tree:
     # [Rf, pf + q uf] (prismatic), with rest pose G = [Rf | pf], axis uf through of.
     G = np.concatenate([R0, p0[:, :, None]], axis=2)
     uf, of = u, o
-    bw = np.flatnonzero(~fw)
+    bw = (~fw).nonzero()[0]
     if len(bw):
         R0t = R0[bw].transpose(0, 2, 1)
         back = R0t @ np.stack([p0[bw], u[bw], o[bw] - p0[bw]], axis=2)  # R0^T (p0, u, o - p0)
@@ -243,10 +243,11 @@ def _make_tree(model: Model, base: int) -> Tree:
     J1 = KM * rv3
     J1[:, :, 3] += uf * pri[:, None]
     # By level-order position; the base's is [I | 0].
-    J = np.empty((3, 3, 4, nl))
-    J[:, :, :, 0] = 0.0
-    J[0, :, :3, 0] = np.eye(3)
-    J[:, :, :, 1:] = np.stack([G, J1, K2M * rv3]).transpose(0, 2, 3, 1)
+    J = np.zeros((3, 3, 4, nl))
+    J[0, 0, 0, 0] = J[0, 1, 1, 0] = J[0, 2, 2, 0] = 1.0
+    J[0, :, :, 1:] = G.transpose(1, 2, 0)
+    J[1, :, :, 1:] = J1.transpose(1, 2, 0)
+    np.multiply(K2M.transpose(1, 2, 0), rev, out=J[2, :, :, 1:])
 
     # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
     # point on it.
