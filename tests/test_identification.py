@@ -442,6 +442,28 @@ def test_many_samples_are_the_same_bits_in_any_chunks(
     assert chunked.tobytes() == whole.tobytes()
 
 
+@given(models(max_links=12), st.integers(0, 2**32 - 1))
+@settings(max_examples=30, deadline=None)
+def test_sums_over_ancestors_by_level_are_the_link_by_link_sums(m, seed):
+    """Summing over ancestors one tree level at a time (each link adds its parent's finished
+    sum) gives, bit for bit, the pass over the links in traversal order it replaced, and the
+    ancestor-matrix product to rounding."""
+    import robomodel.identification.regressors as regressors
+    from robomodel.identification._tree import tree_of
+
+    t = m.traversal()
+    if len(t) != m.n_links:
+        return
+    tree = tree_of(m, t.links[0])
+    x = np.random.default_rng(seed).normal(size=(6, m.n_links, 5))
+    plain = x.copy()
+    for link, parent in zip(t.links[1:], t.parents[1:], strict=True):
+        plain[:, link] += plain[:, parent]
+    by_level = regressors._down(tree, x, dense=False)
+    assert by_level.tobytes() == plain.tobytes()
+    np.testing.assert_allclose(regressors._down(tree, x, dense=True), plain, atol=1e-12)
+
+
 def test_sensor_rows_see_only_the_measured_side():
     """On the bundled humanoid, a leg sensor's rows have non-zero columns only for the links
     beyond it (the upper leg down to the foot), and sensors alone identify the legs' base

@@ -17,6 +17,9 @@ contiguous slice and its step a handful of numpy calls written in place.
 
 from __future__ import annotations
 
+import itertools
+import operator
+
 import attrs
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +44,8 @@ class Tree:
             traversal parent in the link frame (zero for the base and fixed joints).
         dof_child: per DOF, the link its joint moves.
         anc: ``anc[k, i] = 1`` where link ``i`` is ``k`` or an ancestor of ``k``.
-        steps: ``(link, parent)`` in traversal order.
+        level_links: per tree depth after the base, the link indices of its links and of
+            their parents (the pairs a sum over ancestors adds, one level at a time).
         base: the base link index.
         link_at: per level-order position, its link (``link_at[0]`` is the base).
         position: per link, its level-order position (the inverse of ``link_at``).
@@ -56,7 +60,7 @@ class Tree:
     S_links: FloatArray
     dof_child: IntArray
     anc: FloatArray
-    steps: tuple[tuple[int, int], ...]
+    level_links: tuple[tuple[IntArray, IntArray], ...]
     base: int
     link_at: IntArray
     position: IntArray
@@ -77,6 +81,8 @@ def tree_of(model: Model, base: int) -> Tree:
 
 
 _F8 = np.dtype(np.float64)
+_SIZE = operator.attrgetter("size")
+_DTYPE = operator.attrgetter("dtype")
 
 
 def _stacked(arrays: list[FloatArray], width: int) -> FloatArray:
@@ -89,7 +95,9 @@ def _stacked(arrays: list[FloatArray], width: int) -> FloatArray:
         raw = b"".join(arrays)  # type: ignore[arg-type]
     except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
         raw = b""
-    if len(raw) != 8 * sum(a.size for a in arrays) or any(a.dtype is not _F8 for a in arrays):
+    # Sizes and dtypes read by map in C: generator expressions cost more than the join.
+    size = sum(map(_SIZE, arrays))
+    if len(raw) != 8 * size or not set(map(_DTYPE, arrays)) <= {_F8}:
         return np.concatenate([np.asarray(a, dtype=np.float64).ravel() for a in arrays]).reshape(
             -1, width
         )
@@ -192,14 +200,16 @@ def _make_tree(model: Model, base: int) -> Tree:
     # Phase 2: the ancestor matrix (one scatter of every (link, ancestor) pair) and the levels.
     anc = np.zeros((nl, nl))
     anc[
-        np.repeat(np.arange(nl), [len(a) for a in ancestors]),
-        np.array([a for row in ancestors for a in row], dtype=np.intp),
+        np.repeat(np.arange(nl), list(map(len, ancestors))),
+        np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.intp),
     ] = 1.0
     levels = []
+    level_links = []
     lo = 1
     for level in by_depth:
         hi = lo + len(level)
         levels.append((lo, hi, parent_pos[lo - 1 : hi - 1]))
+        level_links.append((link_at[lo:hi], parent_link[lo - 1 : hi - 1]))
         lo = hi
 
     # Phase 3: the joints' constants, one vectorised pass over the stacked joint arrays (rows
@@ -216,7 +226,7 @@ def _make_tree(model: Model, base: int) -> Tree:
     # [Rf, pf + q uf] (prismatic), with rest pose G = [Rf | pf], axis uf through of.
     G = np.concatenate([R0, p0[:, :, None]], axis=2)
     uf, of = u, o
-    bw = np.flatnonzero(~fw)
+    bw = (~fw).nonzero()[0]
     if len(bw):
         R0t = R0[bw].transpose(0, 2, 1)
         back = R0t @ np.stack([p0[bw], u[bw], o[bw] - p0[bw]], axis=2)  # R0^T (p0, u, o - p0)
@@ -233,10 +243,11 @@ def _make_tree(model: Model, base: int) -> Tree:
     J1 = KM * rv3
     J1[:, :, 3] += uf * pri[:, None]
     # By level-order position; the base's is [I | 0].
-    J = np.empty((3, 3, 4, nl))
-    J[:, :, :, 0] = 0.0
-    J[0, :, :3, 0] = np.eye(3)
-    J[:, :, :, 1:] = np.stack([G, J1, K2M * rv3]).transpose(0, 2, 3, 1)
+    J = np.zeros((3, 3, 4, nl))
+    J[0, 0, 0, 0] = J[0, 1, 1, 0] = J[0, 2, 2, 0] = 1.0
+    J[0, :, :, 1:] = G.transpose(1, 2, 0)
+    J[1, :, :, 1:] = J1.transpose(1, 2, 0)
+    np.multiply(K2M.transpose(1, 2, 0), rev, out=J[2, :, :, 1:])
 
     # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
     # point on it.
@@ -252,12 +263,11 @@ def _make_tree(model: Model, base: int) -> Tree:
     positions = np.arange(1, nl, dtype=np.intp)
     for arr in (S, dofs, anc, J, coords, link_at, position):
         arr.setflags(write=False)
-    trav = zip(t.links[1:], t.parents[1:], strict=True)
     return Tree(
         S_links=S,
         dof_child=dofs,
         anc=anc,
-        steps=tuple(trav),  # type: ignore[arg-type]
+        level_links=tuple(level_links),
         base=base,
         link_at=link_at,
         position=position,

@@ -179,16 +179,17 @@ def _down(st: Tree, x: FloatArray, dense: bool) -> FloatArray:
     """Return, per link, the sum of ``x`` (components, n_links, N) over it and its ancestors.
 
     ``dense``: one product with the ancestor matrix, while it stays single-threaded (iCub: up
-    to about 170 samples, where it costs half the pass); else a pass over the links in
-    traversal order, which costs less than a large multithreaded product on a busy machine.
+    to about 170 samples, where it costs half the pass); else a pass over the tree's levels
+    (each link adds its parent's finished sum, the additions of a pass link by link in
+    traversal order), which costs less than a large multithreaded product on a busy machine.
     The caller decides once for the whole batch, so that a chunk's sums are the batch's.
     """
     if dense:
         out: FloatArray = st.anc @ x
         return out
     y = x.copy()
-    for link, parent in st.steps:
-        y[:, link] += y[:, parent]
+    for links, parents in st.level_links:
+        y[:, links] += y[:, parents]
     return y
 
 
@@ -306,7 +307,7 @@ def _core(
     g = real_array(gravity, "gravity", shape=(3,))
     v0 = _per_sample(base_velocity, N, "base_velocity")
     a0 = _per_sample(base_acceleration, N, "base_acceleration")
-    dense = len(st.steps) ** 2 * N <= _SERIAL_PRODUCT
+    dense = (nl - 1) ** 2 * N <= _SERIAL_PRODUCT
 
     # Project: a joint's row is Sb_d . W_i over the links i of its subtree (runs of link
     # indices); a base-wrench row is every link's W; a sensor's rows its subtree's, moved.
