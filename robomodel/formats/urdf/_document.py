@@ -389,14 +389,32 @@ def quote(s: str) -> str:
 
 
 def quote_names(names: Sequence[str]) -> list[str]:
-    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
-    # Printable text holds no control character; model names always are (check_name).
+    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it.
+
+    Where no name holds a control character or one of ``&<>"`` (model names are printable,
+    check_name), :func:`quote` only adds the quotes. ASCII text (the usual names) is checked
+    as bytes: deleting those characters leaves it as long as it was (a C-level pass, where
+    ``str.isprintable`` looks each character up in the Unicode database).
+    """
     joined = "".join(names)
-    if joined.isprintable() and not (
-        "&" in joined or "<" in joined or ">" in joined or '"' in joined
-    ):
-        return ['"' + s + '"' for s in names]
-    return [quote(s) for s in names]
+    if joined.isascii():
+        data = joined.encode("ascii")
+        plain = len(data.translate(None, _SPECIAL_BYTES)) == len(data)
+    else:
+        plain = joined.isprintable() and not (
+            "&" in joined or "<" in joined or ">" in joined or '"' in joined
+        )
+    if not plain:
+        return [quote(s) for s in names]
+    if not names:
+        return []
+    # Each name between quotes, cut from one text: NUL, a control character, is in none.
+    return ('"' + '"\0"'.join(names) + '"').split("\0")
+
+
+# The ASCII characters quote rejects or escapes (and the others below space: a name holding
+# one goes through quote, which keeps tabs and newlines).
+_SPECIAL_BYTES = bytes(range(0x20)) + b'&<>"'
 
 
 def fmt3(v: Any) -> str:

@@ -303,7 +303,7 @@ def origin_texts(
 
     Each distinct transform not written yet looks its ``rpy`` up once and the numbers of all
     are formatted together; inverted origins and origins without an exact ``rpy`` (rare) are
-    written one by one.
+    written one by one by :func:`write_origin`.
     """
     # A model repeats poses (a visual and its collision, a sensor and its frame): each
     # distinct one is computed and written once per export (kept in the export's memo beside
@@ -346,9 +346,8 @@ def origin_texts(
         for x, y, z, r, p, w in zip(t, t, t, t, t, t, strict=True)
     ]
     texts.update(zip([keys[k] for k in batch], written, strict=True))
+    # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
+    # writer checks first, is searched once per export.
     for k in one_by_one:
-        T, inv = transforms[k], flags[k]
-        xyz, rpy = origin_numbers(T, inv, memo)
-        special = _text_of(T, inv, xyz, rpy)
-        texts[keys[k]] = special if special is not None else write_origin(T, inv, memo)
+        texts[keys[k]] = write_origin(transforms[k], flags[k], memo)
     return list(map(texts.__getitem__, keys))

@@ -696,8 +696,7 @@ def _frame_blocks(
     m = w.model
     sel = [m.frames[k] for k in ks]
     fnames = [fr.name for fr in sel]
-    get = w.frame_joint.get
-    jnames = [get(n, n + "_fixed_joint") for n in fnames]
+    jnames = _frame_joint_names(w, fnames)
     joint_names = m.joint_names
     if (
         len(set(jnames)) < len(jnames)
@@ -739,3 +738,20 @@ def _frame_blocks(
             links, qj, origins, parents, children, kept_joints, strict=True
         )
     ]
+
+
+def _frame_joint_names(w: Writer, fnames: list[str]) -> list[str]:
+    """The URDF joint name of each frame of ``fnames``: ``<frame>_fixed_joint`` or its own.
+
+    The default names are cut from one text (frame names are printable: none holds NUL);
+    the names the document gave (``w.frame_joint``, usually none) then replace theirs.
+    """
+    if not fnames:
+        return []
+    jnames = ("_fixed_joint\0".join(fnames) + "_fixed_joint").split("\0")
+    if len(jnames) != len(fnames):  # a name with NUL after all (a model built unchecked)
+        jnames = [n + "_fixed_joint" for n in fnames]
+    own = w.frame_joint
+    if own:
+        jnames = [own.get(n, d) for n, d in zip(fnames, jnames, strict=True)]
+    return jnames
