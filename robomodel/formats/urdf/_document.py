@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ __all__ = [
     "Reader",
     "Writer",
     "duplicate",
+    "fill",
     "fmt3",
     "number",
     "numbers",
@@ -415,6 +417,24 @@ def quote_names(names: Sequence[str]) -> list[str]:
 # The ASCII characters quote rejects or escapes (and the others below space: a name holding
 # one goes through quote, which keeps tabs and newlines).
 _SPECIAL_BYTES = bytes(range(0x20)) + b'&<>"'
+
+
+def fill(parts: Sequence[str], *columns: Iterable[str]) -> list[str]:
+    """Return per element ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]`` (a column each).
+
+    ``columns`` hold one text per element each, and ``parts`` one more text than there are
+    columns. The texts of a whole column of elements: each one ``str.join`` of a zipped row,
+    C-level, where an f-string per element runs the interpreter for every piece.
+
+    >>> fill(("<a x=", " y=", "/>"), ["1", "2"], ["3", "4"])
+    ['<a x=1 y=3/>', '<a x=2 y=4/>']
+    """
+    if len(parts) != len(columns) + 1 or not columns:
+        raise ValueError("fill needs one part more than columns, and a column")
+    row: list[Iterable[str]] = [repeat(parts[0])]
+    for column, part in zip(columns, parts[1:], strict=False):
+        row += (column, repeat(part))
+    return list(map("".join, zip(*row)))
 
 
 def fmt3(v: Any) -> str:
