@@ -419,7 +419,7 @@ def quote_names(names: Sequence[str]) -> list[str]:
 _SPECIAL_BYTES = bytes(range(0x20)) + b'&<>"'
 
 
-def fill(parts: Sequence[str], *columns: Iterable[str]) -> list[str]:
+def fill(parts: Sequence[str], *columns: Sequence[str]) -> list[str]:
     """Return per element ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]`` (a column each).
 
     ``columns`` hold one text per element each, and ``parts`` one more text than there are
@@ -430,11 +430,13 @@ def fill(parts: Sequence[str], *columns: Iterable[str]) -> list[str]:
     ['<a x=1 y=3/>', '<a x=2 y=4/>']
     """
     if len(parts) != len(columns) + 1 or not columns:
-        raise ValueError("fill needs one part more than columns, and a column")
+        raise ValueError("fill needs a column, and one part more than columns")
+    if len({len(column) for column in columns}) > 1:
+        raise ValueError("fill needs columns of one length")
     row: list[Iterable[str]] = [repeat(parts[0])]
     for column, part in zip(columns, parts[1:], strict=False):
         row += (column, repeat(part))
-    return list(map("".join, zip(*row)))
+    return list(map("".join, zip(*row, strict=False)))  # the parts repeat without end
 
 
 def fmt3(v: Any) -> str:
