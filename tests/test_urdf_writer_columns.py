@@ -163,3 +163,23 @@ def test_a_joint_off_its_axis_is_refused_among_many() -> None:
         m = rm.add_joint_and_link(m, "a", f"j{k}", j, f"b{k}")
     with pytest.raises(URDFExportError, match=r"joint 'j2'.*does not pass"):
         dumps(m)
+
+
+def test_the_fake_roots_inverse_is_searched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An export whose base's first frame becomes the fake root (its inverse exact) searches
+    that inverse once: the tree writer's check and the origin's text share it."""
+    from robomodel.formats.urdf import _origin
+
+    m = rm.add_link(rm.Model(), "base")
+    m = rm.add_frame(m, "base", "root", rm.Transform.from_translation((0.5, 0.25, -1.0)))
+    searched: list[bool] = []
+    plain = _origin.origin_numbers
+
+    def counted(T: rm.Transform, invert: bool = False, memo: object = None) -> object:
+        searched.append(invert)
+        return plain(T, invert, memo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_origin, "origin_numbers", counted)
+    text = dumps(m)
+    assert '<link name="root"/>' in text and '<parent link="root"/>' in text
+    assert searched.count(True) == 1
