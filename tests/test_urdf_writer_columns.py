@@ -16,10 +16,11 @@ from test_urdf_roundtrip import urdf_models
 
 import robomodel as rm
 from robomodel.formats.urdf import URDFExportError, dumps, load
-from robomodel.formats.urdf._document import Writer
+from robomodel.formats.urdf._document import Writer, fill, quote, quote_names
 from robomodel.formats.urdf._extensions import kept_by_owner
 from robomodel.formats.urdf._joint import _axis_parts, _axis_xml_parts
 from robomodel.formats.urdf._origin import origin_texts, write_origin
+from robomodel.formats.urdf._tree import _frame_joint_names
 from robomodel.formats.urdf.numbers import format_float, format_numbers
 from robomodel.formats.urdf.options import DumpOptions
 from robomodel.model.joints import FixedJoint
@@ -61,6 +62,53 @@ def test_format_numbers_at_the_range_edges(values: list[float], signs: list[bool
     """At the edges of each notation range, under both signs, format_numbers is format_float."""
     xs = [-v if s else v for v, s in zip(values, signs + [False] * len(values), strict=False)]
     assert format_numbers(xs) == tuple(format_float(x) for x in xs)
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=40))
+def test_format_numbers_is_format_float_of_each(values: list[float]) -> None:
+    """Over any finite doubles (repeated, both zeros, integers), format_numbers is format_float
+    of each, in order."""
+    xs = values + values[::3] + [float(int(v)) for v in values[:5] if abs(v) < 1e15]
+    assert format_numbers(xs) == tuple(format_float(x) for x in xs)
+
+
+# Names with characters quote escapes or refuses, and printable ones beside them.
+_NAME_CHARS = st.sampled_from(list("ab_1 é&<>\"'\t\n\x00\x07\x7f\u2028"))
+
+
+@given(st.lists(st.text(_NAME_CHARS, max_size=6), max_size=8))
+def test_quote_names_is_quote_of_each(names: list[str]) -> None:
+    """quote_names gives quote of each name, or the error quote raises for the first bad one."""
+    try:
+        expected = [quote(s) for s in names]
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            quote_names(names)
+        assert str(got.value) == str(e)
+        return
+    assert quote_names(names) == expected
+
+
+@given(st.lists(st.tuples(st.text(max_size=4), st.text(max_size=4)), max_size=6), st.data())
+def test_fill_is_the_concatenation_of_each_row(
+    rows: list[tuple[str, str]], data: st.DataObject
+) -> None:
+    """fill(parts, *columns) is, per row, the parts and the row's texts in turn."""
+    parts = data.draw(st.tuples(st.text(max_size=3), st.text(max_size=3), st.text(max_size=3)))
+    left, right = [r[0] for r in rows], [r[1] for r in rows]
+    got = fill(parts, left, right)
+    assert got == [parts[0] + a + parts[1] + b + parts[2] for a, b in rows]
+
+
+def test_frame_joint_names_are_the_default_or_the_documents() -> None:
+    """A frame's joint is <frame>_fixed_joint unless the document named it otherwise."""
+    m = load(str(icub_models.get_model_file("iCubGazeboV2_7")))
+    w = _writer(m)
+    w.frame_joint = {m.frames[1].name: "renamed"}
+    names = [fr.name for fr in m.frames]
+    expected = [w.frame_joint.get(n, n + "_fixed_joint") for n in names]
+    assert _frame_joint_names(w, names) == expected
+    assert _frame_joint_names(w, []) == []
 
 
 def _writer(m: rm.Model) -> Writer:
@@ -115,3 +163,23 @@ def test_a_joint_off_its_axis_is_refused_among_many() -> None:
         m = rm.add_joint_and_link(m, "a", f"j{k}", j, f"b{k}")
     with pytest.raises(URDFExportError, match=r"joint 'j2'.*does not pass"):
         dumps(m)
+
+
+def test_the_fake_roots_inverse_is_searched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An export whose base's first frame becomes the fake root (its inverse exact) searches
+    that inverse once: the tree writer's check and the origin's text share it."""
+    from robomodel.formats.urdf import _origin
+
+    m = rm.add_link(rm.Model(), "base")
+    m = rm.add_frame(m, "base", "root", rm.Transform.from_translation((0.5, 0.25, -1.0)))
+    searched: list[bool] = []
+    plain = _origin.origin_numbers
+
+    def counted(T: rm.Transform, invert: bool = False, memo: object = None) -> object:
+        searched.append(invert)
+        return plain(T, invert, memo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_origin, "origin_numbers", counted)
+    text = dumps(m)
+    assert '<link name="root"/>' in text and '<parent link="root"/>' in text
+    assert searched.count(True) == 1

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ __all__ = [
     "Reader",
     "Writer",
     "duplicate",
+    "fill",
     "fmt3",
     "number",
     "numbers",
@@ -389,14 +391,52 @@ def quote(s: str) -> str:
 
 
 def quote_names(names: Sequence[str]) -> list[str]:
-    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it."""
-    # Printable text holds no control character; model names always are (check_name).
+    """Return :func:`quote` of every name of ``names``, checked in one pass when none needs it.
+
+    Where no name holds a control character or one of ``&<>"`` (model names are printable,
+    check_name), :func:`quote` only adds the quotes. ASCII text (the usual names) is checked
+    as bytes: deleting those characters leaves it as long as it was (a C-level pass, where
+    ``str.isprintable`` looks each character up in the Unicode database).
+    """
     joined = "".join(names)
-    if joined.isprintable() and not (
-        "&" in joined or "<" in joined or ">" in joined or '"' in joined
-    ):
-        return ['"' + s + '"' for s in names]
-    return [quote(s) for s in names]
+    if joined.isascii():
+        data = joined.encode("ascii")
+        plain = len(data.translate(None, _SPECIAL_BYTES)) == len(data)
+    else:
+        plain = joined.isprintable() and not (
+            "&" in joined or "<" in joined or ">" in joined or '"' in joined
+        )
+    if not plain:
+        return [quote(s) for s in names]
+    if not names:
+        return []
+    # Each name between quotes, cut from one text: NUL, a control character, is in none.
+    return ('"' + '"\0"'.join(names) + '"').split("\0")
+
+
+# The ASCII characters quote rejects or escapes (and the others below space: a name holding
+# one goes through quote, which keeps tabs and newlines).
+_SPECIAL_BYTES = bytes(range(0x20)) + b'&<>"'
+
+
+def fill(parts: Sequence[str], *columns: Sequence[str]) -> list[str]:
+    """Return per element ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]`` (a column each).
+
+    ``columns`` hold one text per element each, and ``parts`` one more text than there are
+    columns. The texts of a whole column of elements: each one ``str.join`` of a zipped row,
+    C-level, where an f-string per element runs the interpreter for every piece.
+
+    >>> fill(("<a x=", " y=", "/>"), ["1", "2"], ["3", "4"])
+    ['<a x=1 y=3/>', '<a x=2 y=4/>']
+    """
+    if len(parts) != len(columns) + 1 or not columns:
+        raise ValueError("fill needs a column, and one part more than columns")
+    if len({len(column) for column in columns}) > 1:
+        raise ValueError("fill needs columns of one length")
+    row: list[Iterable[str]] = [repeat(parts[0])]
+    for column, part in zip(columns, parts[1:], strict=False):
+        row += (column, repeat(part))
+    return list(map("".join, zip(*row, strict=False)))  # the parts repeat without end
 
 
 def fmt3(v: Any) -> str:

@@ -21,6 +21,7 @@ from robomodel.formats.urdf._document import (
     XMLNS,
     Reader,
     Writer,
+    fill,
     fmt3,
     number,
     parse_numbers,
@@ -278,10 +279,19 @@ def numbers_of_inertials(
     return [inertial_numbers(inertia, memo) for inertia in inertias]
 
 
-_INERTIAL = (
-    '      <mass value="{}"/>\n      <origin xyz="{} {} {}" rpy="0 0 0"/>\n'
-    '      <inertia ixx="{}" ixy="{}" ixz="{}" iyy="{}" iyz="{}" izz="{}"'
-).format
+_INERTIAL_PARTS = (
+    '      <mass value="',
+    '"/>\n      <origin xyz="',
+    " ",
+    " ",
+    '" rpy="0 0 0"/>\n      <inertia ixx="',
+    '" ixy="',
+    '" ixz="',
+    '" iyy="',
+    '" iyz="',
+    '" izz="',
+    '"',
+)
 
 
 def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
@@ -299,7 +309,7 @@ def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
         flat += xyz
         flat += six
     t = format_numbers(flat)
-    texts = list(map(_INERTIAL, *(t[i::10] for i in range(10))))
+    texts = fill(_INERTIAL_PARTS, *(t[i::10] for i in range(10))) if inertias else []
     for k, (_, _, _, exact) in enumerate(found):
         inertia = inertias[k]
         if not exact:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
-from robomodel.formats.urdf._document import Reader, Writer, q, quote_names, required
+from robomodel.formats.urdf._document import Reader, Writer, fill, q, quote_names, required
 from robomodel.formats.urdf._extensions import keep_on, kept_blocks, write_kept
 from robomodel.formats.urdf._geometry import read_shape, shape_blocks
 from robomodel.formats.urdf._inertial import inertial_texts, read_inertial
@@ -69,7 +69,7 @@ def link_value(inertia: SpatialInertia | None) -> Link:
     return _ZERO_LINK if inertia is None else _LINK(inertia)
 
 
-_LINK_TEXT = "  <link name={}>\n    <inertial>\n{}/>{}\n    </inertial>{}{}\n  </link>".format
+_LINK_PARTS = ("  <link name=", ">\n    <inertial>\n", "/>", "\n    </inertial>", "", "\n  </link>")
 
 
 def link_shapes(m: Model, lis: Sequence[int]) -> tuple[list[str], list[SolidShape], list[str]]:
@@ -110,15 +110,15 @@ def link_blocks(w: Writer, lis: Sequence[int], origins: Sequence[str]) -> list[s
     links = m.links
     inertials = inertial_texts(w, [links[li].inertia for li in lis])
     names = [m.link_names[li] for li in lis]
-    return list(
-        map(
-            _LINK_TEXT,
-            quote_names(names),
-            inertials,
-            kept_blocks(w, "inertial", names, "      "),
-            shape_texts,
-            kept_blocks(w, "link", names, "    "),
-        )
+    if not names:
+        return []
+    return fill(
+        _LINK_PARTS,
+        quote_names(names),
+        inertials,
+        kept_blocks(w, "inertial", names, "      "),
+        shape_texts,
+        kept_blocks(w, "link", names, "    "),
     )
 
 

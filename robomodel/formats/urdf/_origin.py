@@ -21,7 +21,7 @@ import numpy as np
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
-from robomodel.formats.urdf._document import XMLNS, Reader, fmt3, rm, strict_numbers
+from robomodel.formats.urdf._document import XMLNS, Reader, fill, fmt3, rm, strict_numbers
 from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_floats, format_numbers
@@ -260,7 +260,7 @@ def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | No
     return f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(rpy)}"/>'
 
 
-_ORIGIN = '<origin xyz="{} {} {}" rpy="{} {} {}"/>'.format
+_ORIGIN_PARTS = ('<origin xyz="', " ", " ", '" rpy="', " ", " ", '"/>')
 _MISSING = object()  # a memo's answer for a key it does not hold (None is an answer there)
 
 
@@ -303,52 +303,54 @@ def origin_texts(
 
     Each distinct transform not written yet looks its ``rpy`` up once and the numbers of all
     are formatted together; inverted origins and origins without an exact ``rpy`` (rare) are
-    written one by one.
+    written one by one by :func:`write_origin`.
     """
     # A model repeats poses (a visual and its collision, a sensor and its frame): each
     # distinct one is computed and written once per export (kept in the export's memo beside
     # origin_text's entries, which may be None where these never are).
     texts: dict[bytes, Any] = {} if memo is None else memo
+    n = len(transforms)
     rotations = [T.rotation.tobytes() for T in transforms]
     keys = [b"w" + r + T.position.tobytes() for r, T in zip(rotations, transforms, strict=True)]
-    flags = [False] * len(keys) if invert is None else [bool(inv) for inv in invert]
-    for k in compress(range(len(keys)), flags):
+    flags = [False] * n if invert is None else list(map(bool, invert))
+    inverted = list(compress(range(n), flags))
+    for k in inverted:
         keys[k] += b"i"
-    todo = [
-        k for key, k in dict(zip(keys, range(len(keys)), strict=True)).items() if key not in texts
-    ]
+    todo = [k for key, k in dict(zip(keys, range(n), strict=True)).items() if key not in texts]
 
     # ------------------------------------------------------------------ the rpy of each
     # The model's rotations are in the memo (their bytes are canonical: no -0.0); any other
-    # is searched (and memoised) by origin_numbers.
-    plain = [k for k in todo if not flags[k]]
-    one_by_one = [k for k in todo if flags[k]]
+    # is searched (and memoised) by origin_numbers. The rare cases (an inverted origin, a
+    # rotation not in the memo, one without an exact rpy) are told apart by C-level scans
+    # first, so that the usual export runs no Python loop for them.
+    plain = [k for k in todo if not flags[k]] if inverted else todo
+    one_by_one = [k for k in todo if flags[k]] if inverted else []
     found: list[Any] = (
         [texts.get(b"r" + rotations[k], _MISSING) for k in plain]
         if memo is not None
         else [_MISSING] * len(plain)
     )
-    for i, k in enumerate(plain):
-        if found[i] is _MISSING:
-            found[i] = origin_numbers(transforms[k], False, memo)[1]
-    batch = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
-    one_by_one += [k for k, rpy in zip(plain, found, strict=True) if rpy is None]
+    if _MISSING in found:
+        found = [
+            origin_numbers(transforms[k], False, memo)[1] if rpy is _MISSING else rpy
+            for k, rpy in zip(plain, found, strict=True)
+        ]
+    if None in found:  # no exact rpy: written one by one, with the rotation stated exactly
+        one_by_one += [k for k, rpy in zip(plain, found, strict=True) if rpy is None]
+        plain = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
+        found = [rpy for rpy in found if rpy is not None]
 
     # ------------------------------------------------------------------ the texts
     flat: list[float] = []
     for k, rpy in zip(plain, found, strict=True):
-        if rpy is not None:
-            flat += transforms[k].position.tolist()
-            flat += rpy
-    t = iter(format_numbers(flat))  # six numbers per origin, taken in turn below
-    written = [
-        f'<origin xyz="{x} {y} {z}" rpy="{r} {p} {w}"/>'
-        for x, y, z, r, p, w in zip(t, t, t, t, t, t, strict=True)
-    ]
-    texts.update(zip([keys[k] for k in batch], written, strict=True))
+        flat += transforms[k].position.tolist()
+        flat += rpy
+    if flat:
+        t = format_numbers(flat)  # six numbers per origin
+        written = fill(_ORIGIN_PARTS, t[0::6], t[1::6], t[2::6], t[3::6], t[4::6], t[5::6])
+        texts.update(zip([keys[k] for k in plain], written, strict=True))
+    # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
+    # writer checks first, is searched once per export.
     for k in one_by_one:
-        T, inv = transforms[k], flags[k]
-        xyz, rpy = origin_numbers(T, inv, memo)
-        special = _text_of(T, inv, xyz, rpy)
-        texts[keys[k]] = special if special is not None else write_origin(T, inv, memo)
+        texts[keys[k]] = write_origin(transforms[k], flags[k], memo)
     return list(map(texts.__getitem__, keys))

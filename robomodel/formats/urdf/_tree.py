@@ -27,7 +27,7 @@ from pyrsistent import pvector
 
 from robomodel._internal.construct import make
 from robomodel.errors import URDFError, suggest
-from robomodel.formats.urdf._document import XMLNS, Reader, Writer, quote_names, rm
+from robomodel.formats.urdf._document import XMLNS, Reader, Writer, fill, quote_names, rm
 from robomodel.formats.urdf._extensions import canonical_order, frame_joint_marker, kept_blocks
 from robomodel.formats.urdf._geometry import shape_values
 from robomodel.formats.urdf._inertial import apply_exact_inertials
@@ -696,8 +696,7 @@ def _frame_blocks(
     m = w.model
     sel = [m.frames[k] for k in ks]
     fnames = [fr.name for fr in sel]
-    get = w.frame_joint.get
-    jnames = [get(n, n + "_fixed_joint") for n in fnames]
+    jnames = _frame_joint_names(w, fnames)
     joint_names = m.joint_names
     if (
         len(set(jnames)) < len(jnames)
@@ -717,7 +716,7 @@ def _frame_blocks(
     qf = quote_names(fnames)
     qj = quote_names(jnames)
     qp = quote_names([fr.link for fr in sel])
-    links = [f"  <link name={x}/>" for x in qf]
+    links = fill(("  <link name=", "/>"), qf)
     parents, children = qp, qf
     if root_frame in ks:  # the fake root: its joint goes frame -> base
         i = ks.index(root_frame)
@@ -732,10 +731,35 @@ def _frame_blocks(
             links[i] = "\n".join(w.out[start:])
             del w.out[start:]
     kept_joints = kept_blocks(w, "joint", jnames, "    ")
-    return [
-        f'{link}\n  <joint name={j} type="fixed">\n    {origin}\n    <parent link={parent}/>\n'
-        f"    <child link={child}/>{more}\n  </joint>"
-        for link, j, origin, parent, child, more in zip(
-            links, qj, origins, parents, children, kept_joints, strict=True
-        )
-    ]
+    if not ks:
+        return []
+    return fill(_FRAME_PARTS, links, qj, origins, parents, children, kept_joints)
+
+
+_FRAME_PARTS = (
+    "",
+    "\n  <joint name=",
+    ' type="fixed">\n    ',
+    "\n    <parent link=",
+    "/>\n    <child link=",
+    "/>",
+    "\n  </joint>",
+)
+"""The parts of a frame's text around its columns (:func:`_frame_blocks`)."""
+
+
+def _frame_joint_names(w: Writer, fnames: list[str]) -> list[str]:
+    """The URDF joint name of each frame of ``fnames``: ``<frame>_fixed_joint`` or its own.
+
+    The default names are cut from one text (frame names are printable: none holds NUL);
+    the names the document gave (``w.frame_joint``, usually none) then replace theirs.
+    """
+    if not fnames:
+        return []
+    jnames = ("_fixed_joint\0".join(fnames) + "_fixed_joint").split("\0")
+    if len(jnames) != len(fnames):  # a name with NUL after all (a model built unchecked)
+        jnames = [n + "_fixed_joint" for n in fnames]
+    own = w.frame_joint
+    if own:
+        jnames = [own.get(n, d) for n, d in zip(fnames, jnames, strict=True)]
+    return jnames
