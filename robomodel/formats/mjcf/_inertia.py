@@ -131,7 +131,7 @@ class InertiaWriter:
         from the returned inertia could round them back over MuJoCo's limits.
         """
         if inertia.mass == 0.0:
-            if np.any(inertia.rotational_inertia != 0.0):
+            if inertia.rotational_inertia.any():
                 self.note("dropped", "inertia", name, "rotational inertia of a massless link")
                 return SpatialInertia.zero()
             return inertia
@@ -249,7 +249,7 @@ def _degenerate_all(inertias: list[SpatialInertia]) -> list[bool]:
 
 
 def is_zero(inertia: SpatialInertia) -> bool:
-    return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
+    return inertia.mass == 0.0 and not inertia.rotational_inertia.any()
 
 
 def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:

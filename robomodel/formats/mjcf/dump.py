@@ -477,7 +477,7 @@ class _Writer(GeomWriter, InertiaWriter):
         el = ET.SubElement(body, "joint", name=jname)
         if isinstance(joint, RevoluteJoint):
             el.set("type", "hinge")
-            if np.any(axis.origin != 0.0):
+            if axis.origin.any():  # a point off the body's origin (-0.0 counts as 0.0)
                 el.set("pos", nums(axis.origin))
         else:
             el.set("type", "slide")
@@ -683,12 +683,20 @@ class _Writer(GeomWriter, InertiaWriter):
     # ------------------------------------------------------------------ shapes
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
-        for ext in self.m.extensions:
-            if ext.tag.startswith(PREFIX) and ext.owner_kind == "robot":
-                continue  # a kept MJCF section: written back by _kept_sections
-            what = f"<{ext.tag}>" if ext.tag else "an element"
-            owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
-            self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
+        # One entry per extension, made in one pass (a robot's URDF may carry hundreds of
+        # <gazebo> elements); kept MJCF sections are written back by _kept_sections.
+        self.losses += [
+            Loss(
+                action="dropped",
+                kind="extension",
+                name=ext.tag or "?",
+                detail=(f"<{ext.tag}>" if ext.tag else "an element")
+                + (f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else "")
+                + " has no MJCF form",
+            )
+            for ext in self.m.extensions
+            if not (ext.tag.startswith(PREFIX) and ext.owner_kind == "robot")
+        ]
         if self.m.materials:
             self.metadata["robot_materials"] = [material_json(x) for x in self.m.materials]
 
