@@ -29,7 +29,7 @@ from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, DumpOptions
 from robomodel.formats.report import LossAction
 from robomodel.model.record import Model
 from robomodel.model.spatial import SpatialInertia
-from robomodel.model.traversal import Traversal
+from robomodel.model.traversal import Traversal, TraversalElement
 
 __all__ = ["InertiaWriter", "is_zero"]
 
@@ -40,6 +40,7 @@ class InertiaWriter:
     m: Model
     o: DumpOptions
     tr: Traversal
+    entries: list[TraversalElement]
     merged: set[int]
     inertias: dict[str, SpatialInertia]
     principal: dict[int, tuple[FloatArray, FloatArray]]
@@ -55,10 +56,10 @@ class InertiaWriter:
         written = {i: m.links[i].inertia for i in tr.links}
         # Each moving body with the bodies welded to it (MuJoCo checks that composite).
         composite = dict(written)
-        moving = {e.link for e in tr if e.joint is not None and moves(m.joints[e.joint])}
+        moving = {e.link for e in self.entries if e.joint is not None and moves(m.joints[e.joint])}
         if o.floating_base:
             moving.add(tr.base)
-        for e in reversed(list(tr)):
+        for e in reversed(self.entries):
             if e.parent is not None and e.link not in moving:
                 assert e.joint is not None
                 p_H_c = m.joints[e.joint].rest_transform(
