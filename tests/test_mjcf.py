@@ -199,6 +199,28 @@ def test_decorated_models_compile_and_report_every_loss(model: rm.Model) -> None
     assert len(exts) == len(model.extensions)
 
 
+def test_every_extension_is_one_report_entry_in_order() -> None:
+    """Each extension that is not a kept MJCF section is one "dropped" entry, in model order,
+    naming its tag (or "?") and its owner; a kept robot-level MJCF section is no entry."""
+    m = rm.add_link(
+        rm.Model(), "base", rm.Link(rm.SpatialInertia.from_com(1.0, (0, 0, 0), np.eye(3)))
+    )
+    exts = [
+        rm.Extension(owner_kind="robot", owner="", xml="<gazebo/>", tag="gazebo"),
+        rm.Extension(owner_kind="link", owner="base", xml="<x/>", tag=""),
+        rm.Extension(owner_kind="robot", owner="", xml="<option/>", tag="mjcf:option"),
+        rm.Extension(owner_kind="joint", owner="j", xml="<mjcf:a/>", tag="mjcf:a"),
+    ]
+    m = attrs.evolve(m, extensions=exts)
+    _, report = mjcf.dumps_with_report(m)
+    got = [(x.action, x.name, x.detail) for x in report.losses if x.kind == "extension"]
+    assert got == [
+        ("dropped", "gazebo", "<gazebo> has no MJCF form"),
+        ("dropped", "?", "an element of link 'base' has no MJCF form"),
+        ("dropped", "mjcf:a", "<mjcf:a> of joint 'j' has no MJCF form"),
+    ]
+
+
 # ---------------------------------------------------------------------- policies
 def _chain(inertia: rm.SpatialInertia, *, middle: rm.SpatialInertia | None = None) -> rm.Model:
     m = rm.add_link(

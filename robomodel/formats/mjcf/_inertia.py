@@ -29,7 +29,7 @@ from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, DumpOptions
 from robomodel.formats.report import LossAction
 from robomodel.model.record import Model
 from robomodel.model.spatial import SpatialInertia
-from robomodel.model.traversal import Traversal
+from robomodel.model.traversal import Traversal, TraversalElement
 
 __all__ = ["InertiaWriter", "is_zero"]
 
@@ -40,6 +40,7 @@ class InertiaWriter:
     m: Model
     o: DumpOptions
     tr: Traversal
+    entries: list[TraversalElement]
     merged: set[int]
     inertias: dict[str, SpatialInertia]
     principal: dict[int, tuple[FloatArray, FloatArray]]
@@ -55,10 +56,10 @@ class InertiaWriter:
         written = {i: m.links[i].inertia for i in tr.links}
         # Each moving body with the bodies welded to it (MuJoCo checks that composite).
         composite = dict(written)
-        moving = {e.link for e in tr if e.joint is not None and moves(m.joints[e.joint])}
+        moving = {e.link for e in self.entries if e.joint is not None and moves(m.joints[e.joint])}
         if o.floating_base:
             moving.add(tr.base)
-        for e in reversed(list(tr)):
+        for e in reversed(self.entries):
             if e.parent is not None and e.link not in moving:
                 assert e.joint is not None
                 p_H_c = m.joints[e.joint].rest_transform(
@@ -131,7 +132,7 @@ class InertiaWriter:
         from the returned inertia could round them back over MuJoCo's limits.
         """
         if inertia.mass == 0.0:
-            if np.any(inertia.rotational_inertia != 0.0):
+            if inertia.rotational_inertia.any():
                 self.note("dropped", "inertia", name, "rotational inertia of a massless link")
                 return SpatialInertia.zero()
             return inertia
@@ -249,7 +250,7 @@ def _degenerate_all(inertias: list[SpatialInertia]) -> list[bool]:
 
 
 def is_zero(inertia: SpatialInertia) -> bool:
-    return inertia.mass == 0.0 and not np.any(inertia.rotational_inertia != 0.0)
+    return inertia.mass == 0.0 and not inertia.rotational_inertia.any()
 
 
 def _bounded(inertia: SpatialInertia, mass: float, principal: float) -> SpatialInertia:

@@ -49,6 +49,7 @@ from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
 from robomodel.model.spatial import Axis, SpatialInertia, Transform
+from robomodel.model.traversal import TraversalElement
 
 __all__ = ["MESH_FORMATS", "compile_mjcf", "dump", "dumps", "dumps_with_report"]
 
@@ -152,6 +153,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.o = options
         self.losses: list[Loss] = []
         self.inertias: dict[str, SpatialInertia] = {}
+        self.entries: list[TraversalElement] = []
         self.bodies: dict[str, ET.Element] = {}
         self.site_names: set[str] = set()
         self.frame_sites: dict[str, tuple[str, Transform]] = {}
@@ -185,6 +187,8 @@ class _Writer(GeomWriter, InertiaWriter):
         # Normalise: the tree from the base, and what is not in it.
         base = m.default_base_index if o.base is None else m.link_index(o.base)
         self.tr = m.traversal(base)
+        # Its entries once: the phases below walk them several times.
+        self.entries = list(self.tr)
         self.reached = set(self.tr.links)
         for i, name in enumerate(m.link_names):
             if i not in self.reached:
@@ -213,7 +217,7 @@ class _Writer(GeomWriter, InertiaWriter):
         axes = self._child_axes()
         rests = {
             e.link: m.joints[e.joint].rest_transform(m.link_names[e.parent], m.link_names[e.link])
-            for e in self.tr
+            for e in self.entries
             if e.parent is not None and e.joint is not None
         }
         # Every body's numbers at once, for the bodies placed by their joint's rest transform.
@@ -223,7 +227,7 @@ class _Writer(GeomWriter, InertiaWriter):
         )
         rest_pose = dict(zip(rests, poses, strict=True)) if poses is not None else {}
         pending: dict[int, _Pending] = {}
-        for e in self.tr:
+        for e in self.entries:
             name = m.link_names[e.link]
             if e.parent is None:
                 if self.world_base:
@@ -412,7 +416,7 @@ class _Writer(GeomWriter, InertiaWriter):
         m = self.m
         out: dict[int, Axis] = {}
         forward: list[tuple[int, RevoluteJoint | PrismaticJoint]] = []
-        for e in self.tr:
+        for e in self.entries:
             if e.joint is None:
                 continue
             joint = m.joints[e.joint]
@@ -477,7 +481,7 @@ class _Writer(GeomWriter, InertiaWriter):
         el = ET.SubElement(body, "joint", name=jname)
         if isinstance(joint, RevoluteJoint):
             el.set("type", "hinge")
-            if np.any(axis.origin != 0.0):
+            if axis.origin.any():  # a point off the body's origin (-0.0 counts as 0.0)
                 el.set("pos", nums(axis.origin))
         else:
             el.set("type", "slide")
@@ -683,12 +687,20 @@ class _Writer(GeomWriter, InertiaWriter):
     # ------------------------------------------------------------------ shapes
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
-        for ext in self.m.extensions:
-            if ext.tag.startswith(PREFIX) and ext.owner_kind == "robot":
-                continue  # a kept MJCF section: written back by _kept_sections
-            what = f"<{ext.tag}>" if ext.tag else "an element"
-            owner = f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
-            self.note("dropped", "extension", ext.tag or "?", f"{what}{owner} has no MJCF form")
+        # One entry per extension, made in one pass (a robot's URDF may carry hundreds of
+        # <gazebo> elements); kept MJCF sections are written back by _kept_sections.
+        self.losses += [
+            Loss(
+                action="dropped",
+                kind="extension",
+                name=ext.tag or "?",
+                detail=(f"<{ext.tag}>" if ext.tag else "an element")
+                + (f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else "")
+                + " has no MJCF form",
+            )
+            for ext in self.m.extensions
+            if not (ext.tag.startswith(PREFIX) and ext.owner_kind == "robot")
+        ]
         if self.m.materials:
             self.metadata["robot_materials"] = [material_json(x) for x in self.m.materials]
 
