@@ -515,7 +515,7 @@ class _RpyPlan:
             self.last_rows: list[int] = []
             self.zero: list[int] = []
             self.exact = np.zeros((0, 3))
-            self.X = np.zeros((0, 3))
+            self.near: dict[int, list[float]] = {}
             return
         # The computed angles, and the exact ones where they miss (rows as arrays, not lists:
         # an array from a list of lists costs a type discovery per number).
@@ -523,8 +523,11 @@ class _RpyPlan:
         fits = _gives_rows(Cc, T)
         exact, found = Cc.copy(), fits.copy()  # the exact angles, where found
         missed = np.flatnonzero(~fits)
+        # Per missed row, the first of the computed angles' neighbours that reads back (the
+        # search's try after their roundings), checked in one table with the exact angles'.
+        self.near = {}
         if len(missed):
-            _exact_angles(T, X0, missed, exact, found, self.out)
+            self.near = _exact_angles(T, X0, Cc, missed, exact, found, self.out)
         # The rows of the computed angles' rounding phase (first), then the exact angles'.
         first = missed[found[missed]]
         if len(first):
@@ -544,7 +547,6 @@ class _RpyPlan:
         rows = np.concatenate([first, live])
         X = np.concatenate([Cc[first], exact[live]])
         centre = exact[rows]
-        self.X = X
         lowest = _lowest_all(np.abs(X).max(axis=1, initial=0.0))
         radius = _RADIUS_ULPS * np.spacing(np.abs(centre))
         self.rows = _Rows(X, centre, radius, lowest, _rotation_check(T[rows]))
@@ -554,16 +556,10 @@ class _RpyPlan:
         out, first = self.out, self.first
         # The computed angles' neighbours, in the search's order, where none of their
         # roundings reads back.
-        rest = [k for k in range(len(first)) if got[k] is None]
-        if rest:
-            V = _steps(self.X[rest])
-            ok = _gives_table(V, self.T[[first[k] for k in rest]])
-            hit = ok.any(axis=1)
-            pick = ok.argmax(axis=1)
-            at = np.flatnonzero(hit)
-            found = V[at[:, None], _AXES3, _NEIGHBOURS[pick[at]]].tolist()
-            for k, c in zip(at.tolist(), found, strict=True):
-                got[rest[k]] = c
+        near = self.near
+        for k, r in enumerate(first):
+            if got[k] is None:
+                got[k] = near.get(r)
         for r, c in zip(first, got[: len(first)], strict=True):
             if c is not None:
                 out[r] = c
@@ -678,34 +674,43 @@ def _rotations(A: np.ndarray) -> np.ndarray:
 def _exact_angles(
     T: np.ndarray,
     X0: np.ndarray,
+    Cc: np.ndarray,
     rows: np.ndarray,
     exact: np.ndarray,
     found: np.ndarray,
     out: list[Any],
-) -> None:
+) -> dict[int, list[float]]:
     """Fill ``exact`` and ``found`` for ``rows`` (whose computed angles miss): :func:`_exact_rpy`.
 
     The well-conditioned angles ``X0`` (of every row), then their neighbours, then entry by
     entry; ``out`` is ``None`` for a row that none gives (no ``rpy`` of doubles gives its
     rotation). The angles and their neighbours are one table: its first candidate is the
-    angles themselves, so its first passing is the search's.
+    angles themselves, so its first passing is the search's. Checked in the same table (one
+    round of calls), the neighbours of the computed angles ``Cc``: returned, per row, the
+    first that reads back, where one does.
     """
-    V = _steps(X0[rows])
-    ok = _gives_table(V, T[rows])
+    n = len(rows)
+    V = np.concatenate([_steps(X0[rows]), _steps(Cc[rows])])
+    ok = _gives_table(V, np.concatenate([T[rows], T[rows]]))
     hit = ok.any(axis=1)
     at = np.flatnonzero(hit)
-    exact[rows[at]] = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]]
-    found[rows[at]] = True
+    first = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]]
+    mine = at < n
+    exact[rows[at[mine]]] = first[mine]
+    found[rows[at[mine]]] = True
+    near = dict(zip(rows[at[~mine] - n].tolist(), first[~mine].tolist(), strict=True))
     # Entry by entry, rotation by rotation (a few gimbal-locked ones on a robot: as tables,
     # their candidates' triples cost more than the search's loop, which stops at the first;
     # measured: 2.9M instructions against 1.2M for iCub's 12, its filters broadcast).
-    for r in rows[~hit].tolist():
+    missing = np.flatnonzero(~hit)
+    for r in rows[missing[missing < n]].tolist():
         got = _exact_rpy_by_entries(T[r].tolist())
         if got is not None:
             exact[r] = got
             found[r] = True
         else:
             out[r] = None  # no rpy of doubles gives the rotation
+    return near
 
 
 _AXES3 = np.arange(3)
