@@ -115,6 +115,35 @@ def test_angles_all_are_rpy_from_rotation(Rs: list[np.ndarray], idyntree: bool) 
     assert _exact_batch._angles_all(T, idyntree=idyntree) == want
 
 
+@settings(max_examples=100)
+@given(
+    st.lists(
+        st.tuples(st.tuples(angles, pitches, angles), st.integers(0, 26), st.integers(1, 17)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_gives_rows_is_gives(cases: list[Any]) -> None:
+    """The pitch-first check of one candidate per rotation is ``_gives``, candidate by candidate.
+
+    Candidates that read back (the angles themselves) and that nearly do (a neighbour, a
+    rounding).
+    """
+    Rs, C = [], []
+    for rpy, step, places in cases:
+        R = rotation_from_rpy(*rpy) + 0.0
+        moved = [
+            math.nextafter(v, math.inf if s == 2 else -math.inf) if s else v
+            for v, s in zip(rpy, _exact_batch._NEIGHBOURS[step].tolist(), strict=True)
+        ]
+        for c in (list(rpy), moved, [round(v, places) for v in rpy]):
+            Rs.append(R)
+            C.append([v + 0.0 for v in c])
+    T = np.array(Rs).reshape(-1, 9)
+    want = [_exact._gives(*c, t) for c, t in zip(C, T.tolist(), strict=True)]
+    assert _exact_batch._gives_rows(np.array(C), T).tolist() == want
+
+
 def decimals(v: float) -> int:
     """The decimal places of ``repr(v)`` (the search's ``stable``)."""
     return _exact._first_places(v, math.inf, -(10**6))[1]

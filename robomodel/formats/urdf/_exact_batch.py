@@ -69,18 +69,31 @@ __all__ = ["axis_numbers_all", "export_memo", "inertial_numbers_all", "rpy_numbe
 _NEIGHBOURS = np.array(list(product((0, 1, 2), repeat=3)))  # product(_STEPS) order, as indices
 
 
-def _gives_table(V: np.ndarray, idx: np.ndarray, T: np.ndarray) -> np.ndarray:
+def _sines_cosines(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``math``'s sine and cosine of each number of ``v``, as arrays of its shape.
+
+    ``math``'s, not numpy's (which may differ in the last bit from the loader's), gathered by
+    ``fromiter`` with the count known: no list in between, no type discovery per number.
+    """
+    flat = v.ravel().tolist()
+    n = len(flat)
+    S = np.fromiter(map(math.sin, flat), np.float64, n).reshape(v.shape)
+    K = np.fromiter(map(math.cos, flat), np.float64, n).reshape(v.shape)
+    return S, K
+
+
+def _gives_table(V: np.ndarray, T: np.ndarray) -> np.ndarray:
     """Whether the loader's rotation of each candidate ``rpy`` is the value's, exactly.
 
-    ``V`` is ``(n, 3, m)``: per value and angle, ``m`` candidate numbers; ``idx`` is ``(c, 3)``:
-    per candidate, which of them its roll, pitch and yaw are; ``T`` is ``(n, 9)``, the values'
-    rotations (row-major). Returns ``(n, c)``. The formulas of :func:`_gives` elementwise in
-    the same order (numpy's elementwise float64 products and sums round as Python's), with
-    ``math``'s sine and cosine, once per number (numpy's own may differ in the last bit).
+    ``V`` is ``(n, 3, 3)``: per value and angle, three candidate numbers; the candidates are
+    each roll, pitch and yaw of them, in the order of :data:`_NEIGHBOURS`; ``T`` is ``(n, 9)``,
+    the values' rotations (row-major). Returns ``(n, 27)``. The formulas of :func:`_gives`
+    elementwise in the same order (numpy's elementwise float64 products and sums round as
+    Python's), with ``math``'s sine and cosine, once per number (numpy's own may differ in
+    the last bit), gathered per candidate (broadcasting the grid instead measured slower).
     """
-    flat = V.ravel().tolist()
-    S = np.array(list(map(math.sin, flat))).reshape(V.shape)
-    K = np.array(list(map(math.cos, flat))).reshape(V.shape)
+    S, K = _sines_cosines(V)
+    idx = _NEIGHBOURS
     sr, sp, sy = S[:, 0, idx[:, 0]], S[:, 1, idx[:, 1]], S[:, 2, idx[:, 2]]
     cr, cp, cy = K[:, 0, idx[:, 0]], K[:, 1, idx[:, 1]], K[:, 2, idx[:, 2]]
     t = [T[:, j, None] for j in range(9)]
@@ -88,6 +101,29 @@ def _gives_table(V: np.ndarray, idx: np.ndarray, T: np.ndarray) -> np.ndarray:
     ok &= (cy * cp == t[0]) & (sy * cp == t[3])
     ok &= (cy * sp * sr - sy * cr == t[1]) & (cy * sp * cr + sy * sr == t[2])
     ok &= (sy * sp * sr + cy * cr == t[4]) & (sy * sp * cr - cy * sr == t[5])
+    return ok
+
+
+def _gives_rows(C: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """:func:`_gives_table` of one candidate per value: ``C`` ``(n, 3)`` against ``T`` ``(n, 9)``.
+
+    As :func:`_gives` stops at the pitch's entry, the pitch's sine is computed first, and the
+    other five sines and cosines only for the candidates that give that entry (of iCub's
+    rounded candidates, four in ten fail there).
+    """
+    ok = np.zeros(len(C), dtype=bool)
+    sp = np.fromiter(map(math.sin, C[:, 1].tolist()), np.float64, len(C))
+    at = np.flatnonzero(-sp == T[:, 6])
+    if len(at):
+        C, T, sp = C[at], T[at], sp[at]
+        S, K = _sines_cosines(C)
+        sr, sy, cr, cp, cy = S[:, 0], S[:, 2], K[:, 0], K[:, 1], K[:, 2]
+        t = T.T
+        got = (cp * sr == t[7]) & (cp * cr == t[8])
+        got &= (cy * cp == t[0]) & (sy * cp == t[3])
+        got &= (cy * sp * sr - sy * cr == t[1]) & (cy * sp * cr + sy * sr == t[2])
+        got &= (sy * sp * sr + cy * cr == t[4]) & (sy * sp * cr - cy * sr == t[5])
+        ok[at] = got
     return ok
 
 
@@ -227,7 +263,7 @@ def _examined(
             np.concatenate([p[3] for p in parts]),
         )
     P = lowest[:, None] + _PLACES
-    scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX]
+    scale = _POWERS.take(P + _POW_MAX, mode="clip")  # past the table: its ends, inf and 0
     with np.errstate(all="ignore"):
         slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
         y = X[:, :, None] * scale[:, None, :]
@@ -286,15 +322,18 @@ def _rounding_at(
     ``2**-24``), which is left unsure.
     """
     Pc = P[:, None]
-    scale = _POWERS[np.clip(P, -_POW_MAX, _POW_MAX) + _POW_MAX][:, None]
+    scale = _POWERS.take(P + _POW_MAX, mode="clip")[:, None]
     with np.errstate(all="ignore"):
         N = N.copy()
         frac = y - N
         a = np.abs(y)
+        # From 10**16 on (long), the rounding is x itself, whatever N is.
+        long = (a >= 1e16) & (Pc >= 0) & (Pc <= 22)
         # Near a half, the product's exact error decides (Dekker's product: x * 10**p is
         # y + err exactly): the correctly rounded integer is N moved by one where y + err lies
-        # beyond the half; an exact half is a tie, left unsure. Elsewhere N is it.
-        halfway = np.abs(frac) >= 0.5 - np.spacing(a)
+        # beyond the half; an exact half is a tie, left unsure. Elsewhere N is it. (From 2**51
+        # on every product is within its round-off of a half: the long ones need no error.)
+        halfway = (np.abs(frac) >= 0.5 - np.spacing(a)) & ~long
         tie = np.zeros(y.shape, dtype=bool)
         if halfway.any():
             at = np.nonzero(halfway)
@@ -303,7 +342,6 @@ def _rounding_at(
             N[at] += (err > 0.5 - f).astype(np.float64) - (err < -0.5 - f)
             tie[at] = (err == 0.5 - f) | (err == -0.5 - f) | ~np.isfinite(err)
         rounded = N / scale
-        long = (a >= 1e16) & (Pc >= 0) & (Pc <= 22)
         rounded = np.where(long, x, rounded) + 0.0
         unsure = ~long & ((Pc < 0) | (Pc > 22) | (a >= 2.0**53) | tie)
         m, _ = np.frexp(x)
@@ -439,7 +477,6 @@ def _lowest_all(top: np.ndarray) -> np.ndarray:
 
 
 _SEARCH: Any = object()  # a value the batch route leaves to the search
-_ONE = np.zeros((1, 3), dtype=np.intp)  # one candidate: the first number of each angle
 
 
 def rpy_numbers_all(rotations: Any) -> list[list[float] | None]:
@@ -477,40 +514,39 @@ class _RpyPlan:
             self.first: list[int] = []
             self.last_rows: list[int] = []
             self.zero: list[int] = []
-            self.exact: dict[int, list[float]] = {}
-            self.X = np.zeros((0, 3))
+            self.exact = np.zeros((0, 3))
+            self.near: dict[int, list[float]] = {}
             return
-        # The computed angles, and the exact ones where they miss.
+        # The computed angles, and the exact ones where they miss (rows as arrays, not lists:
+        # an array from a list of lists costs a type discovery per number).
         Cc, X0 = _both_angles(T)
-        computed = Cc.tolist()
-        fits = _gives_table(Cc[:, :, None], _ONE, T)[:, 0]
-        exact: dict[int, list[float]] = {r: computed[r] for r in np.flatnonzero(fits).tolist()}
-        missed = np.flatnonzero(~fits).tolist()
-        if missed:
-            _exact_angles(T, X0, missed, exact, self.out)
+        fits = _gives_rows(Cc, T)
+        exact, found = Cc.copy(), fits.copy()  # the exact angles, where found
+        missed = np.flatnonzero(~fits)
+        # Per missed row, the first of the computed angles' neighbours that reads back (the
+        # search's try after their roundings), checked in one table with the exact angles'.
+        self.near = {}
+        if len(missed):
+            self.near = _exact_angles(T, X0, Cc, missed, exact, found, self.out)
         # The rows of the computed angles' rounding phase (first), then the exact angles'.
-        first = [r for r in missed if r in exact]
-        if first:
-            A = np.abs(np.array([exact[r] for r in first]))
+        first = missed[found[missed]]
+        if len(first):
+            A = np.abs(exact[first])
             doubt = ((A < _TINY) & (A != 0.0)).any(axis=1) | (np.abs(Cc[first]).max(axis=1) == 0.0)
-            for k in np.flatnonzero(doubt).tolist():
-                del exact[first[k]]  # and so out[r] stays the search's
-            first = [r for r, d in zip(first, doubt.tolist(), strict=True) if not d]
-        last = list(exact)
-        E = np.array([exact[r] for r in first + last]).reshape(-1, 3)
-        A = np.abs(E)
+            found[first[doubt]] = False  # and so out[r] stays the search's
+            first = first[~doubt]
+        last = np.flatnonzero(found)
+        A = np.abs(exact[last])
         top = A.max(axis=1, initial=0.0)
         tiny = ((A < _TINY) & (A != 0.0)).any(axis=1)
-        self.zero = [r for r, z in zip(last, (top[len(first) :] == 0.0).tolist(), strict=True) if z]
-        live = np.flatnonzero(~tiny & (top != 0.0))
-        live = live[live >= len(first)]
-        self.first = first
-        self.last_rows = [last[k - len(first)] for k in live.tolist()]
+        self.zero = last[top == 0.0].tolist()
+        live = last[~tiny & (top != 0.0)]
+        self.first = first.tolist()
+        self.last_rows = live.tolist()
         self.exact = exact
-        rows = first + self.last_rows
-        X = np.concatenate([Cc[first].reshape(-1, 3), E[live]])
-        centre = np.concatenate([E[: len(first)], E[live]])
-        self.X = X
+        rows = np.concatenate([first, live])
+        X = np.concatenate([Cc[first], exact[live]])
+        centre = exact[rows]
         lowest = _lowest_all(np.abs(X).max(axis=1, initial=0.0))
         radius = _RADIUS_ULPS * np.spacing(np.abs(centre))
         self.rows = _Rows(X, centre, radius, lowest, _rotation_check(T[rows]))
@@ -520,23 +556,17 @@ class _RpyPlan:
         out, first = self.out, self.first
         # The computed angles' neighbours, in the search's order, where none of their
         # roundings reads back.
-        rest = [k for k in range(len(first)) if got[k] is None]
-        if rest:
-            V = _steps(self.X[rest])
-            ok = _gives_table(V, _NEIGHBOURS, self.T[[first[k] for k in rest]])
-            hit = ok.any(axis=1)
-            pick = ok.argmax(axis=1)
-            at = np.flatnonzero(hit)
-            found = V[at[:, None], _AXES3, _NEIGHBOURS[pick[at]]].tolist()
-            for k, c in zip(at.tolist(), found, strict=True):
-                got[rest[k]] = c
+        near = self.near
+        for k, r in enumerate(first):
+            if got[k] is None:
+                got[k] = near.get(r)
         for r, c in zip(first, got[: len(first)], strict=True):
             if c is not None:
                 out[r] = c
-        exact = self.exact
-        for r, c in zip(self.last_rows, got[len(first) :], strict=True):
+        exact = self.exact[self.last_rows].tolist()
+        for r, c, e in zip(self.last_rows, got[len(first) :], exact, strict=True):
             if out[r] is _SEARCH:
-                out[r] = exact[r] if c is None else c
+                out[r] = e if c is None else c
         for r in self.zero:
             if out[r] is _SEARCH:
                 out[r] = [0.0, 0.0, 0.0]
@@ -545,7 +575,7 @@ class _RpyPlan:
 
 def _rotation_check(T: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``check`` for :func:`_first_passing`: candidate ``rpy`` rows against rotations ``T``."""
-    return lambda rows, C: _gives_table(C[:, :, None], _ONE, T[rows])[:, 0]
+    return lambda rows, C: _gives_rows(C, T[rows])
 
 
 def _angles_all(T: np.ndarray, idyntree: bool = True) -> list[list[float]]:
@@ -568,9 +598,11 @@ def _both_angles(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = len(T)
     if not n:
         return np.zeros((0, 3)), np.zeros((0, 3))
-    cos_pitch = np.array(list(map(math.hypot, T[:, 7].tolist(), T[:, 8].tolist())))
-    conditioned = _conditioned_angles(T, cos_pitch) + 0.0
-    out = _idyntree_angles(T)
+    col = [T[:, j].tolist() for j in range(9)]
+    cos_pitch = _floats(map(math.hypot, col[7], col[8]), n)
+    roll = _floats(map(math.atan2, col[7], col[8]), n)  # both rules' roll (before the flat 0)
+    conditioned = _conditioned_angles(T, cos_pitch, roll) + 0.0
+    out = _idyntree_angles(T, col, roll)
     s = T[:, 6]
     level = (s > -1.0) & (s < 1.0)
     kept = level & (cos_pitch >= RPY_IDYNTREE_MIN_COS)
@@ -582,48 +614,56 @@ def _both_angles(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return computed, conditioned
 
 
-def _idyntree_angles(T: np.ndarray) -> np.ndarray:
+def _floats(values: Any, n: int) -> np.ndarray:
+    """The ``n`` floats of the iterable ``values`` as an array, with no list in between."""
+    return np.fromiter(values, np.float64, n)
+
+
+def _idyntree_angles(T: np.ndarray, col: list[list[float]], roll: np.ndarray) -> np.ndarray:
     """``(n, 3)``: iDynTree's ``asRPY`` angles of the rows of ``T`` (:func:`rpy_from_rotation`).
 
-    ``atan2(R21, R22)``, ``asin(-R20)``, ``atan2(R10, R00)`` where ``-1 < R20 < 1``; else roll 0,
-    pitch -+pi/2 and the yaw from ``R12``, ``R11`` (the scalar rule's branches, as masks).
+    ``atan2(R21, R22)`` (``roll``), ``asin(-R20)``, ``atan2(R10, R00)`` where ``-1 < R20 < 1``;
+    else roll 0, pitch -+pi/2 and the yaw from ``R12``, ``R11`` (the scalar rule's branches, as
+    masks; that yaw made only for those rows). ``col``: the columns of ``T`` as lists.
     """
+    n = len(T)
     s = T[:, 6]
     level = (s > -1.0) & (s < 1.0)
     up = s >= 1.0  # neither mask (the last branch) where R20 <= -1 (or is not a number)
-    col = [T[:, j].tolist() for j in range(9)]
-    roll = np.array(list(map(math.atan2, col[7], col[8])))
-    pitch = np.array(list(map(math.asin, np.where(level, -s, 0.0).tolist())))
-    yaw = np.array(list(map(math.atan2, col[3], col[0])))
-    grip = np.array(list(map(math.atan2, (-T[:, 5]).tolist(), col[4])))
+    pitch = _floats(map(math.asin, np.where(level, -s, 0.0).tolist()), n)
+    yaw = _floats(map(math.atan2, col[3], col[0]), n)
+    locked = np.flatnonzero(~level)
+    if len(locked):
+        grip = np.array(list(map(math.atan2, (-T[locked, 5]).tolist(), T[locked, 4].tolist())))
+        yaw[locked] = np.where(up[locked], grip, -grip)
     return np.stack(
         [
             np.where(level, roll, 0.0),
             np.where(level, pitch, np.where(up, -math.pi / 2, math.pi / 2)),
-            np.where(level, yaw, np.where(up, grip, -grip)),
+            yaw,
         ],
         axis=1,
     )
 
 
-def _conditioned_angles(T: np.ndarray, cos_pitch: np.ndarray) -> np.ndarray:
+def _conditioned_angles(T: np.ndarray, cos_pitch: np.ndarray, roll: np.ndarray) -> np.ndarray:
     """``(n, 3)``: the well-conditioned angles of the rows of ``T`` (:func:`rpy_from_rotation`).
 
-    The roll ``atan2(R21, R22)`` (0 where ``cos_pitch < RPY_FLAT_COS``), then the yaw and the
-    pitch from ``R @ Rx(roll)^T``; ``max(v, 0.0)`` as Python's (``v`` itself unless ``0.0 > v``:
-    -0.0 and nan stay).
+    The roll ``atan2(R21, R22)`` (given: ``roll``; 0 where ``cos_pitch < RPY_FLAT_COS``), then
+    the yaw and the pitch from ``R @ Rx(roll)^T``; ``max(v, 0.0)`` as Python's (``v`` itself
+    unless ``0.0 > v``: -0.0 and nan stay).
     """
+    n = len(T)
     _, r01, r02, _, r11, r12, r20, r21, r22 = T.T
     flat = cos_pitch < RPY_FLAT_COS
-    roll = np.array(list(map(math.atan2, r21.tolist(), r22.tolist())))
     roll = np.where(flat, 0.0, roll)
     rl = roll.tolist()
-    c = np.where(flat, 1.0, np.array(list(map(math.cos, rl))))
-    s = np.where(flat, 0.0, np.array(list(map(math.sin, rl))))
-    yaw = list(map(math.atan2, (r02 * s - r01 * c).tolist(), (r11 * c - r12 * s).tolist()))
+    c = np.where(flat, 1.0, _floats(map(math.cos, rl), n))
+    s = np.where(flat, 0.0, _floats(map(math.sin, rl), n))
+    yaw = _floats(map(math.atan2, (r02 * s - r01 * c).tolist(), (r11 * c - r12 * s).tolist()), n)
     level = r21 * s + r22 * c
-    pitch = list(map(math.atan2, (-r20).tolist(), np.where(level < 0.0, 0.0, level).tolist()))
-    return np.stack([roll, np.array(pitch), np.array(yaw)], axis=1)
+    pitch = _floats(map(math.atan2, (-r20).tolist(), np.where(level < 0.0, 0.0, level).tolist()), n)
+    return np.stack([roll, pitch, yaw], axis=1)
 
 
 def _rotations(A: np.ndarray) -> np.ndarray:
@@ -632,30 +672,45 @@ def _rotations(A: np.ndarray) -> np.ndarray:
 
 
 def _exact_angles(
-    T: np.ndarray, X0: np.ndarray, rows: list[int], exact: dict[int, Any], out: list[Any]
-) -> None:
-    """Fill ``exact`` for ``rows`` (whose computed angles miss): what :func:`_exact_rpy` finds.
+    T: np.ndarray,
+    X0: np.ndarray,
+    Cc: np.ndarray,
+    rows: np.ndarray,
+    exact: np.ndarray,
+    found: np.ndarray,
+    out: list[Any],
+) -> dict[int, list[float]]:
+    """Fill ``exact`` and ``found`` for ``rows`` (whose computed angles miss): :func:`_exact_rpy`.
 
     The well-conditioned angles ``X0`` (of every row), then their neighbours, then entry by
     entry; ``out`` is ``None`` for a row that none gives (no ``rpy`` of doubles gives its
     rotation). The angles and their neighbours are one table: its first candidate is the
-    angles themselves, so its first passing is the search's.
+    angles themselves, so its first passing is the search's. Checked in the same table (one
+    round of calls), the neighbours of the computed angles ``Cc``: returned, per row, the
+    first that reads back, where one does.
     """
-    V = _steps(X0[rows])
-    ok = _gives_table(V, _NEIGHBOURS, T[rows])
+    n = len(rows)
+    V = np.concatenate([_steps(X0[rows]), _steps(Cc[rows])])
+    ok = _gives_table(V, np.concatenate([T[rows], T[rows]]))
     hit = ok.any(axis=1)
     at = np.flatnonzero(hit)
-    found = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]].tolist()
-    for k, c in zip(at.tolist(), found, strict=True):
-        exact[rows[k]] = c
+    first = V[at[:, None], _AXES3, _NEIGHBOURS[ok[at].argmax(axis=1)]]
+    mine = at < n
+    exact[rows[at[mine]]] = first[mine]
+    found[rows[at[mine]]] = True
+    near = dict(zip(rows[at[~mine] - n].tolist(), first[~mine].tolist(), strict=True))
     # Entry by entry, rotation by rotation (a few gimbal-locked ones on a robot: as tables,
-    # their candidates' triples cost more than the search's loop, which stops at the first).
-    for r in [rows[k] for k in np.flatnonzero(~hit).tolist()]:
+    # their candidates' triples cost more than the search's loop, which stops at the first;
+    # measured: 2.9M instructions against 1.2M for iCub's 12, its filters broadcast).
+    missing = np.flatnonzero(~hit)
+    for r in rows[missing[missing < n]].tolist():
         got = _exact_rpy_by_entries(T[r].tolist())
         if got is not None:
             exact[r] = got
+            found[r] = True
         else:
             out[r] = None  # no rpy of doubles gives the rotation
+    return near
 
 
 _AXES3 = np.arange(3)
