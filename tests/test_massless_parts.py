@@ -107,3 +107,19 @@ def test_flags_are_per_inertia_whatever_is_shared(inertias):
     assert zero == [z[0] for z, _ in alone]
     assert itself == [t[0] for _, t in alone]
     assert zero[0] == (inertias[0] is _ZERO or inertias[0] is _NEGATIVE_ZEROS)
+
+
+def test_one_shared_massless_inertia_keeps_what_distinct_copies_keep() -> None:
+    """Leaves sharing one zero inertia object keep the same links as leaves with a copy each.
+
+    The engine looks at a shared inertia once (the URDF loader gives every massless link the
+    same object); copies take the per-object path. Both keep the base's link object itself.
+    """
+    base = rm.SpatialInertia.from_com(2.0, (0.1, -0.2, 0.3))
+    shared = _model(base, [_ZERO] * 4)
+    copies = _model(base, [rm.SpatialInertia(0.0, np.zeros(3), np.zeros((3, 3))) for _ in range(4)])
+    for model in (shared, copies):
+        out = rt.remove_fake_links(model)
+        assert out.links[0] is model.links[0]
+        assert out.frame_names == [f"leaf{k}" for k in range(4)]
+    assert _bits(rt.remove_fake_links(shared)) == _bits(rt.remove_fake_links(copies))

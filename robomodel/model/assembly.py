@@ -148,7 +148,16 @@ def with_index(
 
 def _pv(items: Sequence[T]) -> PVectorT[T]:
     # A persistent vector as it is (the input model's, shared), any other sequence copied in.
-    return items if isinstance(items, PVector) else pvector(items)
+    # Its exact type first: isinstance(x, PVector) asks the ABC, a Python-level call a field.
+    kind = type(items)
+    if kind is _PVECTOR:
+        return items  # type: ignore[return-value]
+    if kind is list or kind is tuple or not isinstance(items, PVector):
+        return pvector(items)
+    return items
+
+
+_PVECTOR: type = type(pvector())  # the type pvector() returns (pyrsistent's C vector if built)
 
 
 def reshaped(

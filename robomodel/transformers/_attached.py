@@ -210,8 +210,9 @@ def _derive_inputs(model: Model) -> _Inputs:
     visual_row = tuple(itertools.accumulate(n_visuals, initial=len(model.frames)))
     collision_row = tuple(itertools.accumulate(n_collisions, initial=visual_row[-1]))
     row = collision_row[-1]
-    # A plain dict: one lookup per sensor, cheaper than the model's index.
-    index = dict(zip(model.link_names, range(model.n_links), strict=True))
+    # The index's own dict (a model's sensors and frames name its own links): one plain lookup
+    # per sensor, and no dict of every link built for it.
+    index = model._l.table()
     sensors: list[_LinkSensor] = []
     ft: dict[int, tuple[SixAxisForceTorqueSensor, int, int, int, int]] = {}
     ft_poses: list[Transform] = []

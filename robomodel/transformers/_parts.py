@@ -7,7 +7,7 @@ takes one part, the lumping engine fuses every part into one new link.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Sequence
 
 import attrs
 
@@ -40,44 +40,46 @@ def split(model: Model, kept: Collection[int], traversal: Traversal) -> Split:
     The base starts part 0; every link whose joint to its traversal parent is kept starts a new
     part; every other link joins its parent's part.
     """
-    return split_of(
-        model.n_links,
-        (
-            (link, None, None) if parent is None or joint in kept else (link, parent, joint)
-            for link, parent, joint in zip(
-                traversal.links, traversal.parents, traversal.joints, strict=True
-            )
-        ),
-    )
+    parents = [
+        None if parent is None or joint in kept else parent
+        for parent, joint in zip(traversal.parents, traversal.joints, strict=True)
+    ]
+    return split_of(model.n_links, traversal.links, parents, traversal.joints)
 
 
-def split_of(n_links: int, entries: Iterable[tuple[int, int | None, int | None]]) -> Split:
-    """The :class:`Split` of ``(link, parent, joint)`` entries, in members' order.
+def split_of(
+    n_links: int,
+    links: Sequence[int],
+    parents: Sequence[int | None],
+    joints: Sequence[int | None],
+) -> Split:
+    """The :class:`Split` of links with their parents and joints, in members' order.
 
-    An entry with no parent starts a new part; any other joins its parent's part (the parent's
-    entry must come first), reached through ``joint``.
+    A link whose parent is ``None`` starts a new part; any other joins its parent's part (the
+    parent must come first), reached through its joint. Given as three sequences, read in one
+    C-level ``zip``: no entry tuple per link.
     """
     part_of = [-1] * n_links
     members: list[list[int]] = []
-    parents: list[list[int | None]] = []
-    joints: list[list[int | None]] = []
-    for link, parent, joint in entries:
+    member_parents: list[list[int | None]] = []
+    member_joints: list[list[int | None]] = []
+    for link, parent, joint in zip(links, parents, joints, strict=True):
         if parent is None:
             part_of[link] = len(members)
             members.append([link])
-            parents.append([None])
-            joints.append([None])
+            member_parents.append([None])
+            member_joints.append([None])
         else:
             s = part_of[parent]
             part_of[link] = s
             members[s].append(link)
-            parents[s].append(parent)
-            joints[s].append(joint)
+            member_parents[s].append(parent)
+            member_joints[s].append(joint)
     return Split(
         tuple(part_of),
         tuple(map(tuple, members)),
-        tuple(map(tuple, parents)),
-        tuple(map(tuple, joints)),
+        tuple(map(tuple, member_parents)),
+        tuple(map(tuple, member_joints)),
     )
 
 

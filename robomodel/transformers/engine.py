@@ -308,19 +308,20 @@ def _carried(
 ) -> Sequence[Extension]:
     """:func:`carried_extensions`, given the ``owner_kind`` of every extension."""
     extensions = model.extensions
-    dropped = [
-        k
-        for k, kind in enumerate(kind_of)
-        if kind in owners and extensions[k].owner not in owners[kind]
+    # One pass keeping what stays: the robot's own (a kind not in ``owners``) without reading
+    # their owner, the others when their owner stays.
+    kept = [
+        e
+        for e, kind in zip(extensions, kind_of, strict=True)
+        if kind not in owners or e.owner in owners[kind]
     ]
-    if not dropped:
+    if len(kept) == len(extensions):
         return extensions
     if recording():
-        for k in dropped:
-            e = extensions[k]
-            record("dropped", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}", why)
-    gone = set(dropped)
-    return [e for k, e in enumerate(extensions) if k not in gone]
+        for e, kind in zip(extensions, kind_of, strict=True):
+            if kind in owners and e.owner not in owners[kind]:
+                record("dropped", "extension", f"<{e.tag}> of {e.owner_kind} {e.owner!r}", why)
+    return kept
 
 
 def _joint_indices(model: Model, names: Sequence[str]) -> list[int]:
@@ -428,19 +429,27 @@ def _kept_by_massless(
             map(olds.__getitem__, itertools.chain.from_iterable([members[s][1:] for s in parts])),
         )
     )
-    distinct = dict(zip(map(id, lumped), lumped, strict=True))
+    if not lumped or all(map(operator.is_, lumped, itertools.repeat(lumped[0]))):
+        # One inertia object shared by every lumped member (a loader's massless links): no
+        # per-member bookkeeping.
+        distinct = {id(i): i for i in lumped[:1]}
+    else:
+        distinct = dict(zip(map(id, lumped), lumped, strict=True))
     massless = [(k, i) for k, i in distinct.items() if i.mass == 0.0]  # arrays read only here
     if not massless:
         return set()
     zero_flags, _ = unchanged_by_massless([i for _, i in massless])
     zero = {k for (k, _), z in zip(massless, zero_flags, strict=True) if z}
-    candidates: list[int] = []
-    at = 0  # each part's lumped members are contiguous in ``lumped``
-    for s in parts:
-        n = len(members[s]) - 1
-        if all(map(zero.__contains__, map(id, lumped[at : at + n]))):
-            candidates.append(s)
-        at += n
+    if len(zero) == len(distinct):  # every lumped member is zero: every part is a candidate
+        candidates = list(parts)
+    else:
+        candidates = []
+        at = 0  # each part's lumped members are contiguous in ``lumped``
+        for s in parts:
+            n = len(members[s]) - 1
+            if all(map(zero.__contains__, map(id, lumped[at : at + n]))):
+                candidates.append(s)
+            at += n
     if not candidates:
         return set()
     _, itself = unchanged_by_massless([olds[members[s][0]].inertia for s in candidates])
@@ -467,16 +476,23 @@ def _kept_joints(
     kept_names: frozenset[str] | None = None
     joints = model.joints
     olds = [joints[j] for j in kept_idx]
-    # The link indices of each kept joint's link1 and link2: only those of the kept joints (a
-    # first call on a model touches each joint it looks at, the lumped ones need not be).
-    index = model._l.table()  # a model's joints name its own links
-    ends = [(index[j.link1], index[j.link2]) for j in olds]
+    # The link indices of each kept joint's link1 and link2, from the index when it holds them
+    # (a loaded or transformed model's does): a first call then reads no joint's link names.
+    held = model._index._ends
+    if held is not None:
+        one, two = held
+        ends = [(one[j], two[j]) for j in kept_idx]
+    else:  # only the kept joints' names read
+        index = model._l.table()  # a model's joints name its own links
+        ends = [(index[j.link1], index[j.link2]) for j in olds]
+    # A joint's ends are its link names, the model's own strings (compared by identity first).
+    names = model.link_names
     changes_of: list[dict[str, object]] = []
     npos = ndof = 0
     for name, old, (o1, o2) in zip(kept, olds, ends, strict=True):
         n1, n2 = of_link[o1], of_link[o2]
         changes: dict[str, object] = {}
-        if n1 != old.link1 or n2 != old.link2:
+        if n1 != names[o1] or n2 != names[o2]:
             changes["link1"] = n1
             changes["link2"] = n2
         if old.pos_coord_offset != npos or old.dof_offset != ndof:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import chain
+import operator
 from typing import NamedTuple
 
 from robomodel.model.joints import FixedJoint
@@ -65,9 +65,9 @@ def _fake(model: Model, iterate: bool) -> _Fakes:
         fake: list[tuple[int, int, int]] = []  # (link, its neighbour, the joint to it)
         for j in live:
             a, b = one[j], two[j]
-            # The shape first (a leaf on a fixed joint), the mass only of such leaves: every
-            # other link's inertia is left unread.
-            if (degree[a] != 1 and degree[b] != 1) or not isinstance(joints[j], FixedJoint):
+            # The shape first (a leaf on a fixed joint: a final class, so its exact type), the
+            # mass only of such leaves: every other link's inertia is left unread.
+            if (degree[a] != 1 and degree[b] != 1) or type(joints[j]) is not FixedJoint:
                 continue
             if degree[a] == 1 and links[a].inertia.mass <= 0.0:
                 fake.append((a, b, j))
@@ -104,9 +104,18 @@ def _leaf_split(model: Model, removed: list[tuple[int, int, int]]) -> Split | No
     gone = {i for i, _, _ in removed}
     if any(anchor in gone for _, anchor, _ in removed):
         return None
-    kept = ((i, None, None) for i in range(model.n_links) if i not in gone)
-    leaves = ((i, anchor, j) for i, anchor, j in sorted(removed, key=lambda r: r[2]))
-    return split_of(model.n_links, chain(kept, leaves))
+    kept = [i for i in range(model.n_links) if i not in gone]
+    leaves = sorted(removed, key=_JOINT)
+    none = [None] * len(kept)
+    return split_of(
+        model.n_links,
+        kept + [i for i, _, _ in leaves],
+        none + [anchor for _, anchor, _ in leaves],
+        none + [j for _, _, j in leaves],
+    )
+
+
+_JOINT = operator.itemgetter(2)
 
 
 def remove_fake_links(
