@@ -128,10 +128,13 @@ def frozen_copy(arr: npt.ArrayLike) -> npt.NDArray[Any]:
 def frozen_bytes(data: bytes, shape: tuple[int, ...]) -> FloatArray:
     """Return the float64 values in ``data`` as a :class:`FrozenArray` of ``shape``, canonical.
 
-    ``data`` is stored as it is (no copy) unless it holds a ``-0.0``: then a canonical copy.
+    ``data`` is stored as it is (no copy) unless it holds a ``-0.0`` or is longer than 256 bytes:
+    then a canonical copy.
     """
     out: FloatArray = FrozenArray(shape, _F64, data)
-    if _NEG_ZERO in data:  # a cheap screen: most buffers hold no such byte pattern at all
+    # A cheap screen on small buffers (most hold no such byte pattern at all); a large one
+    # takes the canonical copy at once, cheaper than the search there (see immutable).
+    if len(data) > _SCREENED_BYTES or _NEG_ZERO in data:
         return immutable(out)
     return out
 
