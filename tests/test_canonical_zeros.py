@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robomodel as rm
+from robomodel._internal.arrays import frozen_bytes, immutable
 from robomodel.errors import RobomodelError
 from robomodel.formats import (
     dh,
@@ -209,3 +210,19 @@ def test_results_are_canonical_too(value: float) -> None:
 
     out = frozen_copy(np.array([value, math.nan, -math.inf]))
     assert not np.signbit(out[0]) and math.isnan(out[1]) and out[2] == -math.inf
+
+
+@given(
+    st.lists(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 1e-300, -2.5]), min_size=1, max_size=120)
+)
+def test_immutable_and_frozen_bytes_store_the_canonical_bits_at_every_size(
+    values: list[float],
+) -> None:
+    """Small arrays go through a byte screen, large ones (above 256 bytes) through ``+ 0.0`` at
+    once: both store exactly the bits of ``x + 0.0``, -0.0 folded, the rest unchanged."""
+    arr = np.array(values)
+    want = (arr + 0.0).tobytes()
+    assert immutable(arr).tobytes() == want
+    assert immutable(arr[::-1].copy()[::-1]).tobytes() == want
+    assert frozen_bytes(arr.tobytes(), arr.shape).tobytes() == want
+    assert not immutable(arr).flags.writeable
