@@ -417,9 +417,11 @@ def _read_numbers(r: Reader) -> Any:
     if not texts:
         return None
     # Documents repeat texts (a visual and its collision, common angles): each distinct text
-    # is parsed once, and each distinct rpy becomes a rotation once.
-    uniq = list(dict.fromkeys(texts))
-    U = parse_triples(uniq)
+    # is parsed once, and each distinct rpy becomes a rotation once. One dict both finds the
+    # distinct texts and numbers them in order of first use (hashing each text once).
+    index: dict[str, int] = {}
+    ix = [index.setdefault(t, len(index)) for t in texts]  # per text, its row of U
+    U = parse_triples(list(index))
     # One screen over every number of the document: NaN fails the comparison, and so does a
     # number beyond _MAX_POSITION (the bound for origin positions: those are looked at below).
     big = U is None or not float(np.abs(U).max()) <= _MAX_POSITION
@@ -427,14 +429,11 @@ def _read_numbers(r: Reader) -> Any:
         if r.eager:
             raise AssertionError("unreachable: parse_triples refused texts strict_numbers accepts")
         raise DoubtError
-    index = dict(zip(uniq, range(len(uniq)), strict=True))
-    ix = list(map(index.__getitem__, texts))  # per text, its row of U
     if n and big:
         _check_positions(r, U, ix[0 : 2 * n : 2], texts)
     # As Python triples: the numbers of the inertials' origins and of the axes (the origins'
-    # go to origin_values as rows of U).
-    flat = U.ravel().tolist()
-    read = [(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in ix[2 * n :]]
+    # go to origin_values as rows of U), from their rows only.
+    read = list(map(tuple, U[ix[2 * n :]].tolist())) if len(ix) > 2 * n else []
     if n:
         for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
             owner.origin = value
