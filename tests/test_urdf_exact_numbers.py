@@ -160,3 +160,48 @@ def test_inertial_numbers_slow(
     test_inertial_numbers_read_back_and_are_the_full_searchs.hypothesis.inner_test(  # type: ignore[attr-defined]
         mass, com, moments
     )
+
+
+def plain_inverse_numbers(T: rm.Transform) -> list[float] | None:
+    """The inverse position search candidate by candidate, one numpy check each (the plain
+    route that ``origin_numbers(T, invert=True)`` checks in stacked products)."""
+    Rt = np.asarray(T.rotation)
+    target = T.position.tolist()
+    x0 = (-(Rt.T @ np.asarray(T.position))).tolist()
+
+    def ok(c: list[float]) -> bool:
+        return bool((-(Rt @ np.array(c))).tolist() == target)
+
+    found = _exact._shortest(x0, ok)
+    return found if found is not None else _exact._refined(Rt, -T.position, ok)
+
+
+@settings(max_examples=200)
+@given(any_angle, pitches, any_angle, st.tuples(coords, coords, coords), st.booleans())
+def test_inverse_position_numbers_are_the_plain_searchs(
+    roll: float, pitch: float, yaw: float, xyz: tuple[float, float, float], read: bool
+) -> None:
+    """The ``xyz`` of a fake root's inverted origin: what the candidate-by-candidate search
+    finds, and where found, read back (inverted by the loader) to the position bit for bit.
+    ``read``: the frame as the loader inverts an origin read (which often has exact numbers),
+    else a transform built from the numbers (which often has none)."""
+    T = origin_transform(xyz, (roll, pitch, yaw), inverted=read)
+    found, _ = _exact.origin_numbers(T, invert=True)
+    assert found == plain_inverse_numbers(T)
+    if found is not None:
+        assert (-(np.asarray(T.rotation) @ np.array(found))).tolist() == T.position.tolist()
+
+
+def test_stacked_products_are_the_single_ones() -> None:
+    """``R @ C[:, :, None]`` (the inverse search's one check of all candidates) gives, vector
+    by vector, the very doubles of ``R @ c``, for rotations and general matrices, over vectors
+    of mixed magnitudes."""
+    rng = np.random.default_rng(32)
+    for k in range(400):
+        q = rng.normal(size=4)
+        T = rm.Transform.from_rpy_xyz(tuple(rng.uniform(-3.0, 3.0, 3)), (0.0, 0.0, 0.0))
+        R = np.asarray(T.rotation) if k % 2 else rng.normal(size=(3, 3)) * 10.0 ** q[0]
+        C = rng.normal(size=(30, 3)) * 10.0 ** rng.integers(-8, 3, size=(30, 3))
+        stacked = -(R @ C[:, :, None])[:, :, 0]
+        for c, s in zip(C.tolist(), stacked.tolist(), strict=True):
+            assert (-(R @ np.array(c))).tolist() == s

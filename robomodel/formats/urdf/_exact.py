@@ -35,7 +35,7 @@ trips"), which robomodel's loader prefers and other tools ignore.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product, repeat
 from typing import Any
 
@@ -135,12 +135,25 @@ def _shortest(
     ``x0``, examined once (not at all when ``x0_ok`` says ``ok`` accepts it). The neighbours,
     examined when no rounding is accepted: every number moved by at most one double.
     """
+    for cand, known in _shortest_candidates(x0, radius, x0_ok):
+        if known or ok(cand):
+            return cand
+    return None
+
+
+def _shortest_candidates(
+    x0: Sequence[float], radius: Sequence[float] | None = None, x0_ok: bool = False
+) -> Iterator[tuple[list[float], bool]]:
+    """The candidates of :func:`_shortest` in its order, each with whether it is known to pass.
+
+    Known: ``x0`` (or zeros) when ``x0_ok``, accepted without calling ``ok``.
+    """
     top = max(map(abs, x0), default=0.0)
     if top == 0.0:
-        zeros = [0.0] * len(x0)
-        return zeros if x0_ok or ok(zeros) else None
-    if radius is not None and _short(x0, radius) and (x0_ok or ok([v + 0.0 for v in x0])):
-        return [v + 0.0 for v in x0]
+        yield [0.0] * len(x0), x0_ok
+        return
+    if radius is not None and _short(x0, radius):
+        yield [v + 0.0 for v in x0], x0_ok
     lead = math.floor(math.log10(top))
     lowest, highest = -lead, 16 - lead
     rad = repeat(math.inf) if radius is None else radius
@@ -154,18 +167,16 @@ def _shortest(
             v + 0.0 if places >= s else round(v, places) + 0.0
             for v, s in zip(x0, stables, strict=True)
         ]
-        if cand != previous and ok(cand):
-            return cand
+        if cand != previous:
+            yield cand, False
         previous = cand
     base = [float(v) + 0.0 for v in x0]
-    if x0_ok or ok(base):
-        return base
+    yield base, x0_ok
     # Every number moved by at most one double, in the order of product(_STEPS, ...).
     unmoved = tuple(base)
     for moved in product(*([_step(v, s) for s in _STEPS] for v in base)):
-        if moved != unmoved and ok(list(moved)):
-            return list(moved)
-    return None
+        if moved != unmoved:
+            yield list(moved), False
 
 
 def _short(x0: Sequence[float], radius: Sequence[float]) -> bool:
@@ -373,16 +384,31 @@ def origin_numbers(
         return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
     rpy = _rpy_of(T.rotation.T, memo)
     Rt = np.asarray(T.rotation)
-    target = T.position.tolist()
     x0 = (-(Rt.T @ np.asarray(T.position))).tolist()
-
-    def ok(c: list[float]) -> bool:
-        return bool((-(Rt @ np.array(c))).tolist() == target)
-
-    found = _shortest(x0, ok)
+    # The candidates of _shortest, then of _refined, each list checked in one numpy call (a
+    # fake root often has no exact inverse, and ~125 calls of a check cost 2.5M instructions).
+    found = _first_inverse([c for c, _ in _shortest_candidates(x0)], Rt, T.position)
     if found is None:
-        found = _refined(Rt, -T.position, ok)
+        found = _first_inverse(list(_refined_candidates(Rt, -T.position)), Rt, T.position)
     return found, rpy
+
+
+def _first_inverse(
+    cands: list[list[float]], R: np.ndarray, position: np.ndarray
+) -> list[float] | None:
+    """The first of ``cands`` that the loader inverts to ``position`` (``-(R @ c)``), exactly.
+
+    One stacked product for all: numpy's matmul runs the very kernel of ``R @ c`` on each
+    stacked vector (tests/test_urdf_exact_numbers.py compares the two bit for bit).
+    """
+    if not cands:
+        return None
+    C = np.array(cands, dtype=np.float64)
+    gives = -(R @ C[:, :, None])[:, :, 0]
+    hit = (gives == np.asarray(position)).all(axis=1)
+    if not hit.any():
+        return None
+    return cands[int(hit.argmax())]
 
 
 def axis_numbers(
@@ -466,6 +492,14 @@ def _refined(
     loader divides ``x`` by its computed norm, so ``x`` over its own norm is tried too (its norm
     may then compute to exactly 1).
     """
+    for cand in _refined_candidates(A, b, unit):
+        if ok(cand):
+            return cand
+    return None
+
+
+def _refined_candidates(A: np.ndarray, b: np.ndarray, unit: bool = False) -> Iterator[list[float]]:
+    """The candidates of :func:`_refined`, in its order."""
     Al, bl = A.tolist(), b.tolist()
     x = (A.T @ b).tolist()
     tried = None
@@ -480,10 +514,7 @@ def _refined(
             bases.append([v / n for v in x])
         for base in bases:
             for steps in product(_STEPS, repeat=3):
-                cand = [_step(v, s) + 0.0 for v, s in zip(base, steps, strict=True)]
-                if ok(cand):
-                    return cand
-    return None
+                yield [_step(v, s) + 0.0 for v, s in zip(base, steps, strict=True)]
 
 
 def _newton_step(A: list[list[float]], b: list[float], x: list[float]) -> list[float]:
