@@ -1,6 +1,7 @@
 """URDF load and export: robomodel against iDynTree (and Pinocchio's URDF parser).
 
-Run ``python benchmarks/urdf.py [--rounds N] [--quick] [--cpu] [--json PATH]``. Each pair is
+Run ``python benchmarks/urdf.py [--rounds N] [--quick] [--cpu] [--json PATH] [--only TEXT]``
+(``--only 'URDF load,'``: the first-call load rows alone). Each pair is
 timed in paired rounds by ``_harness`` (the two take turns within every round).
 
 First-call rows (what a user does: load a robot, or load it and write it once):
@@ -52,7 +53,14 @@ def shipped() -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    s = h.settings(h.parser(__doc__).parse_args(), rounds=9, block=0.15)
+    p = h.parser(__doc__)
+    p.add_argument(
+        "--only",
+        metavar="TEXT",
+        help="time only the rows whose label contains TEXT (e.g. 'URDF load,')",
+    )
+    args = p.parse_args()
+    s = h.settings(args, rounds=9, block=0.15)
     idt = h.idyntree()
 
     def idt_load(path: str) -> Any:
@@ -148,6 +156,8 @@ def main() -> None:
             lambda: idt_export(loader),
         ),
     ]
+    if args.only:
+        cases = [c for c in cases if args.only in c.label]
     h.header(f"URDF load and export (target <= 1.0x against iDynTree); {h.ICUB}", s)
     with h.stderr_closed():
         results = h.measure(cases, s)

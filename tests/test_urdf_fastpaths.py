@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import attrs
 import icub_models
@@ -25,10 +26,11 @@ from robomodel._internal.construct import make
 from robomodel.formats.urdf import dumps, loads
 from robomodel.formats.urdf._document import parse_triples
 from robomodel.formats.urdf._extensions import leaf_xml
-from robomodel.formats.urdf._inertial import inertial_values
+from robomodel.formats.urdf._inertial import _doubtful, inertial_values
 from robomodel.formats.urdf._origin import origin_transform
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.options import DumpOptions, LoadOptions
+from robomodel.model import spatial
 from robomodel.model.joints import (
     FixedJoint,
     JointDynamics,
@@ -248,7 +250,7 @@ _ANGLES = st.floats(-10.0, 10.0) | st.sampled_from(
 )
 
 
-@given(st.lists(st.tuples(_ANGLES, _ANGLES, _ANGLES), min_size=1, max_size=12))
+@given(st.lists(st.tuples(_ANGLES, _ANGLES, _ANGLES), min_size=1, max_size=40))
 def test_stacked_rotations_are_the_scalar_formulas_bit_for_bit(
     rpys: list[tuple[float, ...]],
 ) -> None:
@@ -259,6 +261,91 @@ def test_stacked_rotations_are_the_scalar_formulas_bit_for_bit(
     for k, rpy in enumerate(rpys):
         expected = np.array(_scalar_rotation(*rpy))
         assert got[k].ravel().tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("n", [1, 2, spatial._FEW_ROTATIONS, spatial._FEW_ROTATIONS + 1, 60])
+def test_few_and_many_rotations_take_paths_with_the_same_bits(n: int) -> None:
+    """Up to ``_FEW_ROTATIONS`` rows are computed in Python floats, more on stacked arrays:
+    either path gives the other's bits (signed zeros included) on the same angles."""
+    rng = np.random.default_rng(n)
+    angles = rng.uniform(-4.0, 4.0, 3 * n).tolist()
+    angles[: 3 * min(n, 3)] = [0.0, -0.0, math.pi, 0.0, 0.0, 0.0, -math.pi / 2, 1e-300, 0.0][
+        : 3 * min(n, 3)
+    ]
+    few = spatial._FEW_ROTATIONS
+    try:
+        spatial._FEW_ROTATIONS = n
+        scalar = rotations_from_rpy(angles, n)
+        spatial._FEW_ROTATIONS = n - 1
+        stacked = rotations_from_rpy(angles, n)
+    finally:
+        spatial._FEW_ROTATIONS = few
+    assert scalar.shape == stacked.shape == (n, 3, 3)
+    assert scalar.tobytes() == stacked.tobytes()
+
+
+def _stacked_inertials(
+    data: list[tuple[float, tuple[float, ...]]], xyz: list[Any], rpy: list[Any]
+) -> tuple[Any, Any]:
+    """The inertias about the link origin on stacked arrays (the loader's former numpy pass):
+    first moments ``(n, 3)`` and rotational inertias ``(n, 3, 3)``, with -0.0 as 0.0."""
+    n = len(data)
+    m = np.array([d[0] for d in data])
+    c = np.array(xyz, dtype=np.float64).reshape(n, 3)
+    A = np.array([d[1] for d in data]).reshape(n, 6)[:, [0, 1, 2, 1, 3, 4, 2, 4, 5]]
+    A = A.reshape(n, 3, 3)
+    rotated = [k for k, a in enumerate(rpy) if tuple(a) != (0.0, 0.0, 0.0)]
+    if rotated:
+        R = rotations_from_rpy([a for k in rotated for a in rpy[k]], len(rotated))
+        Ic = A[rotated]
+        B = R[:, :, 0, None] * Ic[:, None, 0, :]
+        B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
+        B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
+        Ar = B[:, :, None, 0] * R[:, None, :, 0]
+        Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
+        Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
+        A[rotated] = Ar
+    with np.errstate(all="ignore"):
+        h = m[:, None] * c
+        hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
+        outer = h[:, :, None] * h[:, None, :]
+        outer.reshape(n, 9)[:, ::4] -= hh[:, None]
+        A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
+        I_O = 0.5 * (A + A.transpose(0, 2, 1))
+    return h + 0.0, I_O + 0.0
+
+
+_MOMENTS = st.floats(-2.0, 2.0) | st.sampled_from([0.0, 1e-20, 1e150])
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0.0, 10.0) | st.just(0.0),
+            st.tuples(*[_MOMENTS] * 6),
+            st.tuples(*[st.floats(-1.0, 1.0)] * 3),
+            st.tuples(*[st.floats(-4.0, 4.0)] * 3) | st.just((0.0, 0.0, 0.0)),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_inertial_values_are_the_stacked_pass_bit_for_bit(
+    inertials: list[tuple[float, tuple[float, ...], Any, Any]],
+) -> None:
+    """The loader shifts each inertia to the link origin in Python floats: the same operations
+    in the same order as the stacked numpy pass, hence its bits, for every mass (zero
+    included), centre of mass and rotation of the moments."""
+    data = [(m, six) for m, six, _, _ in inertials]
+    xyz = [c for _, _, c, _ in inertials]
+    rpy = [a for _, _, _, a in inertials]
+    got = inertial_values(data, xyz, rpy)
+    h, I_O = _stacked_inertials(data, xyz, rpy)
+    if not (np.isfinite(h).all() and np.isfinite(I_O).all()):
+        return  # the loader raises for these (test_urdf's overflow test)
+    for k, inertia in enumerate(got):
+        assert inertia.first_moment.tobytes() == h[k].tobytes()
+        assert inertia.rotational_inertia.tobytes() == I_O[k].tobytes()
 
 
 # ---------------------------------------------------------------------- trusted assembly
@@ -334,6 +421,37 @@ def test_the_inertia_screen_passes_every_inertia_the_judge_flags(
             loads(text, options=LoadOptions(inertia="raise"))
     else:
         loads(text, options=LoadOptions(inertia="raise"))
+
+
+_SIX = st.floats(-1.0, 1.0) | st.sampled_from([0.0, 1e-20, -1e-20, 1.0, 1e300, 1.7e308])
+
+
+@given(
+    mass=st.sampled_from([0.0, 1e-3, 1.0]),
+    diagonal=st.tuples(*[st.floats(0.0, 2.0) | st.sampled_from([0.0, 1e-20, 1.7e308])] * 3),
+    off=st.tuples(*[_SIX] * 3),
+    scale=st.sampled_from([1.0, 1e-3, 1e-12]),
+)
+def test_inertias_the_gershgorin_bound_clears_are_consistent(
+    mass: float,
+    diagonal: tuple[float, float, float],
+    off: tuple[float, float, float],
+    scale: float,
+) -> None:
+    """The loader runs the eigenvalue screen only on the inertias its Gershgorin bound does not
+    clear: every inertia it clears has moments >= 0 that keep the triangle inequality, and
+    ``consistency_problems`` finds nothing in it."""
+    a, d, f = (x * scale for x in diagonal)
+    b, c, e = (x * scale for x in off)
+    six = (a, b, c, d, e, f)
+    if _doubtful([(mass, six)]):
+        return
+    I_C = np.array([[a, b, c], [b, d, e], [c, e, f]])
+    ev = np.linalg.eigvalsh(I_C)
+    tol = 0.5e-6 * max(mass, float(np.abs(I_C).max()))
+    assert ev[0] >= -tol
+    assert ev[0] + ev[1] >= ev[2] - tol
+    assert not consistency_problems(SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), I_C), rtol=1e-6)
 
 
 # ---------------------------------------------------------------------- eager reading on doubt

@@ -10,6 +10,7 @@ computed from the inertia alone that read back to it (:mod:`robomodel.formats.ur
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -131,54 +132,81 @@ def inertial_values(
     data: list[tuple[float, tuple[float, ...]]],
     xyz: list[Vec3],
     rpy: list[Vec3],
-    I_C: Any = None,
 ) -> list[SpatialInertia]:
     """Return the inertias of the registered inertials (mass and moments, origin numbers).
 
     ``SpatialInertia.from_com(m, c, R I Rᵀ)`` written elementwise, every sum left to right, so
-    that the result does not depend on how many inertials a document has. ``I_C``: their
-    :func:`central_inertias`, when already computed.
+    that the result does not depend on how many inertials a document has.
+
+    The shift to the link origin is a few dozen scalar operations per inertial, done in Python
+    floats (the operations and the order of stacked arrays, hence the same bits): numpy's cost
+    per call, two dozen calls on a document's few dozen inertials, is far above the arithmetic.
 
     Raises:
         InertiaOverflowError: the first inertial whose inertia about the link origin is not finite.
     """
     n = len(data)
-    masses = [d[0] for d in data]
-    m = np.array(masses)
-    c = np.array(xyz, dtype=np.float64).reshape(n, 3)
-    if I_C is None:
-        I_C = central_inertias(data)
-    rotated = [k for k, a in enumerate(rpy) if a != ZERO3]  # "0 -0 0" is not rotated
-    A = I_C.copy()
-    if rotated:
-        R = rotations_from_rpy([a for k in rotated for a in rpy[k]], len(rotated))
-        Ic = I_C[rotated]
-        B = R[:, :, 0, None] * Ic[:, None, 0, :]
-        B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
-        B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
-        Ar = B[:, :, None, 0] * R[:, None, :, 0]
-        Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
-        Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
-        A[rotated] = Ar
-    # Python floats overflow to inf silently; so does this (a zero mass keeps A as it is). A
-    # non-finite result is a URDFError naming the link (robomodel.formats.urdf.load), not a warning.
-    with np.errstate(all="ignore"):
-        h = m[:, None] * c
-        hh = h[:, 0] * h[:, 0] + h[:, 1] * h[:, 1] + h[:, 2] * h[:, 2]
-        outer = h[:, :, None] * h[:, None, :]
-        outer.reshape(n, 9)[:, ::4] -= hh[:, None]  # the diagonals (a strided view)
-        A = np.where((m != 0.0)[:, None, None], A - outer / m[:, None, None], A)
-        I_O = 0.5 * (A + A.transpose(0, 2, 1))
-        # A NaN or an infinity anywhere makes its sum one; a finite sum that overflows only
-        # sends the check to the rows.
-        if not np.isfinite(h.sum() + I_O.sum()):
-            bad = ~(np.isfinite(h).all(axis=1) & np.isfinite(I_O).all(axis=(1, 2)))
-            if bad.any():
-                raise InertiaOverflowError(int(np.flatnonzero(bad)[0]))
+    rows = _rotated_moments(data, rpy)
+    # Python floats overflow to inf silently, as numpy under errstate(all="ignore") does; a
+    # zero mass keeps the moments as they are. A non-finite result is a URDFError naming the
+    # link (robomodel.formats.urdf.load), not a warning.
+    first: list[float] = []
+    about: list[float] = []
+    for (m, _), (x, y, z), (a, b, c, d, e, f, g, h, i) in zip(data, xyz, rows, strict=True):
+        h0, h1, h2 = m * x, m * y, m * z
+        if m != 0.0:
+            hh = h0 * h0 + h1 * h1 + h2 * h2
+            a, b, c = a - (h0 * h0 - hh) / m, b - h0 * h1 / m, c - h0 * h2 / m
+            d, e, f = d - h1 * h0 / m, e - (h1 * h1 - hh) / m, f - h1 * h2 / m
+            g, h, i = g - h2 * h0 / m, h - h2 * h1 / m, i - (h2 * h2 - hh) / m
+        first += (h0, h1, h2)
+        about += (
+            0.5 * (a + a),
+            0.5 * (b + d),
+            0.5 * (c + g),
+            0.5 * (d + b),
+            0.5 * (e + e),
+            0.5 * (f + h),
+            0.5 * (g + c),
+            0.5 * (h + f),
+            0.5 * (i + i),
+        )
+    # A NaN or an infinity anywhere makes its sum one; a finite sum that overflows only sends
+    # the check to the rows.
+    if not math.isfinite(sum(first) + sum(about)):
+        for k in range(n):
+            if not all(map(math.isfinite, first[3 * k : 3 * k + 3] + about[9 * k : 9 * k + 9])):
+                raise InertiaOverflowError(k)
     # Over immutable bytes: each inertia views these stacks, which nothing can make writable.
-    h = immutable(h)
-    I_O = immutable(I_O)
-    return list(map(_INERTIA, masses, h, I_O))
+    moments = immutable(np.array(first).reshape(n, 3))
+    inertias = immutable(np.array(about).reshape(n, 3, 3))
+    return list(map(_INERTIA, [d[0] for d in data], moments, inertias))
+
+
+def _rotated_moments(
+    data: list[tuple[float, tuple[float, ...]]], rpy: list[Vec3]
+) -> list[list[float]]:
+    """Per inertial, its inertia at the centre of mass in link axes (``R I Rᵀ``), row-major.
+
+    The six numbers as read where ``rpy`` is zero (``"0 -0 0"`` is not rotated); the rotated
+    ones in one stacked pass, each sum left to right.
+    """
+    rotated = [k for k, a in enumerate(rpy) if a != ZERO3]
+    if not rotated:
+        return [[a, b, c, b, d, e, c, e, f] for _, (a, b, c, d, e, f) in data]
+    I_C = central_inertias(data)
+    A = I_C.copy()
+    R = rotations_from_rpy([a for k in rotated for a in rpy[k]], len(rotated))
+    Ic = I_C[rotated]
+    B = R[:, :, 0, None] * Ic[:, None, 0, :]
+    B = B + R[:, :, 1, None] * Ic[:, None, 1, :]
+    B = B + R[:, :, 2, None] * Ic[:, None, 2, :]
+    Ar = B[:, :, None, 0] * R[:, None, :, 0]
+    Ar = Ar + B[:, :, None, 1] * R[:, None, :, 1]
+    Ar = Ar + B[:, :, None, 2] * R[:, None, :, 2]
+    A[rotated] = Ar
+    rows: list[list[float]] = A.reshape(len(data), 9).tolist()
+    return rows
 
 
 def apply_exact_inertials(r: Reader) -> None:
@@ -220,19 +248,23 @@ def apply_exact_inertials(r: Reader) -> None:
 _RTOL = 1e-6
 
 
-def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
+def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
     """Apply the inertia ``policy`` to every ``<inertial>`` read (see ``LoadOptions.inertia``).
 
     Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
-    of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it): one batched
-    eigenvalue pass picks the inertias at or past the boundary, and
+    of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it). A bound
+    computed from the six numbers clears most inertias at once (:func:`_doubtful`); one batched
+    eigenvalue pass over the others picks those at or past the boundary, and
     :func:`robomodel.physics.inertia.consistency_problems` decides on those, with a relative
     tolerance.
-    ``I_C``: the :func:`central_inertias` of the document's inertials (``None`` if it has none).
     """
     data = r.inertial_data
-    if policy == "ignore" or I_C is None:
+    if policy == "ignore":
         return
+    doubtful = _doubtful(data)
+    if not doubtful:
+        return
+    I_C = central_inertias([data[k] for k in doubtful])
     with np.errstate(all="ignore"):
         ev = np.linalg.eigvalsh(I_C)  # ascending
         # A superset of what consistency_problems flags. Its tolerance is rtol times a scale
@@ -241,12 +273,13 @@ def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
         # test is the triangle inequality's halved; half that tolerance here leaves room for
         # the round-off between the two eigenvalue computations. Files rounding a point mass
         # to moments of 1e-20 and less are common, and each check costs a tenth of a load.
-        masses = np.array([d[0] for d in data])
+        masses = np.array([data[k][0] for k in doubtful])
         tol = (0.5 * _RTOL) * np.maximum(masses, np.abs(I_C).max(axis=(1, 2)))
         suspects = np.flatnonzero((ev[:, 0] < -tol) | (ev[:, 0] + ev[:, 1] < ev[:, 2] - tol))
-    for k in suspects.tolist():
+    for j in suspects.tolist():
+        k = doubtful[j]
         mass, numbers = data[k]
-        problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[k]), rtol=_RTOL)
+        problems = consistency_problems(SpatialInertia.from_com(mass, ZERO3, I_C[j]), rtol=_RTOL)
         if not problems:
             continue
         raw = r.inertial_owners[k]
@@ -267,6 +300,29 @@ def check_inertias(r: Reader, policy: InertiaPolicy, I_C: Any) -> None:
         if policy == "raise":
             raise err
         warn(str(err))
+
+
+def _doubtful(data: list[tuple[float, tuple[float, ...]]]) -> list[int]:
+    """The inertials whose moments a Gershgorin bound does not prove consistent.
+
+    An inertia ``I`` (principal moments ``l0 <= l1 <= l2``) is consistent when ``S = tr(I)/2 - I``
+    is positive semidefinite: its eigenvalues are ``(l0 + l1 + l2)/2 - li``, the smallest
+    ``(l0 + l1 - l2)/2`` (the triangle inequality), and each moment ``li`` is a sum of two of
+    them. Every eigenvalue of ``S`` is at least ``S_ii`` minus the off-diagonal magnitudes of
+    row ``i`` for some row: when that bound is >= 0 on every row (most real links, and every
+    point mass with equal moments), the eigenvalue test of :func:`check_inertias` cannot flag
+    the inertia (its tolerance is far above the round-off here), and it is not run on it.
+    """
+    out: list[int] = []
+    for k, (_, (a, b, c, d, e, f)) in enumerate(data):
+        half = (a + d + f) * 0.5
+        ab, ac, ae = abs(b), abs(c), abs(e)
+        # (A sum of moments that overflows proves nothing: half < inf.)
+        if not (
+            half - a >= ab + ac and half - d >= ab + ae and half - f >= ac + ae and half < math.inf
+        ):
+            out.append(k)
+    return out
 
 
 def numbers_of_inertials(

@@ -37,7 +37,6 @@ from robomodel.formats.urdf._extensions import keep
 from robomodel.formats.urdf._geometry import read_materials
 from robomodel.formats.urdf._inertial import (
     InertiaOverflowError,
-    central_inertias,
     check_inertias,
     inertial_values,
 )
@@ -390,21 +389,19 @@ def _build(
     check_mimics(r, joints, joint_idx)
 
     # ------------------------------------------------------------------ the numbers
-    check_inertias(r, options.inertia, _read_numbers(r))
+    _read_numbers(r)
+    check_inertias(r, options.inertia)
     r.drop_deferred()  # each record holds its values now; the lists would only add to the peak
 
     read = Elements(materials, links, link_idx, joints, joint_idx, sensors)
     return assemble(r, root, options, package_dirs, resolver, read)
 
 
-def _read_numbers(r: Reader) -> Any:
+def _read_numbers(r: Reader) -> None:
     """Read every deferred number and hand each record its origin, inertia or axis.
 
-    Returns the inertias at the centre of mass of the inertials (``None`` without any), for
-    :func:`~robomodel.formats.urdf._inertial.check_inertias`.
-
     Per element, building small arrays costs far more than the arithmetic: the texts are parsed
-    in one pass and the arrays computed in one vectorised pass per kind
+    in one pass and the values computed in one pass per kind
     (:func:`~robomodel.formats.urdf._origin.origin_values`,
     :func:`~robomodel.formats.urdf._inertial.inertial_values`), each value getting read-only
     views into a few shared arrays.
@@ -415,7 +412,7 @@ def _read_numbers(r: Reader) -> Any:
     n, m = len(r.origin_owners), len(r.inertial_owners)
     texts = r.origin_texts + r.inertial_texts + r.axis_texts
     if not texts:
-        return None
+        return
     # Documents repeat texts (a visual and its collision, common angles): each distinct text
     # is parsed once, and each distinct rpy becomes a rotation once. One dict both finds the
     # distinct texts and numbers them in order of first use (hashing each text once).
@@ -437,13 +434,9 @@ def _read_numbers(r: Reader) -> Any:
     if n:
         for owner, value in zip(r.origin_owners, origin_values(U, ix[: 2 * n]), strict=True):
             owner.origin = value
-    central = None
     if m:
-        central = central_inertias(r.inertial_data)
         try:
-            inertias = inertial_values(
-                r.inertial_data, read[0 : 2 * m : 2], read[1 : 2 * m : 2], central
-            )
+            inertias = inertial_values(r.inertial_data, read[0 : 2 * m : 2], read[1 : 2 * m : 2])
         except InertiaOverflowError as e:
             owner = r.inertial_owners[e.index]
             raise r.err(
@@ -457,7 +450,6 @@ def _read_numbers(r: Reader) -> Any:
             owner.inertia = inertia
     for owner, axis in zip(r.axis_owners, read[2 * m :], strict=True):
         owner.axis = axis
-    return central
 
 
 # Beyond this (in metres) the squares and products that kinematics, dynamics and export compute
