@@ -17,6 +17,7 @@ import numpy as np
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
+from robomodel._internal.inertia_bound import unproven_inertias
 from robomodel.errors import warn
 from robomodel.formats.urdf._document import (
     XMLNS,
@@ -253,7 +254,8 @@ def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
 
     Whether an inertia is consistent depends on its six numbers alone (the inertia at the centre
     of mass; neither the mass, if positive, nor the ``rpy`` rotation changes it). A bound
-    computed from the six numbers clears most inertias at once (:func:`_doubtful`); one batched
+    computed from the six numbers clears most inertias at once
+    (:func:`robomodel._internal.inertia_bound.unproven_inertias`); one batched
     eigenvalue pass over the others picks those at or past the boundary, and
     :func:`robomodel.physics.inertia.consistency_problems` decides on those, with a relative
     tolerance.
@@ -261,7 +263,7 @@ def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
     data = r.inertial_data
     if policy == "ignore":
         return
-    doubtful = _doubtful(data)
+    doubtful = unproven_inertias(data)
     if not doubtful:
         return
     I_C = central_inertias([data[k] for k in doubtful])
@@ -300,29 +302,6 @@ def check_inertias(r: Reader, policy: InertiaPolicy) -> None:
         if policy == "raise":
             raise err
         warn(str(err))
-
-
-def _doubtful(data: list[tuple[float, tuple[float, ...]]]) -> list[int]:
-    """The inertials whose moments a Gershgorin bound does not prove consistent.
-
-    An inertia ``I`` (principal moments ``l0 <= l1 <= l2``) is consistent when ``S = tr(I)/2 - I``
-    is positive semidefinite: its eigenvalues are ``(l0 + l1 + l2)/2 - li``, the smallest
-    ``(l0 + l1 - l2)/2`` (the triangle inequality), and each moment ``li`` is a sum of two of
-    them. Every eigenvalue of ``S`` is at least ``S_ii`` minus the off-diagonal magnitudes of
-    row ``i`` for some row: when that bound is >= 0 on every row (most real links, and every
-    point mass with equal moments), the eigenvalue test of :func:`check_inertias` cannot flag
-    the inertia (its tolerance is far above the round-off here), and it is not run on it.
-    """
-    out: list[int] = []
-    for k, (_, (a, b, c, d, e, f)) in enumerate(data):
-        half = (a + d + f) * 0.5
-        ab, ac, ae = abs(b), abs(c), abs(e)
-        # (A sum of moments that overflows proves nothing: half < inf.)
-        if not (
-            half - a >= ab + ac and half - d >= ab + ae and half - f >= ac + ae and half < math.inf
-        ):
-            out.append(k)
-    return out
 
 
 def numbers_of_inertials(
