@@ -1,0 +1,199 @@
+"""The regressor's tree build as it was at commit 9962818 (before issue 32's changes): the
+oracle that ``robomodel.identification._tree._make_tree`` must match bit for bit.
+
+A frozen copy, kept only for the tests; it calls nothing of the library's tree build.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+
+import numpy as np
+import numpy.typing as npt
+
+from robomodel.errors import ModelError
+from robomodel.identification._tree import Tree
+from robomodel.model.joints import FixedJoint, PrismaticJoint, RevoluteJoint
+from robomodel.model.record import Model
+
+FloatArray = npt.NDArray[np.float64]
+
+_F8 = np.dtype(np.float64)
+_SIZE = operator.attrgetter("size")
+_DTYPE = operator.attrgetter("dtype")
+
+
+def _stacked(arrays: list[FloatArray], width: int) -> FloatArray:
+    """Return the arrays' entries as rows of ``width`` numbers, one row per ``width`` entries.
+
+    Joining the buffers of many small arrays costs less than np.array on the list; the values
+    store C-contiguous float64, and anything else goes through np.array.
+    """
+    try:
+        raw = b"".join(arrays)  # type: ignore[arg-type]
+    except (TypeError, BufferError):  # pragma: no cover - a non-contiguous view
+        raw = b""
+    # Sizes and dtypes read by map in C: generator expressions cost more than the join.
+    size = sum(map(_SIZE, arrays))
+    if len(raw) != 8 * size or not set(map(_DTYPE, arrays)) <= {_F8}:
+        return np.concatenate([np.asarray(a, dtype=np.float64).ravel() for a in arrays]).reshape(
+            -1, width
+        )
+    return np.frombuffer(raw, dtype=np.float64).reshape(-1, width)
+
+
+# Rows of [u; -u; 0] (components x, y, z of each) giving S(u) = [[0, -u2, u1], [u2, 0, -u0],
+# [-u1, u0, 0]], and the index pairs of a cross product's two terms.
+_SKEW = [6, 5, 1, 2, 6, 3, 4, 0, 6]
+_CROSS_A = [1, 2, 0, 2, 0, 1]
+_CROSS_B = [2, 0, 1, 1, 2, 0]
+
+
+def _skews(u: FloatArray) -> FloatArray:
+    # S(u) of each row of u (m, 3), as (m, 3, 3).
+    ext = np.concatenate([u, -u, np.zeros((len(u), 1))], axis=1)
+    out: FloatArray = ext[:, _SKEW].reshape(-1, 3, 3)
+    return out
+
+
+def _crosses(a: FloatArray, b: FloatArray) -> FloatArray:
+    # Row-wise a x b of (m, 3) arrays.
+    ab = a[:, _CROSS_A] * b[:, _CROSS_B]
+    out: FloatArray = ab[:, :3] - ab[:, 3:]
+    return out
+
+
+def _make_tree(model: Model, base: int) -> Tree:
+    # Walk the traversal once in Python (levels, the joints' stored fields), then build the
+    # ancestor matrix one level at a time and every joint's constants in one vectorised pass
+    # over the stacked joint arrays.
+    t = model.traversal(base)
+    nl = model.n_links
+    names = model.link_names
+    if len(t) != nl:
+        missing = [names[i] for i in range(nl) if not t.contains(i)]
+        raise ModelError(
+            f"the regressor needs every link connected to the base {names[base]!r}, but "
+            f"{missing} are not; join them to the tree or take a submodel first"
+        )
+
+    # Phase 1, Python: the links by depth (level order), each link's ancestors, and each
+    # joint's stored fields in level order.
+    joints = model.joints
+    depth = [0] * nl
+    ancestors: list[list[int]] = [[] for _ in range(nl)]
+    ancestors[base] = [base]
+    by_depth: list[list[tuple[int, int, int]]] = []
+    for link, parent, j in zip(t.links[1:], t.parents[1:], t.joints[1:], strict=True):
+        d = depth[link] = depth[parent] + 1  # type: ignore[index]
+        ancestors[link] = [*ancestors[parent], link]  # type: ignore[index]
+        if d > len(by_depth):
+            by_depth.append([])
+        by_depth[d - 1].append((link, parent, j))  # type: ignore[arg-type]
+    steps = [e for level in by_depth for e in level]
+    link_at = np.array([base] + [e[0] for e in steps], dtype=np.intp)
+    parent_link = np.array([e[1] for e in steps], dtype=np.intp)
+    position = np.empty(nl, dtype=np.intp)
+    position[link_at] = np.arange(nl)
+    parent_pos = position[parent_link]
+    olds = [joints[e[2]] for e in steps]
+    forward: list[bool] = []
+    kinds: list[type] = []
+    fields: list[FloatArray] = []
+    zero = np.zeros(3)
+    coord = [0] * nl
+    dof_child = [0] * model.n_dofs
+    for k, ((link, parent, _), jt) in enumerate(zip(steps, olds, strict=True), start=1):
+        forward.append(names[parent] == jt.link1)
+        kind = type(jt)
+        kinds.append(kind)
+        rest = jt.link1_H_link2
+        if isinstance(jt, FixedJoint):
+            fields += (rest.rotation, rest.position, zero, zero)
+            continue
+        axis = jt.axis_in_link1
+        fields += (rest.rotation, rest.position, axis.direction, axis.origin)
+        coord[k] = jt.pos_coord_offset
+        dof_child[jt.dof_offset] = link
+
+    # Phase 2: the ancestor matrix (one scatter of every (link, ancestor) pair) and the levels.
+    anc = np.zeros((nl, nl))
+    anc[
+        np.repeat(np.arange(nl), list(map(len, ancestors))),
+        np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.intp),
+    ] = 1.0
+    levels = []
+    level_links = []
+    lo = 1
+    for level in by_depth:
+        hi = lo + len(level)
+        levels.append((lo, hi, parent_pos[lo - 1 : hi - 1]))
+        level_links.append((link_at[lo:hi], parent_link[lo - 1 : hi - 1]))
+        lo = hi
+
+    # Phase 3: the joints' constants, one vectorised pass over the stacked joint arrays (rows
+    # by level-order position after the base).
+    fw = np.array(forward, dtype=bool)
+    rev = np.array([k is RevoluteJoint for k in kinds], dtype=bool)
+    pri = np.array([k is PrismaticJoint for k in kinds], dtype=bool)
+    stacked = _stacked(fields, 18)
+    R0 = stacked[:, :9].reshape(-1, 3, 3)
+    p0, u, o = stacked[:, 9:12], stacked[:, 12:15], stacked[:, 15:]
+    # A joint whose traversal parent is link2 is read as the joint of the inverse rest pose,
+    # about its axis seen from link2 and reversed (Rot(u, q)^T = Rot(-u, q)). Then every
+    # joint's transform is [Rot(uf, q) Rf, Rot(uf, q) (pf - of) + of] (revolute) or
+    # [Rf, pf + q uf] (prismatic), with rest pose G = [Rf | pf], axis uf through of.
+    G = np.concatenate([R0, p0[:, :, None]], axis=2)
+    uf, of = u, o
+    bw = (~fw).nonzero()[0]
+    if len(bw):
+        R0t = R0[bw].transpose(0, 2, 1)
+        back = R0t @ np.stack([p0[bw], u[bw], o[bw] - p0[bw]], axis=2)  # R0^T (p0, u, o - p0)
+        G[bw, :, :3] = R0t
+        G[bw, :, 3] = -back[:, :, 0]
+        uf, of = u.copy(), o.copy()
+        uf[bw] = -back[:, :, 1]
+        of[bw] = back[:, :, 2]
+    Rf, pf = G[:, :, :3], G[:, :, 3]
+    K = _skews(uf)
+    KM = K @ np.concatenate([Rf, (pf - of)[:, :, None]], axis=2)  # K [Rf, pf - of]
+    K2M = K @ KM
+    rv3 = rev[:, None, None]
+    J1 = KM * rv3
+    J1[:, :, 3] += uf * pri[:, None]
+    # By level-order position; the base's is [I | 0].
+    J = np.zeros((3, 3, 4, nl))
+    J[0, 0, 0, 0] = J[0, 1, 1, 0] = J[0, 2, 2, 0] = 1.0
+    J[0, :, :, 1:] = G.transpose(1, 2, 0)
+    J[1, :, :, 1:] = J1.transpose(1, 2, 0)
+    np.multiply(K2M.transpose(1, 2, 0), rev, out=J[2, :, :, 1:])
+
+    # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
+    # point on it.
+    child = Rf.transpose(0, 2, 1) @ np.stack([uf, of - pf], axis=2)
+    u_c, o_c = child[:, :, 0], child[:, :, 1]
+    S = np.zeros((6, nl))
+    links = link_at[1:]
+    S[:3, links] = (_crosses(o_c, u_c) * rev[:, None] + u_c * pri[:, None]).T
+    S[3:, links] = (u_c * rev[:, None]).T
+
+    dofs = np.array(dof_child, dtype=np.intp)
+    coords = np.array(coord, dtype=np.intp)
+    positions = np.arange(1, nl, dtype=np.intp)
+    for arr in (S, dofs, anc, J, coords, link_at, position):
+        arr.setflags(write=False)
+    return Tree(
+        S_links=S,
+        dof_child=dofs,
+        anc=anc,
+        level_links=tuple(level_links),
+        base=base,
+        link_at=link_at,
+        position=position,
+        levels=tuple(levels),
+        coord=coords,
+        revolute=positions[rev],
+        prismatic=positions[pri],
+        J=J,
+    )
