@@ -144,6 +144,10 @@ def _crosses(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
+_BASE_POSE = np.eye(3, 4)  # [I | 0]
+_BASE_POSE.setflags(write=False)
+
+
 def _make_tree(model: Model, base: int) -> Tree:
     # Walk the traversal once in Python (levels, the joints' stored fields), then build the
     # ancestor matrix one level at a time and every joint's constants in one vectorised pass
@@ -239,14 +243,13 @@ def _make_tree(model: Model, base: int) -> Tree:
     K = _skews(uf)
     KM = K @ np.concatenate([Rf, (pf - of)[:, :, None]], axis=2)  # K [Rf, pf - of]
     K2M = K @ KM
-    rv3 = rev[:, None, None]
-    J1 = KM * rv3
-    J1[:, :, 3] += uf * pri[:, None]
-    # By level-order position; the base's is [I | 0].
+    # By level-order position; the base's is [I | 0]. J1 = K [Rf, pf - of] for a revolute
+    # joint, [0, uf] for a prismatic one.
     J = np.zeros((3, 3, 4, nl))
-    J[0, 0, 0, 0] = J[0, 1, 1, 0] = J[0, 2, 2, 0] = 1.0
+    J[0, :, :, 0] = _BASE_POSE
     J[0, :, :, 1:] = G.transpose(1, 2, 0)
-    J[1, :, :, 1:] = J1.transpose(1, 2, 0)
+    np.multiply(KM.transpose(1, 2, 0), rev, out=J[1, :, :, 1:])
+    J[1, :, 3, 1:] += (uf * pri[:, None]).T
     np.multiply(K2M.transpose(1, 2, 0), rev, out=J[2, :, :, 1:])
 
     # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a

@@ -78,7 +78,8 @@ def _sensor_plan(model: Model, base: int, names: Sequence[str]) -> list[tuple[in
 
 def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
     """Cross product over the leading axis of broadcastable ``(3, ...)`` arrays."""
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    # The shape from np.broadcast (C), not np.broadcast_shapes (which makes arrays to ask it).
+    out = np.empty((3, *np.broadcast(a[0], b[0]).shape))
     np.multiply(a[1], b[2], out=out[0])
     out[0] -= a[2] * b[1]
     np.multiply(a[2], b[0], out=out[1])
