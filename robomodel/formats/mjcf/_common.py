@@ -216,25 +216,30 @@ def quats_from_rotations(R: FloatArray) -> FloatArray | None:
     first = big == tr
     second = ~first & (big == a)
     third = ~first & ~second & (big == e)
-    fourth = ~first & ~second & ~third
-    s = np.empty_like(tr)
-    s[first] = (1.0 + tr)[first]
-    s[second] = (1.0 + a - e - i)[second]
-    s[third] = (1.0 + e - a - i)[third]
-    s[fourth] = (1.0 + i - a - e)[fourth]
+
+    def pick(x1: FloatArray, x2: FloatArray, x3: FloatArray, x4: FloatArray) -> FloatArray:
+        # Each row's value from its branch; every candidate is computed on all rows, each
+        # element by the same operations as on the branch's rows alone (elementwise IEEE
+        # arithmetic), which is cheaper than gathering and scattering by masks.
+        out: FloatArray = np.where(first, x1, np.where(second, x2, np.where(third, x3, x4)))
+        return out
+
+    s = pick(1.0 + tr, 1.0 + a - e - i, 1.0 + e - a - i, 1.0 + i - a - e)
     s = 2.0 * np.sqrt(np.maximum(s, 0.0))
     if not (np.isfinite(s).all() and (s > 0.0).all()):
         return None
-    q = np.empty((len(tr), 4))
     quarter = 0.25 * s
-    for rows, terms in (
-        (first, (None, h - f, c - g, d - b)),
-        (second, (h - f, None, b + d, c + g)),
-        (third, (c - g, b + d, None, f + h)),
-        (fourth, (d - b, c + g, f + h, None)),
-    ):
-        for col, t in enumerate(terms):
-            q[rows, col] = quarter[rows] if t is None else t[rows] / s[rows]
+    hf, cg, db = (h - f) / s, (c - g) / s, (d - b) / s
+    bd, gc, fh = (b + d) / s, (c + g) / s, (f + h) / s
+    q = np.stack(
+        [
+            pick(quarter, hf, cg, db),
+            pick(hf, quarter, bd, gc),
+            pick(cg, bd, quarter, fh),
+            pick(db, gc, fh, quarter),
+        ],
+        axis=1,
+    )
     n = np.sqrt(q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3])
     k = np.where(q[:, 0] >= 0.0, 1.0 / n, -1.0 / n)
     out: FloatArray = q * k[:, None]
@@ -257,20 +262,28 @@ def poses_written(
     if Q is None:
         return None
     at_origin = (positions == 0.0).all(axis=1)
-    # near_body_frame on all rows at once.
+    # near_body_frame on all rows at once (the largest of three columns taken column by column:
+    # a reduction along rows of three is far slower).
+    aQ, ap = np.abs(Q), np.abs(positions)
     near_rot = identity | (
-        (np.abs(Q[:, 0] - 1.0) < SAME_FRAME) & (np.abs(Q[:, 1:]).max(axis=1) < SAME_FRAME)
+        (np.abs(Q[:, 0] - 1.0) < SAME_FRAME)
+        & (np.maximum(np.maximum(aQ[:, 1], aQ[:, 2]), aQ[:, 3]) < SAME_FRAME)
     )
-    near_pos = ~at_origin & (np.abs(positions).max(axis=1) < SAME_FRAME)
+    near_pos = ~at_origin & (np.maximum(np.maximum(ap[:, 0], ap[:, 1]), ap[:, 2]) < SAME_FRAME)
     near = (near_rot & ~identity) | (near_rot & near_pos)
     # Slots for the rows written only: the positions off the origin, the rotations off the
-    # identity, in row order.
-    pos = iter(slots.add_rows(positions[~at_origin]))
-    quat = iter(slots.add_rows(Q[~identity]))
+    # identity, in row order (row k's slot: the first plus the written rows before it).
+    pos = slots.add_rows(positions[~at_origin]).start + np.cumsum(~at_origin) - 1
+    quat = slots.add_rows(Q[~identity]).start + np.cumsum(~identity) - 1
     return [
-        (None if origin else next(pos), None if eye else next(quat), close)
-        for origin, eye, close in zip(
-            at_origin.tolist(), identity.tolist(), near.tolist(), strict=True
+        (None if origin else p, None if eye else q, close)
+        for origin, eye, close, p, q in zip(
+            at_origin.tolist(),
+            identity.tolist(),
+            near.tolist(),
+            pos.tolist(),
+            quat.tolist(),
+            strict=True,
         )
     ]
 
