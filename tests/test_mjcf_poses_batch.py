@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import models, rotations
 
 import robomodel as rm
+from robomodel._internal.xml_text import Part
+from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
+    NumberSlots,
     near_body_frame,
+    nums,
     pose_attrs,
     poses_written,
     quat_from_rows,
@@ -56,12 +61,62 @@ def test_stacked_poses_are_written_as_one_by_one(
     poses: list[tuple[np.ndarray, np.ndarray]],
 ) -> None:
     """poses_written gives the pos/quat texts pose_attrs writes, and near_body_frame's answer."""
-    out = poses_written(np.array([R for R, _ in poses]), np.array([p for _, p in poses]))
+    slots = NumberSlots()
+    out = poses_written(np.array([R for R, _ in poses]), np.array([p for _, p in poses]), slots)
     assert out is not None
-    for (R, p), (pos, quat, near) in zip(poses, out, strict=True):
-        el = ET.Element("site")
-        expected_near = near_body_frame(*pose_attrs(el, Transform(R, p)))
-        assert (pos, quat, near) == (el.get("pos"), el.get("quat"), expected_near)
+    one_by_one = NumberSlots()
+    expected = []
+    for R, p in poses:
+        attrs: list[Part] = []
+        near = near_body_frame(*pose_attrs(attrs, Transform(R, p), one_by_one))
+        expected.append((_attribute(attrs, "pos"), _attribute(attrs, "quat"), near))
+    texts, texts_one_by_one = slots.texts(), one_by_one.texts()
+
+    def text(slots_texts: list[str], slot: int | None) -> str | None:
+        return None if slot is None else slots_texts[slot]
+
+    for (pos, quat, near), (pos1, quat1, near1) in zip(out, expected, strict=True):
+        assert (text(texts, pos), text(texts, quat), near) == (
+            text(texts_one_by_one, pos1),
+            text(texts_one_by_one, quat1),
+            near1,
+        )
+
+
+def _attribute(attrs: list[Part], name: str) -> int | None:
+    """The slot of attribute ``name`` among text parts (``' name="'``, slot, ``'"'``)."""
+    for k, part in enumerate(attrs):
+        if isinstance(part, str) and part.endswith(f' {name}="'):
+            slot = attrs[k + 1]
+            assert isinstance(slot, int)
+            return slot
+    return None
+
+
+def test_number_slots_are_the_plain_texts() -> None:
+    """Every slot's text is what nums writes for the same numbers, whatever the slot sizes,
+    zeros of either sign written "0.0"."""
+    rng = np.random.default_rng(3)
+    slots, groups = NumberSlots(), []
+    for n in [1, 3, 4, 2, 3, 1, 4]:
+        xs = [float(x) for x in rng.normal(size=n) * 10.0 ** rng.integers(-20, 20)]
+        xs[0] = -0.0 if n == 2 else xs[0]
+        groups.append((slots.add(xs), xs))
+    rows = rng.normal(size=(3, 3))
+    groups += [(slot, row) for slot, row in zip(slots.add_rows(rows), rows.tolist(), strict=True)]
+    texts = slots.texts()
+    for slot, xs in groups:
+        assert texts[slot] == nums(xs)
+
+
+def test_number_slots_refuse_non_finite_numbers() -> None:
+    """A non-finite number is refused as nums refuses it, naming the first slot holding one."""
+    slots = NumberSlots()
+    slots.add([1.0, 2.0])
+    slots.add([0.5, math.inf])
+    slots.add([math.nan])
+    with pytest.raises(MJCFError, match=r"non-finite numbers in '0\.5 inf'"):
+        slots.texts()
 
 
 @given(models(max_links=8), st.integers(0, 7))

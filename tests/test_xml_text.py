@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robomodel._internal.xml_text import indented_text
+from robomodel._internal.xml_text import Part, TextElement, attribute, element_text, indented_text
 
 NAMES = st.sampled_from(["a", "body", "site", "geom", "x_1", "ns:tag", "joint-2"])
 # Values with every character ElementTree escapes, and some it does not.
@@ -58,3 +58,30 @@ def test_anything_else_is_declined(root: ET.Element, what: str) -> None:
     else:
         leaf.tag = "{urn:x}tag"
     assert indented_text(root) is None
+
+
+def _text_element(el: ET.Element, slots: list[str]) -> TextElement:
+    """The TextElement of ``el``, every second attribute a number slot: its value in ``el``
+    is replaced by the slot's text (numbers are never escaped)."""
+    attrs: list[Part] = []
+    for k, (name, value) in enumerate(el.items()):
+        if k % 2:
+            slots.append(f"{len(value)}.5 -1e-0{k}")
+            el.set(name, slots[-1])
+            attrs += (f' {name}="', len(slots) - 1, '"')
+        else:
+            attrs.append(attribute(name, value))
+    out = TextElement(el.tag, attrs)
+    out.children = [_text_element(child, slots) for child in el]
+    return out
+
+
+@given(trees(), st.integers(0, 3))
+def test_text_elements_are_written_as_elementtree_writes_them(root: ET.Element, level: int) -> None:
+    """A TextElement tree is written as ElementTree writes the same tree placed at depth
+    ``level`` of a document (its text with every line after the first indented ``level``
+    steps more), literal attributes escaped as ElementTree escapes them."""
+    slots: list[str] = []
+    tree = _text_element(root, slots)
+    expected = element_tree_text(root).replace("\n", "\n" + "  " * level)
+    assert element_text(tree, slots, level=level) == expected

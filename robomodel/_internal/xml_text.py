@@ -8,6 +8,11 @@ with string tags and attributes only. Anything else (text or tails, comments, na
 names, non-string values) makes it return ``None``, and the caller uses ElementTree itself,
 the plain twin that gives the same text.
 
+:class:`TextElement` and :func:`element_text` write the same indented text for a tree that is
+never an ElementTree at all: the MJCF writer lays out its bodies, joints, geoms, sites and
+inertials as heads of text parts (literal text and the slots of numbers formatted later, all at
+once) and splices the result into the rest of its document.
+
 Attribute values are escaped as ElementTree escapes them, found by asking ElementTree itself
 at import (the set of escaped characters has changed across Python versions).
 """
@@ -17,7 +22,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-__all__ = ["indented_text"]
+__all__ = ["TextElement", "attribute", "element_text", "indented_text"]
 
 
 def _escaped(c: str) -> str:
@@ -95,4 +100,74 @@ def indented_text(root: ET.Element, space: str = "  ") -> str | None:
             stack.extend((child, inner) for child in reversed(item))
         else:
             out.append(opening + " />")
+    return "".join(out)
+
+
+Part = str | int
+"""A piece of an element's attributes' text: literal text, or the index of a number slot."""
+
+
+class TextElement:
+    """An element written as text: its tag, its attributes as text parts, and its children.
+
+    ``attrs`` holds literal strings and, in place of numbers not yet formatted, ints: indices
+    into the list of texts :func:`element_text` is given. Build it from :func:`attribute`
+    (which escapes as ElementTree does) and, for numbers, ``' pos="'``, a slot, ``'"'``.
+    """
+
+    __slots__ = ("attrs", "children", "tag")
+
+    def __init__(self, tag: str, attrs: list[Part]) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list[TextElement] = []
+
+    def add(self, tag: str, attrs: list[Part]) -> TextElement:
+        """Append a child and return it."""
+        child = TextElement(tag, attrs)
+        self.children.append(child)
+        return child
+
+
+def attribute(name: str, value: str) -> str:
+    """The text `` name="value"``, ``value`` escaped as ElementTree escapes attribute values.
+
+    ``name`` must be a plain attribute name (the writer's own literals).
+    """
+    if _SPECIAL.search(value) is not None:
+        value = _escape(value)
+    return f' {name}="{value}"'
+
+
+def element_text(root: TextElement, slots: list[str], level: int = 0, space: str = "  ") -> str:
+    """The text :func:`indented_text` writes for ``root`` placed at depth ``level`` of a tree.
+
+    Each int among the attributes' parts is replaced by ``slots[i]``. The text starts with the
+    root's opening tag (the indentation before it is the caller's) and ends with its closing
+    tag.
+    """
+    out: list[str] = []
+    push = out.append
+    # As in indented_text: an explicit stack of elements with the line break and indentation
+    # before them, or (as strings) closing texts, written once an element's children are. Each
+    # piece goes to ``out`` on its own: one join at the end.
+    stack: list[tuple[TextElement | str, str]] = [(root, "\n" + space * level)]
+    while stack:
+        item, before = stack.pop()
+        if isinstance(item, str):
+            push(item)
+            continue
+        push(before)
+        push("<")
+        push(item.tag)
+        for p in item.attrs:
+            push(p if isinstance(p, str) else slots[p])
+        if item.children:
+            push(">")
+            stack.append((before + "</" + item.tag + ">", ""))
+            inner = before + space
+            stack.extend([(child, inner) for child in reversed(item.children)])
+        else:
+            push(" />")
+    del out[0]  # the root's own indentation
     return "".join(out)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.xml_text import Part
 from robomodel.errors import MJCFError, ModelError, MujocoNotInstalledError
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.spatial import Transform
@@ -100,42 +100,104 @@ def rotations_from_quats(q: npt.ArrayLike) -> FloatArray:
     return out
 
 
+def number_texts(a: FloatArray) -> list[str]:
+    """The texts of the numbers of a float64 array, as MJCF export writes them: the one place.
+
+    ``repr`` is the shortest text that reads back as the same double. ``+ 0.0`` writes a zero
+    as "0.0", never "-0.0": a quaternion or position computed from canonical values can still
+    come out as -0.0, and export is a function of the value
+    (robomodel._internal.arrays.canonical). Every number of a document goes through here,
+    most of them in one call (:class:`NumberSlots`). Non-finite numbers come out as "inf",
+    "-inf" and "nan": the callers refuse them.
+    """
+    return [repr(x) for x in (a + 0.0).tolist()]
+
+
+def _refuse_non_finite(text: str) -> None:
+    # "inf" and "nan" are the only spellings with an "n" in them.
+    if "n" in text:
+        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
+
+
 def num(x: float) -> str:
     return nums((x,))
 
 
 def nums(xs: Iterable[float]) -> str:
-    # repr is the shortest text that reads back as the same double; "inf" and "nan" are the
-    # only spellings with an "n" in them. ``+ 0.0`` writes a zero as "0.0", never "-0.0": a
-    # quaternion or position computed from canonical values can still come out as -0.0, and
-    # export is a function of the value (robomodel._internal.arrays.canonical).
-    text = " ".join([repr(float(x) + 0.0) for x in xs])
-    if "n" in text:
-        raise MJCFError(f"MJCF cannot hold the non-finite numbers in {text!r}")
+    """The text of a few numbers written at once (see :func:`number_texts`)."""
+    text = " ".join(number_texts(np.fromiter(xs, dtype=np.float64)))
+    _refuse_non_finite(text)
     return text
+
+
+class NumberSlots:
+    """The numbers of a document's elements, gathered as they are laid out, formatted at once.
+
+    :meth:`add` and :meth:`add_rows` return slots (ints) that stand for the numbers' text in an
+    element's attributes (:class:`robomodel._internal.xml_text.TextElement`); :meth:`texts`
+    formats every number in one :func:`number_texts` call and returns the text of each slot.
+    """
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.ends: list[int] = []  # where each slot's numbers end in ``values``
+
+    def add(self, xs: Iterable[float]) -> int:
+        """Return the slot of the numbers ``xs``, written with a space between them."""
+        self.values += xs
+        self.ends.append(len(self.values))
+        return len(self.ends) - 1
+
+    def add_rows(self, a: FloatArray) -> range:
+        """Return the slots of the rows of a ``(k, n)`` array, one slot per row."""
+        k, n = a.shape
+        start, first = len(self.values), len(self.ends)
+        self.values += a.ravel().tolist()
+        self.ends += range(start + n, start + n * k + 1, n)
+        return range(first, first + k)
+
+    def texts(self) -> list[str]:
+        """The text of every slot, in slot order.
+
+        Raises:
+            MJCFError: a number is not finite; the message names the first slot holding one.
+        """
+        a = np.array(self.values, dtype=np.float64)
+        texts = number_texts(a)
+        out: list[str] = []
+        start = 0
+        for end in self.ends:
+            out.append(" ".join(texts[start:end]))
+            start = end
+        if not np.isfinite(a).all():
+            for text in out:
+                _refuse_non_finite(text)
+        return out
 
 
 EYE = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
 ORIGIN = [0.0, 0.0, 0.0]
 
 
-def pose_attrs(el: ET.Element, T: Transform) -> tuple[list[float], tuple[float, ...] | None]:
-    """Write ``pos``/``quat`` of ``T`` (only what is not the identity); return them."""
+def pose_attrs(
+    attrs: list[Part], T: Transform, slots: NumberSlots
+) -> tuple[list[float], tuple[float, ...] | None]:
+    """Append ``pos``/``quat`` of ``T`` (only what is not the identity); return their numbers."""
     p = T.position.tolist()
     if p != ORIGIN:
-        el.set("pos", nums(p))
+        attrs += (' pos="', slots.add(p), '"')
     rows = T.rotation.tolist()
     if rows == EYE:
         return p, None
     q = quat_from_rows(rows)
-    el.set("quat", nums(q))
+    attrs += (' quat="', slots.add(q), '"')
     return p, q
 
 
-Pose = tuple[str | None, str | None, bool]
-"""A transform as a site or body writes it: its ``pos`` text (``None``: the origin), ``quat``
-text (``None``: the identity rotation), and whether it is near its body frame
-(:func:`near_body_frame`)."""
+Pose = tuple[int | None, int | None, bool]
+"""A transform as a site or body writes it: the slot of its ``pos`` numbers (``None``: the
+origin), of its ``quat`` (``None``: the identity rotation), and whether it is near its body
+frame (:func:`near_body_frame`)."""
 
 
 def quats_from_rotations(R: FloatArray) -> FloatArray | None:
@@ -154,37 +216,44 @@ def quats_from_rotations(R: FloatArray) -> FloatArray | None:
     first = big == tr
     second = ~first & (big == a)
     third = ~first & ~second & (big == e)
-    fourth = ~first & ~second & ~third
-    s = np.empty_like(tr)
-    s[first] = (1.0 + tr)[first]
-    s[second] = (1.0 + a - e - i)[second]
-    s[third] = (1.0 + e - a - i)[third]
-    s[fourth] = (1.0 + i - a - e)[fourth]
+
+    def pick(x1: FloatArray, x2: FloatArray, x3: FloatArray, x4: FloatArray) -> FloatArray:
+        # Each row's value from its branch; every candidate is computed on all rows, each
+        # element by the same operations as on the branch's rows alone (elementwise IEEE
+        # arithmetic), which is cheaper than gathering and scattering by masks.
+        out: FloatArray = np.where(first, x1, np.where(second, x2, np.where(third, x3, x4)))
+        return out
+
+    s = pick(1.0 + tr, 1.0 + a - e - i, 1.0 + e - a - i, 1.0 + i - a - e)
     s = 2.0 * np.sqrt(np.maximum(s, 0.0))
     if not (np.isfinite(s).all() and (s > 0.0).all()):
         return None
-    q = np.empty((len(tr), 4))
     quarter = 0.25 * s
-    for rows, terms in (
-        (first, (None, h - f, c - g, d - b)),
-        (second, (h - f, None, b + d, c + g)),
-        (third, (c - g, b + d, None, f + h)),
-        (fourth, (d - b, c + g, f + h, None)),
-    ):
-        for col, t in enumerate(terms):
-            q[rows, col] = quarter[rows] if t is None else t[rows] / s[rows]
+    hf, cg, db = (h - f) / s, (c - g) / s, (d - b) / s
+    bd, gc, fh = (b + d) / s, (c + g) / s, (f + h) / s
+    q = np.stack(
+        [
+            pick(quarter, hf, cg, db),
+            pick(hf, quarter, bd, gc),
+            pick(cg, bd, quarter, fh),
+            pick(db, gc, fh, quarter),
+        ],
+        axis=1,
+    )
     n = np.sqrt(q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3])
     k = np.where(q[:, 0] >= 0.0, 1.0 / n, -1.0 / n)
     out: FloatArray = q * k[:, None]
     return out if np.isfinite(out).all() else None
 
 
-def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | None:
+def poses_written(
+    rotations: FloatArray, positions: FloatArray, slots: NumberSlots
+) -> list[Pose] | None:
     """Return the :data:`Pose` of stacked ``(k, 3, 3)`` rotations and ``(k, 3)`` positions.
 
-    The numbers are computed and formatted as whole arrays, with the texts of
-    :func:`pose_attrs`; ``None`` if a number is not finite (the caller then writes each pose
-    with :func:`pose_attrs`, which names it).
+    The numbers are computed as whole arrays and given slots as whole arrays, with the numbers
+    of :func:`pose_attrs`; ``None`` if a number is not finite (the caller then writes each pose
+    with :func:`pose_attrs`).
     """
     if not (np.isfinite(rotations).all() and np.isfinite(positions).all()):
         return None
@@ -193,37 +262,38 @@ def poses_written(rotations: FloatArray, positions: FloatArray) -> list[Pose] | 
     if Q is None:
         return None
     at_origin = (positions == 0.0).all(axis=1)
-    # near_body_frame on all rows at once.
+    # near_body_frame on all rows at once (the largest of three columns taken column by column:
+    # a reduction along rows of three is far slower).
+    aQ, ap = np.abs(Q), np.abs(positions)
     near_rot = identity | (
-        (np.abs(Q[:, 0] - 1.0) < SAME_FRAME) & (np.abs(Q[:, 1:]).max(axis=1) < SAME_FRAME)
+        (np.abs(Q[:, 0] - 1.0) < SAME_FRAME)
+        & (np.maximum(np.maximum(aQ[:, 1], aQ[:, 2]), aQ[:, 3]) < SAME_FRAME)
     )
-    near_pos = ~at_origin & (np.abs(positions).max(axis=1) < SAME_FRAME)
+    near_pos = ~at_origin & (np.maximum(np.maximum(ap[:, 0], ap[:, 1]), ap[:, 2]) < SAME_FRAME)
     near = (near_rot & ~identity) | (near_rot & near_pos)
-    out: list[Pose] = []
-    for origin, eye, close, p, q in zip(
-        at_origin.tolist(),
-        identity.tolist(),
-        near.tolist(),
-        (positions + 0.0).tolist(),
-        (Q + 0.0).tolist(),
-        strict=True,
-    ):
-        out.append(
-            (
-                None if origin else " ".join(map(repr, p)),
-                None if eye else " ".join(map(repr, q)),
-                close,
-            )
+    # Slots for the rows written only: the positions off the origin, the rotations off the
+    # identity, in row order (row k's slot: the first plus the written rows before it).
+    pos = slots.add_rows(positions[~at_origin]).start + np.cumsum(~at_origin) - 1
+    quat = slots.add_rows(Q[~identity]).start + np.cumsum(~identity) - 1
+    return [
+        (None if origin else p, None if eye else q, close)
+        for origin, eye, close, p, q in zip(
+            at_origin.tolist(),
+            identity.tolist(),
+            near.tolist(),
+            pos.tolist(),
+            quat.tolist(),
+            strict=True,
         )
-    return out
+    ]
 
 
-def set_pose(el: ET.Element, pose: Pose) -> None:
-    """Write the ``pos``/``quat`` texts of a :data:`Pose` (only what is not the identity)."""
+def set_pose(attrs: list[Part], pose: Pose) -> None:
+    """Append the ``pos``/``quat`` slots of a :data:`Pose` (only what is not the identity)."""
     if pose[0] is not None:
-        el.set("pos", pose[0])
+        attrs += (' pos="', pose[0], '"')
     if pose[1] is not None:
-        el.set("quat", pose[1])
+        attrs += (' quat="', pose[1], '"')
 
 
 SAME_FRAME = 1e-5

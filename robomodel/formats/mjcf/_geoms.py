@@ -12,7 +12,8 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from robomodel._internal.files import atomic_path
-from robomodel.formats.mjcf._common import FloatArray, num, nums, pose, pose_attrs
+from robomodel._internal.xml_text import Part, TextElement, attribute
+from robomodel.formats.mjcf._common import FloatArray, NumberSlots, nums, pose, pose_attrs
 from robomodel.formats.mjcf.options import DumpOptions, LoadOptions
 from robomodel.formats.report import LossAction
 from robomodel.model.builders import with_collision_shapes, with_visual_shapes
@@ -47,12 +48,13 @@ class GeomWriter:
     material_names: set[str]
     converted: dict[str, str]
     _root_asset: ET.Element
+    slots: NumberSlots
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         """Record one report entry (the writer's own)."""
         raise NotImplementedError
 
-    def _shapes(self, body: ET.Element, link: int) -> None:
+    def _shapes(self, body: TextElement, link: int) -> None:
         m, o = self.m, self.o
         lname = m.link_names[link]
         groups = (
@@ -67,45 +69,45 @@ class GeomWriter:
                     continue
                 self._geom(body, shape, kind, label)
 
-    def _geom(self, body: ET.Element, shape: SolidShape, kind: str, label: str) -> None:
+    def _geom(self, body: TextElement, shape: SolidShape, kind: str, label: str) -> None:
         g = shape.geometry
-        attrs_: dict[str, str] = {}
+        add = self.slots.add
+        # The attributes after the name: the geometry's type, then its size or mesh.
+        typed: list[Part] = []
         match g:
             case Box():
                 sizes: tuple[float, ...] = (g.x / 2, g.y / 2, g.z / 2)
-                attrs_ = {"type": "box", "size": nums(sizes)}
+                typed = [' type="box" size="', add(sizes), '"']
             case Sphere():
                 sizes = (g.radius,)
-                attrs_ = {"type": "sphere", "size": num(g.radius)}
+                typed = [' type="sphere" size="', add(sizes), '"']
             case Cylinder():
                 sizes = (g.radius, g.length / 2)
-                attrs_ = {"type": "cylinder", "size": nums(sizes)}
+                typed = [' type="cylinder" size="', add(sizes), '"']
             case Mesh():
                 sizes = (1.0,)
                 mesh = self._mesh(g, kind, label)
                 if mesh is None:
                     return
-                attrs_ = {"type": "mesh", "mesh": mesh}
+                typed = [' type="mesh"', attribute("mesh", mesh)]
         if min(sizes) <= 0.0:
             self.note("dropped", kind, label, "a zero size: MuJoCo needs positive geom sizes")
             return
-        el = ET.SubElement(body, "geom")
+        attrs: list[Part] = []
         if shape.name and shape.name not in self.geom_names:
-            el.set("name", shape.name)
+            attrs.append(attribute("name", shape.name))
             self.geom_names.add(shape.name)
         elif shape.name:
             self.note("dropped", f"{kind} name", shape.name, "MuJoCo geom names must be unique")
-        for k, v in attrs_.items():
-            el.set(k, v)
-        pose_attrs(el, shape.link_H_geometry)
+        attrs += typed
+        pose_attrs(attrs, shape.link_H_geometry, self.slots)
         if kind == "visual":
-            el.set("contype", "0")
-            el.set("conaffinity", "0")
-            el.set("group", "2")
+            attrs.append(' contype="0" conaffinity="0" group="2"')
         else:
-            el.set("group", "3")
+            attrs.append(' group="3"')
         if shape.material is not None:
-            el.set("material", self._material(shape.material, label))
+            attrs.append(attribute("material", self._material(shape.material, label)))
+        body.add("geom", attrs)
         for x in shape.extensions:
             self.note("dropped", f"{kind} extension", label, x[:60])
 

@@ -8,20 +8,19 @@ write, which inertias MuJoCo would refuse and what the policies of
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from robomodel._internal.xml_text import TextElement
 from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     EYE,
     ORIGIN,
     SAME_FRAME,
     FloatArray,
+    NumberSlots,
     moves,
     near_body_frame,
-    num,
-    nums,
     quat_from_rotation,
     quats_from_rotations,
 )
@@ -45,7 +44,8 @@ class InertiaWriter:
     inertias: dict[str, SpatialInertia]
     principal: dict[int, tuple[FloatArray, FloatArray]]
     principal_quats: dict[int, tuple[float, ...]]
-    inertial_numbers: dict[int, tuple[list[float], str, str, str]]
+    inertial_numbers: dict[int, tuple[list[float], list[float]]]
+    slots: NumberSlots
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
         """Record one report entry (the writer's own)."""
@@ -98,8 +98,8 @@ class InertiaWriter:
         """Compute the numbers of every ``<inertial>`` at once, from stacked arrays.
 
         The principal frames' quaternions, the centres of mass (``h / m``, as the ``com``
-        property) and the texts of ``pos``, ``mass`` and ``diaginertia``; :meth:`inertial` uses
-        them (the same numbers and texts it would compute one link at a time).
+        property) and the written principal moments; :meth:`inertial` uses them (the numbers it
+        would compute one link at a time).
         """
         keys = [k for k in self.principal if written[k].mass != 0.0]
         if not keys:
@@ -112,18 +112,9 @@ class InertiaWriter:
         com = h / m[:, None]
         diag = np.maximum(np.array([self.principal[k][0] for k in keys]).reshape(-1, 3), 0.0)
         if not (np.isfinite(com).all() and np.isfinite(m).all() and np.isfinite(diag).all()):
-            return  # nums names what is not finite, link by link
-        self.inertial_numbers = {
-            k: (c, " ".join(map(repr, c0)), repr(mass), " ".join(map(repr, d0)))
-            for k, c, c0, mass, d0 in zip(
-                keys,
-                com.tolist(),
-                (com + 0.0).tolist(),
-                (m + 0.0).tolist(),
-                (diag + 0.0).tolist(),
-                strict=True,
-            )
-        }
+            return  # the slots' texts name what is not finite, link by link
+        numbers = zip(com.tolist(), diag.tolist(), strict=True)
+        self.inertial_numbers = dict(zip(keys, numbers, strict=True))
 
     def _valid(self, i: int, name: str, inertia: SpatialInertia) -> SpatialInertia:
         """Return the inertia to write for link ``i``; its principal axes go to ``principal``.
@@ -166,12 +157,13 @@ class InertiaWriter:
         )
         return SpatialInertia.from_com(inertia.mass, inertia.com, V @ np.diag(fixed) @ V.T)
 
-    def inertial(self, body: ET.Element, link: int, inertia: SpatialInertia) -> None:
+    def inertial(self, body: TextElement, link: int, inertia: SpatialInertia) -> None:
+        """Write the ``<inertial>`` of ``link`` into ``body`` (none for a massless link)."""
         if inertia.mass == 0.0:
             return
         d, V = self.principal[link]
-        numbers = self.inertial_numbers.get(link)
-        com = inertia.com.tolist() if numbers is None else numbers[0]
+        stacked = self.inertial_numbers.get(link)
+        com, diag = (inertia.com.tolist(), None) if stacked is None else stacked
         q = self.principal_quats.get(link) or quat_from_rotation(V)
         tiny_com = com != ORIGIN and max(abs(x) for x in com) < SAME_FRAME
         if tiny_com or near_body_frame(com, q if V.tolist() != EYE else None):
@@ -180,15 +172,24 @@ class InertiaWriter:
             # same inertia exactly and keeps the frame away from that shortcut.
             V, d = V[:, [1, 2, 0]], d[[1, 2, 0]]
             q = quat_from_rotation(V)
-            numbers = None
-        if numbers is None:
-            el = ET.SubElement(body, "inertial", pos=nums(com), mass=num(inertia.mass))
-            el.set("quat", nums(q))
-            el.set("diaginertia", nums(np.maximum(d, 0.0)))
-            return
-        el = ET.SubElement(body, "inertial", pos=numbers[1], mass=numbers[2])
-        el.set("quat", nums(q))
-        el.set("diaginertia", numbers[3])
+            diag = None
+        if diag is None:
+            diag = np.maximum(d, 0.0).tolist()
+        add = self.slots.add
+        body.add(
+            "inertial",
+            [
+                ' pos="',
+                add(com),
+                '" mass="',
+                add((inertia.mass,)),
+                '" quat="',
+                add(q),
+                '" diaginertia="',
+                add(diag),
+                '"',
+            ],
+        )
 
 
 def _principal(I_C: FloatArray) -> tuple[FloatArray, FloatArray]:

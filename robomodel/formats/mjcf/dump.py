@@ -24,17 +24,17 @@ import numpy as np
 from robomodel._internal.deprecation import renamed_attributes
 from robomodel._internal.files import atomic_write
 from robomodel._internal.mesh_volume import surely_has_volume
-from robomodel._internal.xml_text import indented_text
+from robomodel._internal.xml_text import Part, TextElement, attribute, element_text, indented_text
 from robomodel.errors import MJCFError
 from robomodel.formats.mjcf._common import (
     METADATA_NAME,
     SAME_FRAME,
     FloatArray,
+    NumberSlots,
     Pose,
     moves,
     mujoco,
     near_body_frame,
-    num,
     nums,
     pose_attrs,
     poses_written,
@@ -140,7 +140,7 @@ def _warn(report: ConversionReport) -> None:
 # ---------------------------------------------------------------------- numbers
 # ---------------------------------------------------------------------- the writer
 _Pending: TypeAlias = tuple[
-    ET.Element, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
+    TextElement, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
 ]
 """A merged link: its parent body, its pose there, the joints so far and the merged links."""
 
@@ -154,7 +154,11 @@ class _Writer(GeomWriter, InertiaWriter):
         self.losses: list[Loss] = []
         self.inertias: dict[str, SpatialInertia] = {}
         self.entries: list[TraversalElement] = []
-        self.bodies: dict[str, ET.Element] = {}
+        # The worldbody and its bodies, laid out as text with their numbers in slots; the rest
+        # of the document (assets, sensors, kept sections) is an ElementTree.
+        self.slots = NumberSlots()
+        self.bodies: dict[str, TextElement] = {}
+        self.worldbody_text = "<worldbody />"
         self.site_names: set[str] = set()
         self.frame_sites: dict[str, tuple[str, Transform]] = {}
         self.geom_names: set[str] = set()
@@ -164,7 +168,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.metadata: dict[str, Any] = {}
         self.principal: dict[int, tuple[FloatArray, FloatArray]] = {}
         self.principal_quats: dict[int, tuple[float, ...]] = {}
-        self.inertial_numbers: dict[int, tuple[list[float], str, str, str]] = {}
+        self.inertial_numbers: dict[int, tuple[list[float], list[float]]] = {}
         self.material_assets: dict[tuple[object, ...], str] = {}
         self.material_names: set[str] = set()
         self.converted: dict[str, str] = {}
@@ -180,7 +184,9 @@ class _Writer(GeomWriter, InertiaWriter):
         ET.SubElement(root, "compiler", angle="radian", inertiafromgeom="false")
         asset = ET.SubElement(root, "asset")
         self._root_asset = asset
-        world = ET.SubElement(root, "worldbody")
+        # An empty placeholder in the tree: the worldbody's text is spliced in (_document).
+        ET.SubElement(root, "worldbody")
+        world = TextElement("worldbody", [])
         if m.n_links == 0:
             raise MJCFError("the model has no links; add a link before exporting to MJCF")
 
@@ -224,6 +230,7 @@ class _Writer(GeomWriter, InertiaWriter):
         poses = poses_written(
             np.array([T.rotation for T in rests.values()]).reshape(-1, 3, 3),
             np.array([T.position for T in rests.values()]).reshape(-1, 3),
+            self.slots,
         )
         rest_pose = dict(zip(rests, poses, strict=True)) if poses is not None else {}
         pending: dict[int, _Pending] = {}
@@ -242,10 +249,10 @@ class _Writer(GeomWriter, InertiaWriter):
                     self._link_site(name, name, Transform.identity())
                     self._shapes(world, e.link)
                     continue
-                body = ET.SubElement(world, "body", name=self._body_name(name))
+                body = world.add("body", [attribute("name", self._body_name(name))])
                 self.metadata["base"] = name
                 if o.floating_base:
-                    ET.SubElement(body, "freejoint", name=o.free_joint_name)
+                    body.add("freejoint", [attribute("name", o.free_joint_name)])
                     self.note("added", "joint", o.free_joint_name, "free joint of the root body")
             else:
                 assert e.joint is not None  # a traversal gives every non-base link its joint
@@ -265,11 +272,11 @@ class _Writer(GeomWriter, InertiaWriter):
                 if e.link in self.merged:
                     pending[e.link] = (parent_el, X_H_C, specs, [*between, (name, X_H_C)])
                     continue
-                body = ET.SubElement(parent_el, "body", name=self._body_name(name))
+                body = parent_el.add("body", [attribute("name", self._body_name(name))])
                 if X_H_C is P_H_C and e.link in rest_pose:
-                    set_pose(body, rest_pose[e.link])
+                    set_pose(body.attrs, rest_pose[e.link])
                 else:
-                    pose_attrs(body, X_H_C)
+                    pose_attrs(body.attrs, X_H_C, self.slots)
                 for j, axis in specs:
                     self._joint(body, j, axis)
                 if between:
@@ -288,9 +295,11 @@ class _Writer(GeomWriter, InertiaWriter):
             self._shapes(body, e.link)
         self._frames()
 
-        # Elements outside the tree.
+        # Elements outside the tree; the sensors' sites complete the worldbody, and its text is
+        # written with every number of it formatted at once.
         equality = self._mimics()
         sensors = self._sensors()
+        self.worldbody_text = element_text(world, self.slots.texts(), level=1)
         actuators = self._actuators()
         for el in (equality, actuators, sensors):
             if len(el):
@@ -304,7 +313,7 @@ class _Writer(GeomWriter, InertiaWriter):
             custom = ET.SubElement(root, "custom")
             data = json.dumps(self.metadata, sort_keys=True, separators=(",", ":"))
             ET.SubElement(custom, "text", name=METADATA_NAME, data=data)
-        text = self._thin_meshes(root) if self.mesh_elements else _text(root)
+        text = self._thin_meshes(root) if self.mesh_elements else self._document(root)
         kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
         if kept:
             text = self._kept_sections(root, kept)
@@ -325,13 +334,13 @@ class _Writer(GeomWriter, InertiaWriter):
             # Every mesh is a binary STL with a volume far above MuJoCo's minimum: the compile
             # would name none (robomodel._internal.mesh_volume), and costs what the user's own
             # compile costs next.
-            return _text(root)
+            return self._document(root)
         try:
             mj = mujoco()
         except ImportError:
-            return _text(root)
+            return self._document(root)
         for _ in range(len(self.mesh_elements)):
-            error = _compiles(mj, _text(root), full=True)
+            error = _compiles(mj, self._document(root), full=True)
             name = _thin_mesh(error)
             el = self.mesh_elements.get(name or "")
             if el is None or el.get("inertia") == "shell":
@@ -345,7 +354,7 @@ class _Writer(GeomWriter, InertiaWriter):
                 'inertia="shell" (the inertias are explicit, so only where MuJoCo centres the '
                 "mesh changes)",
             )
-        return _text(root)
+        return self._document(root)
 
     def _kept_sections(self, root: ET.Element, kept: list[Extension]) -> str:
         """Write back the MJCF sections an import kept; keep only those MuJoCo accepts.
@@ -364,12 +373,12 @@ class _Writer(GeomWriter, InertiaWriter):
         for el in sections:
             root.insert(place, el)
             place += 1
-        text = _text(root)
+        text = self._document(root)
         if mj is None or _compiles(mj, text) is None:
             return text
         for el in sections:
             root.remove(el)
-        base_error = _compiles(mj, _text(root))
+        base_error = _compiles(mj, self._document(root))
         if base_error is not None:
             # The document fails without them: the kept sections are not the cause, and
             # judging them against it would blame each. They are written back unchecked.
@@ -383,17 +392,25 @@ class _Writer(GeomWriter, InertiaWriter):
                 "all",
                 f"written back unchecked: MuJoCo refuses the document without them ({base_error})",
             )
-            return _text(root)
+            return self._document(root)
         place = 1
         for el in sections:
             root.insert(place, el)
-            error = _compiles(mj, _text(root))
+            error = _compiles(mj, self._document(root))
             if error is None:
                 place += 1
                 continue
             root.remove(el)
             self.note("dropped", "kept section", f"<{el.tag}>", f"MuJoCo refuses it now: {error}")
-        return _text(root)
+        return self._document(root)
+
+    def _document(self, root: ET.Element) -> str:
+        """The document's text: ``root``'s, with the worldbody's text in its empty placeholder.
+
+        The placeholder is the only ``<worldbody />`` at depth one: any ``<`` inside an
+        attribute or a kept section's text is escaped.
+        """
+        return _text(root).replace("\n  <worldbody />", "\n  " + self.worldbody_text, 1)
 
     # ------------------------------------------------------------------ joints
     def _body_name(self, name: str) -> str:
@@ -472,20 +489,21 @@ class _Writer(GeomWriter, InertiaWriter):
                 out.add(link)
         return out
 
-    def _joint(self, body: ET.Element, j: int, axis: Axis) -> None:
+    def _joint(self, body: TextElement, j: int, axis: Axis) -> None:
         """Write joint ``j`` into ``body``; ``axis`` is its motion axis in the body frame."""
         m = self.m
+        add = self.slots.add
         joint = m.joints[j]
         jname = m.joint_names[j]
         assert isinstance(joint, RevoluteJoint | PrismaticJoint)
-        el = ET.SubElement(body, "joint", name=jname)
+        attrs: list[Part] = [attribute("name", jname)]
         if isinstance(joint, RevoluteJoint):
-            el.set("type", "hinge")
+            attrs.append(' type="hinge"')
             if axis.origin.any():  # a point off the body's origin (-0.0 counts as 0.0)
-                el.set("pos", nums(axis.origin))
+                attrs += (' pos="', add(axis.origin.tolist()), '"')
         else:
-            el.set("type", "slide")
-        el.set("axis", nums(axis.direction))
+            attrs.append(' type="slide"')
+        attrs += (' axis="', add(axis.direction.tolist()), '"')
         lim = joint.limits
         written = lim.enabled and math.isfinite(lim.lower) and lim.lower < lim.upper
         written = written and math.isfinite(lim.upper)
@@ -495,10 +513,9 @@ class _Writer(GeomWriter, InertiaWriter):
             self.metadata.setdefault("limits", {})[jname] = [lim.enabled, lim.lower, lim.upper]
         if lim.enabled and math.isfinite(lim.lower) and math.isfinite(lim.upper):
             if lim.lower < lim.upper:
-                el.set("limited", "true")
-                el.set("range", nums((lim.lower, lim.upper)))
+                attrs += (' limited="true" range="', add((lim.lower, lim.upper)), '"')
             else:
-                el.set("limited", "false")
+                attrs.append(' limited="false"')
                 self.note(
                     "dropped",
                     "limits",
@@ -506,21 +523,21 @@ class _Writer(GeomWriter, InertiaWriter):
                     f"empty range [{lim.lower}, {lim.upper}]: MuJoCo needs lower < upper",
                 )
         else:
-            el.set("limited", "false")
+            attrs.append(' limited="false"')
             if lim.enabled:
                 self.note("dropped", "limits", jname, "an infinite bound cannot be an MJCF range")
         if joint.dynamics.kind == "urdf":
             if joint.dynamics.damping:
-                el.set("damping", num(joint.dynamics.damping))
+                attrs += (' damping="', add((joint.dynamics.damping,)), '"')
             if joint.dynamics.static_friction:
-                el.set("frictionloss", num(joint.dynamics.static_friction))
+                attrs += (' frictionloss="', add((joint.dynamics.static_friction,)), '"')
             if not (joint.dynamics.damping or joint.dynamics.static_friction):
                 # MJCF's zero damping and friction loss are its defaults, not an element: that
                 # the joint had a URDF <dynamics> of zeros travels in the metadata.
                 self.metadata.setdefault("urdf_dynamics", {})[jname] = True
         if math.isfinite(joint.effort_limit) and joint.effort_limit > 0.0:
-            el.set("actuatorfrclimited", "true")
-            el.set("actuatorfrcrange", nums((-joint.effort_limit, joint.effort_limit)))
+            effort = (-joint.effort_limit, joint.effort_limit)
+            attrs += (' actuatorfrclimited="true" actuatorfrcrange="', add(effort), '"')
         elif math.isfinite(joint.effort_limit):
             # MuJoCo needs a non-empty force range: a zero limit travels in the metadata.
             self.metadata.setdefault("effort_limits", {})[jname] = joint.effort_limit
@@ -529,6 +546,7 @@ class _Writer(GeomWriter, InertiaWriter):
             self.metadata.setdefault("velocity_limits", {})[jname] = joint.velocity_limit
             if not self.o.metadata:
                 self.note("dropped", "velocity limit", jname, "MJCF has no velocity limit")
+        body.add("joint", attrs)
 
     def _mimics(self) -> ET.Element:
         m = self.m
@@ -580,12 +598,13 @@ class _Writer(GeomWriter, InertiaWriter):
             k += 1
         if unique != name:
             self.note("renamed", "site", name, f"site {unique!r}: the name is taken")
-        el = ET.SubElement(self.bodies[link], "site", name=unique)
+        attrs: list[Part] = [attribute("name", unique)]
         if pose is None:
-            near = near_body_frame(*pose_attrs(el, T))
+            near = near_body_frame(*pose_attrs(attrs, T, self.slots))
         else:
-            set_pose(el, pose)
+            set_pose(attrs, pose)
             near = pose[2]
+        self.bodies[link].add("site", attrs)
         if near:
             self.note(
                 "approximated",
@@ -614,10 +633,11 @@ class _Writer(GeomWriter, InertiaWriter):
                 self.note("dropped", "frame", f.name, f"its link {f.link!r} is not exported")
                 continue
             frames.append(f)
-        # The numbers of every site at once: one stack of the poses, formatted as whole arrays.
+        # The numbers of every site at once: one stack of the poses, given slots as whole arrays.
         poses = poses_written(
             np.array([f.link_H_frame.rotation for f in frames]).reshape(-1, 3, 3),
             np.array([f.link_H_frame.position for f in frames]).reshape(-1, 3),
+            self.slots,
         )
         for k, f in enumerate(frames):
             self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
