@@ -2,7 +2,8 @@
 
 Everything here serves the layers above and is not for users: trusted construction of values
 whose fields a caller already proved valid (:mod:`.construct`), read-only arrays (:mod:`.arrays`),
-the per-value cache of derived data (:mod:`.memo`), the one atomic file write (:mod:`.files`) and
-the aliases that keep old module paths importing (:mod:`.aliases`). Each fast path is listed with
+the per-value cache of derived data (:mod:`.memo`), the one atomic file write (:mod:`.files`),
+Python's ``repr`` of whole float arrays (:mod:`.shortest`) and the aliases that keep old module
+paths importing (:mod:`.aliases`). Each fast path is listed with
 its measured benefit in docs/architecture.md.
 """
