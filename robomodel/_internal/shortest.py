@@ -4,7 +4,9 @@
 bit. Exporters write thousands of computed numbers (rotations, centres of mass), and for a 16 or
 17 digit number CPython's ``repr`` (David Gay's ``dtoa``) takes its big-integer path, some 6,000
 to 8,000 instructions per number; here the digits of all numbers come from a few dozen array
-operations and their texts from one gather of characters.
+operations and their texts from one gather of characters per layout (about 2,500 instructions a
+number after a fixed cost of some 1,000,000: :func:`reprs` uses ``repr`` below :data:`FEW`
+numbers).
 
 What ``repr`` is: the correctly rounded ``p``-digit decimal of ``x`` for the smallest ``p`` (1 to
 17) that reads back as ``x``, written plainly for ``1e-4 <= |x| < 1e16`` (an integral value with
@@ -25,13 +27,15 @@ What ``repr`` is: the correctly rounded ``p``-digit decimal of ``x`` for the sma
 Why three candidates are enough: the numbers that read back as ``x`` form an interval of width
 at most 22 units of the 17th digit, so it holds at most one decimal of 15 or fewer digits. If
 the 15-digit rounding reads back, it is that decimal, and ``repr``'s digits are its digits
-without the trailing zeros. Else ``repr`` has 16 digits if the 16-digit rounding reads back,
-else 17.
+without the trailing zeros. Else ``repr`` has 16 digits if the 16-digit rounding reads back
+(the nearest 16-digit decimal, so in the interval if any is: the interval is symmetric about
+``x`` unless ``x`` is a power of two, left to ``repr``; a 16-digit rounding above ``2**53`` is
+within half a unit of ``x`` where half an ulp is more, so it reads back), else 17.
 
-An element the fast path cannot vouch for gets the plain ``repr`` (:func:`reprs` names the
-cases: NaN, infinities, zero, magnitudes outside the range, exact powers of two, ties between
-two candidates, integral values). ``tests/test_shortest_repr.py`` compares with ``repr`` bit for
-bit over random bit patterns, robot-like values and every fallback case.
+An element the fast path cannot vouch for gets the plain ``repr`` (:func:`reprs_by_arrays`
+names the cases: NaN, infinities, zero, magnitudes outside the range, exact powers of two, ties
+between two candidates, integral values). ``tests/test_shortest_repr.py`` compares with
+``repr`` bit for bit over random bit patterns, robot-like values and every fallback case.
 """
 
 from __future__ import annotations
