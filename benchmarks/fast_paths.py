@@ -1,7 +1,8 @@
 """What each remaining fast path buys on first calls: the figures of docs/architecture.md.
 
 Run ``PYTHONPATH=. python benchmarks/fast_paths.py [--samples N] [PATH ...]``. For each fast
-path (``trusted``, ``assemble``, ``memo``, ``pickle``, ``xml_text``; all by default) and each
+path (``trusted``, ``assemble``, ``memo``, ``pickle``, ``xml_text``, ``shortest``; all by
+default) and each
 user-facing row it touches, samples alternate between the library as it is and the library with
 that one fast path replaced by its plain, checked path (patched in this process, for the
 measurement only). Every sample is a *first call*: a freshly loaded iCubGazeboV2_7 (unpickled
@@ -34,6 +35,7 @@ import robomodel.transformers as rt
 from robomodel._internal import construct
 from robomodel.formats import json as rj
 from robomodel.formats import mjcf
+from robomodel.formats.urdf import dumps as urdf_dumps
 from robomodel.formats.urdf import load
 from robomodel.model.record import Model
 
@@ -77,6 +79,7 @@ ROWS: dict[str, tuple[Callable[[], Model], Callable[[Model], object]]] = {
             m, options=mjcf.DumpOptions(meshes=False, visuals=False, collisions=False)
         ),
     ),
+    "URDF dumps": (_fresh, urdf_dumps),
 }
 """Per user-facing row: a fresh model (untimed) and the one call timed on it."""
 
@@ -163,12 +166,21 @@ def _no_xml_text() -> Callable[[], None]:
     return _patch([(dump, "indented_text", lambda root, space="  ": None)])
 
 
+def _no_shortest() -> Callable[[], None]:
+    # The URDF writer's shortest decimals by repr, one number at a time.
+    import importlib
+
+    numbers = importlib.import_module("robomodel.formats.urdf.numbers")
+    return _patch([(numbers, "reprs", lambda a: [repr(v) for v in a.tolist()])])
+
+
 PATHS: dict[str, tuple[Callable[[], Callable[[], None]], list[str]]] = {
     "trusted": (_no_trusted, list(ROWS)[:8]),
     "assemble": (_no_assemble, list(ROWS)[:6]),
     "memo": (_no_memo, list(ROWS)[:8]),
     "pickle": (_no_compact_pickle, ["pickle round trip"]),
     "xml_text": (_no_xml_text, ["MJCF dumps"]),
+    "shortest": (_no_shortest, ["URDF dumps"]),
 }
 """Per fast path: how to switch it off (returning how to switch it back on), and its rows."""
 

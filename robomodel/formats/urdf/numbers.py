@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from robomodel._internal.shortest import reprs
+
 __all__ = ["format3", "format_float", "format_floats", "format_numbers"]
 
 
@@ -108,9 +110,11 @@ def format_floats(values: Iterable[float]) -> str:
 def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     """Return :func:`format_float` of every number of ``values`` (a sequence or an array).
 
-    The exporter's bulk path: one ``repr`` (the shortest digits, whose cost is most of the
-    formatting) per distinct number, and the notation rule applied to whole runs of ``repr``
-    texts by C-level string maps instead of a Python call per number (:func:`_respelled_all`).
+    The exporter's bulk path: ``repr``'s text (the shortest digits) of every distinct number,
+    computed for the whole array at once (:func:`robomodel._internal.shortest.reprs`, the
+    same texts as ``repr`` without its big-integer cost per number), and the notation rule
+    applied to whole runs of ``repr`` texts by C-level string maps instead of a Python call per
+    number (:func:`_respelled_all`).
 
     Raises:
         ValueError: a number is NaN or infinite (the first one is named).
@@ -128,10 +132,11 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     first = np.empty(len(a), dtype=bool)  # where a new value starts in ascending order
     first[:1] = True
     np.not_equal(ascending[1:], ascending[:-1], out=first[1:])
-    distinct: list[float] = ascending[first].tolist()
+    distinct_array = ascending[first]
+    distinct: list[float] = distinct_array.tolist()
     inverse = np.empty(len(a), dtype=np.intp)  # each number's position among the distinct
     inverse[order] = first.cumsum() - 1
-    texts = _respelled_all(distinct, list(map(repr, distinct)))
+    texts = _respelled_all(distinct, reprs(distinct_array))
     # Each number's text, gathered by numpy from an array of the distinct texts.
     gathered: list[str] = np.array(texts, dtype=object)[inverse].tolist()
     return tuple(gathered)
