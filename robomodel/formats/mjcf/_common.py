@@ -9,6 +9,7 @@ from typing import Any, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
+from robomodel._internal.shortest import reprs
 from robomodel._internal.xml_text import Part
 from robomodel.errors import MJCFError, ModelError, MujocoNotInstalledError
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
@@ -107,10 +108,11 @@ def number_texts(a: FloatArray) -> list[str]:
     as "0.0", never "-0.0": a quaternion or position computed from canonical values can still
     come out as -0.0, and export is a function of the value
     (robomodel._internal.arrays.canonical). Every number of a document goes through here,
-    most of them in one call (:class:`NumberSlots`). Non-finite numbers come out as "inf",
-    "-inf" and "nan": the callers refuse them.
+    most of them in one call (:class:`NumberSlots`), whose thousands of numbers
+    :func:`robomodel._internal.shortest.reprs` formats in whole arrays, with the very texts of
+    ``repr``. Non-finite numbers come out as "inf", "-inf" and "nan": the callers refuse them.
     """
-    return [repr(x) for x in (a + 0.0).tolist()]
+    return reprs(a + 0.0)
 
 
 def _refuse_non_finite(text: str) -> None:
