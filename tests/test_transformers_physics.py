@@ -18,6 +18,7 @@ from strategies import SLOW, models, transforms
 
 import robomodel as rm
 import robomodel.transformers as rt
+from robomodel._internal.arrays import FrozenArray, immutable
 from robomodel.physics.dynamics import inverse_dynamics
 from robomodel.physics.kinematics import (
     JointState,
@@ -25,6 +26,7 @@ from robomodel.physics.kinematics import (
     forward_kinematics,
     total_spatial_inertia,
 )
+from robomodel.transformers._link_poses import _rows
 
 ATOL = 1e-9
 GRAVITY = (0.3, -0.2, -9.81)
@@ -378,3 +380,16 @@ def test_make_urdf_compatible_output_exports_for_any_base(m, data):
         np.testing.assert_allclose(
             theirs.base_H_frame(name).as_matrix(), ours[name], atol=1e-6, err_msg=name
         )
+
+
+@given(st.integers(0, 6), st.sampled_from([(3,), (3, 3)]))
+def test_stack_rows_are_the_rows_of_iteration(n: int, shape: tuple[int, ...]) -> None:
+    """The lumping engine's row views of a frozen stack are ``list(stack)``: same bits, frozen."""
+    stacked = immutable(np.arange(n * int(np.prod(shape)), dtype=np.float64).reshape(n, *shape))
+    rows = _rows(stacked)
+    assert len(rows) == n
+    for got, want in zip(rows, list(stacked), strict=True):
+        assert type(got) is FrozenArray
+        assert got.shape == shape
+        assert got.tobytes() == want.tobytes()
+        assert not got.flags.writeable

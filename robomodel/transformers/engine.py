@@ -426,7 +426,11 @@ def _kept_by_massless(
     lumped = list(
         map(
             _INERTIA,
-            map(olds.__getitem__, itertools.chain.from_iterable([members[s][1:] for s in parts])),
+            map(
+                operator.getitem,
+                itertools.repeat(olds),
+                itertools.chain.from_iterable([members[s][1:] for s in parts]),
+            ),
         )
     )
     if not lumped or all(map(operator.is_, lumped, itertools.repeat(lumped[0]))):
