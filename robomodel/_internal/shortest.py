@@ -309,3 +309,20 @@ def _digit_chars(digits: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
 _DIGIT_UNITS = np.array([10.0**i for i in (*range(8, -1, -1), *range(7, -1, -1))])
 _DIGIT_NUMBERS = np.array([*range(1, 10), 0, *range(10, 18)], dtype=np.uint8)[:, None]
 _POW10_INT = np.array([10**i for i in range(18)], dtype=np.int64)
+
+# The tables are constants of the module: nothing may write them (a written table would change
+# every text formatted afterwards, in the whole process).
+for _table in (
+    _POWER_STARTS,
+    _POW10,
+    _POW10_HIGH,
+    _POW10_LOW,
+    *_LAYOUTS,
+    _DROPPED,
+    _DROPPED_UNITS,
+    _DIGIT_UNITS,
+    _DIGIT_NUMBERS,
+    _POW10_INT,
+):
+    _table.setflags(write=False)
+del _table
