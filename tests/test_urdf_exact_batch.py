@@ -386,3 +386,22 @@ def test_batch_axes_are_the_searchs_on_real_robots(robot: str) -> None:
     directions = [j.axis_in_link1.direction for j in joints]
     want = [_exact._search_axis(r, d) for r, d in zip(rests, directions, strict=True)]
     assert _exact_batch.axis_numbers_all(rests, directions) == want
+
+
+@given(
+    st.integers(0, 5),
+    st.integers(0, 4),
+    st.integers(1, 4),
+    st.lists(st.one_of(finite, st.just(0.0), st.just(-0.0), st.just(math.nan)), min_size=1),
+)
+def test_column_reductions_are_numpys(n: int, p: int, k: int, pool: list[float]) -> None:
+    """The sieve's reductions over a short last axis (``|``, ``&``, ``maximum`` of its
+    columns) give numpy's ``any``, ``all`` and ``max`` over that axis, nan and -0.0 included."""
+    for shape in ((n, k), (n, p, k)):
+        size = math.prod(shape)
+        A = np.resize(np.array(pool), size).reshape(shape)
+        b = A > 0.0
+        assert np.array_equal(_exact_batch._any_column(b), b.any(axis=-1))
+        assert np.array_equal(_exact_batch._all_column(b), b.all(axis=-1))
+        got, want = _exact_batch._max_column(np.abs(A)), np.abs(A).max(axis=-1)
+        assert got.tobytes() == want.tobytes()
