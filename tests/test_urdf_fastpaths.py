@@ -455,6 +455,24 @@ def test_inertias_the_gershgorin_bound_clears_are_consistent(
     assert not consistency_problems(SpatialInertia.from_com(mass, (0.0, 0.0, 0.0), I_C), rtol=1e-6)
 
 
+def test_the_gershgorin_bound_clears_real_links_and_nothing_doubtful() -> None:
+    """The bound clears what real links have (so the property above is not vacuous) and never an
+    inertia that breaks the triangle inequality, has a negative moment, or is not finite."""
+    cleared = [
+        (1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)),  # a point mass's equal moments
+        (0.5, (2e-3, 1e-5, -2e-5, 3e-3, 1e-5, 4e-3)),  # an arm segment's
+        (0.0, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),  # a massless link
+    ]
+    doubtful = [
+        (1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 2.5)),  # 1 + 1 < 2.5
+        (1.0, (-1e-3, 0.0, 0.0, 1.0, 0.0, 1.0)),  # a negative moment
+        (1.0, (1.0, 0.0, 0.0, 1.0, 0.0, float("nan"))),
+        (1.0, (1.7e308, 0.0, 0.0, 1.7e308, 0.0, 1.7e308)),  # the trace overflows
+        (1.0, (1.0, 0.9, 0.9, 1.0, 0.9, 1.0)),  # consistent or not, the bound cannot tell
+    ]
+    assert unproven_inertias(cleared + doubtful) == [3, 4, 5, 6, 7]
+
+
 # ---------------------------------------------------------------------- eager reading on doubt
 _ROBOT = """<robot name="r">
   <link name="base"><inertial><origin xyz="{inertial}" rpy="0 0 0"/><mass value="1"/>
