@@ -1,8 +1,9 @@
 """Batched inverse dynamics and regressors on iCubGazeboV2_7 against Pinocchio loops.
 
-Run ``python benchmarks/dynamics_batch.py [--rounds N] [--quick] [--cpu] [--json PATH]``; timed
-in paired rounds by ``_harness``. Both libraries load the same URDF (fixed base, 32 DOFs) and
-get random states of the same shape.
+Run ``python benchmarks/dynamics_batch.py [--rounds N] [--quick] [--cpu] [--json PATH]
+[--rows TEXT]``; timed in paired rounds by ``_harness``; ``--rows regressor_batch`` runs only
+the rows whose label holds that text (``run_all.py --only`` picks benchmarks, not rows). Both
+libraries load the same URDF (fixed base, 32 DOFs) and get random states of the same shape.
 
 First-call rows (load a robot, call one thing): before each timed call robomodel loads the URDF
 (its per-model plans are then empty and the call builds them) and Pinocchio builds its model
@@ -42,7 +43,10 @@ urdf = h.rm_module("formats.urdf")
 
 
 def main() -> None:
-    s = h.settings(h.parser(__doc__).parse_args(), rounds=9, block=0.05)
+    p = h.parser(__doc__)
+    p.add_argument("--rows", metavar="TEXT", help="run only the rows whose label holds TEXT")
+    args = p.parse_args()
+    s = h.settings(args, rounds=9, block=0.05)
     warnings.simplefilter("ignore")
     path = h.icub_path()
     model = urdf.load(path)
@@ -172,6 +176,8 @@ def main() -> None:
         f"Pinocchio: {pm.njoints} joints, {pm.nframes} frames",
         s,
     )
+    if args.rows:
+        cases = [c for c in cases if args.rows in c.label]
     h.finish("dynamics_batch", h.measure(cases, s), s)
 
 
