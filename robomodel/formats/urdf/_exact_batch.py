@@ -262,41 +262,46 @@ def _examined(
             np.concatenate([p[2] for p in parts]),
             np.concatenate([p[3] for p in parts]),
         )
-    # Rows, places, numbers: the places before the numbers, so that a (row, place) pair is one
-    # row of k numbers (gathered by ``take`` on flat indices: numpy's mixed fancy indexing
-    # and its reductions over a short axis cost far more per call than the arithmetic).
+    # Rows, numbers, places: the places last, so that every operation runs along a row's 17
+    # places (an operation whose last axis is a row's few numbers goes through numpy's buffered
+    # iterator, some ten times the cost); a (row, place) pair's k numbers are gathered by
+    # ``take`` on flat indices (numpy's mixed fancy indexing costs far more per call).
     n, k = X.shape
+    places_n = _PLACES.shape[1]
     P = lowest[:, None] + _PLACES
     scale = _POWERS.take(P + _POW_MAX, mode="clip")  # past the table: its ends, inf and 0
+    wide = scale[:, None, :]
     with np.errstate(all="ignore"):
-        slack = radius * (1.0 + 1e-9) + 4.0 * (np.spacing(np.abs(X)) + np.spacing(np.abs(centre)))
-        y = scale[:, :, None] * X[:, None, :]
+        # Four ulps of x and of centre at least (an ulp of v is at most |v| * 2**-52, or the
+        # least double): a wider slack only keeps more places, each checked exactly.
+        slack = radius * (1.0 + 1e-9) + ((np.abs(X) + np.abs(centre)) * 2.0**-50 + 2.0**-1071)
+        y = X[:, :, None] * wide
         N = np.rint(y)
         d = np.abs(y - N)
         a = np.abs(y)
         # A rounding within slack of centre is within reach of x, in units of the place: the
         # nearest integer N is no farther from y than the correctly rounded one.
         reach = (slack + np.abs(X - centre)) * (1.0 + 1e-6)
-        far = d > reach[:, None, :] * scale[:, :, None] + a * 1e-15  # nan (past 10**308): kept
-        moves = N / scale[:, :, None] != X[:, None, :]
+        far = d > reach[:, :, None] * wide + a * 1e-15  # nan (past 10**308): kept
+        moves = N / wide != X[:, :, None]
         # Where the exact step may move N or doubt it: near a half (within the product's
         # round-off, below 2**-10 under 2**42), a large product, a place out of 0..22.
         odd = np.zeros(n, dtype=bool)
         if n:
             m, _ = np.frexp(X)
             odd = _any_column((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))
-        maybe = _any_column((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves)
+        maybe = _any_middle((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves)
         maybe |= (P < 0) | (P > 22) | odd[:, None]
-    rows, places = np.nonzero(maybe & ~_any_column(far))
-    at = rows * _PLACES.shape[1] + places
+    rows, places = np.nonzero(maybe & ~_any_middle(far))
+    at = (rows * (k * places_n) + places)[:, None] + _NUMBER_STRIDES[:, :k] * places_n
     x = X.take(rows, axis=0)
     C, unsure, near = _rounding_at(
         x,
         centre.take(rows, axis=0),
         slack.take(rows, axis=0),
-        P.ravel().take(at),
-        y.reshape(-1, k).take(at, axis=0),
-        N.reshape(-1, k).take(at, axis=0),
+        P.take(rows * places_n + places),
+        y.take(at),
+        N.take(at),
     )
     examine = (_any_column(x != C) | unsure) & near
     rows, places, C, unsure = rows[examine], places[examine], C[examine], unsure[examine]
@@ -331,6 +336,13 @@ def _rounding_at(
     rounding is ``x`` itself exactly where ``x`` has at most that many decimals (Python's
     ``repr`` is the shortest), except at a power of two whose ``repr`` is inexact (below
     ``2**-24``), which is left unsure.
+
+    Above ``2**53`` a place's unit ``10**-p`` is less than ``x``'s ulp (``x * 10**p > 2**53``
+    and ``x < 2**(e+1)`` give ``ulp(x) * 10**p > 1``), so the correctly rounded decimal lies
+    within half a unit of the place of ``x``, less than half an ulp, and reads back as ``x``
+    wherever ``x``'s rounding interval is symmetric (``x`` not a power of two): the rounding is
+    ``x`` itself there too, whatever ``p``, without the exact product (so the search's ``x``
+    past its ``repr``'s places is not left unsure).
     """
     Pc = P[:, None]
     scale = _POWERS.take(P + _POW_MAX, mode="clip")[:, None]
@@ -338,13 +350,19 @@ def _rounding_at(
         N = N.copy()
         frac = y - N
         a = np.abs(y)
-        # From 10**16 on (long), the rounding is x itself, whatever N is.
-        long = (a >= 1e16) & (Pc >= 0) & (Pc <= 22)
+        m, _ = np.frexp(x)
+        power_of_two = np.abs(m) == 0.5
+        # From 10**16 on (long), the rounding is x itself, whatever N is; so it is above 2**53
+        # (the margin covers an inexact 10**p) where x is not a power of two.
+        long = ((a >= 1e16) & (Pc <= 22)) | ((a > _ABOVE_2_53) & ~power_of_two)
+        long &= Pc >= 0
         # Near a half, the product's exact error decides (Dekker's product: x * 10**p is
         # y + err exactly): the correctly rounded integer is N moved by one where y + err lies
         # beyond the half; an exact half is a tie, left unsure. Elsewhere N is it. (From 2**51
         # on every product is within its round-off of a half: the long ones need no error.)
-        halfway = (np.abs(frac) >= 0.5 - np.spacing(a)) & ~long
+        # (a * 2**-52 is at least the product's ulp, or below the least double: then 0.5 - it
+        # rounds to 0.5 as 0.5 - the ulp does.)
+        halfway = (np.abs(frac) >= 0.5 - a * 2.0**-52) & ~long
         tie = np.zeros(y.shape, dtype=bool)
         if halfway.any():
             at = np.nonzero(halfway)
@@ -355,8 +373,7 @@ def _rounding_at(
         rounded = N / scale
         rounded = np.where(long, x, rounded) + 0.0
         unsure = ~long & ((Pc < 0) | (Pc > 22) | (a >= 2.0**53) | tie)
-        m, _ = np.frexp(x)
-        odd = (np.abs(m) == 0.5) & (np.abs(x) < 2.0**-24) & (x != 0.0)
+        odd = power_of_two & (np.abs(x) < 2.0**-24) & (x != 0.0)
         if odd.any():
             unsure |= odd & (np.abs(rounded - x) <= np.spacing(np.abs(x)))
         near = (np.abs(rounded - centre) <= slack) | ~np.isfinite(rounded)  # (unsure) past 10**308
@@ -372,6 +389,14 @@ def _any_column(b: np.ndarray) -> np.ndarray:
     out = b[..., 0]
     for j in range(1, b.shape[-1]):
         out = out | b[..., j]
+    return out
+
+
+def _any_middle(b: np.ndarray) -> np.ndarray:
+    """``b.any(axis=1)`` of a boolean ``(n, k, m)`` array, ``k`` short (:func:`_any_column`)."""
+    out = b[:, 0]
+    for j in range(1, b.shape[1]):
+        out = out | b[:, j]
     return out
 
 
@@ -392,6 +417,7 @@ def _all_column(b: np.ndarray) -> np.ndarray:
 
 
 _PLACES = np.arange(17)[None, :]
+_NUMBER_STRIDES = np.arange(3)[None, :]  # a row's numbers in the sieve's flat layout, per place
 # Numbers times places the sieve takes at once (120 KiB a temporary): its temporaries stay below
 # glibc's mmap threshold (128 KiB), over which each is mapped afresh and its pages faulted in
 # (measured alone: four operations on 1,140 numbers' places took 258 us, on 900 numbers' 35 us).
@@ -400,6 +426,7 @@ _CHUNK = 15_000
 
 
 _POW_MAX = 400
+_ABOVE_2_53 = 2.0**53 * (1.0 + 2.0**-40)  # above 2**53 even through an inexact 10**p
 # 10.0 ** p for p in -400..400 (the same doubles: 10.0 ** p is pow's correctly rounded result
 # where exact, and unsure beyond 10**22 anyway); past the range of doubles inf and 0.
 _POWERS = np.array(
