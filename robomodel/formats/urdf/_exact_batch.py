@@ -293,7 +293,7 @@ def _examined(
         maybe = _any_middle((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves)
         maybe |= (P < 0) | (P > 22) | odd[:, None]
     rows, places = np.nonzero(maybe & ~_any_middle(far))
-    at = (rows * (k * places_n) + places)[:, None] + _NUMBER_STRIDES[:, :k] * places_n
+    at = (rows * (k * places_n) + places)[:, None] + np.arange(k)[None, :] * places_n
     x = X.take(rows, axis=0)
     C, unsure, near = _rounding_at(
         x,
@@ -417,7 +417,6 @@ def _all_column(b: np.ndarray) -> np.ndarray:
 
 
 _PLACES = np.arange(17)[None, :]
-_NUMBER_STRIDES = np.arange(3)[None, :]  # a row's numbers in the sieve's flat layout, per place
 # Numbers times places the sieve takes at once (120 KiB a temporary): its temporaries stay below
 # glibc's mmap threshold (128 KiB), over which each is mapped afresh and its pages faulted in
 # (measured alone: four operations on 1,140 numbers' places took 258 us, on 900 numbers' 35 us).
