@@ -12,11 +12,13 @@ central inertia, so that the policies for inertias MuJoCo refuses (``DumpOptions
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -44,7 +46,13 @@ from robomodel.formats.mjcf._geoms import MESH_FORMATS, GeomWriter, material_jso
 from robomodel.formats.mjcf._inertia import InertiaWriter, is_zero
 from robomodel.formats.mjcf._kept import PREFIX, restore
 from robomodel.formats.mjcf.options import DumpOptions
-from robomodel.formats.report import ConversionReport, Loss, LossAction, warn_losses
+from robomodel.formats.report import (
+    SERIOUS,
+    ConversionReport,
+    Loss,
+    LossAction,
+    warn_serious,
+)
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
@@ -84,8 +92,15 @@ def dumps_with_report(
 def _dumps_with_report(
     model: Model, options: DumpOptions, where: str
 ) -> tuple[str, ConversionReport]:
+    text, writer = _written(model, options, where)
+    return text, writer.report()
+
+
+def _written(model: Model, options: DumpOptions, where: str) -> tuple[str, _Writer]:
+    """The document and the writer that wrote it (which holds the report's entries)."""
+    writer = _Writer(model, options)
     try:
-        return _Writer(model, options).run()
+        return writer.run(), writer
     except MJCFError as exc:
         # The writer's phases do not know the file; every MJCF error names one.
         raise exc.in_file(where) from exc.__cause__
@@ -97,8 +112,15 @@ def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
     Warns:
         RobomodelWarning: something was dropped or changed; the message lists every entry.
     """
-    text, report = dumps_with_report(model, options=options)
-    _warn(report)
+    # The report is not returned: only the entries the warning lists are built.
+    text, writer = _written(model, options, "<model>")
+    count, first = writer.serious(_SHOWN)
+    warn_serious(
+        count,
+        first,
+        what="export",
+        full_report="robomodel.formats.mjcf.dumps_with_report",
+    )
     return text
 
 
@@ -133,12 +155,11 @@ def compile_mjcf(text: str) -> Any:
         raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}", file="<string>") from exc
 
 
-def _warn(report: ConversionReport) -> None:
-    warn_losses(report, what="export", full_report="robomodel.formats.mjcf.dumps_with_report")
-
-
 # ---------------------------------------------------------------------- numbers
 # ---------------------------------------------------------------------- the writer
+_Row: TypeAlias = tuple[LossAction, str, str, str]
+"""A report entry not yet made a :class:`Loss`: its action, kind, name and detail."""
+
 _Pending: TypeAlias = tuple[
     TextElement, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
 ]
@@ -151,7 +172,12 @@ class _Writer(GeomWriter, InertiaWriter):
     def __init__(self, model: Model, options: DumpOptions) -> None:
         self.m = model
         self.o = options
-        self.losses: list[Loss] = []
+        # The report's entries as plain rows, made Loss values only when a report is asked
+        # for (dumps builds none but the few its warning lists). The extensions MJCF cannot
+        # hold, hundreds on some robots, are one column of rows placed at ``extensions_at``.
+        self.losses: list[_Row] = []
+        self.dropped_extensions: list[Extension] = []
+        self.extensions_at = 0
         self.inertias: dict[str, SpatialInertia] = {}
         self.entries: list[TraversalElement] = []
         # The worldbody and its bodies, laid out as text with their numbers in slots; the rest
@@ -174,9 +200,39 @@ class _Writer(GeomWriter, InertiaWriter):
         self.converted: dict[str, str] = {}
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
-        self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
+        self.losses.append((action, kind, name, detail))
 
-    def run(self) -> tuple[str, ConversionReport]:
+    def _rows(self) -> Iterator[_Row]:
+        """Every report entry as a row, in order."""
+        at = self.extensions_at
+        yield from self.losses[:at]
+        for ext in self.dropped_extensions:
+            detail = (f"<{ext.tag}>" if ext.tag else "an element") + (
+                f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
+            )
+            yield ("dropped", "extension", ext.tag or "?", detail + " has no MJCF form")
+        yield from self.losses[at:]
+
+    def report(self) -> ConversionReport:
+        """The conversion report of the document :meth:`run` wrote."""
+        losses = tuple(
+            Loss(action=action, kind=kind, name=name, detail=detail)
+            for action, kind, name, detail in self._rows()
+        )
+        return ConversionReport(losses=losses, inertias=self.inertias)
+
+    def serious(self, shown: int) -> tuple[int, list[Loss]]:
+        """How many entries dropped, changed or approximated, and the first ``shown`` of them."""
+        count = len(self.dropped_extensions)  # all "dropped"
+        count += sum(row[0] in SERIOUS for row in self.losses)
+        rows = (row for row in self._rows() if row[0] in SERIOUS)
+        first = [
+            Loss(action=action, kind=kind, name=name, detail=detail)
+            for action, kind, name, detail in itertools.islice(rows, shown)
+        ]
+        return count, first
+
+    def run(self) -> str:
         m, o = self.m, self.o
         root = ET.Element("mujoco", model=m.name or "robomodel")
         self.metadata["name"] = m.name
@@ -317,7 +373,7 @@ class _Writer(GeomWriter, InertiaWriter):
         kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
         if kept:
             text = self._kept_sections(root, kept)
-        return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+        return text
 
     def _thin_meshes(self, root: ET.Element) -> str:
         """Write ``inertia="shell"`` on the meshes MuJoCo finds too thin for a volume.
@@ -707,17 +763,12 @@ class _Writer(GeomWriter, InertiaWriter):
     # ------------------------------------------------------------------ shapes
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
-        # One entry per extension, made in one pass (a robot's URDF may carry hundreds of
-        # <gazebo> elements); kept MJCF sections are written back by _kept_sections.
-        self.losses += [
-            Loss(
-                action="dropped",
-                kind="extension",
-                name=ext.tag or "?",
-                detail=(f"<{ext.tag}>" if ext.tag else "an element")
-                + (f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else "")
-                + " has no MJCF form",
-            )
+        # One entry per extension (a robot's URDF may carry hundreds of <gazebo> elements),
+        # kept as a column: their texts are written only for a report (_rows). Kept MJCF
+        # sections are written back by _kept_sections.
+        self.extensions_at = len(self.losses)
+        self.dropped_extensions = [
+            ext
             for ext in self.m.extensions
             if not (ext.tag.startswith(PREFIX) and ext.owner_kind == "robot")
         ]
