@@ -186,6 +186,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.slots = NumberSlots()
         self.bodies: dict[str, TextElement] = {}
         self.worldbody_text = "<worldbody />"
+        self.sensor_text = ""  # the <sensor> section's text, when it has elements
         self.site_names: set[str] = set()
         self.frame_sites: dict[str, tuple[str, Transform]] = {}
         self.geom_names: set[str] = set()
@@ -358,9 +359,13 @@ class _Writer(GeomWriter, InertiaWriter):
         sensors = self._sensors()
         self.worldbody_text = element_text(world, self.slots.texts(), level=1)
         actuators = self._actuators()
-        for el in (equality, actuators, sensors):
+        for el in (equality, actuators):
             if len(el):
                 root.append(el)
+        if sensors:
+            # Its text, as ElementTree would write it, goes in an empty placeholder (_document).
+            ET.SubElement(root, "sensor")
+            self.sensor_text = "<sensor>" + "".join("\n    " + x for x in sensors) + "\n  </sensor>"
         if not len(asset):
             root.remove(asset)
         self._extensions()
@@ -462,12 +467,16 @@ class _Writer(GeomWriter, InertiaWriter):
         return self._document(root)
 
     def _document(self, root: ET.Element) -> str:
-        """The document's text: ``root``'s, with the worldbody's text in its empty placeholder.
+        """The document's text: ``root``'s, the worldbody's and sensors' in their placeholders.
 
-        The placeholder is the only ``<worldbody />`` at depth one: any ``<`` inside an
-        attribute or a kept section's text is escaped.
+        Each placeholder is the only ``<worldbody />`` or ``<sensor />`` at depth one: any ``<``
+        inside an attribute or a kept section's text is escaped, kept sections have other tags,
+        and the worldbody's elements are deeper.
         """
-        return _text(root).replace("\n  <worldbody />", "\n  " + self.worldbody_text, 1)
+        text = _text(root).replace("\n  <worldbody />", "\n  " + self.worldbody_text, 1)
+        if self.sensor_text:
+            text = text.replace("\n  <sensor />", "\n  " + self.sensor_text, 1)
+        return text
 
     # ------------------------------------------------------------------ joints
     def _body_name(self, name: str) -> str:
@@ -663,15 +672,18 @@ class _Writer(GeomWriter, InertiaWriter):
             near = pose[2]
         self.bodies[link].add("site", attrs)
         if near:
-            self.note(
-                "approximated",
-                "site",
-                unique,
-                f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
-                "equal to it: MuJoCo places it exactly on the body frame",
-            )
+            self._near_site(unique)
         self.site_names.add(unique)
         return unique
+
+    def _near_site(self, name: str) -> None:
+        self.note(
+            "approximated",
+            "site",
+            name,
+            f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
+            "equal to it: MuJoCo places it exactly on the body frame",
+        )
 
     def _link_site(self, body: str, link: str, T: Transform) -> None:
         """Mark a link that has no body of its own with a site named after it at its frame.
@@ -696,9 +708,23 @@ class _Writer(GeomWriter, InertiaWriter):
             stacked([f.link_H_frame.position for f in frames], 3),
             self.slots,
         )
-        for k, f in enumerate(frames):
-            self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
-            self.frame_sites[f.name] = (f.link, f.link_H_frame)
+        names = [f.name for f in frames]
+        fresh = set(names)
+        if poses is None or len(fresh) < len(names) or not fresh.isdisjoint(self.site_names):
+            for k, f in enumerate(frames):
+                self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
+                self.frame_sites[f.name] = (f.link, f.link_H_frame)
+            return
+        # No name to change (the usual case): what _site does, by columns.
+        bodies = self.bodies
+        for f, name, pose in zip(frames, names, poses, strict=True):
+            attrs: list[Part] = [attribute("name", name)]
+            set_pose(attrs, pose)
+            bodies[f.link].add("site", attrs)
+            if pose[2]:
+                self._near_site(name)
+        self.site_names |= fresh
+        self.frame_sites.update(zip(names, [(f.link, f.link_H_frame) for f in frames], strict=True))
 
     def _sensor_site(self, name: str, link: str, T: Transform) -> str:
         # iDynTree's loader adds one frame per sensor, named like it and at its pose: reuse it.
@@ -709,9 +735,10 @@ class _Writer(GeomWriter, InertiaWriter):
         self.metadata.setdefault("sensor_sites", []).append(site)
         return site
 
-    def _sensors(self) -> ET.Element:
+    def _sensors(self) -> list[str]:
+        """The elements of the ``<sensor>`` section, as text (each sensor's site is added)."""
         m = self.m
-        out = ET.Element("sensor")
+        out: list[str] = []
         for s in m.sensors:
             match s:
                 case SixAxisForceTorqueSensor():
@@ -732,8 +759,9 @@ class _Writer(GeomWriter, InertiaWriter):
                             "the reading includes the joint's actuation",
                         )
                     site = self._sensor_site(s.name, child, s.link_H_sensor(child))
-                    ET.SubElement(out, "force", name=f"{s.name}_force", site=site)
-                    ET.SubElement(out, "torque", name=f"{s.name}_torque", site=site)
+                    at = attribute("site", site)
+                    out.append(f"<force{attribute('name', s.name + '_force')}{at} />")
+                    out.append(f"<torque{attribute('name', s.name + '_torque')}{at} />")
                     applied_child = s.applied_wrench_link == child
                     self.metadata.setdefault("force_torque", {})[s.name] = {
                         "joint": s.parent_joint,
@@ -758,7 +786,7 @@ class _Writer(GeomWriter, InertiaWriter):
                         continue
                     site = self._sensor_site(s.name, s.link, s.link_H_sensor)
                     tag = "accelerometer" if isinstance(s, Accelerometer) else "gyro"
-                    ET.SubElement(out, tag, name=s.name, site=site)
+                    out.append(f"<{tag}{attribute('name', s.name)}{attribute('site', site)} />")
         return out
 
     # ------------------------------------------------------------------ shapes
