@@ -708,23 +708,9 @@ class _Writer(GeomWriter, InertiaWriter):
             stacked([f.link_H_frame.position for f in frames], 3),
             self.slots,
         )
-        names = [f.name for f in frames]
-        fresh = set(names)
-        if poses is None or len(fresh) < len(names) or not fresh.isdisjoint(self.site_names):
-            for k, f in enumerate(frames):
-                self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
-                self.frame_sites[f.name] = (f.link, f.link_H_frame)
-            return
-        # No name to change (the usual case): what _site does, by columns.
-        bodies = self.bodies
-        for f, name, pose in zip(frames, names, poses, strict=True):
-            attrs: list[Part] = [attribute("name", name)]
-            set_pose(attrs, pose)
-            bodies[f.link].add("site", attrs)
-            if pose[2]:
-                self._near_site(name)
-        self.site_names |= fresh
-        self.frame_sites.update(zip(names, [(f.link, f.link_H_frame) for f in frames], strict=True))
+        for k, f in enumerate(frames):
+            self._site(f.link, f.name, f.link_H_frame, None if poses is None else poses[k])
+            self.frame_sites[f.name] = (f.link, f.link_H_frame)
 
     def _sensor_site(self, name: str, link: str, T: Transform) -> str:
         # iDynTree's loader adds one frame per sensor, named like it and at its pose: reuse it.
