@@ -8,7 +8,7 @@ prints one line per entry. Nothing is dropped or changed without an entry here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
@@ -94,14 +94,35 @@ def warn_losses(
         shown: how many entries the message lists.
         fmt: the format's name, for the message.
     """
-    serious = [x for x in report.losses if x.action in ("dropped", "changed", "approximated")]
-    if not serious:
+    serious = [x for x in report.losses if x.action in SERIOUS]
+    warn_serious(len(serious), serious[:shown], what=what, full_report=full_report, fmt=fmt)
+
+
+SERIOUS: tuple[LossAction, ...] = ("dropped", "changed", "approximated")
+"""The actions a warning lists (the others are notes a reader of the report may want)."""
+
+
+def warn_serious(
+    count: int, first: Sequence[Loss], *, what: str, full_report: str, fmt: str = "MJCF"
+) -> None:
+    """:func:`warn_losses` given how many entries are serious and the first ones to list.
+
+    For a writer that returns no report (``dumps``): it need not build every entry to warn.
+
+    Args:
+        count: how many entries dropped, changed or approximated.
+        first: the first of them (as many as the message lists).
+        what: ``"export"`` or ``"import"``, for the message.
+        full_report: the function that returns the whole report, named in the message.
+        fmt: the format's name, for the message.
+    """
+    if not count:
         return
-    lines = [str(x) for x in serious[:shown]]
-    if len(serious) > shown:
-        lines.append(f"... and {len(serious) - shown} more")
+    lines = [str(x) for x in first]
+    if count > len(first):
+        lines.append(f"... and {count - len(first)} more")
     text = "\n  ".join(lines)
     warn(
-        f"the {fmt} {what} lost or changed {len(serious)} element(s); call {full_report} for "
+        f"the {fmt} {what} lost or changed {count} element(s); call {full_report} for "
         f"the full report:\n  {text}"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
@@ -101,6 +102,16 @@ def rotations_from_quats(q: npt.ArrayLike) -> FloatArray:
     return out
 
 
+def stacked(arrays: Iterable[FloatArray], *shape: int) -> FloatArray:
+    """The float64 arrays ``arrays`` (each of ``shape``) stacked as one ``(k, *shape)`` array.
+
+    What ``np.array(list(arrays))`` gives, bit for bit, read-only: their bytes joined and read
+    once, which costs a fraction of numpy's discovery of a list of (frozen) arrays.
+    """
+    data = b"".join([a.tobytes() for a in arrays])
+    return np.frombuffer(data, dtype=np.float64).reshape(-1, *shape)
+
+
 def number_texts(a: FloatArray) -> list[str]:
     """The texts of the numbers of a float64 array, as MJCF export writes them: the one place.
 
@@ -165,7 +176,14 @@ class NumberSlots:
             MJCFError: a number is not finite; the message names the first slot holding one.
         """
         a = np.array(self.values, dtype=np.float64)
-        texts = number_texts(a)
+        # Each distinct number formatted once (a document repeats its zeros, ones and common
+        # offsets: iCub's 2,268 numbers hold 1,646 distinct ones), then gathered back in C.
+        distinct, where = np.unique(a + 0.0, return_inverse=True)
+        texts = number_texts(distinct)
+        if len(a) > 1:
+            texts = list(operator.itemgetter(*where.ravel().tolist())(texts))
+        elif len(a) == 1:
+            texts = [texts[where.ravel()[0]]]
         out: list[str] = []
         start = 0
         for end in self.ends:

@@ -23,6 +23,7 @@ from robomodel.formats.mjcf._common import (
     near_body_frame,
     quat_from_rotation,
     quats_from_rotations,
+    stacked,
 )
 from robomodel.formats.mjcf.options import MJCF_MIN_VALUE, DumpOptions
 from robomodel.formats.report import LossAction
@@ -104,13 +105,13 @@ class InertiaWriter:
         keys = [k for k in self.principal if written[k].mass != 0.0]
         if not keys:
             return
-        Q = quats_from_rotations(np.array([self.principal[k][1] for k in keys]))
+        Q = quats_from_rotations(stacked([self.principal[k][1] for k in keys], 3, 3))
         if Q is not None:
             self.principal_quats = dict(zip(keys, map(tuple, Q.tolist()), strict=True))
-        h = np.array([written[k].first_moment for k in keys]).reshape(-1, 3)
+        h = stacked([written[k].first_moment for k in keys], 3)
         m = np.array([written[k].mass for k in keys])
         com = h / m[:, None]
-        diag = np.maximum(np.array([self.principal[k][0] for k in keys]).reshape(-1, 3), 0.0)
+        diag = np.maximum(stacked([self.principal[k][0] for k in keys], 3), 0.0)
         if not (np.isfinite(com).all() and np.isfinite(m).all() and np.isfinite(diag).all()):
             return  # the slots' texts name what is not finite, link by link
         numbers = zip(com.tolist(), diag.tolist(), strict=True)
@@ -227,8 +228,8 @@ def _inertias_com(inertias: list[SpatialInertia]) -> FloatArray:
     MuJoCo's checks are judged on stay those of the per-link computation bit for bit.
     """
     m = np.array([x.mass for x in inertias])
-    h = np.array([x.first_moment for x in inertias]).reshape(-1, 3)
-    I_O = np.array([x.rotational_inertia for x in inertias]).reshape(-1, 3, 3)
+    h = stacked([x.first_moment for x in inertias], 3)
+    I_O = stacked([x.rotational_inertia for x in inertias], 3, 3)
     hh = h[:, None, :] @ h[:, :, None]
     S2 = h[:, :, None] * h[:, None, :] - hh * np.eye(3)
     out: FloatArray = I_O + S2 / m[:, None, None]

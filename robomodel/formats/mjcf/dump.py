@@ -12,11 +12,13 @@ central inertia, so that the policies for inertias MuJoCo refuses (``DumpOptions
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -39,12 +41,19 @@ from robomodel.formats.mjcf._common import (
     pose_attrs,
     poses_written,
     set_pose,
+    stacked,
 )
 from robomodel.formats.mjcf._geoms import MESH_FORMATS, GeomWriter, material_json
 from robomodel.formats.mjcf._inertia import InertiaWriter, is_zero
 from robomodel.formats.mjcf._kept import PREFIX, restore
 from robomodel.formats.mjcf.options import DumpOptions
-from robomodel.formats.report import ConversionReport, Loss, LossAction, warn_losses
+from robomodel.formats.report import (
+    SERIOUS,
+    ConversionReport,
+    Loss,
+    LossAction,
+    warn_serious,
+)
 from robomodel.model.joints import PrismaticJoint, RevoluteJoint
 from robomodel.model.record import Extension, Model
 from robomodel.model.sensors import Accelerometer, Gyroscope, SixAxisForceTorqueSensor
@@ -84,8 +93,15 @@ def dumps_with_report(
 def _dumps_with_report(
     model: Model, options: DumpOptions, where: str
 ) -> tuple[str, ConversionReport]:
+    text, writer = _written(model, options, where)
+    return text, writer.report()
+
+
+def _written(model: Model, options: DumpOptions, where: str) -> tuple[str, _Writer]:
+    """The document and the writer that wrote it (which holds the report's entries)."""
+    writer = _Writer(model, options)
     try:
-        return _Writer(model, options).run()
+        return writer.run(), writer
     except MJCFError as exc:
         # The writer's phases do not know the file; every MJCF error names one.
         raise exc.in_file(where) from exc.__cause__
@@ -97,8 +113,15 @@ def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
     Warns:
         RobomodelWarning: something was dropped or changed; the message lists every entry.
     """
-    text, report = dumps_with_report(model, options=options)
-    _warn(report)
+    # The report is not returned: only the entries the warning lists are built.
+    text, writer = _written(model, options, "<model>")
+    count, first = writer.serious(_SHOWN)
+    warn_serious(
+        count,
+        first,
+        what="export",
+        full_report="robomodel.formats.mjcf.dumps_with_report",
+    )
     return text
 
 
@@ -133,12 +156,11 @@ def compile_mjcf(text: str) -> Any:
         raise MJCFError(f"MuJoCo did not compile the MJCF: {exc}", file="<string>") from exc
 
 
-def _warn(report: ConversionReport) -> None:
-    warn_losses(report, what="export", full_report="robomodel.formats.mjcf.dumps_with_report")
-
-
 # ---------------------------------------------------------------------- numbers
 # ---------------------------------------------------------------------- the writer
+_Row: TypeAlias = tuple[LossAction, str, str, str]
+"""A report entry not yet made a :class:`Loss`: its action, kind, name and detail."""
+
 _Pending: TypeAlias = tuple[
     TextElement, Transform, list[tuple[int, Axis]], list[tuple[str, Transform]]
 ]
@@ -151,7 +173,12 @@ class _Writer(GeomWriter, InertiaWriter):
     def __init__(self, model: Model, options: DumpOptions) -> None:
         self.m = model
         self.o = options
-        self.losses: list[Loss] = []
+        # The report's entries as plain rows, made Loss values only when a report is asked
+        # for (dumps builds none but the few its warning lists). The extensions MJCF cannot
+        # hold, hundreds on some robots, are one column of rows placed at ``extensions_at``.
+        self.losses: list[_Row] = []
+        self.dropped_extensions: list[Extension] = []
+        self.extensions_at = 0
         self.inertias: dict[str, SpatialInertia] = {}
         self.entries: list[TraversalElement] = []
         # The worldbody and its bodies, laid out as text with their numbers in slots; the rest
@@ -159,6 +186,7 @@ class _Writer(GeomWriter, InertiaWriter):
         self.slots = NumberSlots()
         self.bodies: dict[str, TextElement] = {}
         self.worldbody_text = "<worldbody />"
+        self.sensor_text = ""  # the <sensor> section's text, when it has elements
         self.site_names: set[str] = set()
         self.frame_sites: dict[str, tuple[str, Transform]] = {}
         self.geom_names: set[str] = set()
@@ -174,9 +202,39 @@ class _Writer(GeomWriter, InertiaWriter):
         self.converted: dict[str, str] = {}
 
     def note(self, action: LossAction, kind: str, name: str, detail: str = "") -> None:
-        self.losses.append(Loss(action=action, kind=kind, name=name, detail=detail))
+        self.losses.append((action, kind, name, detail))
 
-    def run(self) -> tuple[str, ConversionReport]:
+    def _rows(self) -> Iterator[_Row]:
+        """Every report entry as a row, in order."""
+        at = self.extensions_at
+        yield from self.losses[:at]
+        for ext in self.dropped_extensions:
+            detail = (f"<{ext.tag}>" if ext.tag else "an element") + (
+                f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else ""
+            )
+            yield ("dropped", "extension", ext.tag or "?", detail + " has no MJCF form")
+        yield from self.losses[at:]
+
+    def report(self) -> ConversionReport:
+        """The conversion report of the document :meth:`run` wrote."""
+        losses = tuple(
+            Loss(action=action, kind=kind, name=name, detail=detail)
+            for action, kind, name, detail in self._rows()
+        )
+        return ConversionReport(losses=losses, inertias=self.inertias)
+
+    def serious(self, shown: int) -> tuple[int, list[Loss]]:
+        """How many entries dropped, changed or approximated, and the first ``shown`` of them."""
+        count = len(self.dropped_extensions)  # all "dropped"
+        count += sum(row[0] in SERIOUS for row in self.losses)
+        rows = (row for row in self._rows() if row[0] in SERIOUS)
+        first = [
+            Loss(action=action, kind=kind, name=name, detail=detail)
+            for action, kind, name, detail in itertools.islice(rows, shown)
+        ]
+        return count, first
+
+    def run(self) -> str:
         m, o = self.m, self.o
         root = ET.Element("mujoco", model=m.name or "robomodel")
         self.metadata["name"] = m.name
@@ -228,8 +286,8 @@ class _Writer(GeomWriter, InertiaWriter):
         }
         # Every body's numbers at once, for the bodies placed by their joint's rest transform.
         poses = poses_written(
-            np.array([T.rotation for T in rests.values()]).reshape(-1, 3, 3),
-            np.array([T.position for T in rests.values()]).reshape(-1, 3),
+            stacked([T.rotation for T in rests.values()], 3, 3),
+            stacked([T.position for T in rests.values()], 3),
             self.slots,
         )
         rest_pose = dict(zip(rests, poses, strict=True)) if poses is not None else {}
@@ -301,9 +359,13 @@ class _Writer(GeomWriter, InertiaWriter):
         sensors = self._sensors()
         self.worldbody_text = element_text(world, self.slots.texts(), level=1)
         actuators = self._actuators()
-        for el in (equality, actuators, sensors):
+        for el in (equality, actuators):
             if len(el):
                 root.append(el)
+        if sensors:
+            # Its text, as ElementTree would write it, goes in an empty placeholder (_document).
+            ET.SubElement(root, "sensor")
+            self.sensor_text = "<sensor>" + "".join("\n    " + x for x in sensors) + "\n  </sensor>"
         if not len(asset):
             root.remove(asset)
         self._extensions()
@@ -317,7 +379,7 @@ class _Writer(GeomWriter, InertiaWriter):
         kept = [x for x in m.extensions if x.tag.startswith(PREFIX) and x.owner_kind == "robot"]
         if kept:
             text = self._kept_sections(root, kept)
-        return text, ConversionReport(losses=tuple(self.losses), inertias=self.inertias)
+        return text
 
     def _thin_meshes(self, root: ET.Element) -> str:
         """Write ``inertia="shell"`` on the meshes MuJoCo finds too thin for a volume.
@@ -405,12 +467,16 @@ class _Writer(GeomWriter, InertiaWriter):
         return self._document(root)
 
     def _document(self, root: ET.Element) -> str:
-        """The document's text: ``root``'s, with the worldbody's text in its empty placeholder.
+        """The document's text: ``root``'s, the worldbody's and sensors' in their placeholders.
 
-        The placeholder is the only ``<worldbody />`` at depth one: any ``<`` inside an
-        attribute or a kept section's text is escaped.
+        Each placeholder is the only ``<worldbody />`` or ``<sensor />`` at depth one: any ``<``
+        inside an attribute or a kept section's text is escaped, kept sections have other tags,
+        and the worldbody's elements are deeper.
         """
-        return _text(root).replace("\n  <worldbody />", "\n  " + self.worldbody_text, 1)
+        text = _text(root).replace("\n  <worldbody />", "\n  " + self.worldbody_text, 1)
+        if self.sensor_text:
+            text = text.replace("\n  <sensor />", "\n  " + self.sensor_text, 1)
+        return text
 
     # ------------------------------------------------------------------ joints
     def _body_name(self, name: str) -> str:
@@ -447,10 +513,10 @@ class _Writer(GeomWriter, InertiaWriter):
         if not forward:
             return out
         rests = [joint.link1_H_link2 for _, joint in forward]
-        Rt = np.ascontiguousarray(np.array([T.rotation for T in rests]).transpose(0, 2, 1))
-        p = np.array([T.position for T in rests])[:, :, None]
-        u = np.array([joint.axis_in_link1.direction for _, joint in forward])[:, :, None]
-        o = np.array([joint.axis_in_link1.origin for _, joint in forward])[:, :, None]
+        Rt = np.ascontiguousarray(stacked([T.rotation for T in rests], 3, 3).transpose(0, 2, 1))
+        p = stacked([T.position for T in rests], 3)[:, :, None]
+        u = stacked([joint.axis_in_link1.direction for _, joint in forward], 3)[:, :, None]
+        o = stacked([joint.axis_in_link1.origin for _, joint in forward], 3)[:, :, None]
         direction = (Rt @ u)[:, :, 0]
         origin = (Rt @ o)[:, :, 0] + -(Rt @ p)[:, :, 0]
         squared = (direction[:, None, :] @ direction[:, :, None])[:, 0, 0].tolist()
@@ -606,15 +672,18 @@ class _Writer(GeomWriter, InertiaWriter):
             near = pose[2]
         self.bodies[link].add("site", attrs)
         if near:
-            self.note(
-                "approximated",
-                "site",
-                unique,
-                f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
-                "equal to it: MuJoCo places it exactly on the body frame",
-            )
+            self._near_site(unique)
         self.site_names.add(unique)
         return unique
+
+    def _near_site(self, name: str) -> None:
+        self.note(
+            "approximated",
+            "site",
+            name,
+            f"within MuJoCo's same-frame tolerance ({SAME_FRAME}) of its body frame but not "
+            "equal to it: MuJoCo places it exactly on the body frame",
+        )
 
     def _link_site(self, body: str, link: str, T: Transform) -> None:
         """Mark a link that has no body of its own with a site named after it at its frame.
@@ -635,8 +704,8 @@ class _Writer(GeomWriter, InertiaWriter):
             frames.append(f)
         # The numbers of every site at once: one stack of the poses, given slots as whole arrays.
         poses = poses_written(
-            np.array([f.link_H_frame.rotation for f in frames]).reshape(-1, 3, 3),
-            np.array([f.link_H_frame.position for f in frames]).reshape(-1, 3),
+            stacked([f.link_H_frame.rotation for f in frames], 3, 3),
+            stacked([f.link_H_frame.position for f in frames], 3),
             self.slots,
         )
         for k, f in enumerate(frames):
@@ -652,9 +721,10 @@ class _Writer(GeomWriter, InertiaWriter):
         self.metadata.setdefault("sensor_sites", []).append(site)
         return site
 
-    def _sensors(self) -> ET.Element:
+    def _sensors(self) -> list[str]:
+        """The elements of the ``<sensor>`` section, as text (each sensor's site is added)."""
         m = self.m
-        out = ET.Element("sensor")
+        out: list[str] = []
         for s in m.sensors:
             match s:
                 case SixAxisForceTorqueSensor():
@@ -675,8 +745,9 @@ class _Writer(GeomWriter, InertiaWriter):
                             "the reading includes the joint's actuation",
                         )
                     site = self._sensor_site(s.name, child, s.link_H_sensor(child))
-                    ET.SubElement(out, "force", name=f"{s.name}_force", site=site)
-                    ET.SubElement(out, "torque", name=f"{s.name}_torque", site=site)
+                    at = attribute("site", site)
+                    out.append(f"<force{attribute('name', s.name + '_force')}{at} />")
+                    out.append(f"<torque{attribute('name', s.name + '_torque')}{at} />")
                     applied_child = s.applied_wrench_link == child
                     self.metadata.setdefault("force_torque", {})[s.name] = {
                         "joint": s.parent_joint,
@@ -701,23 +772,18 @@ class _Writer(GeomWriter, InertiaWriter):
                         continue
                     site = self._sensor_site(s.name, s.link, s.link_H_sensor)
                     tag = "accelerometer" if isinstance(s, Accelerometer) else "gyro"
-                    ET.SubElement(out, tag, name=s.name, site=site)
+                    out.append(f"<{tag}{attribute('name', s.name)}{attribute('site', site)} />")
         return out
 
     # ------------------------------------------------------------------ shapes
     # ------------------------------------------------------------------ the rest
     def _extensions(self) -> None:
-        # One entry per extension, made in one pass (a robot's URDF may carry hundreds of
-        # <gazebo> elements); kept MJCF sections are written back by _kept_sections.
-        self.losses += [
-            Loss(
-                action="dropped",
-                kind="extension",
-                name=ext.tag or "?",
-                detail=(f"<{ext.tag}>" if ext.tag else "an element")
-                + (f" of {ext.owner_kind} {ext.owner!r}" if ext.owner else "")
-                + " has no MJCF form",
-            )
+        # One entry per extension (a robot's URDF may carry hundreds of <gazebo> elements),
+        # kept as a column: their texts are written only for a report (_rows). Kept MJCF
+        # sections are written back by _kept_sections.
+        self.extensions_at = len(self.losses)
+        self.dropped_extensions = [
+            ext
             for ext in self.m.extensions
             if not (ext.tag.startswith(PREFIX) and ext.owner_kind == "robot")
         ]
@@ -761,10 +827,15 @@ def _close(a: Transform, b: Transform) -> bool:
         and a.position.tobytes() == b.position.tobytes()
     ):
         return True
-    # Plain views of the frozen arrays: the same differences, without wrapping each result.
-    da = np.abs(np.asarray(a.rotation) - np.asarray(b.rotation)).max()
-    dp = np.abs(np.asarray(a.position) - np.asarray(b.position)).max()
-    return bool(da <= 1e-12 and dp <= 1e-12)
+    # numpy's test (the largest difference of each array within the tolerance) in Python
+    # floats, the same subtractions: twelve numbers cost less than the numpy calls on them.
+    ra, rb = a.rotation.tolist(), b.rotation.tolist()
+    pairs = zip(
+        [*ra[0], *ra[1], *ra[2], *a.position.tolist()],
+        [*rb[0], *rb[1], *rb[2], *b.position.tolist()],
+        strict=True,
+    )
+    return all(abs(x - y) <= 1e-12 for x, y in pairs)
 
 
 __getattr__ = renamed_attributes(
