@@ -90,19 +90,24 @@ def link_shapes(m: Model, lis: Sequence[int]) -> tuple[list[str], list[SolidShap
     return tags, shapes, owners
 
 
-def link_blocks(w: Writer, lis: Sequence[int]) -> Callable[[Sequence[str]], list[str]]:
+def link_blocks(
+    w: Writer,
+    lis: Sequence[int],
+    shapes_of: tuple[list[str], list[SolidShape], list[str]] | None = None,
+) -> Callable[[Sequence[str]], list[str]]:
     """Add the numbers of links ``lis`` to ``w.pending``; return a function of their texts.
 
     Once ``w.pending`` is formatted, the function returned gives the ``<link>`` of each link
     ``lis`` of the model, one text each, in order, from the ``<origin>`` of each shape of
-    :func:`link_shapes`. The inertials' and shapes' numbers are formatted with the export's
-    (:func:`inertial_texts`, :func:`shape_blocks`).
+    :func:`link_shapes` (``shapes_of``, when the caller has it already). The inertials' and
+    shapes' numbers are formatted with the export's (:func:`inertial_texts`,
+    :func:`shape_blocks`).
 
     Raises:
         URDFExportError: a shape's name or file name holds control characters.
     """
     m = w.model
-    tags, shapes, owners = link_shapes(m, lis)
+    tags, shapes, owners = link_shapes(m, lis) if shapes_of is None else shapes_of
     shape_texts = shape_blocks(w, tags, shapes, owners)
     links = m.links
     inertials = inertial_texts(w, [links[li].inertia for li in lis])
@@ -116,11 +121,11 @@ def link_blocks(w: Writer, lis: Sequence[int]) -> Callable[[Sequence[str]], list
             return []
         blocks = iter(shape_texts(origins))
         visuals, collisions = m.visuals, m.collisions
-        shapes_of = [
+        shape_groups = [
             "".join(["\n" + next(blocks) for _ in range(len(visuals[li]) + len(collisions[li]))])
             for li in lis
         ]
-        return fill(_LINK_PARTS, quoted, inertials(), kept_inertials, shapes_of, kept_links)
+        return fill(_LINK_PARTS, quoted, inertials(), kept_inertials, shape_groups, kept_links)
 
     return texts
 

@@ -613,7 +613,8 @@ def write_tree(w: Writer, base: str) -> Callable[[], None]:
         back = [k for k in range(len(m.frames)) if k != root_frame]
 
     # ------------------------------------------------------------------ every origin at once
-    _, shapes, _ = link_shapes(m, lis)
+    shapes_of = link_shapes(m, lis)  # each shape's tag, the shape and its link
+    shapes = shapes_of[1]
     joints = [m.joints[j] for j in js]
     frame_ks = front + back
     origins = plan_origins(
@@ -631,7 +632,7 @@ def write_tree(w: Writer, base: str) -> Callable[[], None]:
     # ------------------------------------------------------------------ the elements' numbers
     written: set[str] = set()  # the joint names of the frames written so far
     if by_index:
-        links = link_blocks(w, lis)
+        links = link_blocks(w, lis, shapes_of)
         joint_texts = joint_blocks(w, js, parents, children)
         back_frames = _frame_blocks(w, back, root_frame, base, written)
 
@@ -648,7 +649,7 @@ def write_tree(w: Writer, base: str) -> Callable[[], None]:
         return write_by_index
     front_frames = _frame_blocks(w, front, root_frame, base, written)
     try:
-        links = link_blocks(w, lis)
+        links = link_blocks(w, lis, shapes_of)
         joint_texts = joint_blocks(w, js, parents, children)
     except URDFExportError:
         _raise_first(w, lis, js, parents, children)
