@@ -29,7 +29,7 @@ from robomodel._internal.construct import make
 from robomodel.errors import URDFError
 from robomodel.formats.urdf._exact_batch import export_memo
 from robomodel.formats.urdf.errors import URDFExportError, URDFValueError
-from robomodel.formats.urdf.numbers import format3, format_floats
+from robomodel.formats.urdf.numbers import format3, format_floats, format_numbers
 from robomodel.formats.urdf.options import DumpOptions
 from robomodel.model.record import Extension, Model
 from robomodel.model.shapes import Material, Mesh
@@ -39,6 +39,7 @@ __all__ = [
     "NS",
     "XMLNS",
     "DoubtError",
+    "Pending",
     "Reader",
     "Writer",
     "duplicate",
@@ -153,6 +154,58 @@ class Reader:
         return cls(reason, file=self.file, line=line, element=what)
 
 
+class Pending:
+    """The numbers of one export, formatted together once every element has added its own.
+
+    Python's shortest ``repr`` costs most on many numbers, and formatting them all at once costs
+    less than kind by kind: one pass of the whole-array method
+    (:func:`robomodel.formats.urdf.numbers.format_numbers`) and one dedupe for the document
+    instead of one per kind of element. So an element first adds its numbers (:meth:`add`,
+    which says where they start, or :meth:`add_origins` for ``<origin>`` rows of six numbers),
+    the export then calls :meth:`format` once, and only then are the texts assembled from
+    :attr:`texts` (and :attr:`origins`, one ``<origin>`` text per row added).
+    """
+
+    __slots__ = ("_origin_blocks", "origin_keys", "origins", "texts", "values")
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.texts: tuple[str, ...] = ()
+        self.origins: list[str] = []
+        # Per distinct <origin> asked for (by the transform's bytes): its row, or its text
+        # where it was written alone (robomodel.formats.urdf._origin.plan_origins).
+        self.origin_keys: dict[bytes, int | str] = {}
+        # Per add_origins call: where its numbers start and how many rows it added.
+        self._origin_blocks: list[tuple[int, int]] = []
+
+    def add(self, values: list[float]) -> int:
+        """Add ``values``; return the position of their first text in :attr:`texts`."""
+        start = len(self.values)
+        self.values += values
+        return start
+
+    def add_origins(self, values: list[float]) -> int:
+        """Add ``<origin>`` rows (``xyz`` then ``rpy``, six numbers each); return the first row.
+
+        Each row's text is ``origins[row]`` once formatted; rows are numbered in the order
+        added.
+        """
+        rows = sum(n for _, n in self._origin_blocks)
+        self._origin_blocks.append((self.add(values), len(values) // 6))
+        return rows
+
+    def format(self) -> None:
+        """Format every number added (one call), then the ``<origin>`` texts of the rows."""
+        t = self.texts = format_numbers(self.values) if self.values else ()
+        for start, n in self._origin_blocks:
+            c = [t[start + i : start + 6 * n : 6] for i in range(6)]
+            self.origins += fill(_ORIGIN_PARTS, *c) if n else []
+
+
+_ORIGIN_PARTS = ('<origin xyz="', " ", " ", '" rpy="', " ", " ", '"/>')
+"""The parts of an ``<origin>`` around its six numbers (:meth:`Pending.format`)."""
+
+
 class Writer:
     """The state of one export: the model, the options, the texts written so far.
 
@@ -174,6 +227,7 @@ class Writer:
         "options",
         "order_line",
         "out",
+        "pending",
         "used",
     )
 
@@ -199,6 +253,8 @@ class Writer:
         # Scoped to the export (no process-wide cache): the next export starts empty.
         # The rpy of its rotations are found together up front (the batch route of _exact).
         self.memo: dict[bytes, Any] = export_memo(model)
+        # The numbers of the elements planned so far, formatted together (Pending.format).
+        self.pending = Pending()
 
     @property
     def base(self) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import partial
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from lxml import etree
@@ -196,16 +197,21 @@ def kept_blocks(w: Writer, kind: str, owners: list[str], indent: str) -> list[st
         return [""] * len(owners)
     texts = w.kept_texts.get((kind, indent))
     if texts is None:  # each kind's texts are made once per export (joints and frames share)
-        texts = w.kept_texts[(kind, indent)] = {
-            owner: "".join(["\n" + indent + e.xml for e in exts])
-            for (k, owner), exts in w.kept.items()
-            if k == kind and exts
-        }
+        # Each owner's text is one join of its elements' texts (no comprehension per owner:
+        # most owners keep one element, and a comprehension is a function call).
+        sep = "\n" + indent
+        texts = w.kept_texts[(kind, indent)] = {}
+        for (k, owner), exts in w.kept.items():
+            if k == kind and exts:
+                texts[owner] = sep + sep.join(map(_XML, exts))
     if not texts:
         return [""] * len(owners)
     blocks = list(map(texts.get, owners, repeat("", len(owners))))
-    w.used.update([(kind, owner) for owner in texts.keys() & set(owners)])
+    w.used.update(zip(repeat(kind), texts.keys() & owners))
     return blocks
+
+
+_XML = attrgetter("xml")
 
 
 def write_robot_kept(w: Writer) -> None:

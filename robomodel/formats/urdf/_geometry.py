@@ -9,7 +9,7 @@ or a material are kept in that value's ``extensions`` and written back at its en
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
@@ -243,15 +243,15 @@ def shape_blocks(
     w: Writer,
     tags: Sequence[str],
     shapes: Sequence[SolidShape],
-    origins: Sequence[str],
     owners: Sequence[str],
-) -> list[str]:
-    """Return the ``<visual>`` or ``<collision>`` of every shape, one text each.
+) -> Callable[[Sequence[str]], list[str]]:
+    """Add the numbers of every shape to ``w.pending``; return a function of their texts.
 
-    ``tags``: per shape, ``visual`` or ``collision``; ``origins``: its ``<origin>``;
-    ``owners``: its link, named by an error. Links share geometries and materials (a visual
-    and its collision hold one mesh): each distinct one is written once, the numbers of all
-    formatted together.
+    Once ``w.pending`` is formatted, the function returned gives the ``<visual>`` or
+    ``<collision>`` of every shape, one text each, from each one's ``<origin>``.
+    ``tags``: per shape, ``visual`` or ``collision``; ``owners``: its link, named by an error.
+    Links share geometries and materials (a visual and its collision hold one mesh): each
+    distinct one is written once, the numbers of all formatted with the export's.
 
     Raises:
         URDFExportError: a name or file name holds control characters (the first one, in
@@ -278,8 +278,27 @@ def shape_blocks(
     for mat, whole in zip(materials, full, strict=True):
         if whole and mat.rgba is not None:
             flat += mat.rgba
-    t = iter(format_numbers(flat))
-    # ------------------------------------------------------------------ their texts
+    start = w.pending.add(flat)
+
+    def texts(origins: Sequence[str]) -> list[str]:
+        t = iter(w.pending.texts[start : start + len(flat)])
+        return _shape_texts(w, tags, shapes, origins, geometries, materials, full, quoted, t)
+
+    return texts
+
+
+def _shape_texts(
+    w: Writer,
+    tags: Sequence[str],
+    shapes: Sequence[SolidShape],
+    origins: Sequence[str],
+    geometries: list[Geometry],
+    materials: list[Material],
+    full: list[bool],
+    quoted: dict[str, str],
+    t: Iterator[str],
+) -> list[str]:
+    """The texts of :func:`shape_blocks`, once their numbers' texts ``t`` are known."""
     geometry_text = {
         id(g): (
             f'<mesh filename={quoted[g.filename]} scale="{next(t)} {next(t)} {next(t)}"/>'

@@ -11,6 +11,7 @@ computed from the inertia alone that read back to it (:mod:`robomodel.formats.ur
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -36,7 +37,7 @@ from robomodel.formats.urdf._extensions import keep
 from robomodel.formats.urdf._origin import ZERO3
 from robomodel.formats.urdf._records import RawLink, Vec3
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.formats.urdf.numbers import format_float, format_numbers
+from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.spatial import SpatialInertia, rotations_from_rpy
 from robomodel.physics.inertia import consistency_problems
 
@@ -329,13 +330,14 @@ _INERTIAL_PARTS = (
 )
 
 
-def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
-    """Return the ``<inertial>`` body of every inertia (``<mass>`` to ``<inertia`` unclosed).
+def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> Callable[[], list[str]]:
+    """Add the numbers of every inertia to ``w.pending``; return a function of their texts.
 
-    A function of the value alone (robomodel.formats.urdf._exact): the central inertia in link
-    axes (iDynTree's layout), with numbers that read back to this very inertia; where none do,
-    the numbers computed, and the exact inertia in robomodel's attributes. The numbers of all
-    of them are formatted in one pass.
+    Once ``w.pending`` is formatted, the function returned gives the ``<inertial>`` body of
+    every inertia (``<mass>`` to ``<inertia`` unclosed). A function of the value alone
+    (robomodel.formats.urdf._exact): the central inertia in link axes (iDynTree's layout), with
+    numbers that read back to this very inertia; where none do, the numbers computed, and the
+    exact inertia in robomodel's attributes. The numbers are formatted with the export's.
     """
     found = numbers_of_inertials(inertias, w.memo)
     flat: list[float] = []
@@ -343,15 +345,20 @@ def inertial_texts(w: Writer, inertias: list[SpatialInertia]) -> list[str]:
         flat.append(mass)
         flat += xyz
         flat += six
-    t = format_numbers(flat)
-    texts = fill(_INERTIAL_PARTS, *(t[i::10] for i in range(10))) if inertias else []
-    for k, (_, _, _, exact) in enumerate(found):
-        inertia = inertias[k]
-        if not exact:
-            I_O = inertia.rotational_inertia
-            about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
-            texts[k] += (
-                f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
-                f'robomodel:about_origin="{about}"'
-            )
+    start = w.pending.add(flat)
+
+    def texts() -> list[str]:
+        t = w.pending.texts[start : start + len(flat)]
+        out = fill(_INERTIAL_PARTS, *(t[i::10] for i in range(10))) if inertias else []
+        for k, (_, _, _, exact) in enumerate(found):
+            inertia = inertias[k]
+            if not exact:
+                I_O = inertia.rotational_inertia
+                about = " ".join(format_float(float(I_O[i, j])) for i, j in _PAIRS)
+                out[k] += (
+                    f' {XMLNS} robomodel:first_moment="{fmt3(inertia.first_moment + 0.0)}" '
+                    f'robomodel:about_origin="{about}"'
+                )
+        return out
+
     return texts

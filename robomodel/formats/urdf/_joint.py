@@ -11,7 +11,7 @@ URDF wants it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from typing import Any
 
@@ -55,7 +55,7 @@ from robomodel.formats.urdf.errors import (
     URDFUnsupportedError,
     URDFValueError,
 )
-from robomodel.formats.urdf.numbers import format_float, format_numbers
+from robomodel.formats.urdf.numbers import format_float
 from robomodel.model.joints import (
     FixedJoint,
     Joint,
@@ -481,13 +481,14 @@ def joint_blocks(
     js: Sequence[int],
     parents: Sequence[str],
     children: Sequence[str],
-    origins: Sequence[str],
-) -> list[str]:
-    """Return the ``<joint>`` of each joint ``js`` from ``parents[k]`` to ``children[k]``.
+) -> Callable[[Sequence[str]], list[str]]:
+    """Add the numbers of joints ``js`` to ``w.pending``; return a function of their texts.
 
-    One text per joint. ``origins``: each one's ``<origin>``, by
-    :func:`~robomodel.formats.urdf._origin.origin_texts` with ``invert`` where the parent is
-    not the joint's link1. The numbers of all axes, limits and dynamics are formatted at once.
+    Once ``w.pending`` is formatted, the function returned gives the ``<joint>`` of each joint
+    ``js`` from ``parents[k]`` to ``children[k]``, one text per joint, from each one's
+    ``<origin>`` (by :func:`~robomodel.formats.urdf._origin.plan_origins` with ``invert`` where
+    the parent is not the joint's link1). The numbers of all axes, limits and dynamics are
+    formatted with the export's.
 
     Raises:
         URDFExportError: a moving joint's axis does not pass through its child's origin (the
@@ -513,10 +514,38 @@ def joint_blocks(
             flat += [v for _, v in lim if math.isfinite(v)]
         if j.dynamics.kind == "urdf":
             flat += [j.dynamics.damping, j.dynamics.static_friction]
-    t = iter(format_numbers(flat)) if flat else iter(())
-    # ------------------------------------------------------------------ the texts
+    start = w.pending.add(flat)
     qn, qp, qc = quote_names(jnames), quote_names(parents), quote_names(children)
     kept = kept_blocks(w, "joint", jnames, "    ")
+
+    def texts(origins: Sequence[str]) -> list[str]:
+        t = iter(w.pending.texts[start : start + len(flat)])
+        quoted = (qn, qp, qc)
+        return _joint_texts(
+            w, joints, jnames, parents, children, quoted, origins, axes, limits, t, kept
+        )
+
+    return texts
+
+
+def _joint_texts(
+    w: Writer,
+    joints: list[Joint],
+    jnames: list[str],
+    parents: Sequence[str],
+    children: Sequence[str],
+    quoted: tuple[list[str], list[str], list[str]],
+    origins: Sequence[str],
+    axes: list[tuple[list[float], str]],
+    limits: list[list[tuple[str, float]] | None],
+    t: Iterator[str],
+    kept: list[str],
+) -> list[str]:
+    """The texts of :func:`joint_blocks`, once their numbers' texts ``t`` are known.
+
+    ``quoted``: the joints', parents' and children's names quoted.
+    """
+    qn, qp, qc = quoted
     blocks = []
     parts = iter(zip(axes, limits, strict=True))
     for k, j in enumerate(joints):
@@ -525,7 +554,7 @@ def joint_blocks(
         if isinstance(j, FixedJoint):
             blocks.append(_FIXED(qn[k], origins[k], qp[k], child, kept[k]))
             continue
-        (xyz, marks), lim = next(parts)
+        (_, marks), lim = next(parts)
         axis = f'<axis xyz="{next(t)} {next(t)} {next(t)}"{marks}/>'
         kind = (
             '"prismatic"'

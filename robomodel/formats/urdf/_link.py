@@ -9,7 +9,7 @@ an additional frame.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from robomodel._internal.construct import make
@@ -90,36 +90,44 @@ def link_shapes(m: Model, lis: Sequence[int]) -> tuple[list[str], list[SolidShap
     return tags, shapes, owners
 
 
-def link_blocks(w: Writer, lis: Sequence[int], origins: Sequence[str]) -> list[str]:
-    """Return the ``<link>`` of each link ``lis`` of the model, one text each, in order.
+def link_blocks(
+    w: Writer,
+    lis: Sequence[int],
+    shapes_of: tuple[list[str], list[SolidShape], list[str]] | None = None,
+) -> Callable[[Sequence[str]], list[str]]:
+    """Add the numbers of links ``lis`` to ``w.pending``; return a function of their texts.
 
-    ``origins``: the ``<origin>`` of each shape of :func:`link_shapes`. The inertials' numbers
-    are formatted at once, and so are the shapes' (:func:`shape_blocks`).
+    Once ``w.pending`` is formatted, the function returned gives the ``<link>`` of each link
+    ``lis`` of the model, one text each, in order, from the ``<origin>`` of each shape of
+    :func:`link_shapes` (``shapes_of``, when the caller has it already). The inertials' and
+    shapes' numbers are formatted with the export's (:func:`inertial_texts`,
+    :func:`shape_blocks`).
 
     Raises:
         URDFExportError: a shape's name or file name holds control characters.
     """
     m = w.model
-    tags, shapes, owners = link_shapes(m, lis)
-    blocks = iter(shape_blocks(w, tags, shapes, origins, owners))
-    visuals, collisions = m.visuals, m.collisions
-    shape_texts = [
-        "".join(["\n" + next(blocks) for _ in range(len(visuals[li]) + len(collisions[li]))])
-        for li in lis
-    ]
+    tags, shapes, owners = link_shapes(m, lis) if shapes_of is None else shapes_of
+    shape_texts = shape_blocks(w, tags, shapes, owners)
     links = m.links
     inertials = inertial_texts(w, [links[li].inertia for li in lis])
     names = [m.link_names[li] for li in lis]
-    if not names:
-        return []
-    return fill(
-        _LINK_PARTS,
-        quote_names(names),
-        inertials,
-        kept_blocks(w, "inertial", names, "      "),
-        shape_texts,
-        kept_blocks(w, "link", names, "    "),
-    )
+    quoted = quote_names(names)
+    kept_inertials = kept_blocks(w, "inertial", names, "      ")
+    kept_links = kept_blocks(w, "link", names, "    ")
+
+    def texts(origins: Sequence[str]) -> list[str]:
+        if not names:
+            return []
+        blocks = iter(shape_texts(origins))
+        visuals, collisions = m.visuals, m.collisions
+        shape_groups = [
+            "".join(["\n" + next(blocks) for _ in range(len(visuals[li]) + len(collisions[li]))])
+            for li in lis
+        ]
+        return fill(_LINK_PARTS, quoted, inertials(), kept_inertials, shape_groups, kept_links)
+
+    return texts
 
 
 def write_bare_link(w: Writer, fname: str) -> None:

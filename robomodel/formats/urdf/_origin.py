@@ -13,7 +13,7 @@ transform alone (:mod:`robomodel.formats.urdf._exact`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any
 
@@ -21,10 +21,10 @@ import numpy as np
 
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
-from robomodel.formats.urdf._document import XMLNS, Reader, fill, fmt3, rm, strict_numbers
+from robomodel.formats.urdf._document import XMLNS, Pending, Reader, fmt3, rm, strict_numbers
 from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
 from robomodel.formats.urdf.errors import URDFValueError
-from robomodel.formats.urdf.numbers import format_floats, format_numbers
+from robomodel.formats.urdf.numbers import format_floats
 from robomodel.model.spatial import Transform, rotations_from_rpy, rpy_from_rotation
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "origin_texts",
     "origin_transform",
     "origin_values",
+    "plan_origins",
     "read_origin",
     "row_keys",
     "stacked",
@@ -260,7 +261,6 @@ def write_origin(T: Transform, invert: bool = False, memo: dict[bytes, Any] | No
     return f'<origin xyz="{fmt3(U.position + 0.0)}" rpy="{fmt3(rpy)}"/>'
 
 
-_ORIGIN_PARTS = ('<origin xyz="', " ", " ", '" rpy="', " ", " ", '"/>')
 _MISSING = object()  # a memo's answer for a key it does not hold (None is an answer there)
 
 
@@ -299,16 +299,33 @@ def origin_texts(
 
     ``invert``: per transform, whether to write its inverse (default: none). ``memo``: one
     export's memo (``Writer.memo``), which holds the ``rpy`` of the model's rotations
-    (:func:`robomodel.formats.urdf._exact_batch.export_memo`) and keeps the texts written.
+    (:func:`robomodel.formats.urdf._exact_batch.export_memo`). :func:`plan_origins` on its own
+    :class:`~robomodel.formats.urdf._document.Pending`, formatted at once.
+    """
+    pending = Pending()
+    texts = plan_origins(transforms, invert, memo, pending)
+    pending.format()
+    return texts()
 
-    Each distinct transform not written yet looks its ``rpy`` up once and the numbers of all
-    are formatted together; inverted origins and origins without an exact ``rpy`` (rare) are
-    written one by one by :func:`write_origin`.
+
+def plan_origins(
+    transforms: Sequence[Transform],
+    invert: Sequence[bool] | None,
+    memo: dict[bytes, Any] | None,
+    pending: Pending,
+) -> Callable[[], list[str]]:
+    """Add the numbers of every transform's ``<origin>`` to ``pending``; return its texts later.
+
+    The returned function gives :func:`write_origin` of every transform once ``pending`` is
+    formatted. ``invert`` and ``memo``: as :func:`origin_texts`.
+
+    Each distinct transform not asked for yet in ``pending`` looks its ``rpy`` up once and adds
+    its six numbers as one row; inverted origins and origins without an exact ``rpy`` (rare)
+    are written one by one by :func:`write_origin`.
     """
     # A model repeats poses (a visual and its collision, a sensor and its frame): each
-    # distinct one is computed and written once per export (kept in the export's memo beside
-    # origin_text's entries, which may be None where these never are).
-    texts: dict[bytes, Any] = {} if memo is None else memo
+    # distinct one is computed and written once per export (pending's origin_keys).
+    rows = pending.origin_keys
     n = len(transforms)
     rotations = [T.rotation.tobytes() for T in transforms]
     keys = [b"w" + r + T.position.tobytes() for r, T in zip(rotations, transforms, strict=True)]
@@ -316,7 +333,7 @@ def origin_texts(
     inverted = list(compress(range(n), flags))
     for k in inverted:
         keys[k] += b"i"
-    todo = [k for key, k in dict(zip(keys, range(n), strict=True)).items() if key not in texts]
+    todo = [k for key, k in dict(zip(keys, range(n), strict=True)).items() if key not in rows]
 
     # ------------------------------------------------------------------ the rpy of each
     # The model's rotations are in the memo (their bytes are canonical: no -0.0); any other
@@ -326,7 +343,7 @@ def origin_texts(
     plain = [k for k in todo if not flags[k]] if inverted else todo
     one_by_one = [k for k in todo if flags[k]] if inverted else []
     found: list[Any] = (
-        [texts.get(b"r" + rotations[k], _MISSING) for k in plain]
+        [memo.get(b"r" + rotations[k], _MISSING) for k in plain]
         if memo is not None
         else [_MISSING] * len(plain)
     )
@@ -340,17 +357,22 @@ def origin_texts(
         plain = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
         found = [rpy for rpy in found if rpy is not None]
 
-    # ------------------------------------------------------------------ the texts
+    # ------------------------------------------------------------------ the rows
     flat: list[float] = []
     for k, rpy in zip(plain, found, strict=True):
         flat += transforms[k].position.tolist()
         flat += rpy
     if flat:
-        t = format_numbers(flat)  # six numbers per origin
-        written = fill(_ORIGIN_PARTS, t[0::6], t[1::6], t[2::6], t[3::6], t[4::6], t[5::6])
-        texts.update(zip([keys[k] for k in plain], written, strict=True))
+        first = pending.add_origins(flat)  # six numbers per origin
+        rows.update(zip([keys[k] for k in plain], range(first, first + len(plain)), strict=True))
     # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
     # writer checks first, is searched once per export.
     for k in one_by_one:
-        texts[keys[k]] = write_origin(transforms[k], flags[k], memo)
-    return list(map(texts.__getitem__, keys))
+        rows[keys[k]] = write_origin(transforms[k], flags[k], memo)
+    where = list(map(rows.__getitem__, keys))
+
+    def texts() -> list[str]:
+        table = pending.origins
+        return [r if isinstance(r, str) else table[r] for r in where]
+
+    return texts

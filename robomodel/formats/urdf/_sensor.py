@@ -20,6 +20,7 @@ back, choosing the ``<frame>`` that states its two poses exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from robomodel._internal.construct import make
@@ -37,7 +38,7 @@ from robomodel.formats.urdf._document import (
     transform_text,
 )
 from robomodel.formats.urdf._extensions import keep, keep_on, kept_blocks
-from robomodel.formats.urdf._origin import canonical, origin_texts, read_origin
+from robomodel.formats.urdf._origin import canonical, plan_origins, read_origin
 from robomodel.formats.urdf._records import RawJoint, RawSensor
 from robomodel.formats.urdf.errors import URDFSensorError
 from robomodel.model.record import Frame
@@ -313,12 +314,13 @@ def _near(a: Transform, b: Transform) -> bool:
 
 
 # ---------------------------------------------------------------------- writing
-def write_sensors(w: Writer) -> None:
-    """Write the model's sensors in order, in the dialect :func:`read_sensor` reads.
+def write_sensors(w: Writer) -> Callable[[], None]:
+    """Plan the model's sensors; the function returned writes them in order.
 
-    By columns: every sensor's ``<origin>`` (a link sensor's pose, an F/T sensor's pose in
-    its child where the dialect needs it) is written in one pass, the names quoted in one;
-    each F/T sensor is first checked against its joint (:func:`_ft_layout`).
+    In the dialect :func:`read_sensor` reads, once ``w.pending`` is formatted. By columns:
+    every sensor's ``<origin>`` (a link sensor's pose, an F/T sensor's pose in its child where
+    the dialect needs it) is added to ``w.pending`` in one pass, the names quoted in one; each
+    F/T sensor is first checked against its joint (:func:`_ft_layout`).
 
     Raises:
         URDFExportError: an F/T sensor's two poses disagree with its joint.
@@ -335,11 +337,27 @@ def write_sensors(w: Writer) -> None:
             layouts.append(None)
             poses.append(sen.link_H_sensor)
     written = [T for T in poses if T is not None]
-    origins = iter(origin_texts(written, None, w.memo))
+    origin_texts = plan_origins(written, None, w.memo, w.pending)
     names = [sen.name for sen in sensors]
     qn = quote_names(names)
-    links = iter(quote_names([sen.link for sen in sensors if isinstance(sen, _ON_LINK)]))
+    quoted_links = quote_names([sen.link for sen in sensors if isinstance(sen, _ON_LINK)])
     kept = kept_blocks(w, "sensor", names, "    ")
+    return lambda: _write_sensors(w, layouts, poses, qn, quoted_links, kept, origin_texts())
+
+
+def _write_sensors(
+    w: Writer,
+    layouts: list[_FTLayout | None],
+    poses: list[Transform | None],
+    qn: list[str],
+    quoted_links: list[str],
+    kept: list[str],
+    origin_texts: list[str],
+) -> None:
+    """Write the sensors planned by :func:`write_sensors`, once their origins are written."""
+    sensors = w.model.sensors
+    origins = iter(origin_texts)
+    links = iter(quoted_links)
     out = w.out
     for k, sen in enumerate(sensors):
         ft = layouts[k]

@@ -38,7 +38,7 @@ from robomodel.formats.urdf._origin import (
     canonical,
     inverted,
     origin_text,
-    origin_texts,
+    plan_origins,
 )
 from robomodel.formats.urdf._records import RawJoint, RawLink, RawSensor
 from robomodel.formats.urdf._sensor import add_sensor_frames, sensor_values
@@ -549,8 +549,11 @@ def _loop_error(
 
 
 # ---------------------------------------------------------------------- writing
-def write_tree(w: Writer, base: str) -> None:
-    """Write the links, joints and frames of the model, the URDF root being link ``base``.
+def write_tree(w: Writer, base: str) -> Callable[[], None]:
+    """Plan the links, joints and frames of the model, the URDF root being link ``base``.
+
+    Their numbers go to ``w.pending``; the function returned writes them to ``w.out`` once
+    ``w.pending`` is formatted.
 
     In index order (the default, :attr:`DumpOptions.order`): ``<robomodel:order>``, the links
     by link index, the joints by joint index, the frames by frame index, so that the loader
@@ -558,7 +561,7 @@ def write_tree(w: Writer, base: str) -> None:
     module docstring; the loader then numbers them by its traversal rule.
 
     Each kind is written by columns (:func:`link_blocks`, :func:`joint_blocks`,
-    :func:`_frame_blocks`), every ``<origin>`` of the tree in one pass (:func:`origin_texts`).
+    :func:`_frame_blocks`), every ``<origin>`` of the tree in one pass (:func:`plan_origins`).
 
     Raises:
         URDFExportError: some links are not reachable from ``base``, a moving joint's axis
@@ -610,10 +613,11 @@ def write_tree(w: Writer, base: str) -> None:
         back = [k for k in range(len(m.frames)) if k != root_frame]
 
     # ------------------------------------------------------------------ every origin at once
-    _, shapes, _ = link_shapes(m, lis)
+    shapes_of = link_shapes(m, lis)  # each shape's tag, the shape and its link
+    shapes = shapes_of[1]
     joints = [m.joints[j] for j in js]
     frame_ks = front + back
-    origins = origin_texts(
+    origins = plan_origins(
         [s.link_H_geometry for s in shapes]
         + [jt.link1_H_link2 for jt in joints]
         + [m.frames[k].link_H_frame for k in frame_ks],
@@ -621,33 +625,51 @@ def write_tree(w: Writer, base: str) -> None:
         + [p != jt.link1 for jt, p in zip(joints, parents, strict=True)]
         + [k == root_frame for k in frame_ks],
         w.memo,
+        w.pending,
     )
-    shape_origins = origins[: len(shapes)]
-    joint_origins = origins[len(shapes) : len(shapes) + len(js)]
-    frame_origins = origins[len(shapes) + len(js) :]
+    n_shapes, n_js = len(shapes), len(js)
 
-    # ------------------------------------------------------------------ the text
+    # ------------------------------------------------------------------ the elements' numbers
     written: set[str] = set()  # the joint names of the frames written so far
     if by_index:
-        # Its extensions attribute is added once the kept elements are written (finish_order).
-        w.order_line = len(w.out)
-        w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
-        w.out += link_blocks(w, lis, shape_origins)
-        w.out += joint_blocks(w, js, parents, children, joint_origins)
-        w.out += _frame_blocks(w, back, root_frame, base, frame_origins, written)
-        return
-    w.out += _frame_blocks(w, front, root_frame, base, frame_origins[: len(front)], written)
+        links = link_blocks(w, lis, shapes_of)
+        joint_texts = joint_blocks(w, js, parents, children)
+        back_frames = _frame_blocks(w, back, root_frame, base, written)
+
+        def write_by_index() -> None:
+            o = origins()
+            # Its extensions attribute is added once the kept elements are written
+            # (finish_order).
+            w.order_line = len(w.out)
+            w.out.append(f'  <robomodel:order {XMLNS} links="{n}"/>')
+            w.out += links(o[:n_shapes])
+            w.out += joint_texts(o[n_shapes : n_shapes + n_js])
+            w.out += back_frames(o[n_shapes + n_js :])
+
+        return write_by_index
+    front_frames = _frame_blocks(w, front, root_frame, base, written)
     try:
-        links = link_blocks(w, lis, shape_origins)
-        joint_texts = joint_blocks(w, js, parents, children, joint_origins)
+        links = link_blocks(w, lis, shapes_of)
+        joint_texts = joint_blocks(w, js, parents, children)
     except URDFExportError:
-        _raise_first(w, lis, js, parents, children, shape_origins, joint_origins)
+        _raise_first(w, lis, js, parents, children)
         raise
-    w.out.append(links[0])
-    for joint, link in zip(joint_texts, links[1:], strict=True):
-        w.out.append(joint)
-        w.out.append(link)
-    w.out += _frame_blocks(w, back, root_frame, base, frame_origins[len(front) :], written)
+    back_frames = _frame_blocks(w, back, root_frame, base, written)
+
+    def write_by_traversal() -> None:
+        o = origins()
+        frame_origins = o[n_shapes + n_js :]
+        w.out += front_frames(frame_origins[: len(front)])
+        link_texts = links(o[:n_shapes])
+        w.out.append(link_texts[0])
+        for joint, link in zip(
+            joint_texts(o[n_shapes : n_shapes + n_js]), link_texts[1:], strict=True
+        ):
+            w.out.append(joint)
+            w.out.append(link)
+        w.out += back_frames(frame_origins[len(front) :])
+
+    return write_by_traversal
 
 
 def _raise_first(
@@ -656,23 +678,15 @@ def _raise_first(
     js: list[int],
     parents: list[str],
     children: list[str],
-    shape_origins: list[str],
-    joint_origins: list[str],
 ) -> None:
     """Raise the first export error of the links and joints in iDynTree's order, if any.
 
     The link ``lis[k]`` follows the joint ``js[k - 1]`` in the document.
     """
-    m = w.model
-    shape_starts = [0]
-    for li in lis:
-        shape_starts.append(shape_starts[-1] + len(m.visuals[li]) + len(m.collisions[li]))
     for k, li in enumerate(lis):
         if k:
-            joint_blocks(
-                w, js[k - 1 : k], parents[k - 1 : k], children[k - 1 : k], joint_origins[k - 1 : k]
-            )
-        link_blocks(w, [li], shape_origins[shape_starts[k] : shape_starts[k + 1]])
+            joint_blocks(w, js[k - 1 : k], parents[k - 1 : k], children[k - 1 : k])
+        link_blocks(w, [li])
 
 
 def _frame_blocks(
@@ -680,15 +694,14 @@ def _frame_blocks(
     ks: list[int],
     root_frame: int,
     base: str,
-    origins: list[str],
     written: set[str],
-) -> list[str]:
-    """Return frames ``ks`` (frame positions, in order), each a massless link on a fixed joint.
+) -> Callable[[Sequence[str]], list[str]]:
+    """Return the function giving frames ``ks`` (frame positions, in order) from their origins.
 
-    Frame ``root_frame`` is the fake URDF root, the parent of link ``base``; ``origins`` are
-    the frames' ``<origin>`` (the root's inverted); ``written`` the joint names of the frames
-    written before, which this adds to. The whole group is written at once, each name quoted
-    once.
+    Each frame is a massless link on a fixed joint. Frame ``root_frame`` is the fake URDF
+    root, the parent of link ``base``; the function takes the frames' ``<origin>`` (the root's
+    inverted); ``written`` holds the joint names of the frames written before, which this adds
+    to. The whole group is written at once, each name quoted once.
 
     Raises:
         URDFExportError: a frame's joint name is already used by a joint or another frame.
@@ -732,8 +745,8 @@ def _frame_blocks(
             del w.out[start:]
     kept_joints = kept_blocks(w, "joint", jnames, "    ")
     if not ks:
-        return []
-    return fill(_FRAME_PARTS, links, qj, origins, parents, children, kept_joints)
+        return lambda origins: []
+    return lambda origins: fill(_FRAME_PARTS, links, qj, origins, parents, children, kept_joints)
 
 
 _FRAME_PARTS = (

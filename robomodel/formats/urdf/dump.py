@@ -117,8 +117,13 @@ def _write_robot(w: Writer) -> None:
     out.append(f"<robot name={w.name(name, 'robot')}>")
     for mat in m.materials:
         w.guard(f"material {mat.name!r}", write_material, mat, "  ", True)
-    write_tree(w, base)
-    write_sensors(w)
+    # The elements add their numbers first, which are then formatted together (one pass for
+    # the document), and only then written.
+    tree = write_tree(w, base)
+    sensors = write_sensors(w)
+    w.pending.format()
+    tree()
+    sensors()
     write_robot_kept(w)
     finish_order(w)
     for blob in o.xml_blobs:

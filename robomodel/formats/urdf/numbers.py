@@ -119,7 +119,7 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     Raises:
         ValueError: a number is NaN or infinite (the first one is named).
     """
-    a = np.array(values, dtype=np.float64).ravel() + 0.0  # -0.0 becomes 0.0: both write "0"
+    a = _as_array(values) + 0.0  # -0.0 becomes 0.0: both write "0"
     finite = np.isfinite(a)
     if not finite.all():
         bad = float(a[np.argmin(finite)])
@@ -140,6 +140,20 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     # Each number's text, gathered by numpy from an array of the distinct texts.
     gathered: list[str] = np.array(texts, dtype=object)[inverse].tolist()
     return tuple(gathered)
+
+
+def _as_array(values: Sequence[float] | Any) -> Any:
+    """``values`` as a flat float64 array; a list of numbers (the exporter's) by ``fromiter``.
+
+    ``np.array`` first discovers a list's shape and type element by element, which costs more
+    than the conversion itself on the thousands of numbers of an export.
+    """
+    if type(values) is list:
+        try:
+            return np.fromiter(values, np.float64, len(values))
+        except (TypeError, ValueError):  # not flat numbers: np.array's rules
+            pass
+    return np.array(values, dtype=np.float64).ravel()
 
 
 def _respelled_all(u: list[float], texts: list[str]) -> list[str]:
