@@ -22,13 +22,15 @@ The contract of every generated function is the same: the caller passes fields t
 satisfy the class's converters and validators (read-only float64 arrays of the right shape,
 persistent vectors, checked names); the one thing a maker does itself is store each ``float``
 field canonical (``-0.0`` as ``0.0``, one addition), as the checked converters do.
+Each fills its new value as a writable twin of the class (:func:`_writable`) and then gives it
+its class, which is cheaper than calling every slot's ``__set__``.
 ``tests/test_construct.py`` compares each one with the checked constructor on random inputs;
 :data:`MADE` lists those generated so far for that test.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -68,14 +70,25 @@ def _caches_hash(cls: type) -> bool:
     return any(_HASH_SLOT in getattr(k, "__slots__", ()) for k in cls.__mro__)
 
 
-def _slot_setters(cls: type, names: Iterable[str]) -> dict[str, Any]:
-    # Each field is stored through its slot descriptor directly: what object.__setattr__ ends up
-    # doing, without looking the name up along the class hierarchy on every call.
-    out: dict[str, Any] = {}
-    for n in names:
-        slot = next(k.__dict__[n] for k in cls.__mro__ if n in k.__dict__)
-        out[f"set_{n.lstrip('_')}_"] = slot.__set__
-    return out
+def _writable(cls: type) -> type:
+    """A subclass of ``cls`` with the same layout whose instances take plain assignments.
+
+    A value is built as this twin, its slots filled by ordinary attribute stores (the
+    interpreter's own slot store, where the frozen class's ``__setattr__`` refuses and a slot
+    descriptor's ``__set__`` packs an argument tuple per field), then given its real class by
+    one ``__class__`` assignment, which Python allows between classes of the same layout. The
+    twin adds no slot, so the layouts are the same; it never escapes the generated function.
+    """
+    return type(
+        f"_Writable{cls.__name__}",
+        (cls,),
+        {
+            "__slots__": (),
+            "__module__": __name__,
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+        },
+    )
 
 
 def _float_fields(cls: type) -> set[str]:
@@ -93,26 +106,25 @@ def _compile(src: str, scope: dict[str, Any], name: str) -> Callable[..., Any]:
 
 def _generate_maker(cls: type[T]) -> Callable[..., T]:
     # The maker of :func:`make`, generated from the class's attrs fields.
-    names = _check_slotted(cls)
+    _check_slotted(cls)
     if _caches_hash(cls):
         raise TypeError(f"{cls.__name__} caches its hash; use replace() to copy one")
     init = [f.name for f in _fields(cls) if f.init]
     rest = [f for f in _fields(cls) if not f.init]
-    scope: dict[str, Any] = {"cls": cls, "new_": _new, **_slot_setters(cls, names)}
+    scope: dict[str, Any] = {"cls": cls, "twin": _writable(cls), "new_": _new}
     floats = _float_fields(cls)
     body = "".join(
-        f"    set_{n.lstrip('_')}_(new, {n} + 0.0)\n"
-        if n in floats
-        else f"    set_{n.lstrip('_')}_(new, {n})\n"
-        for n in init
+        f"    new.{n} = {n} + 0.0\n" if n in floats else f"    new.{n} = {n}\n" for n in init
     )
     for f in rest:
         if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
             raise TypeError(f"{cls.__name__}.{f.name} has a factory default; give it a value")
         scope[f"default_{f.name}"] = f.default
-        body += f"    set_{f.name.lstrip('_')}_(new, default_{f.name})\n"
+        body += f"    new.{f.name} = default_{f.name}\n"
     args = ", ".join(init)
-    src = f"def make({args}):\n    new = new_(cls)\n{body}    return new\n"
+    # Built as the writable twin, then given its class (see _writable).
+    head = f"def make({args}):\n    new = new_(twin)\n"
+    src = f"{head}{body}    new.__class__ = cls\n    return new\n"
     fn: Callable[..., T] = _compile(src, scope, "make")
     fn.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."
     MADE.append(("trusted", cls, fn))
@@ -131,21 +143,20 @@ def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Call
     }
     fixed.update(reset)
     copied = [n for n in names if n not in fixed]
-    scope: dict[str, Any] = {"cls": cls, "new_": _new, "_KEEP": object(), "set_": _set}
-    scope.update(_slot_setters(cls, names))
+    scope: dict[str, Any] = {"cls": cls, "twin": _writable(cls), "new_": _new, "_KEEP": object()}
     params = ", ".join(f"{n}=_KEEP" for n in copied)
     lines = [f"def replace(value, *, {params}):" if params else "def replace(value):"]
-    lines.append("    new = new_(cls)")
+    lines.append("    new = new_(twin)")
     floats = _float_fields(cls)
     for n in copied:
-        s = f"set_{n.lstrip('_')}_"
         given = f"{n} + 0.0" if n in floats else n  # canonical, as the converters store it
-        lines.append(f"    {s}(new, value.{n} if {n} is _KEEP else {given})")
+        lines.append(f"    new.{n} = value.{n} if {n} is _KEEP else {given}")
     for n, v in fixed.items():
         scope[f"reset_{n}"] = v
-        lines.append(f"    set_{n.lstrip('_')}_(new, reset_{n})")
+        lines.append(f"    new.{n} = reset_{n}")
     if _caches_hash(cls):
-        lines.append(f"    set_(new, {_HASH_SLOT!r}, None)")
+        lines.append(f"    new.{_HASH_SLOT} = None")
+    lines.append("    new.__class__ = cls")
     lines.append("    return new")
     fn: Callable[..., T] = _compile("\n".join(lines) + "\n", scope, "replace")
     fn.__doc__ = f"Copy a {cls.__name__} with some fields replaced, skipping its checks."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import NamedTuple
 
@@ -101,20 +102,23 @@ def _leaf_split(model: Model, removed: list[tuple[int, int, int]]) -> Split | No
     order, which is where a traversal from any kept link discovers them (a link's children
     come in its adjacency order). A chain of fake links (``iterate``) needs the traversal.
     """
-    gone = {i for i, _, _ in removed}
-    if any(anchor in gone for _, anchor, _ in removed):
+    # C-level passes over the columns of ``removed``: a fake-heavy model has hundreds.
+    gone = set(map(_LINK, removed))
+    if any(map(gone.__contains__, map(_ANCHOR, removed))):
         return None
-    kept = [i for i in range(model.n_links) if i not in gone]
+    kept = list(itertools.filterfalse(gone.__contains__, range(model.n_links)))
     leaves = sorted(removed, key=_JOINT)
     none = [None] * len(kept)
     return split_of(
         model.n_links,
-        kept + [i for i, _, _ in leaves],
-        none + [anchor for _, anchor, _ in leaves],
-        none + [j for _, _, j in leaves],
+        kept + list(map(_LINK, leaves)),
+        none + list(map(_ANCHOR, leaves)),
+        none + list(map(_JOINT, leaves)),
     )
 
 
+_LINK = operator.itemgetter(0)
+_ANCHOR = operator.itemgetter(1)
 _JOINT = operator.itemgetter(2)
 
 
