@@ -269,6 +269,14 @@ def frames_and_shapes(
     visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
+    if (
+        frame_order == "input"
+        and keep is None
+        and not original_frames
+        and not reporting
+        and not any(map(moved_links.__getitem__, map(_BASE, members)))
+    ):
+        return _by_columns(model, links, poses, inputs)
     carries = inputs.carries
     frame = make(Frame)
     frame_runs: list[_FrameRun] = []
@@ -352,6 +360,79 @@ def frames_and_shapes(
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames, frame_runs)
     return Attached(out_frames, out_visuals, out_collisions, link_sensors)
+
+
+def _by_columns(model: Model, links: NewLinks, poses: LinkPoses, inputs: _Inputs) -> Attached:
+    """:func:`frames_and_shapes` in input frame order, every frame kept, no part base moved.
+
+    What ``remove_fake_links`` asks for. The result is then made of columns, with no pass per
+    link: the frames of the lumped links (those whose new link has another name) in link
+    order, then the input's frames, re-expressed where their link is lumped; each new link
+    keeps its base's shapes, followed by those of lumped members that carry some. Only the
+    values on lumped links are looked at one by one (a fake link rarely carries any).
+    """
+    names, of_link = model.link_names, links.of_link
+    X, moved_links, carries = poses.transforms, poses.moved, inputs.carries
+    frame = make(Frame)
+    # The lumped links, in link order (C-level passes over the columns).
+    lumped = list(itertools.compress(range(len(of_link)), map(operator.ne, of_link, names)))
+    frames: list[Frame] = list(
+        map(
+            frame,
+            map(names.__getitem__, lumped),
+            map(of_link.__getitem__, lumped),
+            map(X.__getitem__, lumped),
+        )
+    )
+    # The values to re-express: those on lumped links (no other link moves).
+    todo = list(itertools.compress(lumped, map(carries.__getitem__, lumped)))
+    plan = inputs.plan(model, todo)
+    new = poses.reexpress(plan)
+    pose_of = plan.slot
+    frames_of = inputs.frames_of
+    runs = [(k, frames_of.get(names[k])) for k in todo]
+    if any(run is not None for _, run in runs):
+        link_of: list[int | None] = [None] * len(model.frames)  # per row: its lumped link
+        for k, run in runs:
+            if run is not None:
+                for r in run[1]:
+                    link_of[r] = k
+        frames += [
+            f if k is None else frame(f.name, of_link[k], new[pose_of[r]])
+            for r, (f, k) in enumerate(zip(model.frames, link_of, strict=True))
+        ]
+    else:
+        frames += model.frames
+    # Each new link's shapes: its base's, then those of its lumped members (in member order).
+    parts = links.parts
+    bases = list(map(_BASE, map(parts.members.__getitem__, links.order)))
+    model_visuals, model_collisions = model.visuals, model.collisions
+    out_visuals = list(map(model_visuals.__getitem__, bases))
+    out_collisions = list(map(model_collisions.__getitem__, bases))
+    if todo:
+        position = {s: k for k, s in enumerate(links.order)}
+        for s in sorted({parts.part_of[k] for k in todo}):
+            visuals: _MemberShapes = []
+            collisions: _MemberShapes = []
+            for link in parts.members[s]:
+                if not carries[link]:
+                    continue
+                at = link if moved_links[link] else None
+                own_vis, own_col = model_visuals[link], model_collisions[link]
+                if own_vis:
+                    visuals.append((own_vis, at, inputs.visual_row[link]))
+                if own_col:
+                    collisions.append((own_col, at, inputs.collision_row[link]))
+            out_visuals[position[s]] = _shapes(visuals, new, pose_of)
+            out_collisions[position[s]] = _shapes(collisions, new, pose_of)
+    sensors = _moving_link_sensors(model, inputs, links, poses)
+    link_sensors = {
+        k: make(type(s))(s.name, of_link[li], new[pose_of[row]]) for k, s, li, row in sensors
+    }
+    return Attached(frames, out_visuals, out_collisions, link_sensors)
+
+
+_BASE = operator.itemgetter(0)
 
 
 def _moving_link_sensors(
