@@ -374,18 +374,19 @@ def _by_columns(model: Model, links: NewLinks, poses: LinkPoses, inputs: _Inputs
     names, of_link = model.link_names, links.of_link
     X, moved_links, carries = poses.transforms, poses.moved, inputs.carries
     frame = make(Frame)
-    # The lumped links, in link order (C-level passes over the columns).
-    lumped = list(itertools.compress(range(len(of_link)), map(operator.ne, of_link, names)))
+    # The lumped links, in link order, and their columns (C-level passes).
+    is_lumped = list(map(operator.ne, of_link, names))
+    lumped = list(itertools.compress(range(len(of_link)), is_lumped))
     frames: list[Frame] = list(
         map(
             frame,
-            map(names.__getitem__, lumped),
-            map(of_link.__getitem__, lumped),
-            map(X.__getitem__, lumped),
+            itertools.compress(names, is_lumped),
+            itertools.compress(of_link, is_lumped),
+            itertools.compress(X, is_lumped),
         )
     )
     # The values to re-express: those on lumped links (no other link moves).
-    todo = list(itertools.compress(lumped, map(carries.__getitem__, lumped)))
+    todo = list(itertools.compress(lumped, itertools.compress(carries, is_lumped)))
     plan = inputs.plan(model, todo)
     new = poses.reexpress(plan)
     pose_of = plan.slot
@@ -407,8 +408,8 @@ def _by_columns(model: Model, links: NewLinks, poses: LinkPoses, inputs: _Inputs
     parts = links.parts
     bases = list(map(_BASE, map(parts.members.__getitem__, links.order)))
     model_visuals, model_collisions = model.visuals, model.collisions
-    out_visuals = list(map(model_visuals.__getitem__, bases))
-    out_collisions = list(map(model_collisions.__getitem__, bases))
+    out_visuals = [model_visuals[b] for b in bases]
+    out_collisions = [model_collisions[b] for b in bases]
     if todo:
         position = {s: k for k, s in enumerate(links.order)}
         for s in sorted({parts.part_of[k] for k in todo}):
