@@ -35,9 +35,6 @@ from robomodel.transformers.report import record, recording
 
 __all__ = ["Attached", "Sensors", "frames_and_shapes", "frames_by_link", "moved_sensors"]
 
-_FRAME_LINK = operator.attrgetter("link")
-_FRAME_POSE = operator.attrgetter("link_H_frame")
-_SHAPE_POSE = operator.attrgetter("link_H_geometry")
 
 # Trusted construction below: frames re-expressed or made from lumped links (names of the
 # input's frames and links, on a link of the result, at a pose just computed; Frame has no checks
@@ -157,7 +154,7 @@ class _Inputs:
             run = frames_of.get(names[link])
             if run is not None:
                 rows += run[1]
-                poses += map(_FRAME_POSE, run[0])
+                poses += [f.link_H_frame for f in run[0]]
                 owner += [link] * len(run[1])
             for shapes, start in (
                 (visuals[link], self.visual_row[link]),
@@ -165,7 +162,7 @@ class _Inputs:
             ):
                 if shapes:
                     rows += range(start, start + len(shapes))
-                    poses += map(_SHAPE_POSE, shapes)
+                    poses += [sh.link_H_geometry for sh in shapes]
                     owner += [link] * len(shapes)
         wanted = set(links)
         for _, s, link, row in self.link_sensors:
@@ -196,11 +193,24 @@ def frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 
 
 def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    # By runs of consecutive frames on one link (a loaded model lists a link's frames
+    # together): one slice per run, found by C-level passes over the frames' links, instead of
+    # two appends per frame.
+    frames = list(model.frames)
+    if not frames:
+        return {}
+    links = [f.link for f in frames]
+    cuts = [0, *itertools.compress(range(1, len(links)), map(operator.ne, links[1:], links))]
+    cuts.append(len(links))
     out: dict[str, tuple[list[Frame], list[int]]] = {}
-    for k, f in enumerate(model.frames):
-        run = out.setdefault(f.link, ([], []))
-        run[0].append(f)
-        run[1].append(k)
+    for start, stop in itertools.pairwise(cuts):
+        link = links[start]
+        run = out.get(link)
+        if run is None:
+            out[link] = (frames[start:stop], list(range(start, stop)))
+        else:  # the link's frames are not all together
+            run[0].extend(frames[start:stop])
+            run[1].extend(range(start, stop))
     return out
 
 
