@@ -35,9 +35,6 @@ from robomodel.transformers.report import record, recording
 
 __all__ = ["Attached", "Sensors", "frames_and_shapes", "frames_by_link", "moved_sensors"]
 
-_FRAME_LINK = operator.attrgetter("link")
-_FRAME_POSE = operator.attrgetter("link_H_frame")
-_SHAPE_POSE = operator.attrgetter("link_H_geometry")
 
 # Trusted construction below: frames re-expressed or made from lumped links (names of the
 # input's frames and links, on a link of the result, at a pose just computed; Frame has no checks
@@ -157,7 +154,7 @@ class _Inputs:
             run = frames_of.get(names[link])
             if run is not None:
                 rows += run[1]
-                poses += map(_FRAME_POSE, run[0])
+                poses += [f.link_H_frame for f in run[0]]
                 owner += [link] * len(run[1])
             for shapes, start in (
                 (visuals[link], self.visual_row[link]),
@@ -165,7 +162,7 @@ class _Inputs:
             ):
                 if shapes:
                     rows += range(start, start + len(shapes))
-                    poses += map(_SHAPE_POSE, shapes)
+                    poses += [sh.link_H_geometry for sh in shapes]
                     owner += [link] * len(shapes)
         wanted = set(links)
         for _, s, link, row in self.link_sensors:
@@ -196,11 +193,24 @@ def frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
 
 
 def _frames_by_link(model: Model) -> dict[str, tuple[list[Frame], list[int]]]:
+    # By runs of consecutive frames on one link (a loaded model lists a link's frames
+    # together): one slice per run, found by C-level passes over the frames' links, instead of
+    # two appends per frame.
+    frames = list(model.frames)
+    if not frames:
+        return {}
+    links = [f.link for f in frames]
+    cuts = [0, *itertools.compress(range(1, len(links)), map(operator.ne, links[1:], links))]
+    cuts.append(len(links))
     out: dict[str, tuple[list[Frame], list[int]]] = {}
-    for k, f in enumerate(model.frames):
-        run = out.setdefault(f.link, ([], []))
-        run[0].append(f)
-        run[1].append(k)
+    for start, stop in itertools.pairwise(cuts):
+        link = links[start]
+        run = out.get(link)
+        if run is None:
+            out[link] = (frames[start:stop], list(range(start, stop)))
+        else:  # the link's frames are not all together
+            run[0].extend(frames[start:stop])
+            run[1].extend(range(start, stop))
     return out
 
 
@@ -269,6 +279,14 @@ def frames_and_shapes(
     visual_row, collision_row = inputs.visual_row, inputs.collision_row
     reporting = recording()
     X, moved_links = poses.transforms, poses.moved
+    if (
+        frame_order == "input"
+        and keep is None
+        and not original_frames
+        and not reporting
+        and not any(map(moved_links.__getitem__, map(_BASE, members)))
+    ):
+        return _by_columns(model, links, poses, inputs)
     carries = inputs.carries
     frame = make(Frame)
     frame_runs: list[_FrameRun] = []
@@ -352,6 +370,80 @@ def frames_and_shapes(
     if frame_order == "input":
         out_frames = _in_input_order(model, out_frames, frame_runs)
     return Attached(out_frames, out_visuals, out_collisions, link_sensors)
+
+
+def _by_columns(model: Model, links: NewLinks, poses: LinkPoses, inputs: _Inputs) -> Attached:
+    """:func:`frames_and_shapes` in input frame order, every frame kept, no part base moved.
+
+    What ``remove_fake_links`` asks for. The result is then made of columns, with no pass per
+    link: the frames of the lumped links (those whose new link has another name) in link
+    order, then the input's frames, re-expressed where their link is lumped; each new link
+    keeps its base's shapes, followed by those of lumped members that carry some. Only the
+    values on lumped links are looked at one by one (a fake link rarely carries any).
+    """
+    names, of_link = model.link_names, links.of_link
+    X, moved_links, carries = poses.transforms, poses.moved, inputs.carries
+    frame = make(Frame)
+    # The lumped links, in link order, and their columns (C-level passes).
+    is_lumped = list(map(operator.ne, of_link, names))
+    lumped = list(itertools.compress(range(len(of_link)), is_lumped))
+    frames: list[Frame] = list(
+        map(
+            frame,
+            itertools.compress(names, is_lumped),
+            itertools.compress(of_link, is_lumped),
+            itertools.compress(X, is_lumped),
+        )
+    )
+    # The values to re-express: those on lumped links (no other link moves).
+    todo = list(itertools.compress(lumped, itertools.compress(carries, is_lumped)))
+    plan = inputs.plan(model, todo)
+    new = poses.reexpress(plan)
+    pose_of = plan.slot
+    frames_of = inputs.frames_of
+    runs = [(k, frames_of.get(names[k])) for k in todo]
+    if any(run is not None for _, run in runs):
+        link_of: list[int | None] = [None] * len(model.frames)  # per row: its lumped link
+        for k, run in runs:
+            if run is not None:
+                for r in run[1]:
+                    link_of[r] = k
+        frames += [
+            f if k is None else frame(f.name, of_link[k], new[pose_of[r]])
+            for r, (f, k) in enumerate(zip(model.frames, link_of, strict=True))
+        ]
+    else:
+        frames += model.frames
+    # Each new link's shapes: its base's, then those of its lumped members (in member order).
+    parts = links.parts
+    bases = list(map(_BASE, map(parts.members.__getitem__, links.order)))
+    model_visuals, model_collisions = model.visuals, model.collisions
+    out_visuals = [model_visuals[b] for b in bases]
+    out_collisions = [model_collisions[b] for b in bases]
+    if todo:
+        position = {s: k for k, s in enumerate(links.order)}
+        for s in sorted({parts.part_of[k] for k in todo}):
+            visuals: _MemberShapes = []
+            collisions: _MemberShapes = []
+            for link in parts.members[s]:
+                if not carries[link]:
+                    continue
+                at = link if moved_links[link] else None
+                own_vis, own_col = model_visuals[link], model_collisions[link]
+                if own_vis:
+                    visuals.append((own_vis, at, inputs.visual_row[link]))
+                if own_col:
+                    collisions.append((own_col, at, inputs.collision_row[link]))
+            out_visuals[position[s]] = _shapes(visuals, new, pose_of)
+            out_collisions[position[s]] = _shapes(collisions, new, pose_of)
+    sensors = _moving_link_sensors(model, inputs, links, poses)
+    link_sensors = {
+        k: make(type(s))(s.name, of_link[li], new[pose_of[row]]) for k, s, li, row in sensors
+    }
+    return Attached(frames, out_visuals, out_collisions, link_sensors)
+
+
+_BASE = operator.itemgetter(0)
 
 
 def _moving_link_sensors(
