@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import SLOW, models, transforms
+from strategies import SLOW, models, public_fields, solid_shapes, transforms
 
 import robomodel as rm
 import robomodel.transformers as rt
@@ -282,6 +282,24 @@ def models_with_fake_links(draw: st.DrawFn) -> rm.Model:
         if draw(st.booleans()):
             m = rm.add_sensor(m, rm.Accelerometer(name=f"acc_fake{k}", link=f"fake{k}"))
     return m
+
+
+@given(m=models_with_fake_links(), data=st.data())
+def test_remove_fake_links_by_columns_equals_the_general_path(m, data):
+    """remove_fake_links builds its frames and shapes by columns (no part base moves); under
+    ``explain`` the lumping engine takes its general per-link path: the two give equal models,
+    with shapes, frames and sensors on the fake links."""
+    fields = public_fields(m)
+    n = m.n_links
+    fields.update(
+        visuals=[data.draw(st.lists(solid_shapes(), max_size=2)) for _ in range(n)],
+        collisions=[data.draw(st.lists(solid_shapes(), max_size=1)) for _ in range(n)],
+    )
+    m = rm.Model(**fields)
+    for iterate in (False, True):
+        step = partial(rt.remove_fake_links, iterate=iterate, lumped_sensors="drop")
+        general, _ = rt.explain(step, m)
+        assert step(m) == general
 
 
 @given(m=models_with_fake_links(), iterate=st.booleans(), data=st.data())
