@@ -370,7 +370,7 @@ class _Near:
     kept for the next (a roll is tried again for each pitch).
     """
 
-    __slots__ = ("made", "lo", "hi")
+    __slots__ = ("hi", "lo", "made")
 
     def __init__(self, x: float) -> None:
         self.made = [(x, math.sin(x), math.cos(x))]
