@@ -328,19 +328,19 @@ def _exact_rpy_by_entries(target: list[float]) -> list[float] | None:
     # Entry by entry: R20 = -sin(p) fixes the pitch, (R21, R22) = cos(p) (sin r, cos r) the
     # roll, (R10, R00) = cos(p) (sin y, cos y) the yaw. Each angle's candidates are the doubles
     # near its computed value that give those entries exactly; the first triple that gives
-    # the whole matrix wins.
+    # the whole matrix wins. The candidates and their sines and cosines are made as the loops
+    # reach them (_Near): the first roll and yaw tried pass as a rule, and the other doubles
+    # and their sines and cosines would cost more than the search.
     r20, r21, r22, r10, r00 = target[6], target[7], target[8], target[3], target[0]
     # Both branches (cos p > 0, and cos p < 0: a document may give a pitch beyond pi/2), each
     # estimate from well-conditioned atan2 (asin is flat near the gimbal singularity).
     for sign in (1.0, -1.0):
         p_est = math.atan2(-r20, sign * math.hypot(r21, r22))
-        r_est = math.atan2(sign * r21, sign * r22)
-        y_est = math.atan2(sign * r10, sign * r00)
         pitches = [p for p in _near(p_est) if -math.sin(p) == r20]
         if not pitches:
             continue
-        rolls = [(r, math.sin(r), math.cos(r)) for r in _near(r_est)]
-        yaws = [(y, math.sin(y), math.cos(y)) for y in _near(y_est)]
+        rolls = _Near(math.atan2(sign * r21, sign * r22))
+        yaws = _Near(math.atan2(sign * r10, sign * r00))
         for p in pitches:
             cp = math.cos(p)
             for r, sr, cr in rolls:
@@ -361,6 +361,31 @@ def _near(x: float) -> list[float]:
         hi = math.nextafter(hi, math.inf)
         out += [lo, hi]
     return out
+
+
+class _Near:
+    """:func:`_near` of ``x`` with each double's sine and cosine, made as far as iterated.
+
+    Iterating yields ``(v, sin v, cos v)`` in :func:`_near`'s order; what an iteration made is
+    kept for the next (a roll is tried again for each pitch).
+    """
+
+    __slots__ = ("hi", "lo", "made")
+
+    def __init__(self, x: float) -> None:
+        self.made = [(x, math.sin(x), math.cos(x))]
+        self.lo = self.hi = x
+
+    def __iter__(self) -> Iterator[tuple[float, float, float]]:
+        made = self.made
+        i = 0
+        while i < 2 * _WIDTH + 1:
+            if i == len(made):  # the next pair of doubles, made together
+                lo = self.lo = math.nextafter(self.lo, -math.inf)
+                hi = self.hi = math.nextafter(self.hi, math.inf)
+                made += [(lo, math.sin(lo), math.cos(lo)), (hi, math.sin(hi), math.cos(hi))]
+            yield made[i]
+            i += 1
 
 
 def origin_numbers(

@@ -262,38 +262,41 @@ def _examined(
             np.concatenate([p[2] for p in parts]),
             np.concatenate([p[3] for p in parts]),
         )
-    # Rows, numbers, places: the places last, so that every operation runs along a row's 17
-    # places (an operation whose last axis is a row's few numbers goes through numpy's buffered
-    # iterator, some ten times the cost); a (row, place) pair's k numbers are gathered by
-    # ``take`` on flat indices (numpy's mixed fancy indexing costs far more per call).
+    # Numbers, rows, places: each number of the rows (first numbers, second numbers, ...)
+    # is one contiguous block of (row, place) pairs, so that every operation is one flat loop
+    # (a row's 17 places and a number's rows each as an inner loop cost numpy's iterator a
+    # step per row: more than the arithmetic); the place scales broadcast over the numbers
+    # (a step per number). A (row, place) pair's k numbers are gathered by ``take`` on flat
+    # indices (numpy's mixed fancy indexing costs far more per call).
     n, k = X.shape
     places_n = _PLACES.shape[1]
     P = lowest[:, None] + _PLACES
-    scale = _POWERS.take(P + _POW_MAX, mode="clip")  # past the table: its ends, inf and 0
-    wide = scale[:, None, :]
+    # 10.0 ** P, a row's 17 at once (rows of the table's sliding windows: lowest is within
+    # -308..324, so a row's places lie within the table).
+    scale = _POWER_WINDOWS[lowest + _POW_MAX]
     with np.errstate(all="ignore"):
         # Four ulps of x and of centre at least (an ulp of v is at most |v| * 2**-52, or the
         # least double): a wider slack only keeps more places, each checked exactly.
         slack = radius * (1.0 + 1e-9) + ((np.abs(X) + np.abs(centre)) * 2.0**-50 + 2.0**-1071)
-        y = X[:, :, None] * wide
-        N = np.rint(y)
-        d = np.abs(y - N)
-        a = np.abs(y)
         # A rounding within slack of centre is within reach of x, in units of the place: the
         # nearest integer N is no farther from y than the correctly rounded one.
         reach = (slack + np.abs(X - centre)) * (1.0 + 1e-6)
-        far = d > reach[:, :, None] * wide + a * 1e-15  # nan (past 10**308): kept
-        moves = N / wide != X[:, :, None]
+        Xw = _by_places(X)
+        y = Xw * scale
+        N = np.rint(y)
+        d = np.abs(y - N)
+        a = np.abs(y)
+        far = d > _by_places(reach) * scale + a * 1e-15  # nan (past 10**308): kept
+        moves = N / scale != Xw
         # Where the exact step may move N or doubt it: near a half (within the product's
         # round-off, below 2**-10 under 2**42), a large product, a place out of 0..22.
-        odd = np.zeros(n, dtype=bool)
-        if n:
+        maybe = _any_first((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves)
+        maybe |= (P < 0) | (P > 22)
+        if n:  # every place of a row with a tiny power of two
             m, _ = np.frexp(X)
-            odd = _any_column((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))
-        maybe = _any_middle((d >= 0.5 - 2.0**-10) | (a >= 2.0**42) | moves)
-        maybe |= (P < 0) | (P > 22) | odd[:, None]
-    rows, places = np.nonzero(maybe & ~_any_middle(far))
-    at = (rows * (k * places_n) + places)[:, None] + np.arange(k)[None, :] * places_n
+            maybe[_any_column((np.abs(m) == 0.5) & (np.abs(X) < 2.0**-24) & (X != 0.0))] = True
+    rows, places = np.nonzero(maybe & ~_any_first(far))
+    at = (rows * places_n + places)[:, None] + np.arange(k)[None, :] * (n * places_n)
     x = X.take(rows, axis=0)
     C, unsure, near = _rounding_at(
         x,
@@ -344,8 +347,11 @@ def _rounding_at(
     ``x`` itself there too, whatever ``p``, without the exact product (so the search's ``x``
     past its ``repr``'s places is not left unsure).
     """
-    Pc = P[:, None]
-    scale = _POWERS.take(P + _POW_MAX, mode="clip")[:, None]
+    # The place and its scale for each number (the same shape as x: an operand broadcast
+    # along a row's few numbers costs numpy's iterator a step per row).
+    k = x.shape[1]
+    Pc = np.repeat(P, k).reshape(-1, k)
+    scale = np.repeat(_POWERS.take(P + _POW_MAX, mode="clip"), k).reshape(-1, k)
     with np.errstate(all="ignore"):
         N = N.copy()
         frac = y - N
@@ -366,7 +372,7 @@ def _rounding_at(
         tie = np.zeros(y.shape, dtype=bool)
         if halfway.any():
             at = np.nonzero(halfway)
-            f, s = frac[at], np.broadcast_to(scale, y.shape)[at]
+            f, s = frac[at], scale[at]
             err = _product_error(x[at], s, y[at])
             N[at] += (err > 0.5 - f).astype(np.float64) - (err < -0.5 - f)
             tie[at] = (err == 0.5 - f) | (err == -0.5 - f) | ~np.isfinite(err)
@@ -392,12 +398,19 @@ def _any_column(b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _any_middle(b: np.ndarray) -> np.ndarray:
-    """``b.any(axis=1)`` of a boolean ``(n, k, m)`` array, ``k`` short (:func:`_any_column`)."""
-    out = b[:, 0]
-    for j in range(1, b.shape[1]):
-        out = out | b[:, j]
+def _any_first(b: np.ndarray) -> np.ndarray:
+    """``b.any(axis=0)`` of a boolean ``(k, n, m)`` array, ``k`` short (:func:`_any_column`)."""
+    out: np.ndarray = b[0]
+    for j in range(1, b.shape[0]):
+        out = out | b[j]
     return out
+
+
+def _by_places(A: np.ndarray) -> np.ndarray:
+    """``(k, n, 17)``: each number of ``A`` ``(n, k)`` repeated for the 17 places of its row."""
+    n, k = A.shape
+    places_n = _PLACES.shape[1]
+    return np.repeat(A.T, places_n, axis=1).reshape(k, n, places_n)
 
 
 def _max_column(A: np.ndarray) -> np.ndarray:
@@ -434,6 +447,9 @@ _POWERS = np.array(
         for p in range(-_POW_MAX, _POW_MAX + 1)
     ]
 )
+
+
+_POWER_WINDOWS = np.lib.stride_tricks.sliding_window_view(_POWERS, _PLACES.shape[1])
 
 
 def _product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
