@@ -442,6 +442,46 @@ def test_many_samples_are_the_same_bits_in_any_chunks(
     assert chunked.tobytes() == whole.tobytes()
 
 
+def _poses_by_einsum(tree, Q):
+    """The poses as the regressor composed them with np.einsum (the reference of poses())."""
+    N, nl = len(Q), tree.coord.shape[0]
+    c1, c2 = np.zeros((2, nl, N))
+    rv, pr = tree.revolute, tree.prismatic
+    c1[rv] = np.sin(Q.T[tree.coord[rv]])
+    c2[rv] = 1.0 - np.cos(Q.T[tree.coord[rv]])
+    c1[pr] = Q.T[tree.coord[pr]]
+    J0, J1, J2 = tree.J[..., None]  # (row j, position, column c, 1)
+    Jq = J0 + J1 * c1[:, None]
+    Jq += J2 * c2[:, None]
+    Jq = Jq.transpose(0, 2, 1, 3)  # (j, c, position, N)
+    H = np.empty((3, 4, nl, N))
+    H[:, :, 0] = np.eye(3, 4)[..., None]
+    for (lo, hi, _), (_, parents) in zip(tree.levels, tree.level_links, strict=True):
+        Hp = H[:, :, tree.position[parents]]
+        np.einsum("ij...,jk...->ik...", Hp[:, :3], Jq[:, :, lo:hi], out=H[:, :, lo:hi])
+        H[:, 3, lo:hi] += Hp[:, 3]
+    return H[:, :3][:, :, tree.position], H[:, 3][:, tree.position]
+
+
+@given(models(max_links=12), st.integers(0, 2**32 - 1), st.sampled_from([1, 2, 7, 40]))
+@settings(max_examples=40, deadline=None)
+def test_poses_by_gathers_are_the_einsum_products(m, seed, n):
+    """poses() (a gather, a product and an ordered sum per level) gives, bit for bit, the einsum
+    sums from 0.0 it replaced, zeros' signs included, exact zeros among the positions."""
+    from robomodel.identification._tree import poses, tree_of
+
+    t = m.traversal()
+    if len(t) != m.n_links:
+        return
+    tree = tree_of(m, t.links[0])
+    Q = np.random.default_rng(seed).uniform(-3, 3, (n, m.n_pos_coords))
+    Q[0] = 0.0
+    R, p = poses(tree, Q)
+    R0, p0 = _poses_by_einsum(tree, Q)
+    assert R.tobytes() == np.ascontiguousarray(R0).tobytes()
+    assert p.tobytes() == np.ascontiguousarray(p0).tobytes()
+
+
 @given(models(max_links=12), st.integers(0, 2**32 - 1))
 @settings(max_examples=30, deadline=None)
 def test_sums_over_ancestors_by_level_are_the_link_by_link_sums(m, seed):

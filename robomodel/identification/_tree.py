@@ -12,7 +12,9 @@ direction, the 3 x 4 matrix ``[R | p] = J0 + c1(q) J1 + c2(q) J2``, with
 and ``(0, 0)`` for a fixed one. :func:`poses` composes them one tree level at a time, all links
 of a level and all samples in each numpy call. For that the links are numbered internally by
 depth (*level order*: the base, then the links one joint away, ...), so that each level is one
-contiguous slice and its step a handful of numpy calls written in place.
+contiguous slice and its step three numpy calls on contiguous blocks (a gather of the parents'
+rows, a product, a sum), where numpy's broadcasting and einsum cost several times as much on
+blocks this small.
 """
 
 from __future__ import annotations
@@ -50,11 +52,14 @@ class Tree:
         link_at: per level-order position, its link (``link_at[0]`` is the base).
         position: per link, its level-order position (the inverse of ``link_at``).
         levels: per tree depth after the base, the level-order slice ``[lo, hi)`` of its links
-            and their parents' positions.
+            and the ``(4, hi - lo, 3, 4)`` rows of :func:`poses`' buffer its step gathers from
+            their parents (see ``_GATHER``).
         coord: per position, the position coordinate of its joint (0 for the base and fixed
             joints).
         revolute: the positions whose joint is revolute; ``prismatic`` likewise.
-        J: ``(3, 3, 4, n_links)``: ``J0, J1, J2`` of every position's joint transform.
+        J: ``(3, 3, n_links, 4)``: ``J0, J1, J2`` of every position's joint transform, row
+            ``j`` of position ``k``'s at ``J[:, j, k]``.
+        finish: the rows of :func:`poses`' buffer holding R, then p, by link index.
     """
 
     S_links: FloatArray
@@ -69,6 +74,7 @@ class Tree:
     revolute: IntArray
     prismatic: IntArray
     J: FloatArray
+    finish: IntArray
 
 
 def tree_of(model: Model, base: int) -> Tree:
@@ -147,6 +153,18 @@ def _crosses(a: FloatArray, b: FloatArray) -> FloatArray:
 _BASE_POSE = np.eye(3, 4)  # [I | 0]
 _BASE_POSE.setflags(write=False)
 
+# poses() keeps [R | p] of position k in rows 1 + 12 k + 4 i + c of a buffer whose row 0 is zeros.
+# Relative to 12 k_parent, the rows a step gathers, by (j, i, c): the parent's column j for
+# every entry (i, c) of the product (j < 3), then (j = 3) the parent's translation in column
+# c = 3 and zeros (row 0, by the 0/1 factor _GATHER_KEEP) elsewhere.
+_J, _I, _C = np.ogrid[:4, :3, :4]
+_GATHER = np.where(_J < 3, 1 + 4 * _I + _J, 4 + 4 * _I)
+_GATHER_KEEP = np.where((_J < 3) | (_C == 3), 1, 0)
+# The rows of R by (i, j), then of p by i, relative to 12 k: poses()' final gather.
+_FINISH = np.array([1 + 4 * i + j for i in range(3) for j in range(3)] + [4, 8, 12])[:, None]
+for _a in (_GATHER, _GATHER_KEEP, _FINISH):
+    _a.setflags(write=False)
+
 
 def _make_tree(model: Model, base: int) -> Tree:
     # Walk the traversal once in Python (levels, the joints' stored fields), then build the
@@ -207,14 +225,19 @@ def _make_tree(model: Model, base: int) -> Tree:
         np.repeat(np.arange(nl), list(map(len, ancestors))),
         np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.intp),
     ] = 1.0
+    # Rows of poses()' buffer (a row of zeros, then 12 rows [R | p] per position) gathered for
+    # each position's step: see _GATHER.
+    rows = (12 * parent_pos[:, None, None] + _GATHER[:, None]) * _GATHER_KEEP[:, None]
     levels = []
     level_links = []
     lo = 1
     for level in by_depth:
         hi = lo + len(level)
-        levels.append((lo, hi, parent_pos[lo - 1 : hi - 1]))
+        levels.append((lo, hi, rows[:, lo - 1 : hi - 1]))
         level_links.append((link_at[lo:hi], parent_link[lo - 1 : hi - 1]))
         lo = hi
+    # The rows of R (i, j, link) then of p (i, link), by link index, for the final gather.
+    finish = (12 * position + _FINISH).ravel()
 
     # Phase 3: the joints' constants, one vectorised pass over the stacked joint arrays (rows
     # by level-order position after the base).
@@ -245,12 +268,14 @@ def _make_tree(model: Model, base: int) -> Tree:
     K2M = K @ KM
     # By level-order position; the base's is [I | 0]. J1 = K [Rf, pf - of] for a revolute
     # joint, [0, uf] for a prismatic one.
-    J = np.zeros((3, 3, 4, nl))
-    J[0, :, :, 0] = _BASE_POSE
-    J[0, :, :, 1:] = G.transpose(1, 2, 0)
-    np.multiply(KM.transpose(1, 2, 0), rev, out=J[1, :, :, 1:])
-    J[1, :, 3, 1:] += (uf * pri[:, None]).T
-    np.multiply(K2M.transpose(1, 2, 0), rev, out=J[2, :, :, 1:])
+    # By level-order position; the base's is [I | 0]. J1 = K [Rf, pf - of] for a revolute
+    # joint, [0, uf] for a prismatic one.
+    J = np.zeros((3, 3, nl, 4))
+    J[0, :, 0] = _BASE_POSE
+    J[0, :, 1:] = G.transpose(1, 0, 2)
+    np.multiply(KM.transpose(1, 0, 2), rev[:, None], out=J[1, :, 1:])
+    J[1, :, 1:, 3] += uf.T * pri
+    np.multiply(K2M.transpose(1, 0, 2), rev[:, None], out=J[2, :, 1:])
 
     # Motion subspaces in the child frame: the axis seen from the child (JointBase.axis) and a
     # point on it.
@@ -279,6 +304,7 @@ def _make_tree(model: Model, base: int) -> Tree:
         revolute=positions[rev],
         prismatic=positions[pri],
         J=J,
+        finish=finish,
     )
 
 
@@ -292,23 +318,37 @@ def poses(tree: Tree, Q: FloatArray) -> tuple[FloatArray, FloatArray]:
     N = Q.shape[0]
     nl = tree.coord.shape[0]
     # c1, c2 per position and sample: zero for fixed joints (and the base).
-    c1 = np.zeros((nl, N))
-    c2 = np.zeros((nl, N))
+    c1 = np.zeros((nl, 1, N))
+    c2 = np.zeros((nl, 1, N))
     rv, pr = tree.revolute, tree.prismatic
     if len(rv):
         q = Q.T[tree.coord[rv]]
-        c1[rv] = np.sin(q)
-        c2[rv] = 1.0 - np.cos(q)
+        c1[rv, 0] = np.sin(q)
+        c2[rv, 0] = 1.0 - np.cos(q)
     if len(pr):
-        c1[pr] = Q.T[tree.coord[pr]]
+        c1[pr, 0] = Q.T[tree.coord[pr]]
+    # Jq[k] = position k's joint transform [JR | Jp], with a fourth row of ones that carries
+    # the gathered parent translation below.
+    Jq = np.empty((4, nl, 4, N))
     J0, J1, J2 = tree.J[..., None]
-    Jq = J0 + J1 * c1
-    Jq += J2 * c2
-    # H[:, :, k] = [R | p] of position k: [R_parent JR | R_parent Jp + p_parent].
-    H = np.empty((3, 4, nl, N))
-    H[:, :, 0] = Jq[:, :, 0]  # the base, at [I | 0]
-    for lo, hi, pars in tree.levels:
-        Hp = H[:, :, pars]
-        np.einsum("ij...,jk...->ik...", Hp[:, :3], Jq[:, :, lo:hi], out=H[:, :, lo:hi])
-        H[:, 3, lo:hi] += Hp[:, 3]
-    return np.take(H[:, :3], tree.position, axis=2), np.take(H[:, 3], tree.position, axis=1)
+    Jt = Jq[:3]
+    np.multiply(J1, c1, out=Jt)
+    Jt += J0
+    Jt += J2 * c2
+    Jq[3] = 1.0
+    # buf: a row of zeros, then 12 rows [R | p] per position (N samples each).
+    buf = np.empty((1 + 12 * nl, N))
+    buf[0] = 0.0
+    H = buf[1:].reshape(nl, 3, 4, N)
+    H[0] = _BASE_POSE[:, :, None]  # the base, at [I | 0]
+    for lo, hi, rows in tree.levels:
+        # [R | p] = [Rp JR | Rp Jp + pp]: the terms t[j] = (column j of Rp) x (row j of Jq)
+        # from the gathered parent rows, summed in order ((t0 + t1) + t2) + t3 (np.add.reduce
+        # over an outer axis), t3 = [0 | pp]. Bit for bit the einsum sum from 0.0 this
+        # replaces, then + pp: on R, the + 0.0 gives einsum's +0.0 where all three products
+        # are -0.0 (tests/test_identification.py compares the two).
+        t = np.take(buf, rows, axis=0)  # (4, hi - lo, 3, 4, N)
+        t *= Jq[:, lo:hi, None]
+        np.add.reduce(t, axis=0, out=H[lo:hi])
+    out = np.take(buf, tree.finish, axis=0)
+    return out[: 9 * nl].reshape(3, 3, nl, N), out[9 * nl :].reshape(3, nl, N)

@@ -203,12 +203,15 @@ def _link_wrenches(
     v0: FloatArray | None,
     a0: FloatArray | None,
     dense: bool,
+    samples_first: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Return ``(R, p, Sb, W)`` of N samples: poses, motion subspaces and wrench columns.
 
     ``R`` (3, 3, n_links, N) and ``p`` (3, n_links, N) are ``base_H_link``; ``Sb`` (6, n_links,
     N) each link's joint motion subspace in base coordinates; ``W`` (6, n_links, 10, N) the
     columns of each link's wrench (in base coordinates) as a function of its 10 parameters.
+    ``samples_first``: ``W`` is a view of a C-ordered (N, 6, n_links, 10) buffer (the layout
+    of the few-sample product, which then needs no copy of it), else C-ordered itself.
     """
     N = Q.shape[0]
     nl = st.S_links.shape[1]
@@ -271,7 +274,10 @@ def _link_wrenches(
     T[1, 2] += a_c[0]
     T[2, 0] += a_c[1]
     T[2, 1] -= a_c[0]
-    W = np.empty((6, nl, 10, N))
+    if samples_first:
+        W = np.empty((N, 6, nl, 10)).transpose(1, 2, 3, 0)
+    else:
+        W = np.empty((6, nl, 10, N))
     W[:3, :, 0] = a_c
     W[:3, :, 1:4] = _mm(M_f, R).transpose(0, 2, 1, 3)
     W[:3, :, 4:] = 0.0
@@ -319,20 +325,23 @@ def _core(
         # Few samples: the joint rows of all links at once, one matrix product per sample
         # (samples first: C-ordered (N, rows, 10 n_links), written in place), the blocks
         # outside each subtree then set to zero: a handful of numpy calls whatever the tree.
-        R, p, Sb, W = _link_wrenches(st, Q, DQ, DDQ, g, v0, a0, dense)
+        R, p, Sb, W = _link_wrenches(st, Q, DQ, DDQ, g, v0, a0, dense, samples_first=True)
         Yc = np.empty((N, rows, 10 * nl))
         Y = Yc.transpose(1, 2, 0).reshape(rows, nl, 10, N)  # a view, indexed as below
         np.matmul(
             np.ascontiguousarray(Sb[:, st.dof_child].transpose(2, 1, 0)),
-            np.ascontiguousarray(W.reshape(6, 10 * nl, N).transpose(2, 0, 1)),
+            W.transpose(3, 0, 1, 2).reshape(N, 6, 10 * nl),  # its C-ordered buffer: no copy
             out=Yc[:, off : off + nd],
         )
-        # Zero blocks by one product with the 0/1 mask of the subtrees' columns (a masked copy
-        # costs three times as much), then + 0.0, which turns the -0.0 of a negative entry
-        # times zero into 0.0.
-        joint_rows = Yc[:, off : off + nd]
-        joint_rows *= np.repeat(st.anc[:, st.dof_child].T, 10, axis=1)
-        joint_rows += 0.0
+        # Zero blocks in one pass: a bitwise and of the entries with the subtrees' columns as
+        # a mask of all-one bits (keep) and zero bits (+0.0). One pass where a product with a
+        # 0/1 mask needed a second (+ 0.0, for the -0.0 of a negative entry times zero); a
+        # masked copy costs three times as much. The product's own entries are never -0.0
+        # (BLAS sums from +0.0), so the kept ones are as the product left them.
+        joint_rows = Yc[:, off : off + nd].view(np.int64)
+        keep = np.repeat(st.anc[:, st.dof_child].T.astype(np.int64), 10, axis=1)
+        np.negative(keep, out=keep)  # 1 -> -1: all bits set
+        np.bitwise_and(joint_rows, keep, out=joint_rows)
         if rows > off + nd:
             Yc[:, off + nd :] = 0.0
         if floating:
