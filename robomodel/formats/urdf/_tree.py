@@ -429,6 +429,8 @@ def finish_order(w: Writer) -> None:
 
 
 _ROBOT_KEY = (0, 0, 0)
+_FRAME_OWNED = frozenset(("link", "inertial", "frame", "joint"))
+"""The kinds of kept element whose owner may be a frame (its link, its joint)."""
 
 
 def _extension_order(m: Model) -> str:
@@ -444,34 +446,43 @@ def _extension_order(m: Model) -> str:
     exts = m.extensions
     if len(exts) < 2:
         return ""
-    frames = {fr.name: k for k, fr in enumerate(m.frames)}
-    frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
-    for e in exts:
-        if e.owner_kind == "frame" and e.tag == "joint":
-            frame_joints[etree.fromstring(e.xml).get("name", "")] = frames.get(e.owner, -1)
+    # One pass over the kept elements, without a call per element; the tables of frames
+    # are made when a kept element needs them (a robot has hundreds of frames).
     links = {name: i for i, name in enumerate(m.link_names)}
     joints = {name: i for i, name in enumerate(m.joint_names)}
-    sensors = {s.name: k for k, s in enumerate(m.sensors)}
-
-    def key(e: Extension) -> tuple[int, int, int]:
+    frames: dict[str, int] | None = None
+    frame_joints: dict[str, int] = {}
+    sensors: dict[str, int] | None = None
+    keys: list[tuple[int, int, int]] = []
+    for e in exts:
         kind, owner = e.owner_kind, e.owner
-        if kind == "robot":
-            return _ROBOT_KEY
-        if kind in ("link", "inertial"):
-            sub = 0 if kind == "link" else 1
-            if owner in links:
-                return (1, links[owner], sub)
-            return (2, frames.get(owner, -1), sub)
-        if kind == "frame":
-            return (3, frames.get(owner, -1), 0)
+        if kind == "robot":  # (most kept elements of a robot: <gazebo>, <transmission>)
+            keys.append(_ROBOT_KEY)
+            continue
+        if kind == "joint" and owner in joints:
+            keys.append((4, joints[owner], 0 if e.tag == "mimic" else 1))
+            continue
+        if kind in ("link", "inertial") and owner in links:
+            keys.append((1, links[owner], 0 if kind == "link" else 1))
+            continue
+        if kind not in _FRAME_OWNED:  # a sensor's, or its <force_torque>'s
+            if sensors is None:
+                sensors = {sen.name: k for k, sen in enumerate(m.sensors)}
+            keys.append((6, sensors.get(owner, -1), 0 if kind == "sensor" else 1))
+            continue
+        if frames is None:
+            frames = {fr.name: k for k, fr in enumerate(m.frames)}
+            frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
+            for x in exts:
+                if x.owner_kind == "frame" and x.tag == "joint":
+                    name = etree.fromstring(x.xml).get("name", "")
+                    frame_joints[name] = frames.get(x.owner, -1)
         if kind == "joint":
-            if owner in joints:
-                return (4, joints[owner], 0 if e.tag == "mimic" else 1)
-            return (5, frame_joints.get(owner, -1), 0)
-        return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
-
-    # The robot's own come first (most kept elements of a robot: <gazebo>, <transmission>).
-    keys = [_ROBOT_KEY if e.owner_kind == "robot" else key(e) for e in exts]
+            keys.append((5, frame_joints.get(owner, -1), 0))
+        elif kind == "frame":
+            keys.append((3, frames.get(owner, -1), 0))
+        else:  # a link or inertial of a frame
+            keys.append((2, frames.get(owner, -1), 0 if kind == "link" else 1))
     if keys == sorted(keys):  # already in the loader's order (a stable sort keeps it)
         return ""
     landing = sorted(range(len(exts)), key=keys.__getitem__)
