@@ -738,9 +738,14 @@ def _frame_blocks(
             used.add(jn)
     written.update(jnames)
     qf = quote_names(fnames)
-    qj = quote_names(jnames)
-    qp = quote_names([fr.link for fr in sel])
-    links = fill(("  <link name=", "/>"), qf)
+    # The default joint name only adds plain characters to the frame's: its quoted text is the
+    # frame's with them added (no second pass over the names).
+    qj = quote_names(jnames) if w.frame_joint else [x[:-1] + '_fixed_joint"' for x in qf]
+    # Frames share their links (hundreds of frames on a few dozen links): each distinct link
+    # name is quoted once.
+    plinks = [fr.link for fr in sel]
+    distinct = list(dict.fromkeys(plinks))
+    qp = list(map(dict(zip(distinct, quote_names(distinct), strict=True)).__getitem__, plinks))
     parents, children = qp, qf
     if root_frame in ks:  # the fake root: its joint goes frame -> base
         i = ks.index(root_frame)
@@ -748,15 +753,20 @@ def _frame_blocks(
         parents[i], children[i] = qf[i], quote_names([base])[0]
     kept = w.kept if w.options.write_extensions else {}
     more = {owner for kind, owner in kept if kind == "link" or kind == "inertial"}
-    for i, fname in enumerate(fnames if more else ()):
+    kept_joints = kept_blocks(w, "joint", jnames, "    ")
+    if not ks:
+        return lambda origins: []
+    if more.isdisjoint(fnames):  # bare links: the link's name is one more column
+        return lambda origins: fill(
+            _BARE_FRAME_PARTS, qf, qj, origins, parents, children, kept_joints
+        )
+    links = fill(("  <link name=", "/>"), qf)
+    for i, fname in enumerate(fnames):
         if fname in more:  # a link kept with more than its name
             start = len(w.out)
             write_bare_link(w, fname)
             links[i] = "\n".join(w.out[start:])
             del w.out[start:]
-    kept_joints = kept_blocks(w, "joint", jnames, "    ")
-    if not ks:
-        return lambda origins: []
     return lambda origins: fill(_FRAME_PARTS, links, qj, origins, parents, children, kept_joints)
 
 
@@ -770,6 +780,8 @@ _FRAME_PARTS = (
     "\n  </joint>",
 )
 """The parts of a frame's text around its columns (:func:`_frame_blocks`)."""
+_BARE_FRAME_PARTS = ("  <link name=", "/>" + _FRAME_PARTS[1], *_FRAME_PARTS[2:])
+""":data:`_FRAME_PARTS` with the frame's link written bare, around its quoted name."""
 
 
 def _frame_joint_names(w: Writer, fnames: list[str]) -> list[str]:
