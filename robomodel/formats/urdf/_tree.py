@@ -429,8 +429,6 @@ def finish_order(w: Writer) -> None:
 
 
 _ROBOT_KEY = (0, 0, 0)
-_FRAME_OWNED = frozenset(("link", "inertial", "frame", "joint"))
-"""The kinds of kept element whose owner may be a frame (its link, its joint)."""
 
 
 def _extension_order(m: Model) -> str:
@@ -446,43 +444,50 @@ def _extension_order(m: Model) -> str:
     exts = m.extensions
     if len(exts) < 2:
         return ""
-    # One pass over the kept elements, without a call per element; the tables of frames
-    # are made when a kept element needs them (a robot has hundreds of frames).
-    links = {name: i for i, name in enumerate(m.link_names)}
-    joints = {name: i for i, name in enumerate(m.joint_names)}
-    frames: dict[str, int] | None = None
-    frame_joints: dict[str, int] = {}
-    sensors: dict[str, int] | None = None
+    # One pass over the kept elements, without a call per element, looking owners up in the
+    # model's own name tables (made by its index; no table is built here: a robot has hundreds
+    # of frames). A table may hold names appended after this model's: an index at or beyond
+    # the count is not the model's.
+    links, n_links = m._l.table(), len(m.links)
+    joints, n_joints = m._j.table(), len(m.joints)
+    frames, n_frames = m._f.table(), len(m.frames)
+    sensors, n_sensors = m._s.table(), len(m.sensors)
+
+    def frame_of(name: str) -> int:
+        k = frames.get(name, n_frames)
+        return k if k < n_frames else -1
+
+    # The joints of frames named in the document (usually none); the others are
+    # <frame>_fixed_joint.
+    named = {
+        etree.fromstring(x.xml).get("name", ""): frame_of(x.owner)
+        for x in exts
+        if x.owner_kind == "frame" and x.tag == "joint"
+    }
     keys: list[tuple[int, int, int]] = []
     for e in exts:
         kind, owner = e.owner_kind, e.owner
         if kind == "robot":  # (most kept elements of a robot: <gazebo>, <transmission>)
             keys.append(_ROBOT_KEY)
-            continue
-        if kind == "joint" and owner in joints:
-            keys.append((4, joints[owner], 0 if e.tag == "mimic" else 1))
-            continue
-        if kind in ("link", "inertial") and owner in links:
-            keys.append((1, links[owner], 0 if kind == "link" else 1))
-            continue
-        if kind not in _FRAME_OWNED:  # a sensor's, or its <force_torque>'s
-            if sensors is None:
-                sensors = {sen.name: k for k, sen in enumerate(m.sensors)}
-            keys.append((6, sensors.get(owner, -1), 0 if kind == "sensor" else 1))
-            continue
-        if frames is None:
-            frames = {fr.name: k for k, fr in enumerate(m.frames)}
-            frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
-            for x in exts:
-                if x.owner_kind == "frame" and x.tag == "joint":
-                    name = etree.fromstring(x.xml).get("name", "")
-                    frame_joints[name] = frames.get(x.owner, -1)
-        if kind == "joint":
-            keys.append((5, frame_joints.get(owner, -1), 0))
+        elif kind == "joint":
+            i = joints.get(owner, n_joints)
+            if i < n_joints:
+                keys.append((4, i, 0 if e.tag == "mimic" else 1))
+            elif owner in named:
+                keys.append((5, named[owner], 0))
+            elif owner.endswith("_fixed_joint"):
+                keys.append((5, frame_of(owner[: -len("_fixed_joint")]), 0))
+            else:
+                keys.append((5, -1, 0))
+        elif kind == "link" or kind == "inertial":
+            i = links.get(owner, n_links)
+            sub = 0 if kind == "link" else 1
+            keys.append((1, i, sub) if i < n_links else (2, frame_of(owner), sub))
         elif kind == "frame":
-            keys.append((3, frames.get(owner, -1), 0))
-        else:  # a link or inertial of a frame
-            keys.append((2, frames.get(owner, -1), 0 if kind == "link" else 1))
+            keys.append((3, frame_of(owner), 0))
+        else:  # a sensor's, or its <force_torque>'s
+            i = sensors.get(owner, n_sensors)
+            keys.append((6, i if i < n_sensors else -1, 0 if kind == "sensor" else 1))
     if keys == sorted(keys):  # already in the loader's order (a stable sort keeps it)
         return ""
     landing = sorted(range(len(exts)), key=keys.__getitem__)
