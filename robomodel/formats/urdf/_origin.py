@@ -401,11 +401,10 @@ def plan_origins(
     # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
     # writer checks first, is searched once per export.
     for k in one_by_one:
-        rows[keys[k]] = write_origin(transforms[k], flags[k], memo)
+        rows[keys[k]] = pending.add_origin_text(write_origin(transforms[k], flags[k], memo))
     where = list(map(rows.__getitem__, keys))
 
     def texts() -> list[str]:
-        table = pending.origins
-        return [r if isinstance(r, str) else table[r] for r in where]
+        return list(map(pending.origins.__getitem__, where))
 
     return texts
