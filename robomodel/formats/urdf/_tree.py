@@ -598,9 +598,10 @@ def write_tree(w: Writer, base: str) -> Callable[[], None]:
     by_index = w.options.order == "index"
     root_frame = -1
     if w.options.export_first_base_link_frame_as_fake_urdf_base:
-        base_frames = m.link_additional_frames(base)
-        if base_frames:
-            root_frame = base_frames[0] - n
+        # The base's first frame: the frames' links scanned by list.index, in C.
+        frame_links = [fr.link for fr in m.frames]
+        if base in frame_links:
+            root_frame = frame_links.index(base)
             # In index order a frame whose inverse no numbers state exactly is written as a
             # child, which reads back to the same model (the frame order is the document's).
             if by_index and origin_text(m.frames[root_frame].link_H_frame, True, w.memo) is None:
