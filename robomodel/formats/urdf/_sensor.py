@@ -32,7 +32,6 @@ from robomodel.formats.urdf._document import (
     Reader,
     Writer,
     duplicate,
-    fill,
     q,
     quote_names,
     read_transform,
@@ -345,58 +344,40 @@ def write_sensors(w: Writer) -> Callable[[], None]:
     origin_texts = plan_origins(written, None, w.memo, w.pending)
     names = [sen.name for sen in sensors]
     qn = quote_names(names)
+    quoted_links = quote_names([sen.link for sen in sensors if isinstance(sen, _ON_LINK)])
     kept = kept_blocks(w, "sensor", names, "    ")
-    # The sensors on links (most of a robot's) by columns; sensors share their links, each
-    # distinct link name quoted once.
-    on_link = [k for k, ft in enumerate(layouts) if ft is None]
-    links = [sen.link for sen in sensors if not isinstance(sen, SixAxisForceTorqueSensor)]
-    distinct = list(dict.fromkeys(links))
-    quoted = dict(zip(distinct, quote_names(distinct), strict=True))
-    columns = (
-        [qn[k] for k in on_link],
-        [
-            "accelerometer" if isinstance(sensors[k], Accelerometer) else "gyroscope"
-            for k in on_link
-        ],
-        list(map(quoted.__getitem__, links)),
-    )
-    kept_on_link = [kept[k] for k in on_link]
-
-    def write() -> None:
-        origins = origin_texts()
-        if len(on_link) == len(sensors):  # every origin is a link sensor's, in order
-            w.out += fill(_LINK_SENSOR_PARTS, *columns, origins, kept_on_link)
-            return
-        at = iter(origins)
-        origin_of = [next(at) if T is not None else None for T in poses]
-        texts: list[str] = [""] * len(sensors)
-        if on_link:
-            link_origins = [origin_of[k] or "" for k in on_link]
-            for k, text in zip(
-                on_link,
-                fill(_LINK_SENSOR_PARTS, *columns, link_origins, kept_on_link),
-                strict=True,
-            ):
-                texts[k] = text
-        for k, ft in enumerate(layouts):
-            if ft is not None:
-                sen = sensors[k]
-                assert isinstance(sen, SixAxisForceTorqueSensor)
-                texts[k] = _ft_xml(w, sen, qn[k], ft, origin_of[k], kept[k])
-        w.out += texts
-
-    return write
+    return lambda: _write_sensors(w, layouts, poses, qn, quoted_links, kept, origin_texts())
 
 
-_LINK_SENSOR_PARTS = (
-    "  <sensor name=",
-    ' type="',
-    '">\n    <parent link=',
-    "/>\n    ",
-    "",
-    "\n  </sensor>",
-)
-"""The parts of a link sensor's text around its columns (:func:`write_sensors`)."""
+def _write_sensors(
+    w: Writer,
+    layouts: list[_FTLayout | None],
+    poses: list[Transform | None],
+    qn: list[str],
+    quoted_links: list[str],
+    kept: list[str],
+    origin_texts: list[str],
+) -> None:
+    """Write the sensors planned by :func:`write_sensors`, once their origins are written."""
+    sensors = w.model.sensors
+    origins = iter(origin_texts)
+    links = iter(quoted_links)
+    out = w.out
+    for k, sen in enumerate(sensors):
+        ft = layouts[k]
+        if ft is None:
+            kind = "accelerometer" if isinstance(sen, Accelerometer) else "gyroscope"
+            link = next(links)
+            out.append(
+                f'  <sensor name={qn[k]} type="{kind}">\n    <parent link={link}/>\n'
+                f"    {next(origins)}{kept[k]}\n  </sensor>"
+            )
+        else:
+            origin = next(origins) if poses[k] is not None else None
+            out.append(_ft_xml(w, sen, qn[k], ft, origin, kept[k]))  # type: ignore[arg-type]
+
+
+_ON_LINK = (Accelerometer, Gyroscope)
 
 
 class _FTLayout(NamedTuple):
