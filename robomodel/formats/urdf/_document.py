@@ -166,17 +166,19 @@ class Pending:
     :attr:`texts` (and :attr:`origins`, one ``<origin>`` text per row added).
     """
 
-    __slots__ = ("_origin_blocks", "origin_keys", "origins", "texts", "values")
+    __slots__ = ("_origin_blocks", "_rows", "origin_keys", "origins", "texts", "values")
 
     def __init__(self) -> None:
         self.values: list[float] = []
         self.texts: tuple[str, ...] = ()
         self.origins: list[str] = []
-        # Per distinct <origin> asked for (by the transform's bytes): its row, or its text
-        # where it was written alone (robomodel.formats.urdf._origin.plan_origins).
-        self.origin_keys: dict[bytes, int | str] = {}
-        # Per add_origins call: where its numbers start and how many rows it added.
-        self._origin_blocks: list[tuple[int, int]] = []
+        # Per distinct <origin> asked for (by its numbers' bytes): its row
+        # (robomodel.formats.urdf._origin.plan_origins).
+        self.origin_keys: dict[bytes, int] = {}
+        # Per add_origins call, where its numbers start and how many rows it added; per
+        # add_origin_text call, the text.
+        self._origin_blocks: list[tuple[int, int] | str] = []
+        self._rows = 0  # the rows numbered so far
 
     def add(self, values: list[float]) -> int:
         """Add ``values``; return the position of their first text in :attr:`texts`."""
@@ -190,14 +192,25 @@ class Pending:
         Each row's text is ``origins[row]`` once formatted; rows are numbered in the order
         added.
         """
-        rows = sum(n for _, n in self._origin_blocks)
-        self._origin_blocks.append((self.add(values), len(values) // 6))
-        return rows
+        first, n = self._rows, len(values) // 6
+        self._origin_blocks.append((self.add(values), n))
+        self._rows += n
+        return first
+
+    def add_origin_text(self, text: str) -> int:
+        """Add an ``<origin>`` written already (one written alone); return its row."""
+        self._origin_blocks.append(text)
+        self._rows += 1
+        return self._rows - 1
 
     def format(self) -> None:
         """Format every number added (one call), then the ``<origin>`` texts of the rows."""
         t = self.texts = format_numbers(self.values) if self.values else ()
-        for start, n in self._origin_blocks:
+        for block in self._origin_blocks:
+            if isinstance(block, str):
+                self.origins.append(block)
+                continue
+            start, n = block
             c = [t[start + i : start + 6 * n : 6] for i in range(6)]
             self.origins += fill(_ORIGIN_PARTS, *c) if n else []
 

@@ -197,13 +197,16 @@ def kept_blocks(w: Writer, kind: str, owners: list[str], indent: str) -> list[st
         return [""] * len(owners)
     texts = w.kept_texts.get((kind, indent))
     if texts is None:  # each kind's texts are made once per export (joints and frames share)
-        # Each owner's text is one join of its elements' texts (no comprehension per owner:
-        # most owners keep one element, and a comprehension is a function call).
+        # Each owner's text is one join of its elements' texts (no comprehension per owner,
+        # which is a function call), or its one element's (most owners keep one element:
+        # joining a map first makes a list of it).
         sep = "\n" + indent
         texts = w.kept_texts[(kind, indent)] = {}
         for (k, owner), exts in w.kept.items():
             if k == kind and exts:
-                texts[owner] = sep + sep.join(map(_XML, exts))
+                texts[owner] = (
+                    sep + exts[0].xml if len(exts) == 1 else sep + sep.join(map(_XML, exts))
+                )
     if not texts:
         return [""] * len(owners)
     blocks = list(map(texts.get, owners, repeat("", len(owners))))

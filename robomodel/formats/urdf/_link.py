@@ -10,7 +10,10 @@ an additional frame.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
+
+import numpy as np
 
 from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import Reader, Writer, fill, q, quote_names, required
@@ -77,17 +80,20 @@ def link_shapes(m: Model, lis: Sequence[int]) -> tuple[list[str], list[SolidShap
 
     Per shape: its tag, the shape, and its link's name.
     """
+    # By whole columns, without a Python step per link: the groups (each link's visuals, then
+    # its collisions) chained in C, each group's tag and each link's name repeated by numpy.
     names, visuals, collisions = m.link_names, m.visuals, m.collisions
-    tags: list[str] = []
-    shapes: list[SolidShape] = []
-    owners: list[str] = []
-    for li in lis:
-        for tag, group in (("visual", visuals[li]), ("collision", collisions[li])):
-            if group:
-                tags += [tag] * len(group)
-                shapes += group
-                owners += [names[li]] * len(group)
+    groups = list(chain.from_iterable([(visuals[li], collisions[li]) for li in lis]))
+    counts = np.fromiter(map(len, groups), dtype=np.intp, count=len(groups))
+    shapes: list[SolidShape] = list(chain.from_iterable(groups))
+    tags: list[str] = _SHAPE_TAGS[(np.arange(len(groups)) & 1).repeat(counts)].tolist()
+    per_link = counts[0::2] + counts[1::2]
+    owners: list[str] = np.array([names[li] for li in lis], dtype=object).repeat(per_link).tolist()
     return tags, shapes, owners
+
+
+_SHAPE_TAGS = np.array(["visual", "collision"], dtype=object)
+_SHAPE_TAGS.flags.writeable = False
 
 
 def link_blocks(

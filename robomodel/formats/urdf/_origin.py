@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from itertools import compress
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "read_origin",
     "row_keys",
     "stacked",
+    "stacked_rows",
     "write_origin",
 ]
 
@@ -282,12 +284,34 @@ def row_keys(prefix: bytes, rows: Any) -> list[bytes]:
 def stacked(transforms: Sequence[Transform]) -> tuple[Any, Any]:
     """Return the rotations ``(n, 9)`` (row-major) and positions ``(n, 3)`` of ``transforms``.
 
-    Stacked from their bytes (one ``tobytes`` each, then one buffer), with ``-0.0`` as ``0.0``.
+    Views of :func:`stacked_rows`, with ``-0.0`` as ``0.0``.
+    """
+    rows = stacked_rows(transforms)
+    return rows[:, :9], rows[:, 9:]
+
+
+def stacked_rows(transforms: Sequence[Transform]) -> Any:
+    """Return each transform as a row of 12 numbers (rotation row-major, then position).
+
+    ``-0.0`` is ``0.0``. The arrays' buffers are joined as they are (a value's arrays are
+    C-contiguous float64, by its converters): no ``tobytes`` copy each, no per-array numpy
+    call; any other array (a non-contiguous view) goes through ``tobytes``.
     """
     n = len(transforms)
-    R = np.frombuffer(b"".join([T.rotation.tobytes() for T in transforms]), dtype=np.float64)
-    P = np.frombuffer(b"".join([T.position.tobytes() for T in transforms]), dtype=np.float64)
-    return R.reshape(n, 9) + 0.0, P.reshape(n, 3) + 0.0
+    rotations = [T.rotation for T in transforms]
+    positions = [T.position for T in transforms]
+    try:
+        r, p = b"".join(rotations), b"".join(positions)  # type: ignore[arg-type]
+    except (TypeError, BufferError, ValueError):  # pragma: no cover - a non-contiguous view
+        r = p = b""
+    if len(r) != 72 * n or len(p) != 24 * n:  # pragma: no cover - as above
+        r = b"".join([np.asarray(a, dtype=np.float64).tobytes() for a in rotations])
+        p = b"".join([np.asarray(a, dtype=np.float64).tobytes() for a in positions])
+    rows = np.empty((n, 12), dtype=np.float64)
+    rows[:, :9] = np.frombuffer(r, dtype=np.float64).reshape(n, 9)
+    rows[:, 9:] = np.frombuffer(p, dtype=np.float64).reshape(n, 3)
+    rows += 0.0
+    return rows
 
 
 def origin_texts(
@@ -324,11 +348,14 @@ def plan_origins(
     are written one by one by :func:`write_origin`.
     """
     # A model repeats poses (a visual and its collision, a sensor and its frame): each
-    # distinct one is computed and written once per export (pending's origin_keys).
+    # distinct one is computed and written once per export (pending's origin_keys), keyed by
+    # its numbers' bytes (-0.0 as 0.0: equal values get one text).
     rows = pending.origin_keys
     n = len(transforms)
-    rotations = [T.rotation.tobytes() for T in transforms]
-    keys = [b"w" + r + T.position.tobytes() for r, T in zip(rotations, transforms, strict=True)]
+    if not n:
+        return list
+    RP = stacked_rows(transforms)
+    keys = row_keys(b"w", RP)
     flags = [False] * n if invert is None else list(map(bool, invert))
     inverted = list(compress(range(n), flags))
     for k in inverted:
@@ -336,31 +363,37 @@ def plan_origins(
     todo = [k for key, k in dict(zip(keys, range(n), strict=True)).items() if key not in rows]
 
     # ------------------------------------------------------------------ the rpy of each
-    # The model's rotations are in the memo (their bytes are canonical: no -0.0); any other
+    # The model's rotations are in the memo (under their canonical bytes, as here); any other
     # is searched (and memoised) by origin_numbers. The rare cases (an inverted origin, a
     # rotation not in the memo, one without an exact rpy) are told apart by C-level scans
     # first, so that the usual export runs no Python loop for them.
     plain = [k for k in todo if not flags[k]] if inverted else todo
     one_by_one = [k for k in todo if flags[k]] if inverted else []
+    # (The rows by one index array; the scans by identity, where ``in`` would compare the
+    # sentinel with every list found.)
+    at = np.fromiter(plain, dtype=np.intp, count=len(plain))
     found: list[Any] = (
-        [memo.get(b"r" + rotations[k], _MISSING) for k in plain]
-        if memo is not None
+        list(map(memo.get, row_keys(b"r", RP[at, :9]), repeat(_MISSING, len(plain))))
+        if memo is not None and plain
         else [_MISSING] * len(plain)
     )
-    if _MISSING in found:
+    if any(map(is_, found, repeat(_MISSING))):
         found = [
             origin_numbers(transforms[k], False, memo)[1] if rpy is _MISSING else rpy
             for k, rpy in zip(plain, found, strict=True)
         ]
-    if None in found:  # no exact rpy: written one by one, with the rotation stated exactly
+    if any(
+        map(is_, found, repeat(None))
+    ):  # no exact rpy: written one by one, with the rotation stated exactly
         one_by_one += [k for k, rpy in zip(plain, found, strict=True) if rpy is None]
         plain = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
         found = [rpy for rpy in found if rpy is not None]
+        at = np.fromiter(plain, dtype=np.intp, count=len(plain))
 
     # ------------------------------------------------------------------ the rows
     flat: list[float] = []
-    for k, rpy in zip(plain, found, strict=True):
-        flat += transforms[k].position.tolist()
+    for xyz, rpy in zip(RP[at, 9:].tolist(), found, strict=True):
+        flat += xyz
         flat += rpy
     if flat:
         first = pending.add_origins(flat)  # six numbers per origin
@@ -368,11 +401,10 @@ def plan_origins(
     # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
     # writer checks first, is searched once per export.
     for k in one_by_one:
-        rows[keys[k]] = write_origin(transforms[k], flags[k], memo)
+        rows[keys[k]] = pending.add_origin_text(write_origin(transforms[k], flags[k], memo))
     where = list(map(rows.__getitem__, keys))
 
     def texts() -> list[str]:
-        table = pending.origins
-        return [r if isinstance(r, str) else table[r] for r in where]
+        return list(map(pending.origins.__getitem__, where))
 
     return texts

@@ -444,34 +444,50 @@ def _extension_order(m: Model) -> str:
     exts = m.extensions
     if len(exts) < 2:
         return ""
-    frames = {fr.name: k for k, fr in enumerate(m.frames)}
-    frame_joints = {fr.name + "_fixed_joint": k for k, fr in enumerate(m.frames)}
+    # One pass over the kept elements, without a call per element, looking owners up in the
+    # model's own name tables (made by its index; no table is built here: a robot has hundreds
+    # of frames). A table may hold names appended after this model's: an index at or beyond
+    # the count is not the model's.
+    links, n_links = m._l.table(), len(m.links)
+    joints, n_joints = m._j.table(), len(m.joints)
+    frames, n_frames = m._f.table(), len(m.frames)
+    sensors, n_sensors = m._s.table(), len(m.sensors)
+
+    def frame_of(name: str) -> int:
+        k = frames.get(name, n_frames)
+        return k if k < n_frames else -1
+
+    # The joints of frames named in the document (usually none); the others are
+    # <frame>_fixed_joint.
+    named = {
+        etree.fromstring(x.xml).get("name", ""): frame_of(x.owner)
+        for x in exts
+        if x.owner_kind == "frame" and x.tag == "joint"
+    }
+    keys: list[tuple[int, int, int]] = []
     for e in exts:
-        if e.owner_kind == "frame" and e.tag == "joint":
-            frame_joints[etree.fromstring(e.xml).get("name", "")] = frames.get(e.owner, -1)
-    links = {name: i for i, name in enumerate(m.link_names)}
-    joints = {name: i for i, name in enumerate(m.joint_names)}
-    sensors = {s.name: k for k, s in enumerate(m.sensors)}
-
-    def key(e: Extension) -> tuple[int, int, int]:
         kind, owner = e.owner_kind, e.owner
-        if kind == "robot":
-            return _ROBOT_KEY
-        if kind in ("link", "inertial"):
+        if kind == "robot":  # (most kept elements of a robot: <gazebo>, <transmission>)
+            keys.append(_ROBOT_KEY)
+        elif kind == "joint":
+            i = joints.get(owner, n_joints)
+            if i < n_joints:
+                keys.append((4, i, 0 if e.tag == "mimic" else 1))
+            elif owner in named:
+                keys.append((5, named[owner], 0))
+            elif owner.endswith("_fixed_joint"):
+                keys.append((5, frame_of(owner[: -len("_fixed_joint")]), 0))
+            else:
+                keys.append((5, -1, 0))
+        elif kind == "link" or kind == "inertial":
+            i = links.get(owner, n_links)
             sub = 0 if kind == "link" else 1
-            if owner in links:
-                return (1, links[owner], sub)
-            return (2, frames.get(owner, -1), sub)
-        if kind == "frame":
-            return (3, frames.get(owner, -1), 0)
-        if kind == "joint":
-            if owner in joints:
-                return (4, joints[owner], 0 if e.tag == "mimic" else 1)
-            return (5, frame_joints.get(owner, -1), 0)
-        return (6, sensors.get(owner, -1), 0 if kind == "sensor" else 1)
-
-    # The robot's own come first (most kept elements of a robot: <gazebo>, <transmission>).
-    keys = [_ROBOT_KEY if e.owner_kind == "robot" else key(e) for e in exts]
+            keys.append((1, i, sub) if i < n_links else (2, frame_of(owner), sub))
+        elif kind == "frame":
+            keys.append((3, frame_of(owner), 0))
+        else:  # a sensor's, or its <force_torque>'s
+            i = sensors.get(owner, n_sensors)
+            keys.append((6, i if i < n_sensors else -1, 0 if kind == "sensor" else 1))
     if keys == sorted(keys):  # already in the loader's order (a stable sort keeps it)
         return ""
     landing = sorted(range(len(exts)), key=keys.__getitem__)
@@ -582,9 +598,10 @@ def write_tree(w: Writer, base: str) -> Callable[[], None]:
     by_index = w.options.order == "index"
     root_frame = -1
     if w.options.export_first_base_link_frame_as_fake_urdf_base:
-        base_frames = m.link_additional_frames(base)
-        if base_frames:
-            root_frame = base_frames[0] - n
+        # The base's first frame: the frames' links scanned by list.index, in C.
+        frame_links = [fr.link for fr in m.frames]
+        if base in frame_links:
+            root_frame = frame_links.index(base)
             # In index order a frame whose inverse no numbers state exactly is written as a
             # child, which reads back to the same model (the frame order is the document's).
             if by_index and origin_text(m.frames[root_frame].link_H_frame, True, w.memo) is None:
@@ -727,9 +744,14 @@ def _frame_blocks(
             used.add(jn)
     written.update(jnames)
     qf = quote_names(fnames)
-    qj = quote_names(jnames)
-    qp = quote_names([fr.link for fr in sel])
-    links = fill(("  <link name=", "/>"), qf)
+    # The default joint name only adds plain characters to the frame's: its quoted text is the
+    # frame's with them added (no second pass over the names).
+    qj = quote_names(jnames) if w.frame_joint else [x[:-1] + '_fixed_joint"' for x in qf]
+    # Frames share their links (hundreds of frames on a few dozen links): each distinct link
+    # name is quoted once.
+    plinks = [fr.link for fr in sel]
+    distinct = list(dict.fromkeys(plinks))
+    qp = list(map(dict(zip(distinct, quote_names(distinct), strict=True)).__getitem__, plinks))
     parents, children = qp, qf
     if root_frame in ks:  # the fake root: its joint goes frame -> base
         i = ks.index(root_frame)
@@ -737,15 +759,20 @@ def _frame_blocks(
         parents[i], children[i] = qf[i], quote_names([base])[0]
     kept = w.kept if w.options.write_extensions else {}
     more = {owner for kind, owner in kept if kind == "link" or kind == "inertial"}
-    for i, fname in enumerate(fnames if more else ()):
+    kept_joints = kept_blocks(w, "joint", jnames, "    ")
+    if not ks:
+        return lambda origins: []
+    if more.isdisjoint(fnames):  # bare links: the link's name is one more column
+        return lambda origins: fill(
+            _BARE_FRAME_PARTS, qf, qj, origins, parents, children, kept_joints
+        )
+    links = fill(("  <link name=", "/>"), qf)
+    for i, fname in enumerate(fnames):
         if fname in more:  # a link kept with more than its name
             start = len(w.out)
             write_bare_link(w, fname)
             links[i] = "\n".join(w.out[start:])
             del w.out[start:]
-    kept_joints = kept_blocks(w, "joint", jnames, "    ")
-    if not ks:
-        return lambda origins: []
     return lambda origins: fill(_FRAME_PARTS, links, qj, origins, parents, children, kept_joints)
 
 
@@ -759,6 +786,8 @@ _FRAME_PARTS = (
     "\n  </joint>",
 )
 """The parts of a frame's text around its columns (:func:`_frame_blocks`)."""
+_BARE_FRAME_PARTS = ("  <link name=", "/>" + _FRAME_PARTS[1], *_FRAME_PARTS[2:])
+""":data:`_FRAME_PARTS` with the frame's link written bare, around its quoted name."""
 
 
 def _frame_joint_names(w: Writer, fnames: list[str]) -> list[str]:

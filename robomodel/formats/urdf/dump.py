@@ -75,7 +75,8 @@ def dumps(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> str:
     """
     w = Writer(model, options, *kept_by_owner(model))
     _write_robot(w)
-    return "\n".join(w.out) + "\n"
+    w.out.append("")  # the final newline, joined in (adding it after would copy the text)
+    return "\n".join(w.out)
 
 
 def export_problems(model: Model, *, options: DumpOptions = _DEFAULT_OPTIONS) -> tuple[str, ...]:
