@@ -681,6 +681,14 @@ def test_pose_batch_matches_one_product_per_value():
             assert got.rotation.tobytes() == want.rotation.tobytes()
             assert got.position.tobytes() == want.position.tobytes()
     assert new[plan.slot[rows[1]]] is new[plan.slot[rows[n + 1]]]  # the same input: one result
+    # An alias row (a sensor sharing its frame's pose object) takes its row's pose, before and
+    # after grouping.
+    aliased = ReexpressPlan.of(rows, links, R, p, 5 * n + 4, [(0, rows[2]), (1, rows[n])])
+    for pl in (aliased, aliased.grouped_by_bits(5 * n + 4)):
+        made = poses.reexpress(pl)
+        assert made[pl.slot[0]] is made[pl.slot[rows[2]]]
+        assert made[pl.slot[1]] is made[pl.slot[rows[n]]] and pl.slot[2] == -1
+        assert made[pl.slot[1]] == poses[links[n]] @ values[n]
     empty = ReexpressPlan.of([], [], R[:0], p[:0], 3)
     assert poses.reexpress(empty) == poses.reexpress(empty.grouped_by_bits(3)) == []
     # products: one X[l] @ pose per row, the same bits as the Transform product.

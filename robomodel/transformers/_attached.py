@@ -165,8 +165,21 @@ class _Inputs:
                     poses += [sh.link_H_geometry for sh in shapes]
                     owner += [link] * len(shapes)
         wanted = set(links)
+        # A loader keeps each link sensor's pose as a frame named after it, often as the same
+        # Transform object: such a sensor takes that frame's new pose (the frame is in the
+        # plan, on the same link), and the pose is re-expressed once for both.
+        frames = model.frames
+        frame_index = model._f.table()
+        n_frames = len(frames)
+        aliases: list[tuple[int, int]] = []
         for _, s, link, row in self.link_sensors:
             if link in wanted:
+                f = frame_index.get(s.name)
+                if f is not None and f < n_frames:
+                    fr = frames[f]
+                    if fr.link_H_frame is s.link_H_sensor and fr.link == s.link:
+                        aliases.append((row, f))  # a frame's row is its index
+                        continue
                 rows.append(row)
                 poses.append(s.link_H_sensor)
                 owner.append(link)
@@ -176,6 +189,7 @@ class _Inputs:
             stack([t.rotation for t in poses], (3, 3)),
             stack([t.position for t in poses], (3,)),
             self.n_rows,
+            aliases,
         )
 
 

@@ -185,8 +185,13 @@ class LinkPoses:
         """
         if not plan.pose_rotations:
             return []
-        R = self.rotations[plan.rotation_links] @ plan.rotations
-        p = (self.rotations[plan.position_links] @ plan.positions)[:, :, 0]
+        RA = self.rotations[plan.rotation_links]
+        if plan.position_links is not plan.rotation_links:  # a grouped plan
+            R = RA @ plan.rotations
+            RA = self.rotations[plan.position_links]
+        else:  # one pose per row: the same rows of X
+            R = RA @ plan.rotations
+        p = (RA @ plan.positions)[:, :, 0]
         p += self.positions[plan.position_links]
         rotations = _rows(immutable(R))
         positions = _rows(immutable(p))
@@ -415,8 +420,9 @@ class ReexpressPlan:
         pose_positions: per distinct pose, its position's row in ``positions``.
         slot: per input row, the index of its distinct pose in what ``reexpress`` returns
             (``-1`` for a row on another link).
-        rows: the input rows of the poses the plan was made from.
-        grouped: whether equal poses are grouped (else each row is its own distinct pose).
+        rows: the input rows the plan was made for.
+        grouped: whether poses are grouped by bits (else each pose it was given is computed,
+            whether or not another has the same bits).
     """
 
     rotation_links: npt.NDArray[np.intp]
@@ -437,16 +443,23 @@ class ReexpressPlan:
         rotations: FloatArray,
         positions: FloatArray,
         n_rows: int,
+        aliases: Sequence[tuple[int, int]] = (),
     ) -> ReexpressPlan:
         """The plan for the poses ``(rotations[k], positions[k])`` on link ``links[k]``.
 
         ``rows[k]`` is the pose's input row, one of ``range(n_rows)``. Each pose is its own:
-        grouping them (:meth:`grouped_by_bits`) costs about what it saves in one call.
+        grouping them (:meth:`grouped_by_bits`) costs about what it saves in one call. An
+        ``(alias, row)`` pair of ``aliases`` gives input row ``alias`` the pose of ``row``
+        (one of ``rows``): the same pose object on the same link, computed once.
         """
         n = len(rows)
         slot = [-1] * n_rows
         for k, row in enumerate(rows):
             slot[row] = k
+        if aliases:
+            for alias, row in aliases:
+                slot[alias] = slot[row]
+            rows = [*rows, *[alias for alias, _ in aliases]]
         link = np.array(links, dtype=np.intp)
         every = list(range(n))
         return cls(link, rotations, link, positions[:, :, None], every, every, slot, rows, False)
@@ -455,14 +468,15 @@ class ReexpressPlan:
         """This plan with its poses grouped by link and bits: each distinct one computed once."""
         rows, link, rotations = self.rows, self.rotation_links, self.rotations
         positions = self.positions[:, :, 0]
-        n = len(rows)
+        n = len(link)
         slot = np.full(n_rows, -1, dtype=np.intp)
         key = link.astype(np.uint64)[:, None]
         r_first, r_id = _distinct(np.hstack([key, rotations.reshape(n, 9).view(np.uint64)]))
         p_first, p_id = _distinct(np.hstack([key, positions.reshape(n, 3).view(np.uint64)]))
         # Same rotation and same position means same link: the pair is the pose.
         t_first, t_id = _distinct((r_id * len(p_first) + p_id).astype(np.uint64)[:, None])
-        slot[rows] = t_id
+        # Each row takes the distinct pose of the pose it took in this plan.
+        slot[rows] = t_id[np.array(self.slot, dtype=np.intp)[rows]]
         return ReexpressPlan(
             link[r_first],
             rotations[r_first],
