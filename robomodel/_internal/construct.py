@@ -14,10 +14,13 @@ code uses instead, the way attrs keeps its own code generation in one helper:
 * :func:`finish` -- stores the fields a value's own ``__attrs_post_init__`` normalised or derived;
 * :func:`restore` -- fills a value's slots from a pickled state (``__setstate__``).
 
-Makers and replacers are generated on first request and cached here, one per class (and per
+Makers and replacers are made on first request and cached here, one per class (and per
 ``reset`` for replacers): callers ask for them where they use them (``make(Transform)(R, p)``)
 rather than keeping their own module-level copies, so this registry is the one list of every
-unchecked path. Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
+unchecked path. Their code is generated from the class's attrs fields, and compiled ahead of
+time in ``_construct_code`` for every value class (see :func:`module_source`): compiling it
+on request cost a first call in a process about a million instructions per class.
+Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
 The contract of every generated function is the same: the caller passes fields that already
 satisfy the class's converters and validators (read-only float64 arrays of the right shape,
 persistent vectors, checked names); the one thing a maker does itself is store each ``float``
