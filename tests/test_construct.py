@@ -15,7 +15,9 @@ import importlib
 import math
 import pickle
 import pkgutil
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -38,7 +40,8 @@ from strategies import (
 
 import robomodel as rm
 from robomodel import transformers
-from robomodel._internal.construct import MADE, make, replace
+from robomodel._internal import construct
+from robomodel._internal.construct import MADE, make, module_source, replace
 from robomodel.errors import RobomodelError
 from robomodel.formats import json
 from robomodel.formats.dh.chain import DHChain, DHLink
@@ -241,6 +244,45 @@ def test_every_registered_fast_path_is_covered() -> None:
     assert {(kind, cls) for kind, cls, _ in MADE} <= set(PAIRS)
 
 
+_CODE = Path(construct.__file__).with_name("_construct_code.py")
+
+
+def _code_text() -> str:
+    # The factories of every class the test covers, in a stable order.
+    return module_source(sorted({cls for _, cls in PAIRS}, key=lambda c: c.__qualname__))
+
+
+def test_the_precompiled_factories_are_current() -> None:
+    """``_construct_code`` holds the factory of every covered fast path as generated today.
+
+    Else a first call in a process would compile them (a stale file is never used wrong: a
+    factory is found by the digest of its source). ``python tests/test_construct.py`` rewrites it.
+    """
+    assert _CODE.read_text() == _code_text()
+
+
+@attrs.frozen
+class _NotPrecompiled:
+    """A class whose fast paths are not in ``_construct_code``: compiled on request."""
+
+    label: str
+    weight: float = attrs.field(converter=float)
+
+
+def test_a_class_without_precompiled_factories_gets_them_compiled() -> None:
+    """The fallback compiles the same code: the maker and replacer build checked values."""
+    registered = len(MADE)
+    try:
+        made = make(_NotPrecompiled)("a", -0.0)
+        assert made == _NotPrecompiled("a", 0.0)
+        assert math.copysign(1.0, made.weight) == 1.0  # canonical, as the maker stores floats
+        moved = replace(_NotPrecompiled)(made, weight=2.0)
+        assert moved == _NotPrecompiled("a", 2.0)
+        assert type(moved) is _NotPrecompiled
+    finally:  # not a robomodel class: out of the registry the coverage test reads
+        del MADE[registered:]
+
+
 @pytest.mark.parametrize(
     ("kind", "cls"),
     PAIRS,
@@ -357,3 +399,8 @@ def test_replace_joint_runs_the_converters() -> None:
     moved = replace_joint(_J, effort_limit=3, link2="c")
     assert moved == attrs.evolve(_J, effort_limit=3, link2="c")
     assert type(moved.effort_limit) is float
+
+
+if __name__ == "__main__":  # rewrite the precompiled factories (see the test above)
+    _CODE.write_text(_code_text())
+    sys.exit(0)

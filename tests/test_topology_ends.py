@@ -65,6 +65,9 @@ def check_topology(m: rm.Model) -> None:
     for base in range(m.n_links):
         t = m.traversal(base)
         assert [(e.link, e.parent, e.joint) for e in t] == plain_traversal(m, base)
+    # One component per link less one per joint: what the union-find's roots count.
+    roots = sum(p < 0 for p in m._index.components)
+    assert m._index.connected() == (roots <= 1)
 
 
 @settings(max_examples=40, deadline=None)
@@ -102,3 +105,14 @@ def test_a_loop_given_to_the_walk_is_reported_not_looped_over() -> None:
         compute_traversal(triangle, 0, 3)
     with pytest.raises(rm.errors.ModelError, match="out of range"):
         compute_traversal(triangle, 3, 3)
+
+
+def test_a_forest_is_not_connected() -> None:
+    """Two links and no joint: two components, whether built, derived or unpickled."""
+    m = rm.add_link(rm.add_link(rm.Model(), "a"), "b")
+    for v in (m, rm.Model(**public_fields(m)), pickle.loads(pickle.dumps(m))):
+        assert not v._index.connected()
+        check_topology(v)
+    joined = rm.add_joint(m, "j", rm.FixedJoint(link1="a", link2="b"))
+    assert joined._index.connected()
+    check_topology(joined)

@@ -14,10 +14,13 @@ code uses instead, the way attrs keeps its own code generation in one helper:
 * :func:`finish` -- stores the fields a value's own ``__attrs_post_init__`` normalised or derived;
 * :func:`restore` -- fills a value's slots from a pickled state (``__setstate__``).
 
-Makers and replacers are generated on first request and cached here, one per class (and per
+Makers and replacers are made on first request and cached here, one per class (and per
 ``reset`` for replacers): callers ask for them where they use them (``make(Transform)(R, p)``)
 rather than keeping their own module-level copies, so this registry is the one list of every
-unchecked path. Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
+unchecked path. Their code is generated from the class's attrs fields, and compiled ahead of
+time in ``_construct_code`` for every value class (see :func:`module_source`): compiling it
+on request cost a first call in a process about a million instructions per class.
+Nothing else in robomodel calls ``object.__new__`` or ``object.__setattr__``.
 The contract of every generated function is the same: the caller passes fields that already
 satisfy the class's converters and validators (read-only float64 arrays of the right shape,
 persistent vectors, checked names); the one thing a maker does itself is store each ``float``
@@ -30,15 +33,20 @@ its class, which is cheaper than calling every slot's ``__set__``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import attrs
+
+from robomodel._internal._construct_code import FACTORIES
 
 __all__ = [
     "MADE",
     "finish",
     "make",
+    "module_source",
     "replace",
     "restore",
     "set_derived",
@@ -51,7 +59,6 @@ MADE: list[tuple[str, type, Callable[..., Any]]] = []
 ``"replacer"``; each is generated once, on its first request through :func:`make` or
 :func:`replace`."""
 
-_new = object.__new__
 _set = object.__setattr__
 _HASH_SLOT = "_attrs_cached_hash"
 
@@ -78,6 +85,9 @@ def _writable(cls: type) -> type:
     descriptor's ``__set__`` packs an argument tuple per field), then given its real class by
     one ``__class__`` assignment, which Python allows between classes of the same layout. The
     twin adds no slot, so the layouts are the same; it never escapes the generated function.
+    Its ``__init__`` is ``object.__init__``, so ``twin()`` makes an empty instance through the
+    type's own slots (cheaper than ``object.__new__(twin)``, a method call that checks its
+    argument's bases).
     """
     return type(
         f"_Writable{cls.__name__}",
@@ -85,6 +95,7 @@ def _writable(cls: type) -> type:
         {
             "__slots__": (),
             "__module__": __name__,
+            "__init__": object.__init__,
             "__setattr__": object.__setattr__,
             "__delattr__": object.__delattr__,
         },
@@ -98,20 +109,25 @@ def _float_fields(cls: type) -> set[str]:
     return {f.name for f in _fields(cls) if f.type in ("float", float)}
 
 
-def _compile(src: str, scope: dict[str, Any], name: str) -> Callable[..., Any]:
-    exec(src, scope)  # generated once per class, like attrs' own __init__
-    fn: Callable[..., Any] = scope[name]
-    return fn
+# ------------------------------------------------------------------ the generated code
+# Each fast path is the source of one function (``make`` or ``replace``) and the names it reads
+# besides its arguments (its scope: the class, its twin, defaults). The function is made by a
+# factory, ``factory(scope)``, whose source wraps it: the scope's names bound first, the
+# function returned. Compiling a factory costs some 10^6 instructions (the parser, mostly: a
+# first call in a process would pay it for every class it builds), so the factories of every
+# value class are kept compiled in ``_construct_code`` (generated ahead of time by
+# :func:`module_source`, found by a digest of their source); a class whose source is not there
+# (a new field, a new class) has its factory compiled here, the same code either way.
 
 
-def _generate_maker(cls: type[T]) -> Callable[..., T]:
+def _maker_source(cls: type) -> tuple[str, dict[str, Any]]:
     # The maker of :func:`make`, generated from the class's attrs fields.
     _check_slotted(cls)
     if _caches_hash(cls):
         raise TypeError(f"{cls.__name__} caches its hash; use replace() to copy one")
     init = [f.name for f in _fields(cls) if f.init]
     rest = [f for f in _fields(cls) if not f.init]
-    scope: dict[str, Any] = {"cls": cls, "twin": _writable(cls), "new_": _new}
+    scope: dict[str, Any] = {"cls": cls}
     floats = _float_fields(cls)
     body = "".join(
         f"    new.{n} = {n} + 0.0\n" if n in floats else f"    new.{n} = {n}\n" for n in init
@@ -123,15 +139,11 @@ def _generate_maker(cls: type[T]) -> Callable[..., T]:
         body += f"    new.{f.name} = default_{f.name}\n"
     args = ", ".join(init)
     # Built as the writable twin, then given its class (see _writable).
-    head = f"def make({args}):\n    new = new_(twin)\n"
-    src = f"{head}{body}    new.__class__ = cls\n    return new\n"
-    fn: Callable[..., T] = _compile(src, scope, "make")
-    fn.__doc__ = f"Build a {cls.__name__} from checked fields ({args}), skipping its checks."
-    MADE.append(("trusted", cls, fn))
-    return fn
+    head = f"def make({args}):\n    new = twin()\n"
+    return f"{head}{body}    new.__class__ = cls\n    return new\n", scope
 
 
-def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Callable[..., T]:
+def _replacer_source(cls: type, reset: tuple[tuple[str, Any], ...]) -> tuple[str, dict[str, Any]]:
     # The replacer of :func:`replace`, generated from the class's attrs fields.
     names = _check_slotted(cls)
     fixed = {
@@ -143,10 +155,10 @@ def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Call
     }
     fixed.update(reset)
     copied = [n for n in names if n not in fixed]
-    scope: dict[str, Any] = {"cls": cls, "twin": _writable(cls), "new_": _new, "_KEEP": object()}
+    scope: dict[str, Any] = {"cls": cls, "_KEEP": _KEEP}
     params = ", ".join(f"{n}=_KEEP" for n in copied)
     lines = [f"def replace(value, *, {params}):" if params else "def replace(value):"]
-    lines.append("    new = new_(twin)")
+    lines.append("    new = twin()")
     floats = _float_fields(cls)
     for n in copied:
         given = f"{n} + 0.0" if n in floats else n  # canonical, as the converters store it
@@ -158,7 +170,90 @@ def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Call
         lines.append(f"    new.{_HASH_SLOT} = None")
     lines.append("    new.__class__ = cls")
     lines.append("    return new")
-    fn: Callable[..., T] = _compile("\n".join(lines) + "\n", scope, "replace")
+    return "\n".join(lines) + "\n", scope
+
+
+_KEEP = object()
+"""A replacer's default for a field left as it is."""
+
+
+def _factory_source(src: str, scope: Mapping[str, Any]) -> str:
+    # ``factory(scope)``: binds the names the function reads (and its twin), then defines it.
+    binds = "".join(f"    {n} = scope[{n!r}]\n" for n in sorted([*scope, "twin"]))
+    body = "".join(f"    {line}\n" if line else "\n" for line in src.splitlines())
+    name = src[4 : src.index("(")]
+    return f"def factory(scope):\n{binds}{body}    return {name}\n"
+
+
+def _digest(factory_src: str) -> str:
+    return hashlib.blake2b(factory_src.encode(), digest_size=8).hexdigest()
+
+
+def _build(cls: type, src: str, scope: dict[str, Any]) -> Callable[..., Any]:
+    # The function of ``src``: from its precompiled factory when there is one, else compiled.
+    factory_src = _factory_source(src, scope)
+    factory = FACTORIES.get(_digest(factory_src))
+    if factory is None:
+        namespace: dict[str, Any] = {}
+        exec(factory_src, namespace)  # generated once per class, like attrs' own __init__
+        factory = namespace["factory"]
+    fn: Callable[..., Any] = factory({**scope, "twin": _writable(cls)})
+    return fn
+
+
+def module_source(classes: Iterable[type]) -> str:
+    """Return the text of ``_construct_code``: the factories of these classes' fast paths.
+
+    One factory per distinct source (classes with the same fields share one), each under the
+    digest :func:`make` and :func:`replace` look it up by. ``tests/test_construct.py`` checks
+    that the module is this text for every value class (``python tests/test_construct.py``
+    rewrites it).
+    """
+    sources: dict[str, str] = {}
+    for cls in classes:
+        made = []
+        with contextlib.suppress(TypeError):  # it caches its hash: only a replacer copies it
+            made.append(_maker_source(cls))
+        made.append(_replacer_source(cls, ()))
+        for src, scope in made:
+            factory_src = _factory_source(src, scope)
+            digest = _digest(factory_src)
+            sources[digest] = factory_src.replace("def factory(", f"def _{digest}(", 1)
+    entries = "".join(f'    "{d}": _{d},\n' for d in sorted(sources))
+    return (
+        _MODULE_HEAD
+        + "\n\n".join(sources[d] for d in sorted(sources))
+        + f"\n\nFACTORIES = {{\n{entries}}}\n"
+    )
+
+
+_MODULE_HEAD = '''"""The fast paths of robomodel._internal.construct, compiled ahead of time.
+
+Generated by ``robomodel._internal.construct.module_source`` (``python tests/test_construct.py``
+writes it; ``tests/test_construct.py`` checks it is current): do not edit.
+"""
+
+# mypy: ignore-errors
+# ruff: noqa: E501
+# fmt: off
+
+
+'''
+
+
+def _generate_maker(cls: type[T]) -> Callable[..., T]:
+    # The maker of :func:`make` (a generated function), registered in MADE.
+    src, scope = _maker_source(cls)
+    fn = _build(cls, src, scope)
+    fn.__doc__ = f"Build a {cls.__name__} from checked fields, skipping its checks."
+    MADE.append(("trusted", cls, fn))
+    return fn
+
+
+def _generate_replacer(cls: type[T], reset: tuple[tuple[str, Any], ...]) -> Callable[..., T]:
+    # The replacer of :func:`replace` (a generated function), registered in MADE.
+    src, scope = _replacer_source(cls, reset)
+    fn = _build(cls, src, scope)
     fn.__doc__ = f"Copy a {cls.__name__} with some fields replaced, skipping its checks."
     MADE.append(("replacer", cls, fn))
     return fn

@@ -304,11 +304,12 @@ class ModelIndex:
         return _read_ends(joints, self.links.table()) if ends is None else ends
 
     def connected(self) -> bool:
-        """Whether the links form one tree (at most one component in the union-find)."""
-        roots = 0
-        for p in self.components:
-            roots += p < 0
-        return roots <= 1
+        """Whether the links form one tree (at most one component in the union-find).
+
+        The index is a forest (every joint joined two components), so it has one component
+        per link less one per joint: no pass over the union-find.
+        """
+        return len(self.links) - len(self.joints) <= 1
 
 
 def _keep_connectivity(old: ModelIndex, new: ModelIndex) -> None:
