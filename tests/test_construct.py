@@ -402,5 +402,7 @@ def test_replace_joint_runs_the_converters() -> None:
 
 
 if __name__ == "__main__":  # rewrite the precompiled factories (see the test above)
-    _CODE.write_text(_code_text())
+    from robomodel._internal.files import atomic_write
+
+    atomic_write(_CODE, _code_text())
     sys.exit(0)

@@ -268,8 +268,6 @@ def _make_tree(model: Model, base: int) -> Tree:
     K2M = K @ KM
     # By level-order position; the base's is [I | 0]. J1 = K [Rf, pf - of] for a revolute
     # joint, [0, uf] for a prismatic one.
-    # By level-order position; the base's is [I | 0]. J1 = K [Rf, pf - of] for a revolute
-    # joint, [0, uf] for a prismatic one.
     J = np.zeros((3, 3, nl, 4))
     J[0, :, 0] = _BASE_POSE
     J[0, :, 1:] = G.transpose(1, 0, 2)

@@ -186,11 +186,9 @@ class LinkPoses:
         if not plan.pose_rotations:
             return []
         RA = self.rotations[plan.rotation_links]
-        if plan.position_links is not plan.rotation_links:  # a grouped plan
-            R = RA @ plan.rotations
+        R = RA @ plan.rotations
+        if plan.position_links is not plan.rotation_links:  # a grouped plan; else the same rows
             RA = self.rotations[plan.position_links]
-        else:  # one pose per row: the same rows of X
-            R = RA @ plan.rotations
         p = (RA @ plan.positions)[:, :, 0]
         p += self.positions[plan.position_links]
         rotations = _rows(immutable(R))

@@ -353,7 +353,7 @@ def plan_origins(
     rows = pending.origin_keys
     n = len(transforms)
     if not n:
-        return list
+        return list  # texts() of no origins: an empty list
     RP = stacked_rows(transforms)
     keys = row_keys(b"w", RP)
     flags = [False] * n if invert is None else list(map(bool, invert))
@@ -382,9 +382,8 @@ def plan_origins(
             origin_numbers(transforms[k], False, memo)[1] if rpy is _MISSING else rpy
             for k, rpy in zip(plain, found, strict=True)
         ]
-    if any(
-        map(is_, found, repeat(None))
-    ):  # no exact rpy: written one by one, with the rotation stated exactly
+    # No exact rpy: written one by one, with the rotation stated exactly.
+    if any(map(is_, found, repeat(None))):
         one_by_one += [k for k, rpy in zip(plain, found, strict=True) if rpy is None]
         plain = [k for k, rpy in zip(plain, found, strict=True) if rpy is not None]
         found = [rpy for rpy in found if rpy is not None]

@@ -23,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from robomodel._internal.construct import make
 from robomodel.errors import suggest, warn
 from robomodel.formats.urdf._document import (
@@ -392,10 +390,7 @@ class _FTLayout(NamedTuple):
 def _ft_layout(w: Writer, s: SixAxisForceTorqueSensor, t: Traversal) -> _FTLayout:
     """Choose the ``<frame>`` that states an F/T sensor's two poses (checked against its joint).
 
-    ``t``: the traversal from the export's base. The poses are compared as plain arrays
-    (:class:`_Pose`), composed and inverted by the operations of ``Transform``'s ``@`` and
-    ``inverse`` (the same bits up to the sign of a zero, which the comparisons ignore),
-    without making model values of them.
+    ``t``: the traversal from the export's base (taken once for all sensors).
 
     Raises:
         URDFExportError: the two poses disagree with the joint's rest transform.
@@ -404,18 +399,17 @@ def _ft_layout(w: Writer, s: SixAxisForceTorqueSensor, t: Traversal) -> _FTLayou
     j = m.joint(s.parent_joint)
     p_i, c_i = m.joint_parent_child(s.parent_joint, t)
     parent, child = m.link_names[p_i], m.link_names[c_i]
-    P0 = _pose(j.link1_H_link2)
-    P = P0 if parent == j.link1 else _inverse(P0)  # the joint's rest transform parent_H_child
+    P = j.rest_transform(parent, child)
     parent_H = s.first_link_H_sensor if parent == s.first_link else s.second_link_H_sensor
     child_H = s.first_link_H_sensor if child == s.first_link else s.second_link_H_sensor
     product = None  # P @ child_H, computed at most once
     if _equal(child_H, _EYE) and _equal(parent_H, P):
         frame = "child"
-    elif _equal(parent_H, _EYE) and _equal(child_H, _inverse(P)):
+    elif _equal(parent_H, _EYE) and _equal(child_H, P.inverse()):
         frame = "parent"
     else:
         frame = "sensor"
-        product = _product(P, _pose(child_H))
+        product = P @ child_H
         if not _agrees(parent_H, product):
             raise w.fail(
                 f"sensor {s.name!r}",
@@ -428,40 +422,16 @@ def _ft_layout(w: Writer, s: SixAxisForceTorqueSensor, t: Traversal) -> _FTLayou
     # P is the stored rest transform when the joint is written along its direction.
     exact = parent == j.link1 and s.first_link == parent
     if exact:
+        P0 = j.link1_H_link2
         if frame == "child":
             exact = _equal(s.first_link_H_sensor, P0) and _equal(s.second_link_H_sensor, _EYE)
         elif frame == "parent":
             exact = _equal(s.first_link_H_sensor, _EYE) and _equal(
-                s.second_link_H_sensor, _inverse(P0)
+                s.second_link_H_sensor, P0.inverse()
             )
         else:  # P is P0 here
-            exact = _equal(
-                s.first_link_H_sensor,
-                product if product is not None else _product(P0, _pose(child_H)),
-            )
+            exact = _equal(s.first_link_H_sensor, product if product is not None else P0 @ child_H)
     return _FTLayout(frame, direction, exact, child_H)
-
-
-class _Pose(NamedTuple):
-    """A pose as plain arrays (no model value): what :func:`_ft_layout` compares."""
-
-    rotation: Any
-    position: Any
-
-
-def _pose(T: Transform) -> _Pose:
-    return _Pose(T.rotation.view(np.ndarray), T.position.view(np.ndarray))
-
-
-def _inverse(T: _Pose) -> _Pose:
-    """``Transform.inverse``'s operations."""
-    Rt = T.rotation.T.copy()
-    return _Pose(Rt, -(Rt @ T.position))
-
-
-def _product(A: _Pose, B: _Pose) -> _Pose:
-    """``Transform.__matmul__``'s operations on two transforms."""
-    return _Pose(A.rotation @ B.rotation, A.rotation @ B.position + A.position)
 
 
 def _ft_xml(
@@ -497,7 +467,7 @@ def _ft_xml(
     return "\n".join(lines) + kept + "\n  </sensor>"
 
 
-def _equal(a: Transform | _Pose, b: Transform | _Pose) -> bool:
+def _equal(a: Transform, b: Transform) -> bool:
     """``a == b``: the same elementwise float comparison (``-0.0 == 0.0``), as plain lists.
 
     ``Transform.__eq__`` goes through ``np.array_equal``, several Python-level numpy calls
@@ -507,7 +477,7 @@ def _equal(a: Transform | _Pose, b: Transform | _Pose) -> bool:
     return same and a.position.tolist() == b.position.tolist()
 
 
-def _agrees(a: Transform | _Pose, b: Transform | _Pose) -> bool:
+def _agrees(a: Transform, b: Transform) -> bool:
     """Whether ``a`` and ``b`` agree within ``1e-9`` (the position relative to ``a``'s size).
 
     Elementwise on plain floats, as :func:`_near`: numpy's calls on frozen 3x3 arrays cost
