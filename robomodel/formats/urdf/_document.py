@@ -188,7 +188,11 @@ class Pending:
     @property
     def values(self) -> list[float]:
         """Every number added so far, in order."""
-        return [v for block in self._blocks for v in list(block)]
+        return [
+            v
+            for block in self._blocks
+            for v in (block.tolist() if isinstance(block, np.ndarray) else block)
+        ]
 
     def add(self, values: list[float] | Any) -> int:
         """Add ``values`` (a list, or a flat float64 array); return their first text's position.
