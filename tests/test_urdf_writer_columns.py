@@ -9,6 +9,7 @@ shortcut is compared here with the per-element rule (``format_float``, the per-j
 from __future__ import annotations
 
 import icub_models
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from test_urdf_roundtrip import urdf_models
 
 import robomodel as rm
 from robomodel.formats.urdf import URDFExportError, dumps, load
-from robomodel.formats.urdf._document import Writer, fill, quote, quote_names
+from robomodel.formats.urdf._document import Pending, Writer, fill, quote, quote_names
 from robomodel.formats.urdf._extensions import kept_by_owner
 from robomodel.formats.urdf._joint import _axis_parts, _axis_xml_parts
 from robomodel.formats.urdf._origin import origin_texts, write_origin
@@ -183,3 +184,37 @@ def test_the_fake_roots_inverse_is_searched_once(monkeypatch: pytest.MonkeyPatch
     text = dumps(m)
     assert '<link name="root"/>' in text and '<parent link="root"/>' in text
     assert searched.count(True) == 1
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.booleans(),
+            st.booleans(),
+            st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=12),
+        ),
+        max_size=6,
+    )
+)
+def test_pending_blocks_as_arrays_or_lists(blocks: list[tuple[bool, bool, list[float]]]) -> None:
+    """Numbers added to Pending as arrays give the texts of the same numbers added as lists.
+
+    Each block is plain numbers or ``<origin>`` rows (cut to whole rows of six), added as a
+    list to one Pending and as a list or a flat array to the other; the texts and the origins
+    are the per-number rule's.
+    """
+    lists, mixed = Pending(), Pending()
+    expected: list[float] = []
+    for as_array, origins, values in blocks:
+        if origins:
+            values = values[: len(values) // 6 * 6]
+        added = np.array(values, dtype=np.float64) if as_array else values
+        assert (lists.add_origins if origins else lists.add)(values) == (
+            mixed.add_origins if origins else mixed.add
+        )(added)
+        expected += values
+    assert mixed.values == expected
+    lists.format()
+    mixed.format()
+    assert mixed.texts == lists.texts == tuple(format_float(v) for v in expected)
+    assert mixed.origins == lists.origins

@@ -164,12 +164,17 @@ class Pending:
     which says where they start, or :meth:`add_origins` for ``<origin>`` rows of six numbers),
     the export then calls :meth:`format` once, and only then are the texts assembled from
     :attr:`texts` (and :attr:`origins`, one ``<origin>`` text per row added).
+
+    The numbers are kept as the blocks added (lists, or arrays where an element computed
+    them as one), stacked into one array by :meth:`format`: numbers computed by numpy go to
+    the formatting without a Python float each.
     """
 
-    __slots__ = ("_origin_blocks", "_rows", "origin_keys", "origins", "texts", "values")
+    __slots__ = ("_blocks", "_count", "_origin_blocks", "_rows", "origin_keys", "origins", "texts")
 
     def __init__(self) -> None:
-        self.values: list[float] = []
+        self._blocks: list[Any] = []  # lists of floats and flat float64 arrays, in order
+        self._count = 0  # the numbers added so far
         self.texts: tuple[str, ...] = ()
         self.origins: list[str] = []
         # Per distinct <origin> asked for (by its numbers' bytes): its row
@@ -180,17 +185,31 @@ class Pending:
         self._origin_blocks: list[tuple[int, int] | str] = []
         self._rows = 0  # the rows numbered so far
 
-    def add(self, values: list[float]) -> int:
-        """Add ``values``; return the position of their first text in :attr:`texts`."""
-        start = len(self.values)
-        self.values += values
+    @property
+    def values(self) -> list[float]:
+        """Every number added so far, in order."""
+        return [
+            v
+            for block in self._blocks
+            for v in (block.tolist() if isinstance(block, np.ndarray) else block)
+        ]
+
+    def add(self, values: list[float] | Any) -> int:
+        """Add ``values`` (a list, or a flat float64 array); return their first text's position.
+
+        The position is in :attr:`texts`. An array is kept as it is: it must not change until
+        :meth:`format`.
+        """
+        start = self._count
+        self._blocks.append(values)
+        self._count += len(values)
         return start
 
-    def add_origins(self, values: list[float]) -> int:
+    def add_origins(self, values: list[float] | Any) -> int:
         """Add ``<origin>`` rows (``xyz`` then ``rpy``, six numbers each); return the first row.
 
-        Each row's text is ``origins[row]`` once formatted; rows are numbered in the order
-        added.
+        ``values``: as :meth:`add`. Each row's text is ``origins[row]`` once formatted; rows
+        are numbered in the order added.
         """
         first, n = self._rows, len(values) // 6
         self._origin_blocks.append((self.add(values), n))
@@ -205,7 +224,17 @@ class Pending:
 
     def format(self) -> None:
         """Format every number added (one call), then the ``<origin>`` texts of the rows."""
-        t = self.texts = format_numbers(self.values) if self.values else ()
+        blocks = self._blocks
+        if self._count:
+            stacked = [
+                block
+                if isinstance(block, np.ndarray)
+                else np.fromiter(block, np.float64, len(block))
+                for block in blocks
+            ]
+            one = stacked[0] if len(stacked) == 1 else np.concatenate(stacked)
+            self.texts = format_numbers(one)
+        t = self.texts
         for block in self._origin_blocks:
             if isinstance(block, str):
                 self.origins.append(block)

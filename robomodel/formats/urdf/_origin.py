@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any
 
@@ -390,12 +390,14 @@ def plan_origins(
         at = np.fromiter(plain, dtype=np.intp, count=len(plain))
 
     # ------------------------------------------------------------------ the rows
-    flat: list[float] = []
-    for xyz, rpy in zip(RP[at, 9:].tolist(), found, strict=True):
-        flat += xyz
-        flat += rpy
-    if flat:
-        first = pending.add_origins(flat)  # six numbers per origin
+    # Six numbers per origin, as one array: the positions as they are, the angles (lists of
+    # the memo) chained in C.
+    if plain:
+        m = len(plain)
+        six = np.empty((m, 6), dtype=np.float64)
+        six[:, :3] = RP[at, 9:]
+        six[:, 3:] = np.fromiter(chain.from_iterable(found), np.float64, 3 * m).reshape(m, 3)
+        first = pending.add_origins(six.ravel())
         rows.update(zip([keys[k] for k in plain], range(first, first + len(plain)), strict=True))
     # Through write_origin's memo (origin_text): the fake root's inverse, which the tree
     # writer checks first, is searched once per export.

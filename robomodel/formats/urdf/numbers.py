@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import compress, repeat
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -136,7 +136,7 @@ def format_numbers(values: Sequence[float] | Any) -> tuple[str, ...]:
     distinct: list[float] = distinct_array.tolist()
     inverse = np.empty(len(a), dtype=np.intp)  # each number's position among the distinct
     inverse[order] = first.cumsum() - 1
-    texts = _respelled_all(distinct, reprs(distinct_array))
+    texts = _respelled_all(distinct, reprs(distinct_array), distinct_array)
     # Each number's text, gathered by numpy from an array of the distinct texts.
     gathered: list[str] = np.array(texts, dtype=object)[inverse].tolist()
     return tuple(gathered)
@@ -156,8 +156,10 @@ def _as_array(values: Sequence[float] | Any) -> Any:
     return np.array(values, dtype=np.float64).ravel()
 
 
-def _respelled_all(u: list[float], texts: list[str]) -> list[str]:
+def _respelled_all(u: list[float], texts: list[str], ua: Any) -> list[str]:
     """The notation rule applied to the ``repr`` ``texts`` of ``u``, distinct and ascending.
+
+    ``ua``: ``u`` as an array.
 
     By magnitude (the leading digit's exponent ``E``; ``n`` digits), where ``repr``'s
     notation differs from the rule:
@@ -184,11 +186,12 @@ def _respelled_all(u: list[float], texts: list[str]) -> list[str]:
     n = len(texts)
     for lo, hi in ((0, big_neg), (big_pos, n)):  # |x| >= 1e4
         texts[lo:hi] = map(_respelled, texts[lo:hi])
-    for lo, hi in ((big_neg, mid_neg), (mid_pos, big_pos)):  # [1e-3, 1e4)
-        # Only an integer's repr ends with ".0" (the shortest digits of any other value
-        # have a nonzero last digit after the point): found by float.is_integer, in C.
-        for i in compress(range(lo, hi), map(float.is_integer, u[lo:hi])):
-            texts[i] = texts[i][:-2]
+    # [1e-3, 1e4): only an integer's repr ends with ".0" (the shortest digits of any other
+    # value have a nonzero last digit after the point), found by one pass of numpy over the
+    # range (zero, an integer too, is written below).
+    mid = ua[big_neg:big_pos]
+    for i in np.flatnonzero(np.floor(mid) == mid).tolist():
+        texts[big_neg + i] = texts[big_neg + i][:-2]
     texts[z0:z1] = ["0"] * (z1 - z0)  # at most one: 0.0 and -0.0 are one value
     for lo, hi, sign in ((mid_neg, m4_neg, "-"), (m4_pos, mid_pos, "")):  # [1e-4, 1e-3)
         k = len(sign)
