@@ -416,8 +416,8 @@ def _kept_by_massless(
 
     Their lumped members all have zero inertia and their base's inertia sums to itself
     (:func:`~robomodel.transformers._link_poses.unchanged_by_massless`). Each distinct inertia
-    object is looked at once (massless links usually share one); only parts whose lumped
-    members are all zero have their base looked at.
+    object is looked at once (massless links usually share one), in the same vectorised pass
+    as the bases of ``parts``.
     """
     if not parts:
         return set()
@@ -442,22 +442,24 @@ def _kept_by_massless(
     massless = [(k, i) for k, i in distinct.items() if i.mass == 0.0]  # arrays read only here
     if not massless:
         return set()
-    zero_flags, _ = unchanged_by_massless([i for _, i in massless])
-    zero = {k for (k, _), z in zip(massless, zero_flags, strict=True) if z}
+    # The lumped members' distinct inertias and every part's base inertia in one vectorised
+    # pass (its fixed cost is most of it): the flags of an inertia do not depend on the others.
+    n_massless = len(massless)
+    zero_flags, itself = unchanged_by_massless(
+        [i for _, i in massless] + [olds[members[s][0]].inertia for s in parts]
+    )
+    zero = {k for (k, _), z in zip(massless, zero_flags, strict=False) if z}
+    itself = itself[n_massless:]
     if len(zero) == len(distinct):  # every lumped member is zero: every part is a candidate
-        candidates = list(parts)
-    else:
-        candidates = []
-        at = 0  # each part's lumped members are contiguous in ``lumped``
-        for s in parts:
-            n = len(members[s]) - 1
-            if all(map(zero.__contains__, map(id, lumped[at : at + n]))):
-                candidates.append(s)
-            at += n
-    if not candidates:
-        return set()
-    _, itself = unchanged_by_massless([olds[members[s][0]].inertia for s in candidates])
-    return {s for s, same in zip(candidates, itself, strict=True) if same}
+        return {s for s, same in zip(parts, itself, strict=True) if same}
+    out: set[int] = set()
+    at = 0  # each part's lumped members are contiguous in ``lumped``
+    for s, same in zip(parts, itself, strict=True):
+        n = len(members[s]) - 1
+        if same and all(map(zero.__contains__, map(id, lumped[at : at + n]))):
+            out.add(s)
+        at += n
+    return out
 
 
 _INERTIA = operator.attrgetter("inertia")
