@@ -174,13 +174,13 @@ def test_the_fake_roots_inverse_is_searched_once(monkeypatch: pytest.MonkeyPatch
     m = rm.add_link(rm.Model(), "base")
     m = rm.add_frame(m, "base", "root", rm.Transform.from_translation((0.5, 0.25, -1.0)))
     searched: list[bool] = []
-    plain = _origin.origin_numbers
+    plain = _origin.inverse_xyz
 
-    def counted(T: rm.Transform, invert: bool = False, memo: object = None) -> object:
-        searched.append(invert)
-        return plain(T, invert, memo)  # type: ignore[arg-type]
+    def counted(T: rm.Transform) -> object:
+        searched.append(True)
+        return plain(T)
 
-    monkeypatch.setattr(_origin, "origin_numbers", counted)
+    monkeypatch.setattr(_origin, "inverse_xyz", counted)
     text = dumps(m)
     assert '<link name="root"/>' in text and '<parent link="root"/>' in text
     assert searched.count(True) == 1

@@ -49,7 +49,14 @@ from robomodel.model.spatial import (
     rpy_from_rotation,
 )
 
-__all__ = ["axis_numbers", "computed_rpy", "inertial_numbers", "origin_numbers"]
+__all__ = [
+    "axis_numbers",
+    "computed_rpy",
+    "inertial_numbers",
+    "inverse_rpy",
+    "inverse_xyz",
+    "origin_numbers",
+]
 
 Vec3 = tuple[float, float, float]
 _STEPS = (0, -1, 1)
@@ -407,7 +414,21 @@ def origin_numbers(
     if not invert:
         x, y, z = T.position.tolist()
         return [x + 0.0, y + 0.0, z + 0.0], _rpy_of(T.rotation, memo)
-    rpy = _rpy_of(T.rotation.T, memo)
+    rpy = inverse_rpy(T, memo)
+    return inverse_xyz(T), rpy
+
+
+def inverse_rpy(T: Transform, memo: dict[bytes, Any] | None = None) -> list[float] | None:
+    """The ``rpy`` of :func:`origin_numbers` with ``invert``: that of ``T.rotation.T``."""
+    return _rpy_of(T.rotation.T, memo)
+
+
+def inverse_xyz(T: Transform) -> list[float] | None:
+    """The ``xyz`` of :func:`origin_numbers` with ``invert``: ``None`` when none is found.
+
+    On its own so that a writer can skip the ``rpy`` search of an origin it will not write
+    inverted (a fake root often has no exact inverse position).
+    """
     Rt = np.asarray(T.rotation)
     x0 = (-(Rt.T @ np.asarray(T.position))).tolist()
     # The candidates of _shortest, then of _refined, each list checked in one numpy call (a
@@ -415,7 +436,7 @@ def origin_numbers(
     found = _first_inverse([c for c, _ in _shortest_candidates(x0)], Rt, T.position)
     if found is None:
         found = _first_inverse(list(_refined_candidates(Rt, -T.position)), Rt, T.position)
-    return found, rpy
+    return found
 
 
 def _first_inverse(

@@ -23,7 +23,12 @@ import numpy as np
 from robomodel._internal.arrays import immutable
 from robomodel._internal.construct import make
 from robomodel.formats.urdf._document import XMLNS, Pending, Reader, fmt3, rm, strict_numbers
-from robomodel.formats.urdf._exact import computed_rpy, origin_numbers
+from robomodel.formats.urdf._exact import (
+    computed_rpy,
+    inverse_rpy,
+    inverse_xyz,
+    origin_numbers,
+)
 from robomodel.formats.urdf.errors import URDFValueError
 from robomodel.formats.urdf.numbers import format_floats
 from robomodel.model.spatial import Transform, rotations_from_rpy, rpy_from_rotation
@@ -224,6 +229,13 @@ def origin_text(
 
 
 def _origin_text(T: Transform, invert: bool, memo: dict[bytes, Any] | None = None) -> str | None:
+    if invert:
+        # The position first: without an exact inverse position no text is written, and the
+        # rpy search of the transposed rotation (not among the model's) is not needed.
+        xyz = inverse_xyz(T)
+        if xyz is None:
+            return None
+        return _text_of(T, invert, xyz, inverse_rpy(T, memo))
     xyz, rpy = origin_numbers(T, invert, memo)
     return _text_of(T, invert, xyz, rpy)
 
