@@ -448,7 +448,7 @@ def _kept_by_massless(
     zero_flags, itself = unchanged_by_massless(
         [i for _, i in massless] + [olds[members[s][0]].inertia for s in parts]
     )
-    zero = {k for (k, _), z in zip(massless, zero_flags, strict=False) if z}
+    zero = {k for (k, _), z in zip(massless, zero_flags[:n_massless], strict=True) if z}
     itself = itself[n_massless:]
     if len(zero) == len(distinct):  # every lumped member is zero: every part is a candidate
         return {s for s, same in zip(parts, itself, strict=True) if same}
