@@ -131,9 +131,12 @@ def subtree_runs(anc: FloatArray) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 # Rows of [u; -u; 0] (components x, y, z of each) giving S(u) = [[0, -u2, u1], [u2, 0, -u0],
 # [-u1, u0, 0]], and the index pairs of a cross product's two terms.
-_SKEW = [6, 5, 1, 2, 6, 3, 4, 0, 6]
-_CROSS_A = [1, 2, 0, 2, 0, 1]
-_CROSS_B = [2, 0, 1, 1, 2, 0]
+# Index arrays, not lists: numpy converts a list index to an array on every use.
+_SKEW = np.array([6, 5, 1, 2, 6, 3, 4, 0, 6])
+_CROSS_A = np.array([1, 2, 0, 2, 0, 1])
+_CROSS_B = np.array([2, 0, 1, 1, 2, 0])
+for _a in (_SKEW, _CROSS_A, _CROSS_B):
+    _a.setflags(write=False)
 
 
 def _skews(u: FloatArray) -> FloatArray:
@@ -160,9 +163,13 @@ _BASE_POSE.setflags(write=False)
 _J, _I, _C = np.ogrid[:4, :3, :4]
 _GATHER = np.where(_J < 3, 1 + 4 * _I + _J, 4 + 4 * _I)
 _GATHER_KEEP = np.where((_J < 3) | (_C == 3), 1, 0)
+# The rows of a position with parent position k are 12 k _GATHER_STEP + _GATHER_ROW, (j, i, c)
+# flattened into a column: the product then runs along the positions (long inner loops).
+_GATHER_STEP = np.broadcast_to(12 * _GATHER_KEEP, (4, 3, 4)).reshape(48, 1)
+_GATHER_ROW = np.broadcast_to(_GATHER * _GATHER_KEEP, (4, 3, 4)).reshape(48, 1)
 # The rows of R by (i, j), then of p by i, relative to 12 k: poses()' final gather.
 _FINISH = np.array([1 + 4 * i + j for i in range(3) for j in range(3)] + [4, 8, 12])[:, None]
-for _a in (_GATHER, _GATHER_KEEP, _FINISH):
+for _a in (_GATHER, _GATHER_KEEP, _GATHER_STEP, _GATHER_ROW, _FINISH):
     _a.setflags(write=False)
 
 
@@ -220,14 +227,14 @@ def _make_tree(model: Model, base: int) -> Tree:
         dof_child[jt.dof_offset] = link
 
     # Phase 2: the ancestor matrix (one scatter of every (link, ancestor) pair) and the levels.
+    # The scatter by flat index (row offset + column): put costs less than a 2-D fancy index.
     anc = np.zeros((nl, nl))
-    anc[
-        np.repeat(np.arange(nl), list(map(len, ancestors))),
-        np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.intp),
-    ] = 1.0
+    flat = np.repeat(np.arange(0, nl * nl, nl), list(map(len, ancestors)))  # row offsets
+    flat += np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.intp, count=len(flat))
+    anc.put(flat, 1.0)
     # Rows of poses()' buffer (a row of zeros, then 12 rows [R | p] per position) gathered for
-    # each position's step: see _GATHER.
-    rows = (12 * parent_pos[:, None, None] + _GATHER[:, None]) * _GATHER_KEEP[:, None]
+    # each position's step (see _GATHER), computed as (48, n) and read as a (4, n, 3, 4) view.
+    rows = (_GATHER_STEP * parent_pos + _GATHER_ROW).reshape(4, 3, 4, nl - 1).transpose(0, 3, 1, 2)
     levels = []
     level_links = []
     lo = 1
